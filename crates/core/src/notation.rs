@@ -1,0 +1,244 @@
+//! The board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`) and the move notation
+//! (bins `1..H` for South, `H+2..2H+1` for North; a turn with extra sowings is `3-6`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::game::{Game, MoveError, Sowing};
+use crate::position::{Position, Side};
+use crate::rules::{MAX_HOUSES, MAX_TOTAL_SEEDS};
+
+/// Why a position or a move could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// No `:S` or `:N` after the counts.
+    MissingSide,
+    /// The side letter is neither `S` nor `N`.
+    BadSide(String),
+    /// A count that is not a number from 0 to 255.
+    BadCount {
+        /// 1-based place in the list.
+        place: usize,
+        /// What was written there.
+        text: String,
+    },
+    /// The number of counts is not `2H+2` for a supported `H`.
+    WrongLength(usize),
+    /// The position holds more seeds than the encoding can.
+    TooManySeeds {
+        /// Seeds in the position.
+        seeds: usize,
+        /// The most the game allows.
+        capacity: usize,
+    },
+    /// The position is for another board size than the rules.
+    WrongBoard {
+        /// Houses per side in the position.
+        houses: usize,
+        /// Houses per side in the rules.
+        expected: usize,
+    },
+    /// A move that is not a number.
+    BadMove(String),
+    /// A bin that is not a house of the player to move.
+    NotMoversHouse {
+        /// The bin as written.
+        bin: usize,
+        /// The player to move.
+        side: Side,
+        /// First and last bin of that player's houses.
+        range: (usize, usize),
+    },
+    /// A sowing that is not legal here.
+    Illegal {
+        /// The bin as written.
+        bin: usize,
+        /// Why.
+        why: MoveError,
+    },
+    /// A turn written `a-b` whose sowing `a` did not give an extra turn.
+    NoExtraTurn {
+        /// The bin whose sowing ended the turn.
+        bin: usize,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::MissingSide => write!(
+                f,
+                "the position needs the side to move after a colon, e.g. 4,4,4,4,4,4,0,4,4,4,4,4,4,0:S"
+            ),
+            PositionError::BadSide(s) => {
+                write!(f, "side to move '{s}' must be S (South) or N (North)")
+            }
+            PositionError::BadCount { place, text } => write!(
+                f,
+                "count {place} of the position, '{text}', is not a number of seeds from 0 to {MAX_TOTAL_SEEDS}"
+            ),
+            PositionError::WrongLength(n) => write!(
+                f,
+                "the position has {n} counts; it needs 2H+2 (each side's houses and store) for H from 1 to {MAX_HOUSES}, e.g. 14 for 6 houses"
+            ),
+            PositionError::TooManySeeds { seeds, capacity } => write!(
+                f,
+                "the position holds {seeds} seeds, more than the {capacity} these rules allow (raise --seeds)"
+            ),
+            PositionError::WrongBoard { houses, expected } => write!(
+                f,
+                "the position has {houses} houses per side but the rules say {expected} (set --houses {houses})"
+            ),
+            PositionError::BadMove(s) => write!(f, "'{s}' is not a move: write bin numbers such as 3 or a turn such as 3-6"),
+            PositionError::NotMoversHouse { bin, side, range } => write!(
+                f,
+                "bin {bin} is not one of {side}'s houses: {side} is to move and sows from bins {} to {}",
+                range.0, range.1
+            ),
+            PositionError::Illegal { bin, why } => write!(f, "cannot sow bin {bin}: {why}"),
+            PositionError::NoExtraTurn { bin } => write!(
+                f,
+                "sowing bin {bin} does not end in the mover's store, so the turn ends there and cannot continue with '-'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl FromStr for Position {
+    type Err = PositionError;
+
+    /// Reads the board form. The result is not yet checked against any rules: pass it
+    /// through [`Game::settle`].
+    fn from_str(s: &str) -> Result<Position, PositionError> {
+        let (counts, side) = s
+            .trim()
+            .rsplit_once(':')
+            .ok_or(PositionError::MissingSide)?;
+        let side = match side.trim() {
+            "S" | "s" => Side::South,
+            "N" | "n" => Side::North,
+            other => return Err(PositionError::BadSide(other.to_string())),
+        };
+        let counts: Vec<u8> = counts
+            .split(',')
+            .enumerate()
+            .map(|(i, t)| {
+                t.trim().parse::<u8>().map_err(|_| PositionError::BadCount {
+                    place: i + 1,
+                    text: t.trim().to_string(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let n = counts.len();
+        if n < 4 || n % 2 != 0 || (n - 2) / 2 > MAX_HOUSES {
+            return Err(PositionError::WrongLength(n));
+        }
+        let h = (n - 2) / 2;
+        let seeds: usize = counts.iter().map(|&c| c as usize).sum();
+        if seeds > MAX_TOTAL_SEEDS {
+            return Err(PositionError::TooManySeeds {
+                seeds,
+                capacity: MAX_TOTAL_SEEDS,
+            });
+        }
+        Ok(Position::from_rows(
+            &counts[..h],
+            &counts[h + 1..2 * h + 1],
+            [counts[h], counts[2 * h + 1]],
+            side,
+        ))
+    }
+}
+
+impl fmt::Display for Position {
+    /// Writes the board form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts = self.absolute_counts();
+        for (i, c) in counts.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        write!(f, ":{}", self.side.letter())
+    }
+}
+
+/// The published bin number of house `j` (0-based from that player's left) of `side`.
+pub fn bin(houses: usize, side: Side, j: usize) -> usize {
+    match side {
+        Side::South => j + 1,
+        Side::North => houses + 2 + j,
+    }
+}
+
+/// The house (0-based, of `side`) that bin `b` names, if it is one of `side`'s houses.
+pub fn house_of_bin(houses: usize, side: Side, b: usize) -> Option<usize> {
+    let first = bin(houses, side, 0);
+    (b >= first && b < first + houses).then(|| b - first)
+}
+
+/// Writes a turn (the sowings of one player in a row) as bins joined by `-`.
+pub fn format_turn(houses: usize, side: Side, sowings: &[usize]) -> String {
+    sowings
+        .iter()
+        .map(|&j| bin(houses, side, j).to_string())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Plays a list of moves: items separated by commas or spaces, each a bin (`3`) or a
+/// turn of several sowings (`3-6`, every sowing but the last must give an extra turn).
+/// Returns the position reached and the sowings played (as 0-based houses).
+pub fn play_moves(
+    game: &Game,
+    start: Position,
+    moves: &str,
+) -> Result<(Position, Vec<usize>), PositionError> {
+    let mut pos = start;
+    let mut played = Vec::new();
+    for item in moves
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        let parts: Vec<&str> = item.split('-').collect();
+        for (k, part) in parts.iter().enumerate() {
+            let b: usize = part
+                .trim()
+                .parse()
+                .map_err(|_| PositionError::BadMove(item.to_string()))?;
+            let (next, how) = play_bin(game, &pos, b)?;
+            played.push(house_of_bin(game.houses(), pos.side_to_move(), b).unwrap_or(0));
+            if k + 1 < parts.len() && how != Sowing::ExtraTurn {
+                return Err(PositionError::NoExtraTurn { bin: b });
+            }
+            pos = next;
+        }
+    }
+    Ok((pos, played))
+}
+
+/// Sows bin `b` for the player to move, checking everything.
+pub fn play_bin(
+    game: &Game,
+    pos: &Position,
+    b: usize,
+) -> Result<(Position, Sowing), PositionError> {
+    let side = pos.side_to_move();
+    if pos.is_over() {
+        return Err(PositionError::Illegal {
+            bin: b,
+            why: MoveError::GameOver,
+        });
+    }
+    let h = game.houses();
+    let j = house_of_bin(h, side, b).ok_or(PositionError::NotMoversHouse {
+        bin: b,
+        side,
+        range: (bin(h, side, 0), bin(h, side, h - 1)),
+    })?;
+    game.try_play(pos, j)
+        .map_err(|why| PositionError::Illegal { bin: b, why })
+}
