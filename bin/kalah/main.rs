@@ -1,1 +1,71 @@
-fn main() {}
+//! The `kalah` command line: parse the arguments, run one subcommand, turn the outcome
+//! into an exit status.
+//!
+//! Each subcommand is one module with a `clap::Args` struct named `Args` and a function
+//! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
+//! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`].
+
+mod args;
+mod error;
+mod perft;
+mod play;
+mod show;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// Exit status for every error: bad arguments, a bad position or move, failed I/O.
+/// (clap's own usage errors exit with 2 as well.)
+const EXIT_ERROR: u8 = 2;
+
+/// An exact solver and analysis engine for the mancala game Kalah.
+///
+/// Positions are written as the counts of South's houses, South's store, North's houses and
+/// North's store, then the side to move: `4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`. Moves are bins:
+/// 1..H are South's houses, H+2..2H+1 North's; a turn with extra sowings is `3-6`.
+#[derive(Parser, Debug)]
+#[command(name = "kalah", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Draw a position, its legal moves and its score.
+    Show(show::Args),
+    /// Count the sequences of sowings to a given depth (checks the move generator).
+    Perft(perft::Args),
+    /// Play against the engine in the terminal.
+    Play(play::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = run(&cli.command, &mut out).and_then(|()| out.flush().map_err(CliError::from));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`kalah perft ... | head`): nothing left to say.
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Runs one subcommand, writing its output to `out`.
+fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
+    match command {
+        Command::Show(args) => show::run(args, out),
+        Command::Perft(args) => perft::run(args, out),
+        Command::Play(args) => play::run(args, out),
+    }
+}

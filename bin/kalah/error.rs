@@ -1,0 +1,94 @@
+//! The one error type of the command line: every way a run can fail, each with a message
+//! a user can act on. Any `CliError` ends the program with exit status 2.
+
+use std::fmt;
+use std::io;
+
+use kalah_core::{PositionError, RulesError};
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// The rule options do not make a playable game.
+    Rules(RulesError),
+    /// `--position` could not be read or does not fit the rules.
+    Position(PositionError),
+    /// `--moves` could not be read or contains a move that cannot be played.
+    Moves(PositionError),
+    /// `--position` has a number of houses other than the one `--houses` asks for.
+    HousesMismatch {
+        /// Houses per side in the position.
+        position: usize,
+        /// Houses per side given with `--houses`.
+        houses: usize,
+    },
+    /// The position holds more seeds than `--seeds`, given explicitly, allows.
+    SeedsTooFew {
+        /// Seeds in the position.
+        total: usize,
+        /// Houses per side.
+        houses: usize,
+        /// Seeds per house given with `--seeds`.
+        seeds: usize,
+    },
+    /// The position holds more seeds than any game on its board size can (seeds per house
+    /// times `2H` must stay within the packed board's 255).
+    PositionTooLarge {
+        /// Seeds in the position.
+        total: usize,
+        /// Houses per side.
+        houses: usize,
+        /// The most seeds a game on this board can hold.
+        max: usize,
+    },
+    /// Writing the output or reading the input failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Rules(e) => write!(f, "{e}"),
+            CliError::Position(e) => write!(f, "--position: {e}"),
+            CliError::Moves(e) => write!(f, "--moves: {e}"),
+            CliError::HousesMismatch { position, houses } => write!(
+                f,
+                "--position has {position} houses per side but --houses says {houses}: \
+                 drop --houses (it is inferred from the position) or give {} counts",
+                2 * houses + 2
+            ),
+            CliError::SeedsTooFew {
+                total,
+                houses,
+                seeds,
+            } => write!(
+                f,
+                "--position holds {total} seeds but --seeds {seeds} allows at most {} \
+                 (2 x {houses} houses x {seeds}): raise --seeds to {} or leave it out",
+                2 * houses * seeds,
+                total.div_ceil(2 * houses)
+            ),
+            CliError::PositionTooLarge { total, houses, max } => write!(
+                f,
+                "--position holds {total} seeds, but a game with {houses} houses per side \
+                 holds at most {max} (2 x {houses} houses x seeds per house, within 255): \
+                 remove seeds from the position"
+            ),
+            CliError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<RulesError> for CliError {
+    fn from(e: RulesError) -> Self {
+        CliError::Rules(e)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError::Io(e)
+    }
+}

@@ -1,0 +1,224 @@
+//! `kalah play`: a human plays against the engine in the terminal, one turn at a time.
+//!
+//! The engine sits behind [`engine_turn`]; until the exact solver is wired in it is a greedy
+//! player that maximises its store margin at the end of its own turn.
+
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use kalah_core::notation::{bin, format_turn, play_bin};
+use kalah_core::{mix, Game, Position, PositionError, Side, Sowing};
+
+use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+use crate::show;
+
+/// Play against the engine: type a bin number (or a whole turn such as `3-6`) when it is
+/// your move, `help` for help, `quit` to stop. Reads moves from standard input, so a game
+/// can also be piped in: `printf '3\n6\n' | kalah play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    /// The side you play; South moves first
+    #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "south")]
+    human: Player,
+
+    /// Break ties between equally good engine turns with this seed (without it the engine
+    /// takes the first of them in bin order)
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+/// A side, as the command line names it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    South,
+    North,
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::South => Side::South,
+            Player::North => Side::North,
+        }
+    }
+}
+
+/// Runs `kalah play`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, mut pos) = setup(&args.rules, &args.position)?;
+    let human = Side::from(args.human);
+    let h = game.houses();
+    let stdin = io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut input = stdin.lock();
+    writeln!(out, "rules: {}", game.rules())?;
+    writeln!(
+        out,
+        "You play {human} (bins {} to {}), the engine plays {}. Type 'help' for help.\n",
+        bin(h, human, 0),
+        bin(h, human, h - 1),
+        human.other()
+    )?;
+    loop {
+        writeln!(out, "{}", show::board(&pos))?;
+        if pos.is_over() {
+            return finish(&pos, human, out);
+        }
+        let mover = pos.side_to_move();
+        if mover != human {
+            let turn = engine_turn(&game, &pos, args.seed);
+            for &j in &turn {
+                pos = game.play_unchecked(&pos, j);
+            }
+            writeln!(out, "{mover} plays {}\n", format_turn(h, mover, &turn))?;
+            continue;
+        }
+        // The human's sowing (or turn): ask until the input is playable.
+        loop {
+            write!(
+                out,
+                "{mover} to move ({})> ",
+                show::move_bins(&pos)
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out, "\nend of input: game abandoned")?;
+                return Ok(());
+            }
+            let line = line.trim();
+            if echo {
+                writeln!(out, "{line}")?;
+            }
+            match line.to_ascii_lowercase().as_str() {
+                "" => continue,
+                "quit" | "q" | "exit" => {
+                    writeln!(out, "game abandoned")?;
+                    return Ok(());
+                }
+                "help" | "h" | "?" => {
+                    write_help(&pos, out)?;
+                    continue;
+                }
+                _ => {}
+            }
+            match play_turn(&game, &pos, line) {
+                Ok(next) => {
+                    pos = next;
+                    writeln!(out)?;
+                    break;
+                }
+                Err(e) => writeln!(out, "not played: {e}; try again, or type 'help'")?,
+            }
+        }
+    }
+}
+
+/// Plays the sowings of `line` (a bin, or bins joined by `-` where every sowing but the last
+/// gives an extra turn), all or nothing.
+fn play_turn(game: &Game, pos: &Position, line: &str) -> Result<Position, PositionError> {
+    let parts: Vec<&str> = line.split('-').map(str::trim).collect();
+    let mut next = *pos;
+    for (k, part) in parts.iter().enumerate() {
+        let b: usize = part
+            .parse()
+            .map_err(|_| PositionError::BadMove(line.to_string()))?;
+        let (after, how) = play_bin(game, &next, b)?;
+        if k + 1 < parts.len() && how != Sowing::ExtraTurn {
+            return Err(PositionError::NoExtraTurn { bin: b });
+        }
+        next = after;
+    }
+    Ok(next)
+}
+
+/// Explains the input the prompt accepts.
+fn write_help(pos: &Position, out: &mut dyn Write) -> io::Result<()> {
+    let h = pos.houses_per_side();
+    let side = pos.side_to_move();
+    writeln!(
+        out,
+        "Type the bin of the house to sow: {side} owns bins {} to {} (bins {} and {} are the \
+         stores). A last seed in your own store gives you another sowing; you may type a whole \
+         turn at once, e.g. '{}-{}'. 'quit' ends the game.",
+        bin(h, side, 0),
+        bin(h, side, h - 1),
+        h + 1,
+        2 * h + 2,
+        bin(h, side, 0),
+        bin(h, side, h - 1),
+    )
+}
+
+/// Announces the result of a finished game.
+fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliError> {
+    let (south, north) = (pos.store(Side::South), pos.store(Side::North));
+    let score = pos.score();
+    let verdict = match (score.signum() * human.sign()).signum() {
+        1 => "you win",
+        -1 => "the engine wins",
+        _ => "a draw",
+    };
+    writeln!(
+        out,
+        "game over: South {south}, North {north}, score {score:+} (South - North): {verdict}"
+    )?;
+    Ok(())
+}
+
+/// The engine's choice of a whole turn (the houses it sows, 0-based from its left) in a
+/// position where it is to move and the game is not over.
+///
+/// For now a greedy player: it tries every complete turn (following extra turns) and takes
+/// one that leaves its store margin largest. Ties go to the first turn in bin order, or,
+/// with a `seed`, to the one a hash of the seed picks. This is the place to plug in the
+/// exact solver.
+pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize> {
+    let me = pos.side_to_move();
+    let mut turns = Vec::new();
+    all_turns(game, pos, &mut Vec::new(), &mut turns);
+    let tie_break = |turn: &[usize]| match seed {
+        None => 0,
+        Some(s) => turn
+            .iter()
+            .fold(mix(s), |acc, &j| mix(acc ^ (j as u64 + 1))),
+    };
+    turns
+        .into_iter()
+        .map(|(turn, after)| (me.sign() * after.score(), turn))
+        // max_by_key keeps the last maximum: compare with reversed tie keys so that the
+        // first turn in bin order wins without a seed.
+        .enumerate()
+        .max_by_key(|(k, (margin, turn))| (*margin, std::cmp::Reverse((tie_break(turn), *k))))
+        .map(|(_, (_, turn))| turn)
+        .unwrap_or_default()
+}
+
+/// Collects every complete turn from `pos` (each with the position after it) into `turns`.
+fn all_turns(
+    game: &Game,
+    pos: &Position,
+    prefix: &mut Vec<usize>,
+    turns: &mut Vec<(Vec<usize>, Position)>,
+) {
+    for j in pos.moves() {
+        let (next, how) = game.sow(pos, j);
+        prefix.push(j);
+        if how == Sowing::ExtraTurn {
+            all_turns(game, &next, prefix, turns);
+        } else {
+            turns.push((prefix.clone(), next));
+        }
+        prefix.pop();
+    }
+}
