@@ -48,7 +48,16 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            CliError::Rules(e @ RulesError::TooManySeeds { .. }) => {
+                write!(f, "{e}: lower --houses or --seeds")
+            }
             CliError::Rules(e) => write!(f, "{e}"),
+            // The core suggests raising --seeds, which cannot help past the encoding's limit.
+            CliError::Position(PositionError::TooManySeeds { seeds, capacity }) => write!(
+                f,
+                "--position holds {seeds} seeds, more than the {capacity} the packed board \
+                 holds: remove seeds from the position"
+            ),
             CliError::Position(e) => write!(f, "--position: {e}"),
             CliError::Moves(e) => write!(f, "--moves: {e}"),
             CliError::HousesMismatch { position, houses } => write!(

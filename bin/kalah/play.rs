@@ -149,14 +149,12 @@ fn write_help(pos: &Position, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "Type the bin of the house to sow: {side} owns bins {} to {} (bins {} and {} are the \
-         stores). A last seed in your own store gives you another sowing; you may type a whole \
-         turn at once, e.g. '{}-{}'. 'quit' ends the game.",
+         stores). A last seed in your own store gives you another sowing; you may also type \
+         a whole turn at once as bins joined by '-'. 'quit' ends the game.",
         bin(h, side, 0),
         bin(h, side, h - 1),
         h + 1,
         2 * h + 2,
-        bin(h, side, 0),
-        bin(h, side, h - 1),
     )
 }
 
