@@ -105,7 +105,10 @@ fn bad_input_exits_2_with_one_clear_message() {
             &["show", "--moves", "1-2"],
             "does not end in the mover's store",
         ),
-        (&["show", "--moves", "6,13,6"], "house 6 of the mover is empty"),
+        (
+            &["show", "--moves", "6,13,6"],
+            "cannot sow bin 6: it holds no seeds",
+        ),
         (
             &[
                 "show",

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{PositionError, RulesError};
+use kalah_core::{MoveError, PositionError, RulesError};
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -59,7 +59,7 @@ impl fmt::Display for CliError {
                  holds: remove seeds from the position"
             ),
             CliError::Position(e) => write!(f, "--position: {e}"),
-            CliError::Moves(e) => write!(f, "--moves: {e}"),
+            CliError::Moves(e) => write!(f, "--moves: {}", move_message(e)),
             CliError::HousesMismatch { position, houses } => write!(
                 f,
                 "--position has {position} houses per side but --houses says {houses}: \
@@ -99,5 +99,18 @@ impl From<RulesError> for CliError {
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
         CliError::Io(e)
+    }
+}
+
+/// The message for a move that could not be read or played, naming the bin as the user
+/// wrote it (the core's own message for an empty house counts houses from the mover's left,
+/// which for North is not the bin number).
+pub fn move_message(e: &PositionError) -> String {
+    match e {
+        PositionError::Illegal {
+            bin,
+            why: MoveError::EmptyHouse { .. },
+        } => format!("cannot sow bin {bin}: it holds no seeds"),
+        e => e.to_string(),
     }
 }

@@ -9,7 +9,7 @@ use kalah_core::notation::{bin, format_turn, play_bin};
 use kalah_core::{mix, Game, Position, PositionError, Side, Sowing};
 
 use crate::args::{setup, PositionArgs, RulesArgs};
-use crate::error::CliError;
+use crate::error::{move_message, CliError};
 use crate::show;
 
 /// Play against the engine: type a bin number (or a whole turn such as `3-6`) when it is
@@ -118,7 +118,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     writeln!(out)?;
                     break;
                 }
-                Err(e) => writeln!(out, "not played: {e}; try again, or type 'help'")?,
+                Err(e) => writeln!(
+                    out,
+                    "not played: {}; try again, or type 'help'",
+                    move_message(&e)
+                )?,
             }
         }
     }
