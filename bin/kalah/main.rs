@@ -34,14 +34,11 @@ struct Cli {
     command: Command,
 }
 
-/// The subcommands.
+/// The subcommands. Each one's help text is the doc comment of its `Args` struct.
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Draw a position, its legal moves and its score.
     Show(show::Args),
-    /// Count the sequences of sowings to a given depth (checks the move generator).
     Perft(perft::Args),
-    /// Play against the engine in the terminal.
     Play(play::Args),
 }
 

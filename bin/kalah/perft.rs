@@ -12,19 +12,15 @@ use serde_json::json;
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
 
-/// Count perft(1) to perft(DEPTH): perft(d) is the number of distinct sequences of exactly d
+/// Count the sequences of sowings to a given depth (checks the move generator).
+///
+/// Counts perft(1) to perft(DEPTH): perft(d) is the number of distinct sequences of exactly d
 /// sowings playable from the position (an extra turn is a further sowing by the same player;
 /// a line that ends the game sooner is not counted).
 ///
 /// Example: `kalah perft --depth 8 --divide` or `kalah perft --houses 4 --seeds 3 --depth 10 --json`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
-
     /// Count sequences of 1 to DEPTH sowings
     #[arg(long, short, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=200))]
     depth: u32,
@@ -36,6 +32,12 @@ pub struct Args {
     /// Print a JSON object (counts, divide, seconds) instead of text
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
 }
 
 /// Runs `kalah perft`.

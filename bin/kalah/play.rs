@@ -12,17 +12,13 @@ use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::{move_message, CliError};
 use crate::show;
 
-/// Play against the engine: type a bin number (or a whole turn such as `3-6`) when it is
+/// Play against the engine in the terminal.
+///
+/// Type a bin number (or a whole turn such as `3-6`) when it is
 /// your move, `help` for help, `quit` to stop. Reads moves from standard input, so a game
 /// can also be piped in: `printf '3\n6\n' | kalah play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
-
     /// The side you play; South moves first
     #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "south")]
     human: Player,
@@ -31,6 +27,12 @@ pub struct Args {
     /// takes the first of them in bin order)
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
 }
 
 /// A side, as the command line names it.

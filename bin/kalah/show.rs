@@ -10,23 +10,25 @@ use serde_json::json;
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
 
-/// Draw a position: North's houses on top (right to left), South's at the bottom, each
-/// labelled with its bin; then the side to move, the legal moves, the score and the board
-/// notation.
+/// Draw a position, its legal moves and its score.
+///
+/// North's houses on top (right to left), South's at the bottom, each labelled with its
+/// bin, North's store at the left end and South's at the right; then the side to move, the
+/// legal moves, the score (South's store minus North's) and the board notation.
 ///
 /// Example: `kalah show --moves 3-6` or `kalah show --position 0,0,1,0,0,2,20,3,0,0,0,0,1,21:N`
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Print a JSON object (position, side, houses, stores, moves, over, score) instead of
+    /// the drawing
+    #[arg(long)]
+    json: bool,
+
     #[command(flatten)]
     rules: RulesArgs,
 
     #[command(flatten)]
     position: PositionArgs,
-
-    /// Print a JSON object (position, side, houses, stores, moves, over, score) instead of
-    /// the drawing
-    #[arg(long)]
-    json: bool,
 }
 
 /// Runs `kalah show`.
@@ -129,9 +131,8 @@ pub fn board(pos: &Position) -> String {
     let margin = " ".repeat(bw + 1 + w + 2 + 1);
     let row_width = h * (w + 2) + (h - 1);
     let mut s = String::new();
-    let labels =
-        |bins: &mut dyn Iterator<Item = usize>| bins.map(label).collect::<Vec<_>>().join(" ");
-    s += &format!("{margin}{}   North\n", labels(&mut north_bins.into_iter()));
+    let labels = |bins: Vec<usize>| bins.into_iter().map(label).collect::<Vec<_>>().join(" ");
+    s += &format!("{margin}{}   North\n", labels(north_bins.collect()));
     s += &format!("{margin}{}\n", row(Side::North, true));
     s += &format!(
         "{:>bw$} {}{}{} {}\n",
@@ -142,6 +143,6 @@ pub fn board(pos: &Position) -> String {
         h + 1
     );
     s += &format!("{margin}{}\n", row(Side::South, false));
-    s += &format!("{margin}{}   South\n", labels(&mut south_bins.into_iter()));
+    s += &format!("{margin}{}   South\n", labels(south_bins.collect()));
     s
 }
