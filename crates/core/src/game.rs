@@ -249,17 +249,17 @@ impl Game {
     /// A 64-bit key of the position for transposition tables.
     ///
     /// It describes the houses only, seen from the mover (and, under the early stop, the
-    /// mover's store). That is sound because the rest of the game — the moves, captures and
+    /// stores too). That is sound because the rest of the game — the moves, captures and
     /// the seeds that will still reach each store — depends only on the houses: the stores
     /// already banked add the same constant to every line, so a table that stores values
     /// *relative to the current store margin* can share them between positions that differ
-    /// only in their stores. The early stop reads the stores, so then the mover's store joins
-    /// the key (the opponent's follows from the total).
+    /// only in their stores. The early stop reads the stores, so then both stores join the key.
     ///
     /// The key is exact (two positions with different houses never share a key) whenever
     /// [`Game::exact_keys`] is true, which holds for every board up to 6 houses with 8 seeds
     /// and 8 houses with 6 seeds: it is the combinatorial rank of the house counts. Larger
-    /// boards fall back to a 64-bit hash.
+    /// boards (and the early stop on boards above 6 houses with 5 seeds) fall back to a
+    /// 64-bit hash. The position must belong to this game (see [`Game::settle`]).
     #[inline]
     pub fn key(&self, pos: &Position) -> u64 {
         self.keys.key(pos)

@@ -86,14 +86,16 @@ impl KeyCoder {
                 rank += self.table[j * self.stride + p];
             }
             if self.store_radix != 0 {
-                rank = rank * self.store_radix + pos.stores[0] as u64;
+                rank = (rank * self.store_radix + pos.stores[0] as u64) * self.store_radix
+                    + pos.stores[1] as u64;
             }
             rank
         } else {
             let lo = pos.board as u64;
             let hi = (pos.board >> 64) as u64;
-            let s = pos.stores[0] as u64 * (self.store_radix != 0) as u64;
-            mix(lo ^ mix(hi ^ (s << 56)).rotate_left(17))
+            let s = (pos.stores[0] as u64) << 8 | pos.stores[1] as u64;
+            let s = s * (self.store_radix != 0) as u64;
+            mix(lo ^ mix(hi ^ (s << 48)).rotate_left(17))
         }
     }
 }

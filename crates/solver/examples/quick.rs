@@ -1,0 +1,44 @@
+//! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening]`.
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::{Capture, Game, Rules};
+use kalah_solver::{Config, Solver};
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let h: u8 = a.get(1).map_or(6, |s| s.parse().unwrap());
+    let s: u8 = a.get(2).map_or(4, |s| s.parse().unwrap());
+    let capture = if a.get(3).map_or("empty", |s| s) == "empty" {
+        Capture::Empty
+    } else {
+        Capture::Standard
+    };
+    let threads: usize = a.get(4).map_or(1, |s| s.parse().unwrap());
+    let deepening: u8 = a.get(5).map_or(12, |s| s.parse().unwrap());
+    let hash_mb: usize = a.get(6).map_or(64, |s| s.parse().unwrap());
+    let game = Game::new(Rules {
+        capture,
+        ..Rules::kalah(h, s)
+    })
+    .unwrap();
+    let solver = Solver::new(
+        game.clone(),
+        Config {
+            threads,
+            hash_mb: 1024,
+            deepening,
+        },
+    );
+    let sol = solver
+        .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    let pv: Vec<String> = sol.pv.iter().map(|t| t.notation(h as usize)).collect();
+    println!(
+        "Kalah({h},{s}) {capture:?}: value {} nodes {} time {:.3}s {:.1} Mn/s pv {}",
+        sol.value_from_south(),
+        sol.nodes,
+        sol.elapsed.as_secs_f64(),
+        sol.nodes_per_second() / 1e6,
+        pv.join(" ")
+    );
+}

@@ -1,0 +1,342 @@
+//! Exact Kalah solver: iterative-deepening negamax with null-window proofs, run by
+//! several threads over one lock-free transposition table.
+//!
+//! The value of a position is the final store difference under perfect play. The
+//! solver first deepens a depth-limited search (heuristic leaf: the store margin) to
+//! fill the table with good moves and guess the value, then proves the exact value with
+//! null-window searches to the end of the game (MTD(f)), and finally extracts a
+//! principal variation that replays to that value.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use kalah_core::{Game, Rules, Capture};
+//! use kalah_solver::{Solver, Config};
+//!
+//! let game = Game::new(Rules { capture: Capture::Empty, ..Rules::kalah(4, 2) }).unwrap();
+//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() });
+//! let solution = solver.solve(&game.start(), &AtomicBool::new(false), &mut |_| {}).unwrap();
+//! assert_eq!(solution.value_from_south(), 6); // Irving, Donkers and Uiterwijk (2000)
+//! ```
+#![deny(missing_docs)]
+
+mod search;
+mod smp;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use kalah_core::{Game, Position, Side};
+
+use search::{Worker, INF};
+pub use smp::Config;
+use tt::{Table, EXACT_DEPTH};
+
+/// Flags and counters shared by the threads of one search.
+pub(crate) struct Shared<'c> {
+    cancel: &'c AtomicBool,
+    /// Set when one thread has finished the current search: the others stop.
+    done: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Shared<'_> {
+    #[inline]
+    pub(crate) fn should_stop(&self) -> bool {
+        self.done.load(Relaxed) || self.cancel.load(Relaxed)
+    }
+}
+
+/// The search was stopped through its cancel flag before it had a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the search was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+/// Which stage a solve is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Depth-limited search to this many sowings, to guess the value and order moves.
+    Deepening(u8),
+    /// Null-window searches to the end of the game.
+    Proving,
+    /// Walking the principal variation.
+    PrincipalVariation,
+}
+
+/// A report on a running solve, for progress displays.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// The stage.
+    pub phase: Phase,
+    /// Proved lower bound of the value, for the player to move at the root.
+    pub lower: i32,
+    /// Proved upper bound of the value, for the player to move at the root.
+    pub upper: i32,
+    /// Nodes searched so far by all threads.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One player's turn: the sowings they make in a row (all but the last gave an extra turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Who sows.
+    pub side: Side,
+    /// The houses sown, 0-based from that player's left.
+    pub sowings: Vec<usize>,
+}
+
+impl Turn {
+    /// The published notation: bins joined by `-`, e.g. `3-6`.
+    pub fn notation(&self, houses: usize) -> String {
+        kalah_core::notation::format_turn(houses, self.side, &self.sowings)
+    }
+}
+
+/// The exact result of a solve.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The player to move in the solved position.
+    pub side: Side,
+    /// The value: final store margin under perfect play for the player to move.
+    pub value: i32,
+    /// A principal variation to the end of the game, as turns.
+    pub pv: Vec<Turn>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Per mille of the transposition table in use at the end.
+    pub table_permille: u32,
+}
+
+impl Solution {
+    /// The value from South: final South store minus North store.
+    pub fn value_from_south(&self) -> i32 {
+        self.side.sign() * self.value
+    }
+
+    /// The first turn of the principal variation (empty when the game is over).
+    pub fn best_turn(&self) -> Option<&Turn> {
+        self.pv.first()
+    }
+
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// An exact solver for one game (rules and board), owning its transposition table.
+///
+/// The table is kept between solves, so solving related positions one after the other
+/// (the openings, a batch) reuses what earlier solves proved.
+pub struct Solver {
+    game: Game,
+    table: Table,
+    config: Config,
+}
+
+impl Solver {
+    /// A solver for `game`, allocating the table once.
+    pub fn new(game: Game, config: Config) -> Solver {
+        let table = Table::new(config.hash_mb);
+        Solver {
+            game,
+            table,
+            config,
+        }
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The exact value of `pos` for the player to move, with a principal variation.
+    ///
+    /// `cancel` stops the search from another thread (the result is then `Err`);
+    /// `progress` is called from the calling thread several times a second.
+    pub fn solve(
+        &self,
+        pos: &Position,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, Cancelled> {
+        let start = Instant::now();
+        let shared = Shared {
+            cancel,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let value = self.prove(pos, &shared, start, progress)?;
+        progress(&Progress {
+            phase: Phase::PrincipalVariation,
+            lower: value,
+            upper: value,
+            nodes: shared.nodes.load(Relaxed),
+            elapsed: start.elapsed(),
+        });
+        let pv = self.principal_variation(pos, value, &shared)?;
+        Ok(Solution {
+            side: pos.side_to_move(),
+            value,
+            pv,
+            nodes: shared.nodes.load(Relaxed),
+            elapsed: start.elapsed(),
+            table_permille: self.table.usage_permille(),
+        })
+    }
+
+    /// The exact value of `pos` for the player to move, without a principal variation.
+    pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
+        let shared = Shared {
+            cancel,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        self.prove(pos, &shared, Instant::now(), &mut |_| {})
+    }
+
+    /// Iterative deepening, then MTD(f) to the exact value.
+    fn prove(
+        &self,
+        pos: &Position,
+        shared: &Shared,
+        start: Instant,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<i32, Cancelled> {
+        self.table.new_generation();
+        let margin = pos.store_margin();
+        let left = pos.seeds_in_houses() as i32;
+        let (mut lower, mut upper) = (margin - left, margin + left);
+        if pos.is_over() {
+            return Ok(margin);
+        }
+        let report = |phase, lower, upper| Progress {
+            phase,
+            lower,
+            upper,
+            nodes: shared.nodes.load(Relaxed),
+            elapsed: start.elapsed(),
+        };
+
+        // Deepening: a guess for the value and good moves in the table.
+        let mut guess = margin;
+        let max_depth = self.config.deepening.min(left as u8);
+        for depth in 1..=max_depth {
+            let p = report(Phase::Deepening(depth), lower, upper);
+            guess = smp::search(self, pos, -INF, INF, depth, shared, &mut |nodes| {
+                progress(&Progress {
+                    nodes,
+                    elapsed: start.elapsed(),
+                    ..p
+                })
+            })
+            .ok_or(Cancelled)?;
+        }
+
+        // MTD(f): null-window searches around the guess until the bounds meet.
+        let mut g = guess.clamp(lower, upper);
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            let p = report(Phase::Proving, lower, upper);
+            g = smp::search(
+                self,
+                pos,
+                beta - 1,
+                beta,
+                EXACT_DEPTH,
+                shared,
+                &mut |nodes| {
+                    progress(&Progress {
+                        nodes,
+                        elapsed: start.elapsed(),
+                        ..p
+                    })
+                },
+            )
+            .ok_or(Cancelled)?;
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        progress(&report(Phase::Proving, lower, upper));
+        Ok(lower)
+    }
+
+    /// Follows moves that keep the proved value to the end of the game.
+    fn principal_variation(
+        &self,
+        pos: &Position,
+        value: i32,
+        shared: &Shared,
+    ) -> Result<Vec<Turn>, Cancelled> {
+        let mut worker = Worker::new(&self.game, &self.table, shared, 0);
+        let mut pv: Vec<Turn> = Vec::new();
+        let (mut pos, mut value) = (*pos, value);
+        while !pos.is_over() {
+            let hint = self.table.probe(self.game.key(&pos)).and_then(|e| e.best);
+            let mut moves: Vec<usize> = pos.moves().collect();
+            if let Some(h) = hint {
+                moves.sort_by_key(|&j| j != h as usize);
+            }
+            let mut next = None;
+            for j in moves {
+                let child = self.game.play_unchecked(&pos, j);
+                let same = child.side_to_move() == pos.side_to_move();
+                let target = if same { value } else { -value };
+                let v = worker.search(&child, target - 1, target + 1, EXACT_DEPTH, 1);
+                if worker.aborted {
+                    worker.flush();
+                    return Err(Cancelled);
+                }
+                if v == target {
+                    next = Some((j, child, target));
+                    break;
+                }
+            }
+            // The value is exact, so some move keeps it; anything else is a solver bug.
+            let (j, child, target) = next.expect("no move keeps the proved value");
+            match pv.last_mut() {
+                // Same player again: the last sowing gave an extra turn.
+                Some(t) if t.side == pos.side_to_move() => t.sowings.push(j),
+                _ => pv.push(Turn {
+                    side: pos.side_to_move(),
+                    sowings: vec![j],
+                }),
+            }
+            pos = child;
+            value = target;
+        }
+        worker.flush();
+        Ok(pv)
+    }
+}

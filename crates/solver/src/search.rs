@@ -1,0 +1,232 @@
+//! The negamax search of one thread: fail-soft alpha-beta over copy-made positions.
+//!
+//! **Scores.** Every score in this module is a *final margin for the mover*: the mover's
+//! final store minus the opponent's, counting the stores already banked. A sowing that
+//! ends in the mover's store gives an extra turn, so the child has the same mover and its
+//! score is used as it is; any other sowing passes the turn and the child's score is
+//! negated. That is decided in one place, [`Worker::child_score`].
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use kalah_core::{Game, Position};
+
+use crate::tt::{Entry, Table, EXACT_DEPTH};
+use crate::Shared;
+
+/// A score beyond any reachable margin.
+pub(crate) const INF: i32 = 1000;
+
+/// Most sowings a mover can have: one per house ([`kalah_core::MAX_HOUSES`]).
+const MAX_MOVES: usize = kalah_core::MAX_HOUSES;
+
+/// Nodes between two looks at the stop flags.
+const POLL_MASK: u64 = 0x3ff;
+
+/// One search thread: owns its counters, shares the table and the flags.
+pub(crate) struct Worker<'a> {
+    pub(crate) game: &'a Game,
+    pub(crate) tt: &'a Table,
+    pub(crate) shared: &'a Shared<'a>,
+    /// Which thread this is (0 is the main one); helpers vary their move order with it.
+    pub(crate) id: usize,
+    /// Nodes searched by this worker.
+    pub(crate) nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unreported: u64,
+    /// Set when a stop flag was seen: every score after that is meaningless.
+    pub(crate) aborted: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(
+        game: &'a Game,
+        tt: &'a Table,
+        shared: &'a Shared<'a>,
+        id: usize,
+    ) -> Worker<'a> {
+        Worker {
+            game,
+            tt,
+            shared,
+            id,
+            nodes: 0,
+            unreported: 0,
+            aborted: false,
+        }
+    }
+
+    /// Adds this worker's uncounted nodes to the shared counter.
+    pub(crate) fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.unreported, Relaxed);
+        self.unreported = 0;
+    }
+
+    /// The score of `child` (reached from a position whose mover is `side`) for that mover,
+    /// searched with the window `(alpha, beta)` of the parent. The one place where an extra
+    /// turn keeps the sign and a passed turn negates it.
+    #[inline]
+    fn child_score(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: u8,
+        ply: u32,
+    ) -> i32 {
+        if child.side_to_move() == parent.side_to_move() {
+            self.search(child, alpha, beta, depth, ply + 1)
+        } else {
+            -self.search(child, -beta, -alpha, depth, ply + 1)
+        }
+    }
+
+    /// Fail-soft alpha-beta. `depth` is the number of sowings left before the heuristic
+    /// leaf (the store margin), or [`EXACT_DEPTH`] for a search to the end of the game.
+    /// Returns a score `v` with: `v <= alpha` → the value is at most `v`; `v >= beta` → at
+    /// least `v`; otherwise exactly `v` (for an exact search).
+    pub(crate) fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u8,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported > POLL_MASK {
+            self.flush();
+            if self.shared.should_stop() {
+                self.aborted = true;
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+
+        let margin = pos.store_margin();
+        if pos.is_over() {
+            return margin;
+        }
+        // The seeds still in the houses decide the reachable range.
+        let left = pos.seeds_in_houses() as i32;
+        let (mut lower, mut upper) = (margin - left, margin + left);
+        if upper <= alpha {
+            return upper;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        if depth == 0 {
+            return margin;
+        }
+
+        let key = self.game.key(pos);
+        let mut hint = None;
+        let mut merge = None;
+        if let Some(e) = self.tt.probe(key) {
+            hint = e.best;
+            if e.depth >= depth {
+                lower = lower.max(e.lower as i32 + margin);
+                upper = upper.min(e.upper as i32 + margin);
+                if lower >= beta || upper <= alpha || lower == upper {
+                    return if lower >= beta { lower } else { upper };
+                }
+                if depth == EXACT_DEPTH {
+                    // Exact bounds from earlier windows stay true: keep the tighter pair.
+                    merge = Some(e);
+                }
+            }
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        let alpha0 = alpha;
+        let nodes0 = self.nodes;
+
+        // Generate and order the children: the table's move, extra turns (nearest the
+        // store first), then by what the sowing banks at once (captures, store seeds).
+        let mut kids = [(0i32, 0u8, *pos); MAX_MOVES];
+        let mut n = 0;
+        for j in pos.moves() {
+            let child = self.game.play_unchecked(pos, j);
+            let same = child.side_to_move() == pos.side_to_move();
+            let banked = if same {
+                child.store_margin()
+            } else {
+                -child.store_margin()
+            } - margin;
+            let mut order = if same {
+                256 + j as i32
+            } else {
+                4 * banked - j as i32
+            };
+            if hint == Some(j as u8) {
+                order = 1024;
+            }
+            // Insertion sort, best first (at most eight children).
+            let mut k = n;
+            while k > 0 && kids[k - 1].0 < order {
+                kids[k] = kids[k - 1];
+                k -= 1;
+            }
+            kids[k] = (order, j as u8, child);
+            n += 1;
+        }
+        if self.id != 0 && ply < 2 && n > 1 {
+            // Lazy SMP helpers start elsewhere so the threads do not all walk one path.
+            kids[..n].rotate_left(self.id % n);
+        }
+
+        let next = if depth == EXACT_DEPTH {
+            EXACT_DEPTH
+        } else {
+            depth - 1
+        };
+        let mut best = -INF;
+        let mut best_move = kids[0].1;
+        for &(_, j, ref child) in &kids[..n] {
+            let v = self.child_score(pos, child, alpha, beta, next, ply);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = j;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Record what was proved, relative to the stores as they stand.
+        let (mut lo, mut hi) = (lower, upper);
+        if best <= alpha0 {
+            hi = best;
+        } else if best >= beta {
+            lo = best;
+        } else {
+            lo = best;
+            hi = best;
+        }
+        if let Some(e) = merge {
+            lo = lo.max(e.lower as i32 + margin);
+            hi = hi.min(e.upper as i32 + margin);
+        }
+        let spent = self.nodes - nodes0;
+        self.tt.store(
+            key,
+            &Entry {
+                lower: (lo - margin) as i16,
+                upper: (hi - margin) as i16,
+                best: Some(best_move),
+                depth,
+                work: (64 - spent.leading_zeros()) as u8,
+            },
+        );
+        best
+    }
+}
