@@ -1,29 +1,30 @@
-//! Transposition keys: the combinatorial rank of the house counts where it fits in 64 bits.
+//! Transposition keys and database indices: the combinatorial rank of the house counts.
 
 use crate::position::Position;
 use crate::rules::Rules;
 
-/// Turns the houses (and, under the early stop, the mover's store) into a 64-bit key.
+/// Ranks boards of `lanes` houses holding at most `max_seeds` seeds in all, densely.
 ///
-/// With `n = 2H` lanes holding `c_0..c_{n-1}` seeds, the inclusive prefix sums
-/// `P_j = c_0 + .. + c_j` give the strictly increasing `b_j = P_j + j`, a subset of
-/// `0..T+n` (`T` the capacity); its rank in the combinatorial number system,
-/// `sum_j C(b_j, j+1)`, is a bijection onto `0..C(T+n, n)`. The prefix sums come from one
-/// multiplication of the packed board by `0x0101..01`; the binomials from a table
-/// indexed `[j][P_j]`.
-#[derive(Clone)]
-pub(crate) struct KeyCoder {
+/// With lanes `c_0..c_{n-1}`, the inclusive prefix sums `P_j = c_0 + .. + c_j` give the
+/// strictly increasing `b_j = P_j + j`, a subset of `0..T+n` (`T = max_seeds`); its rank
+/// in the combinatorial number system, `sum_j C(b_j, j+1)`, is a bijection from the boards
+/// onto `0..C(T+n, n)`. The last term, `C(R+n-1, n)` for `R` seeds in all, counts the
+/// boards with fewer seeds, so the boards holding exactly `R` seeds fill the contiguous
+/// range [`Ranker::level_start`]`(R)..level_start(R+1)`: the layout of an endgame
+/// database by seed level. The prefix sums come from one multiplication of the packed
+/// board by `0x0101..01`; the binomials from a table indexed `[j][P_j]`.
+#[derive(Clone, Debug)]
+pub struct Ranker {
     lanes: usize,
-    stride: usize,
-    /// `table[j * stride + p] = C(p + j, j + 1)`.
+    max_seeds: usize,
+    /// `table[j * (max_seeds + 1) + p] = C(p + j, j + 1)`, saturated to `u64::MAX`.
     table: Vec<u64>,
-    exact: bool,
-    /// Multiplier of the rank when the mover's store joins the key (early stop), else 0.
-    store_radix: u64,
+    /// True when every rank fits in a `u64`.
+    fits: bool,
 }
 
 /// `C(n, k)` in 128 bits, saturating.
-fn binomial(n: u64, k: u64) -> u128 {
+pub fn binomial(n: u64, k: u64) -> u128 {
     if k > n {
         return 0;
     }
@@ -38,33 +39,128 @@ fn binomial(n: u64, k: u64) -> u128 {
     r
 }
 
+impl Ranker {
+    /// A ranker for `lanes` houses (at most 16) and boards of at most `max_seeds` seeds.
+    pub fn new(lanes: usize, max_seeds: usize) -> Ranker {
+        let stride = max_seeds + 1;
+        let mut table = vec![0u64; lanes * stride];
+        for j in 0..lanes {
+            for p in 0..=max_seeds {
+                table[j * stride + p] =
+                    binomial((p + j) as u64, j as u64 + 1).min(u64::MAX as u128) as u64;
+            }
+        }
+        let fits = Ranker::count_of(lanes, max_seeds) <= u64::MAX as u128;
+        Ranker {
+            lanes,
+            max_seeds,
+            table,
+            fits,
+        }
+    }
+
+    fn count_of(lanes: usize, max_seeds: usize) -> u128 {
+        binomial((max_seeds + lanes) as u64, lanes as u64)
+    }
+
+    /// The number of boards ranked: `C(max_seeds + lanes, lanes)`.
+    pub fn count(&self) -> u128 {
+        Ranker::count_of(self.lanes, self.max_seeds)
+    }
+
+    /// True when every rank fits in a `u64`.
+    pub fn fits(&self) -> bool {
+        self.fits
+    }
+
+    /// The most seeds a ranked board holds.
+    pub fn max_seeds(&self) -> usize {
+        self.max_seeds
+    }
+
+    /// The first rank of the boards holding exactly `seeds` seeds (for `seeds` up to
+    /// `max_seeds + 1`, where it is [`Ranker::count`]).
+    pub fn level_start(&self, seeds: usize) -> u64 {
+        if seeds == 0 {
+            0
+        } else {
+            binomial((seeds - 1 + self.lanes) as u64, self.lanes as u64) as u64
+        }
+    }
+
+    /// The rank of a packed board (byte lanes, lane `j` = house `j`). The board must hold
+    /// at most `max_seeds` seeds in its first `lanes` lanes and nothing above them.
+    #[inline]
+    pub fn rank(&self, board: u128) -> u64 {
+        let prefix = board.wrapping_mul(ONES);
+        let stride = self.max_seeds + 1;
+        let mut rank = 0u64;
+        for j in 0..self.lanes {
+            let p = (prefix >> (8 * j)) as u8 as usize;
+            debug_assert!(p <= self.max_seeds);
+            rank = rank.wrapping_add(self.table[j * stride + p]);
+        }
+        rank
+    }
+
+    /// The packed board of a rank (the inverse of [`Ranker::rank`]).
+    pub fn unrank(&self, mut rank: u64) -> u128 {
+        let stride = self.max_seeds + 1;
+        let mut prefix = [0usize; 16];
+        // Greedy from the last lane: the largest P_j with C(P_j + j, j + 1) <= rank.
+        for j in (0..self.lanes).rev() {
+            let row = &self.table[j * stride..(j + 1) * stride];
+            let upper = if j + 1 < self.lanes {
+                prefix[j + 1]
+            } else {
+                self.max_seeds
+            };
+            let mut p = upper;
+            while row[p] > rank {
+                p -= 1;
+            }
+            rank -= row[p];
+            prefix[j] = p;
+        }
+        let mut board = 0u128;
+        for j in 0..self.lanes {
+            let below = if j == 0 { 0 } else { prefix[j - 1] };
+            board |= ((prefix[j] - below) as u128) << (8 * j);
+        }
+        board
+    }
+}
+
+/// Turns the houses (and, under the early stop, both stores) into a 64-bit key: the
+/// rank of the houses among all boards of the game's capacity, where that fits in 64
+/// bits, else a hash.
+#[derive(Clone)]
+pub(crate) struct KeyCoder {
+    ranker: Ranker,
+    exact: bool,
+    /// Multiplier of the rank when the stores join the key (early stop), else 0.
+    store_radix: u64,
+}
+
 impl KeyCoder {
     pub(crate) fn new(rules: &Rules) -> KeyCoder {
         let lanes = 2 * rules.houses as usize;
         let cap = rules.total_seeds();
-        let stride = cap + 1;
-        let mut count = binomial((cap + lanes) as u64, lanes as u64);
+        let ranker = Ranker::new(lanes, cap);
+        let mut count = ranker.count();
+        // Under the early stop both stores join the key (positions of one game may hold
+        // different totals when they were entered by hand).
         let store_radix = if rules.early_stop {
             (cap + 1) as u64
         } else {
             0
         };
         if rules.early_stop {
-            count = count.saturating_mul(cap as u128 + 1);
+            count = count.saturating_mul((cap as u128 + 1) * (cap as u128 + 1));
         }
         let exact = count <= u64::MAX as u128;
-        let mut table = vec![0u64; lanes * stride];
-        if exact {
-            for j in 0..lanes {
-                for p in 0..=cap {
-                    table[j * stride + p] = binomial((p + j) as u64, j as u64 + 1) as u64;
-                }
-            }
-        }
         KeyCoder {
-            lanes,
-            stride,
-            table,
+            ranker,
             exact,
             store_radix,
         }
@@ -77,19 +173,13 @@ impl KeyCoder {
     #[inline]
     pub(crate) fn key(&self, pos: &Position) -> u64 {
         if self.exact {
-            let prefix = pos.board.wrapping_mul(ONES);
-            let mut rank = 0u64;
-            for j in 0..self.lanes {
-                let p = (prefix >> (8 * j)) as u8 as usize;
-                // SAFETY-free indexing: p <= capacity because positions of this game hold
-                // at most `capacity` seeds (checked by `Game::settle`).
-                rank += self.table[j * self.stride + p];
+            let rank = self.ranker.rank(pos.board);
+            if self.store_radix == 0 {
+                rank
+            } else {
+                (rank * self.store_radix + pos.stores[0] as u64) * self.store_radix
+                    + pos.stores[1] as u64
             }
-            if self.store_radix != 0 {
-                rank = (rank * self.store_radix + pos.stores[0] as u64) * self.store_radix
-                    + pos.stores[1] as u64;
-            }
-            rank
         } else {
             let lo = pos.board as u64;
             let hi = (pos.board >> 64) as u64;
@@ -127,5 +217,22 @@ mod tests {
             assert!(KeyCoder::new(&Rules::kalah(h, s)).exact(), "Kalah({h},{s})");
         }
         assert!(!KeyCoder::new(&Rules::kalah(8, 8)).exact());
+    }
+
+    #[test]
+    fn rank_is_a_bijection_by_seed_level() {
+        let r = Ranker::new(4, 5);
+        assert_eq!(r.count(), 126);
+        let mut seen = vec![false; 126];
+        for rank in 0..126u64 {
+            let board = r.unrank(rank);
+            assert_eq!(r.rank(board), rank);
+            let seeds: u32 = (0..4).map(|j| (board >> (8 * j)) as u8 as u32).sum();
+            assert!(
+                rank >= r.level_start(seeds as usize) && rank < r.level_start(seeds as usize + 1)
+            );
+            assert!(!seen[rank as usize]);
+            seen[rank as usize] = true;
+        }
     }
 }

@@ -28,7 +28,7 @@ mod position;
 mod rules;
 
 pub use game::{Game, MoveError, Sowing};
-pub use key::mix;
+pub use key::{binomial, mix, Ranker};
 pub use notation::PositionError;
 pub use perft::{divide, perft};
 pub use position::{Moves, Position, Side};

@@ -104,6 +104,22 @@ impl Position {
         }
     }
 
+    /// A position from a packed mover-first board (see the type's layout), the stores
+    /// `[mover, opponent]` and the mover. For databases that enumerate boards: the caller
+    /// guarantees `houses <= 8`, nothing above lane `2H`, and a total of at most 255.
+    pub fn from_packed(houses: usize, board: u128, stores: [u8; 2], side: Side) -> Position {
+        debug_assert!(houses <= crate::MAX_HOUSES && board & !row_mask(2 * houses) == 0);
+        let total = lane_sum(board) + stores[0] as u32 + stores[1] as u32;
+        debug_assert!(total <= 255);
+        Position {
+            board,
+            stores,
+            houses: houses as u8,
+            total: total as u8,
+            side,
+        }
+    }
+
     /// Houses per side.
     #[inline]
     pub fn houses_per_side(&self) -> usize {

@@ -21,16 +21,32 @@ fn main() {
         ..Rules::kalah(h, s)
     })
     .unwrap();
+    let built = std::time::Instant::now();
     let solver = Solver::new(
         game.clone(),
         Config {
             threads,
-            hash_mb: 1024,
+            hash_mb,
             deepening,
+            egdb_seeds: std::env::var("KALAH_EGDB")
+                .ok()
+                .and_then(|v| v.parse().ok()),
         },
     );
+    eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
     let sol = solver
-        .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
+        .solve(&game.start(), &AtomicBool::new(false), &mut |p| {
+            if std::env::var("KALAH_TRACE").is_ok() {
+                eprintln!(
+                    "{:?} [{}, {}] nodes {} {:.3}s",
+                    p.phase,
+                    p.lower,
+                    p.upper,
+                    p.nodes,
+                    p.elapsed.as_secs_f64()
+                )
+            }
+        })
         .unwrap();
     let pv: Vec<String> = sol.pv.iter().map(|t| t.notation(h as usize)).collect();
     println!(

@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod egdb;
 mod search;
 mod smp;
 pub mod tt;
@@ -28,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
+use egdb::Egdb;
 use search::{Worker, INF};
 pub use smp::Config;
 use tt::{Table, EXACT_DEPTH};
@@ -150,17 +152,39 @@ pub struct Solver {
     game: Game,
     table: Table,
     config: Config,
+    egdb: Option<std::sync::Arc<Egdb>>,
 }
 
 impl Solver {
     /// A solver for `game`, allocating the table once.
+    ///
+    /// With [`Config::egdb_seeds`] set (and rules the database supports), an endgame
+    /// database is built in memory first, in parallel.
     pub fn new(game: Game, config: Config) -> Solver {
         let table = Table::new(config.hash_mb);
+        let egdb = config
+            .egdb_seeds
+            .and_then(|k| Egdb::build(&game, k.min(game.capacity()), &|_, _, _| {}).ok())
+            .map(std::sync::Arc::new);
         Solver {
             game,
             table,
             config,
+            egdb,
         }
+    }
+
+    /// Uses `egdb` (built or loaded elsewhere for the same rules) for the positions it holds.
+    pub fn with_egdb(mut self, egdb: std::sync::Arc<Egdb>) -> Solver {
+        if egdb.rules() == self.game.rules() {
+            self.egdb = Some(egdb);
+        }
+        self
+    }
+
+    /// The endgame database in use, if any.
+    pub fn egdb(&self) -> Option<&Egdb> {
+        self.egdb.as_deref()
     }
 
     /// The game solved.
@@ -202,6 +226,7 @@ impl Solver {
             nodes: shared.nodes.load(Relaxed),
             elapsed: start.elapsed(),
         });
+        shared.done.store(false, Relaxed);
         let pv = self.principal_variation(pos, value, &shared)?;
         Ok(Solution {
             side: pos.side_to_move(),
@@ -299,7 +324,7 @@ impl Solver {
         value: i32,
         shared: &Shared,
     ) -> Result<Vec<Turn>, Cancelled> {
-        let mut worker = Worker::new(&self.game, &self.table, shared, 0);
+        let mut worker = Worker::new(&self.game, &self.table, shared, self.egdb.as_deref(), 0);
         let mut pv: Vec<Turn> = Vec::new();
         let (mut pos, mut value) = (*pos, value);
         while !pos.is_over() {
@@ -313,7 +338,14 @@ impl Solver {
                 let child = self.game.play_unchecked(&pos, j);
                 let same = child.side_to_move() == pos.side_to_move();
                 let target = if same { value } else { -value };
-                let v = worker.search(&child, target - 1, target + 1, EXACT_DEPTH, 1);
+                let v = worker.search(
+                    &child,
+                    self.game.key(&child),
+                    target - 1,
+                    target + 1,
+                    EXACT_DEPTH,
+                    1,
+                );
                 if worker.aborted {
                     worker.flush();
                     return Err(Cancelled);

@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use kalah_core::{Game, Position};
 
+use crate::egdb::Egdb;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
 
@@ -35,6 +36,13 @@ pub(crate) struct Worker<'a> {
     unreported: u64,
     /// Set when a stop flag was seen: every score after that is meaningless.
     pub(crate) aborted: bool,
+    /// Positions with at most this many seeds in the houses skip the table.
+    small: i32,
+    /// Enhanced transposition cut-offs at positions with at least this many seeds.
+    etc_min: i32,
+    egdb: Option<&'a Egdb>,
+    /// Positions with at most this many seeds in the houses are in the database (-1: none).
+    egdb_seeds: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -42,6 +50,7 @@ impl<'a> Worker<'a> {
         game: &'a Game,
         tt: &'a Table,
         shared: &'a Shared<'a>,
+        egdb: Option<&'a Egdb>,
         id: usize,
     ) -> Worker<'a> {
         Worker {
@@ -52,6 +61,10 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unreported: 0,
             aborted: false,
+            small: env_or("KALAH_SMALL", 0),
+            etc_min: env_or("KALAH_ETC", 1000),
+            egdb,
+            egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
         }
     }
 
@@ -61,33 +74,36 @@ impl<'a> Worker<'a> {
         self.unreported = 0;
     }
 
-    /// The score of `child` (reached from a position whose mover is `side`) for that mover,
-    /// searched with the window `(alpha, beta)` of the parent. The one place where an extra
-    /// turn keeps the sign and a passed turn negates it.
+    /// The score of `child` (key `key`) for the mover of `parent`, searched with the
+    /// parent's window. The one place where an extra turn keeps the sign and a passed turn
+    /// negates it.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn child_score(
         &mut self,
         parent: &Position,
         child: &Position,
+        key: u64,
         alpha: i32,
         beta: i32,
         depth: u8,
         ply: u32,
     ) -> i32 {
         if child.side_to_move() == parent.side_to_move() {
-            self.search(child, alpha, beta, depth, ply + 1)
+            self.search(child, key, alpha, beta, depth, ply + 1)
         } else {
-            -self.search(child, -beta, -alpha, depth, ply + 1)
+            -self.search(child, key, -beta, -alpha, depth, ply + 1)
         }
     }
 
-    /// Fail-soft alpha-beta. `depth` is the number of sowings left before the heuristic
-    /// leaf (the store margin), or [`EXACT_DEPTH`] for a search to the end of the game.
-    /// Returns a score `v` with: `v <= alpha` → the value is at most `v`; `v >= beta` → at
-    /// least `v`; otherwise exactly `v` (for an exact search).
+    /// Fail-soft alpha-beta over `pos`, whose table key is `key`. `depth` is the number of
+    /// sowings left before the heuristic leaf (the store margin), or [`EXACT_DEPTH`] for a
+    /// search to the end of the game. Returns a score `v` with: `v <= alpha` → the value is
+    /// at most `v`; `v >= beta` → at least `v`; otherwise exactly `v` (for an exact search).
     pub(crate) fn search(
         &mut self,
         pos: &Position,
+        key: u64,
         mut alpha: i32,
         mut beta: i32,
         depth: u8,
@@ -111,6 +127,11 @@ impl<'a> Worker<'a> {
         }
         // The seeds still in the houses decide the reachable range.
         let left = pos.seeds_in_houses() as i32;
+        if left <= self.egdb_seeds {
+            if let Some(db) = self.egdb {
+                return margin + db.relative_value(pos);
+            }
+        }
         let (mut lower, mut upper) = (margin - left, margin + left);
         if upper <= alpha {
             return upper;
@@ -122,20 +143,22 @@ impl<'a> Worker<'a> {
             return margin;
         }
 
-        let key = self.game.key(pos);
+        let use_table = left > self.small;
         let mut hint = None;
         let mut merge = None;
-        if let Some(e) = self.tt.probe(key) {
-            hint = e.best;
-            if e.depth >= depth {
-                lower = lower.max(e.lower as i32 + margin);
-                upper = upper.min(e.upper as i32 + margin);
-                if lower >= beta || upper <= alpha || lower == upper {
-                    return if lower >= beta { lower } else { upper };
-                }
-                if depth == EXACT_DEPTH {
-                    // Exact bounds from earlier windows stay true: keep the tighter pair.
-                    merge = Some(e);
+        if use_table {
+            if let Some(e) = self.tt.probe(key) {
+                hint = e.best;
+                if e.depth >= depth {
+                    lower = lower.max(e.lower as i32 + margin);
+                    upper = upper.min(e.upper as i32 + margin);
+                    if lower >= beta || upper <= alpha || lower == upper {
+                        return if lower >= beta { lower } else { upper };
+                    }
+                    if depth == EXACT_DEPTH {
+                        // Exact bounds from earlier windows stay true: keep the tighter pair.
+                        merge = Some(e);
+                    }
                 }
             }
         }
@@ -146,7 +169,12 @@ impl<'a> Worker<'a> {
 
         // Generate and order the children: the table's move, extra turns (nearest the
         // store first), then by what the sowing banks at once (captures, store seeds).
-        let mut kids = [(0i32, 0u8, *pos); MAX_MOVES];
+        let mut kids = [Kid {
+            order: 0,
+            house: 0,
+            key: 0,
+            pos: *pos,
+        }; MAX_MOVES];
         let mut n = 0;
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
@@ -164,18 +192,53 @@ impl<'a> Worker<'a> {
             if hint == Some(j as u8) {
                 order = 1024;
             }
+            let child_key = if use_table { self.game.key(&child) } else { 0 };
+            if use_table {
+                self.tt.prefetch(child_key);
+            }
             // Insertion sort, best first (at most eight children).
             let mut k = n;
-            while k > 0 && kids[k - 1].0 < order {
+            while k > 0 && kids[k - 1].order < order {
                 kids[k] = kids[k - 1];
                 k -= 1;
             }
-            kids[k] = (order, j as u8, child);
+            kids[k] = Kid {
+                order,
+                house: j as u8,
+                key: child_key,
+                pos: child,
+            };
             n += 1;
         }
         if self.id != 0 && ply < 2 && n > 1 {
             // Lazy SMP helpers start elsewhere so the threads do not all walk one path.
             kids[..n].rotate_left(self.id % n);
+        }
+
+        // Enhanced transposition cut-off: a child whose stored bound already refutes the
+        // window ends the search before any child is searched.
+        if use_table && left >= self.etc_min {
+            for kid in &kids[..n] {
+                let same = kid.pos.side_to_move() == pos.side_to_move();
+                let child_margin = kid.pos.store_margin();
+                let bound = if kid.pos.is_over() {
+                    child_margin
+                } else {
+                    match self.tt.probe(kid.key) {
+                        Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
+                            if same {
+                                e.lower as i32 + child_margin
+                            } else {
+                                -(e.upper as i32 + child_margin)
+                            }
+                        }
+                        _ => continue,
+                    }
+                };
+                if bound >= beta {
+                    return bound;
+                }
+            }
         }
 
         let next = if depth == EXACT_DEPTH {
@@ -184,15 +247,15 @@ impl<'a> Worker<'a> {
             depth - 1
         };
         let mut best = -INF;
-        let mut best_move = kids[0].1;
-        for &(_, j, ref child) in &kids[..n] {
-            let v = self.child_score(pos, child, alpha, beta, next, ply);
+        let mut best_move = kids[0].house;
+        for kid in &kids[..n] {
+            let v = self.child_score(pos, &kid.pos, kid.key, alpha, beta, next, ply);
             if self.aborted {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_move = j;
+                best_move = kid.house;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -200,6 +263,9 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+        }
+        if !use_table {
+            return best;
         }
 
         // Record what was proved, relative to the stores as they stand.
@@ -229,4 +295,20 @@ impl<'a> Worker<'a> {
         );
         best
     }
+}
+
+/// A child in the move list.
+#[derive(Clone, Copy)]
+struct Kid {
+    order: i32,
+    house: u8,
+    key: u64,
+    pos: Position,
+}
+
+fn env_or(name: &str, default: i32) -> i32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }

@@ -21,6 +21,9 @@ pub struct Config {
     pub hash_mb: usize,
     /// Depth of the iterative-deepening phase, in sowings.
     pub deepening: u8,
+    /// Build an endgame database of positions with at most this many seeds in the
+    /// houses when the solver is created (in memory; `None`: no database).
+    pub egdb_seeds: Option<usize>,
 }
 
 impl Default for Config {
@@ -29,6 +32,7 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 256,
             deepening: 12,
+            egdb_seeds: None,
         }
     }
 }
@@ -50,8 +54,14 @@ pub(crate) fn search(
         for id in 0..solver.config.threads.max(1) {
             let tx = tx.clone();
             s.spawn(move || {
-                let mut w = Worker::new(&solver.game, &solver.table, shared, id);
-                let v = w.search(pos, alpha, beta, depth, 0);
+                let mut w = Worker::new(
+                    &solver.game,
+                    &solver.table,
+                    shared,
+                    solver.egdb.as_deref(),
+                    id,
+                );
+                let v = w.search(pos, solver.game.key(pos), alpha, beta, depth, 0);
                 w.flush();
                 if !w.aborted && !shared.done.swap(true, Relaxed) {
                     let _ = tx.send(Some(v));
