@@ -223,7 +223,7 @@ mod tests {
     fn rank_is_a_bijection_by_seed_level() {
         let r = Ranker::new(4, 5);
         assert_eq!(r.count(), 126);
-        let mut seen = vec![false; 126];
+        let mut seen = [false; 126];
         for rank in 0..126u64 {
             let board = r.unrank(rank);
             assert_eq!(r.rank(board), rank);
