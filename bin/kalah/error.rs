@@ -43,6 +43,8 @@ pub enum CliError {
     },
     /// Writing the output or reading the input failed.
     Io(io::Error),
+    /// A check of the engine's own result failed: a bug to report.
+    Internal(String),
 }
 
 impl fmt::Display for CliError {
@@ -84,6 +86,7 @@ impl fmt::Display for CliError {
                  remove seeds from the position"
             ),
             CliError::Io(e) => write!(f, "{e}"),
+            CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
         }
     }
 }

@@ -10,6 +10,8 @@ mod error;
 mod perft;
 mod play;
 mod show;
+mod solve;
+mod solving;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -40,6 +42,7 @@ enum Command {
     Show(show::Args),
     Perft(perft::Args),
     Play(play::Args),
+    Solve(solve::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +67,6 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Show(args) => show::run(args, out),
         Command::Perft(args) => perft::run(args, out),
         Command::Play(args) => play::run(args, out),
+        Command::Solve(args) => solve::run(args, out),
     }
 }

@@ -37,6 +37,25 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// The in-memory endgame database worth building for `game` by default: small enough
+    /// to build in a fraction of the solve it speeds up. `None` under the early stop (the
+    /// database leaves the stores out) or on tiny boards.
+    pub fn default_egdb_seeds(game: &kalah_core::Game) -> Option<usize> {
+        if game.rules().early_stop || game.capacity() < 24 {
+            return None;
+        }
+        // About a million entries: 12 seeds on 6 houses.
+        let mut k = 0;
+        while k < game.capacity() / 2
+            && crate::egdb::Egdb::entries(game.houses(), k + 1) <= 3_000_000
+        {
+            k += 1;
+        }
+        (k > 0).then_some(k)
+    }
+}
+
 /// Runs one search on every thread; `None` if it was cancelled. `tick` gets the node
 /// count a few times a second while it runs.
 pub(crate) fn search(

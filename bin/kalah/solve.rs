@@ -1,0 +1,103 @@
+//! `kalah solve`: the exact value of a position, its best turn and a principal variation.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use serde_json::json;
+
+use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
+
+/// Solve a position exactly: its value under perfect play, best turn and principal variation.
+///
+/// The value is the final store difference South minus North (stores already banked
+/// included) when both sides play perfectly. The principal variation is replayed before
+/// anything is printed, to check that it ends with exactly that value.
+///
+/// Example: `kalah solve --houses 6 --seeds 4 --capture empty --json`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one JSON object (value, best_turn, pv, nodes, seconds, ...) instead of text
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Runs `kalah solve`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, pos) = setup(&args.rules, &args.position)?;
+    let solver = args.solver.solver(&game);
+    let spinner = args.solver.spinner();
+    let sign = pos.side_to_move().sign();
+    let solution = solver
+        .solve(&pos, &AtomicBool::new(false), &mut |p| {
+            spinner.set_message(progress_message(p, sign))
+        })
+        .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
+    spinner.finish_and_clear();
+    verify(&game, &pos, &solution)?;
+
+    let pv = pv_strings(&game, &solution);
+    let best = solution.best_turn().map(|t| t.notation(game.houses()));
+    let value = solution.value_from_south();
+    let seconds = solution.elapsed.as_secs_f64();
+    let egdb = solver.egdb().map(|d| d.max_seeds());
+    if args.json {
+        let obj = json!({
+            "rules": game.rules().to_string(),
+            "position": pos.to_string(),
+            "side_to_move": pos.side_to_move().to_string(),
+            "value": value,
+            "value_for_mover": solution.value,
+            "best_turn": best,
+            "pv": pv,
+            "nodes": solution.nodes,
+            "seconds": seconds,
+            "nodes_per_second": solution.nodes_per_second().round(),
+            "threads": solver.config().threads,
+            "hash_mb": solver.config().hash_mb,
+            "table_permille": solution.table_permille,
+            "egdb_seeds": egdb,
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "rules      {}", game.rules())?;
+        writeln!(out, "position   {pos}")?;
+        let verdict = match value {
+            v if v > 0 => format!("South wins by {v}"),
+            v if v < 0 => format!("North wins by {}", -v),
+            _ => "draw".to_string(),
+        };
+        writeln!(
+            out,
+            "value      {value:+} ({verdict}, final South store minus North store)"
+        )?;
+        writeln!(
+            out,
+            "best turn  {}",
+            best.as_deref().unwrap_or("none (the game is over)")
+        )?;
+        writeln!(out, "pv         {}", pv.join(" "))?;
+        writeln!(
+            out,
+            "nodes      {} in {seconds:.3} s ({:.2} M nodes/s, {} threads, table {:.1}% used{})",
+            solution.nodes,
+            solution.nodes_per_second() / 1e6,
+            solver.config().threads,
+            solution.table_permille as f64 / 10.0,
+            egdb.map_or(String::new(), |k| format!(
+                ", endgame database up to {k} seeds"
+            ))
+        )?;
+    }
+    Ok(())
+}

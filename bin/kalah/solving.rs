@@ -1,0 +1,132 @@
+//! What every subcommand that runs the solver shares: the solver options, the progress
+//! spinner, and the check that a principal variation replays to the value printed.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::{Game, Position};
+use kalah_solver::{Config, Phase, Progress, Solution, Solver};
+
+use crate::error::CliError;
+
+/// Options of the exact solver.
+#[derive(clap::Args, Debug, Clone)]
+#[command(next_help_heading = "Solver")]
+pub struct SolverArgs {
+    /// Search threads [default: all cores]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Transposition table size in MiB (allocated once; larger helps long solves)
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub hash_mb: u64,
+
+    /// Build an in-memory endgame database of every position with at most K seeds in the
+    /// houses before searching [default: chosen from the board; 0 = none]
+    #[arg(long, value_name = "K")]
+    pub egdb_seeds: Option<usize>,
+
+    /// No progress display on standard error
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl SolverArgs {
+    /// The solver configuration for `game`.
+    pub fn config(&self, game: &Game) -> Config {
+        let default = Config::default();
+        let egdb_seeds = match self.egdb_seeds {
+            Some(0) => None,
+            Some(k) => Some(k),
+            None => Config::default_egdb_seeds(game),
+        };
+        Config {
+            threads: self.threads.map_or(default.threads, |t| t as usize),
+            hash_mb: self.hash_mb as usize,
+            egdb_seeds,
+            ..default
+        }
+    }
+
+    /// A solver for `game`.
+    pub fn solver(&self, game: &Game) -> Solver {
+        let spinner = self.spinner();
+        spinner.set_message("building the endgame database");
+        let solver = Solver::new(game.clone(), self.config(game));
+        spinner.finish_and_clear();
+        solver
+    }
+
+    /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
+    pub fn spinner(&self) -> ProgressBar {
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    }
+}
+
+/// A one-line description of a running solve, for the spinner.
+pub fn progress_message(p: &Progress, side_sign: i32) -> String {
+    let (lo, hi) = if side_sign > 0 {
+        (p.lower, p.upper)
+    } else {
+        (-p.upper, -p.lower)
+    };
+    let phase = match p.phase {
+        Phase::Deepening(d) => format!("deepening to {d} sowings"),
+        Phase::Proving => "proving".to_string(),
+        Phase::PrincipalVariation => "principal variation".to_string(),
+    };
+    format!(
+        "{phase}: value for South in [{lo:+}, {hi:+}], {} nodes, {:.1} M nodes/s",
+        p.nodes,
+        p.nodes_per_second() / 1e6
+    )
+}
+
+/// Replays the principal variation of `solution` from `pos` and checks that the game ends
+/// with exactly the value claimed: every value printed is backed by a line of play.
+pub fn verify(game: &Game, pos: &Position, solution: &Solution) -> Result<(), CliError> {
+    let mut p = *pos;
+    for turn in &solution.pv {
+        for &j in &turn.sowings {
+            if p.side_to_move() != turn.side {
+                return Err(CliError::Internal(format!(
+                    "principal variation does not replay: {} is not to move",
+                    turn.side
+                )));
+            }
+            p = game
+                .try_play(&p, j)
+                .map_err(|e| {
+                    CliError::Internal(format!("principal variation does not replay: {e}"))
+                })?
+                .0;
+        }
+    }
+    if !p.is_over() || p.score() != solution.value_from_south() {
+        return Err(CliError::Internal(format!(
+            "principal variation ends with score {} (game over: {}), not the value {}",
+            p.score(),
+            p.is_over(),
+            solution.value_from_south()
+        )));
+    }
+    Ok(())
+}
+
+/// The principal variation in the published notation.
+pub fn pv_strings(game: &Game, solution: &Solution) -> Vec<String> {
+    solution
+        .pv
+        .iter()
+        .map(|t| t.notation(game.houses()))
+        .collect()
+}
