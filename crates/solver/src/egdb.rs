@@ -2,8 +2,11 @@
 //!
 //! The value stored is *relative*: the final margin for the mover minus the store margin,
 //! which depends only on the houses (see [`kalah_core::Game::key`]). Entries are indexed by
-//! the dense rank of the mover-first board ([`kalah_core::Ranker`]), one signed byte each,
-//! so the boards holding exactly `n` seeds form one contiguous *level*.
+//! the dense rank of the mover-first board ([`kalah_core::Ranker`]), one signed byte each
+//! (no keys are stored), so the boards holding exactly `n` seeds form one contiguous
+//! *level*. Values depend on the capture, end and leftovers rules and on the number of
+//! houses, not on the seeds per house the game started with: one database serves
+//! Kalah(6,4) and Kalah(6,5) alike (see [`Egdb::supports`]).
 //!
 //! **Order of computation.** A sowing never adds seeds to the houses, so every child holds
 //! at most as many seeds as its parent: levels are computed in increasing order, and a
@@ -14,16 +17,38 @@
 //! flip of the board does not change it), so chains of same-level children are finite and
 //! acyclic. Such a child is computed on demand, recursively, when first needed; two
 //! threads that meet the same entry compute the same value, so the race is harmless.
+//!
+//! **Speed.** A level is cut into chunks of consecutive ranks, one rayon task each. A
+//! chunk unranks its first board once and steps to the next board by
+//! [`next_board`] (a few word operations, no table search). A board whose game is already
+//! over is valued by its row sums without sowing. The children's ranks are computed and
+//! prefetched before any of their values is read, so the random reads into hundreds of
+//! MiB overlap; the values live on transparent huge pages to spare the TLB.
+//!
+//! The file format, the resumable build to a file, and loading are in [`file`].
+
+pub mod file;
+mod store;
 
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Game, Position, Ranker, Rules, Side};
+use kalah_core::{Game, Leftovers, Position, Ranker, Rules, Side, MAX_HOUSES};
 use rayon::prelude::*;
+
+pub use file::{FileInfo, Requirements};
+use store::Bytes;
 
 /// Marks an entry not yet computed.
 const UNKNOWN: i8 = i8::MIN;
 
-/// Why a database cannot be built or used.
+/// `0x01` in every byte lane.
+const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+/// The most seeds a database may hold: values must fit in a signed byte beside
+/// [`UNKNOWN`].
+pub const MAX_SEEDS: usize = i8::MAX as usize;
+
+/// Why a database cannot be built, saved, loaded or used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EgdbError {
     /// The early stop reads the stores, which the database leaves out.
@@ -35,10 +60,72 @@ pub enum EgdbError {
         /// The most allowed here.
         limit: usize,
     },
+    /// The database would need more memory than the machine has available.
+    NotEnoughMemory {
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available now.
+        available: u64,
+    },
+    /// The file would need more disk space than its file system has free.
+    NotEnoughDisk {
+        /// The file to write.
+        path: String,
+        /// Bytes still to write.
+        needed: u64,
+        /// Bytes free.
+        available: u64,
+    },
+    /// Reading or writing a file failed.
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        message: String,
+    },
+    /// The file is not an endgame database of this program (wrong magic bytes or too short).
+    NotADatabase {
+        /// The file.
+        path: String,
+    },
+    /// The file was written by another version of the format.
+    Version {
+        /// The file.
+        path: String,
+        /// Its version.
+        found: u32,
+    },
+    /// The file is damaged: wrong size, wrong checksum, or an entry that disagrees with
+    /// its children.
+    Corrupt {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The file holds only part of its levels (an interrupted build).
+    Incomplete {
+        /// The file.
+        path: String,
+        /// Levels finished.
+        levels: usize,
+        /// Levels of a complete file.
+        expected: usize,
+    },
+    /// The database was built for other rules or another board than the game.
+    WrongGame {
+        /// The file (empty for an in-memory database).
+        path: String,
+        /// The rules and board the database was built for.
+        built: String,
+        /// The rules and board of the game.
+        wanted: String,
+    },
 }
 
 impl std::fmt::Display for EgdbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         match self {
             EgdbError::EarlyStop => write!(
                 f,
@@ -47,19 +134,117 @@ impl std::fmt::Display for EgdbError {
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")
             }
+            EgdbError::NotEnoughMemory { needed, available } => write!(
+                f,
+                "the endgame database needs {:.0} MiB of memory but only {:.0} MiB is available: \
+                 lower --max-seeds",
+                mib(*needed),
+                mib(*available)
+            ),
+            EgdbError::NotEnoughDisk { path, needed, available } => write!(
+                f,
+                "{path} needs {:.0} MiB of disk space but only {:.0} MiB is free there: \
+                 lower --max-seeds or write elsewhere",
+                mib(*needed),
+                mib(*available)
+            ),
+            EgdbError::Io { path, message } => write!(f, "{path}: {message}"),
+            EgdbError::NotADatabase { path } => {
+                write!(f, "{path} is not a kalah endgame database file")
+            }
+            EgdbError::Version { path, found } => write!(
+                f,
+                "{path} has format version {found}, this program reads version {}: rebuild it",
+                file::VERSION
+            ),
+            EgdbError::Corrupt { path, why } => {
+                write!(f, "{path} is damaged ({why}): rebuild it")
+            }
+            EgdbError::Incomplete { path, levels, expected } => write!(
+                f,
+                "{path} holds only {levels} of its {expected} seed levels (an interrupted build): \
+                 run the build again to finish it"
+            ),
+            EgdbError::WrongGame { path, built, wanted } => {
+                let what = if path.is_empty() { "the endgame database" } else { path };
+                write!(
+                    f,
+                    "{what} was built for {built}, but the game is {wanted}: \
+                     build a database with the same rule options and number of houses"
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for EgdbError {}
 
+/// The rank of [`kalah_core::Ranker`] for the build's inner loop: the binomials in a
+/// fixed `16 x 128` table whose rows past the board's lanes are zero, so a rank is 16
+/// branch-free lookups (a lane past the board holds the total in its prefix sum and adds
+/// nothing).
+struct FastRank {
+    table: Box<[[u64; 128]; 16]>,
+}
+
+impl FastRank {
+    fn new(lanes: usize, max_seeds: usize) -> FastRank {
+        let mut table = Box::new([[0u64; 128]; 16]);
+        for (j, row) in table.iter_mut().enumerate().take(lanes) {
+            for (p, t) in row.iter_mut().enumerate().take(max_seeds.min(127) + 1) {
+                *t = kalah_core::binomial((p + j) as u64, j as u64 + 1) as u64;
+            }
+        }
+        FastRank { table }
+    }
+
+    #[inline(always)]
+    fn rank(&self, board: u128) -> usize {
+        let prefix = board.wrapping_mul(ONES);
+        let (lo, hi) = (prefix as u64, (prefix >> 64) as u64);
+        let mut rank = 0u64;
+        for j in 0..8 {
+            rank = rank.wrapping_add(self.table[j][(lo >> (8 * j)) as usize & 127]);
+            rank = rank.wrapping_add(self.table[j + 8][(hi >> (8 * j)) as usize & 127]);
+        }
+        rank as usize
+    }
+}
+
 /// Exact relative values of every board with at most `max_seeds` seeds in the houses.
 pub struct Egdb {
     rules: Rules,
     ranker: Ranker,
-    values: Box<[AtomicI8]>,
+    fast: FastRank,
+    values: Bytes,
     /// Levels `0..complete` are fully computed.
     complete: usize,
+    /// The mover's row (lanes `0..H`).
+    mover_row: u128,
+}
+
+/// The board after `board` in rank order among the boards of the same seed count (see
+/// [`kalah_core::Ranker`]), or `board` itself for the last one (every seed in lane 0).
+///
+/// In the rank, lane `j` contributes through the prefix sum `P_j`; the next rank raises
+/// the lowest prefix sum that can grow, `P_{i-1}` with `i` the lowest lane above 0 holding
+/// seeds, by one and resets the prefix sums below it to 0: lane `i` gives one seed to lane
+/// `i-1`, which also takes every seed of lanes `0..i-1`.
+#[inline]
+pub fn next_board(board: u128) -> u128 {
+    let above = board & !0xff;
+    if above == 0 {
+        return board;
+    }
+    let i = above.trailing_zeros() / 8;
+    let low = board & ((1u128 << (8 * i)) - 1);
+    let sum = (low.wrapping_mul(ONES) >> (8 * (i - 1))) & 0xff;
+    board - low - (1u128 << (8 * i)) + ((sum + 1) << (8 * (i - 1)))
+}
+
+/// The first board of a level in rank order: every seed in the last lane.
+fn first_board(lanes: usize, seeds: usize) -> u128 {
+    (seeds as u128) << (8 * (lanes - 1))
 }
 
 impl Egdb {
@@ -69,21 +254,22 @@ impl Egdb {
         if rules.early_stop {
             return Err(EgdbError::EarlyStop);
         }
-        let limit = game.capacity().min(i8::MAX as usize);
+        let limit = game.capacity().min(MAX_SEEDS);
         if max_seeds > limit {
             return Err(EgdbError::TooManySeeds {
                 seeds: max_seeds,
                 limit,
             });
         }
+        let need = Requirements::of(game.houses(), max_seeds)?;
         let ranker = Ranker::new(2 * game.houses(), max_seeds);
-        let size = ranker.count() as usize;
-        let values = (0..size).map(|_| AtomicI8::new(UNKNOWN)).collect();
         Ok(Egdb {
             rules,
             ranker,
-            values,
+            fast: FastRank::new(2 * game.houses(), max_seeds),
+            values: Bytes::filled(need.entries as usize, UNKNOWN),
             complete: 0,
+            mover_row: (1u128 << (8 * game.houses())) - 1,
         })
     }
 
@@ -114,22 +300,30 @@ impl Egdb {
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) {
         assert_eq!(level, self.complete, "levels are built in increasing order");
-        assert!(game.rules() == &self.rules);
+        assert!(self.supports(game.rules()), "the game's rules");
         let start = self.ranker.level_start(level);
         let end = self.ranker.level_start(level + 1);
         let total = end - start;
         let done = AtomicU64::new(0);
         const CHUNK: u64 = 1 << 14;
         let chunks = total.div_ceil(CHUNK);
+        let lanes = 2 * game.houses();
         let this = &*self;
         (0..chunks).into_par_iter().for_each(|c| {
             let lo = start + c * CHUNK;
             let hi = (lo + CHUNK).min(end);
+            let mut board = if c == 0 {
+                first_board(lanes, level)
+            } else {
+                this.ranker.unrank(lo)
+            };
             for rank in lo..hi {
-                if this.values[rank as usize].load(Relaxed) == UNKNOWN {
-                    let v = this.solve(game, this.ranker.unrank(rank), level);
-                    this.values[rank as usize].store(v, Relaxed);
+                debug_assert_eq!(this.ranker.rank(board), rank);
+                let slot = &this.values[rank as usize];
+                if slot.load(Relaxed) == UNKNOWN {
+                    slot.store(this.solve(game, board, level), Relaxed);
                 }
+                board = next_board(board);
             }
             let d = done.fetch_add(hi - lo, Relaxed) + (hi - lo);
             progress(level, d, total);
@@ -139,34 +333,55 @@ impl Egdb {
 
     /// The relative value of the board `board` holding `level` seeds, from its children.
     fn solve(&self, game: &Game, board: u128, level: usize) -> i8 {
-        let h = game.houses();
-        let pos = Position::from_packed(h, board, [0, 0], Side::South);
         // A board whose game is already over (an empty row, a stuck mover) is valued by
-        // the end-of-game rule, exactly as a hand-entered position would be.
-        let settled = game.settle(pos).unwrap_or(pos);
-        if settled.is_over() {
-            return settled.store_margin() as i8;
+        // the end-of-game rule, exactly as `Game::settle` would value it.
+        let mine = board & self.mover_row;
+        let theirs = board ^ mine;
+        let over = mine == 0 || (theirs == 0 && self.rules.end == kalah_core::End::RowEmpty);
+        if over {
+            return match self.rules.leftovers {
+                Leftovers::Owner => lane_sum(mine) as i8 - lane_sum(theirs) as i8,
+                Leftovers::Discard => 0,
+            };
         }
+        let pos = Position::from_packed(game.houses(), board, [0, 0], Side::South);
+        // Children still in play: their rank, store margin and whether the turn passed.
+        let mut ranks = [0usize; MAX_HOUSES];
+        let mut boards = [0u128; MAX_HOUSES];
+        let mut margins = [0i32; MAX_HOUSES];
+        let mut passed = [false; MAX_HOUSES];
+        let mut n = 0;
         let mut best = i32::MIN;
         for j in pos.moves() {
             let child = game.play_unchecked(&pos, j);
-            let mut v = child.store_margin();
-            if !child.is_over() {
-                let seeds = child.seeds_in_houses() as usize;
-                let rank = self.ranker.rank(child.packed_board()) as usize;
-                let mut cv = self.values[rank].load(Relaxed);
-                if cv == UNKNOWN {
-                    debug_assert_eq!(seeds, level, "lower levels are complete");
-                    cv = self.solve(game, child.packed_board(), seeds);
-                    self.values[rank].store(cv, Relaxed);
-                }
-                v += cv as i32;
-            }
-            best = best.max(if child.side_to_move() == pos.side_to_move() {
-                v
+            let same = child.side_to_move() == Side::South;
+            let m = child.store_margin();
+            if child.is_over() {
+                best = best.max(if same { m } else { -m });
             } else {
-                -v
-            });
+                let rank = self.fast.rank(child.packed_board());
+                debug_assert_eq!(rank as u64, self.ranker.rank(child.packed_board()));
+                self.values.prefetch(rank);
+                ranks[n] = rank;
+                boards[n] = child.packed_board();
+                margins[n] = m;
+                passed[n] = !same;
+                n += 1;
+            }
+        }
+        for i in 0..n {
+            let mut cv = self.values[ranks[i]].load(Relaxed);
+            if cv == UNKNOWN {
+                debug_assert_eq!(
+                    lane_sum(boards[i]) as usize,
+                    level,
+                    "lower levels are complete"
+                );
+                cv = self.solve(game, boards[i], level);
+                self.values[ranks[i]].store(cv, Relaxed);
+            }
+            let v = margins[i] + cv as i32;
+            best = best.max(if passed[i] { -v } else { v });
         }
         best as i8
     }
@@ -177,9 +392,40 @@ impl Egdb {
         self.complete.saturating_sub(1)
     }
 
-    /// The rules the database was built for.
+    /// The rules the database was built for (or adopted when loaded for a game, see
+    /// [`Egdb::load`]).
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// True when the database's values hold for a game under `rules`: the same number of
+    /// houses and the same capture, end and leftovers rules (the seeds per house at the
+    /// start do not matter), and no early stop.
+    pub fn supports(&self, rules: &Rules) -> bool {
+        let r = &self.rules;
+        !rules.early_stop
+            && rules.family == r.family
+            && rules.houses == r.houses
+            && rules.capture == r.capture
+            && rules.end == r.end
+            && rules.leftovers == r.leftovers
+    }
+
+    /// Checks that the database serves `game` and adopts the game's rules (so that
+    /// [`Egdb::rules`] equals them). `path` names the database in the error.
+    pub fn for_game(mut self, game: &Game, path: &str) -> Result<Egdb, EgdbError> {
+        if game.rules().early_stop {
+            return Err(EgdbError::EarlyStop);
+        }
+        if !self.supports(game.rules()) {
+            return Err(EgdbError::WrongGame {
+                path: path.to_string(),
+                built: describe(&self.rules),
+                wanted: describe(game.rules()),
+            });
+        }
+        self.rules = *game.rules();
+        Ok(self)
     }
 
     /// The relative value (final margin minus store margin, for the mover) of a position
@@ -206,5 +452,103 @@ impl Egdb {
     /// The raw values, one signed byte per board in rank order.
     pub fn bytes(&self) -> &[AtomicI8] {
         &self.values
+    }
+
+    /// The rank of the first board holding `seeds` seeds (the byte offset of that level).
+    pub fn level_start(&self, seeds: usize) -> u64 {
+        self.ranker.level_start(seeds)
+    }
+
+    /// Checks `samples` entries spread over the database against their children (one
+    /// sowing deep): each must be the best over its children of what they store. Returns
+    /// the rank of the first entry that disagrees.
+    pub fn spot_check(&self, samples: u64) -> Result<(), u64> {
+        let rules = Rules {
+            seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * self.rules.houses as usize)) as u8,
+            ..self.rules
+        };
+        let Ok(game) = Game::new(rules) else {
+            return Err(0);
+        };
+        let count = self.ranker.level_start(self.complete);
+        if count == 0 {
+            return Ok(());
+        }
+        let step = (count / samples.max(1)).max(1);
+        let mut rank = 0;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        while rank < count {
+            let board = self.ranker.unrank(rank);
+            let stored = self.values[rank as usize].load(Relaxed);
+            let pos = Position::from_packed(game.houses(), board, [0, 0], Side::South);
+            let settled = game.settle(pos).unwrap_or(pos);
+            let want = if settled.is_over() {
+                settled.store_margin()
+            } else {
+                pos.moves()
+                    .map(|j| {
+                        let child = game.play_unchecked(&pos, j);
+                        let v = child.store_margin()
+                            + if child.is_over() {
+                                0
+                            } else {
+                                self.relative_value(&child)
+                            };
+                        if child.side_to_move() == Side::South {
+                            v
+                        } else {
+                            -v
+                        }
+                    })
+                    .max()
+                    .unwrap_or(0)
+            };
+            if stored as i32 != want {
+                return Err(rank);
+            }
+            x = kalah_core::mix(x);
+            rank += 1 + x % step;
+        }
+        Ok(())
+    }
+}
+
+/// The board and rules a database's values depend on, for messages.
+pub fn describe(rules: &Rules) -> String {
+    format!(
+        "{} houses capture={} end={} leftovers={}{}",
+        rules.houses,
+        rules.capture,
+        rules.end,
+        rules.leftovers,
+        if rules.early_stop { " early-stop" } else { "" }
+    )
+}
+
+/// Sum of all byte lanes (at most 255 seeds in all, so no lane overflows).
+#[inline]
+fn lane_sum(x: u128) -> u32 {
+    let lo = (x as u64).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    let hi = ((x >> 64) as u64).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    (lo + hi) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_board_steps_the_rank_by_one() {
+        for lanes in [2, 4, 7, 12] {
+            let r = Ranker::new(lanes, 6);
+            for seeds in 0..=6 {
+                let mut board = first_board(lanes, seeds);
+                for rank in r.level_start(seeds)..r.level_start(seeds + 1) {
+                    assert_eq!(r.rank(board), rank, "lanes {lanes} seeds {seeds}");
+                    assert_eq!(r.unrank(rank), board);
+                    board = next_board(board);
+                }
+            }
+        }
     }
 }

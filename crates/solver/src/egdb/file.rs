@@ -1,0 +1,565 @@
+//! Endgame database files: the format, a build that survives interruption, and loading
+//! with verification.
+//!
+//! **Format** (version 1, little-endian), a 64-byte header then the values:
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "KALAHEDB"
+//!      8    4  format version (1)
+//!     12    1  houses per side
+//!     13    1  seeds per house of the rules given at build time (informative only)
+//!     14    1  capture    0 standard, 1 empty
+//!     15    1  end        0 row-empty, 1 mover-stuck
+//!     16    1  leftovers  0 owner, 1 discard
+//!     17    1  K, the most seeds in the houses
+//!     18    1  levels finished (K + 1 in a finished file)
+//!     19    5  zero
+//!     24    8  entries that follow (the boards of the finished levels)
+//!     32    8  checksum
+//!     40   24  zero
+//!     64    .  one signed byte per board, in rank order (see kalah_core::Ranker)
+//! ```
+//!
+//! The checksum chains the levels: it starts from a hash of bytes `0..17` of the header
+//! (magic, version, board and rules) and takes in each finished level's hash in turn,
+//! `sum = mix(sum ^ hash(level))`, where a level's hash combines the hashes of its
+//! 1 MiB blocks (computed in parallel) the same way. It is checked, with the size and a
+//! sample of entries against their children, every time a file is loaded.
+//!
+//! **Writing.** A build writes to `FILE.partial`: after each level it appends the
+//! level's bytes, flushes them to disk, then rewrites the header with the new level
+//! count and checksum and flushes again. An interrupted build therefore leaves a file
+//! whose header describes only levels that are fully on disk; the next build for the same
+//! rules reads them back (after checking their checksum), drops anything beyond them and
+//! goes on from the first missing level. When every level is done, the file is renamed
+//! to `FILE`, so `FILE` either does not exist or is complete. [`Egdb::save`] likewise
+//! writes `FILE.tmp` and renames it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use kalah_core::{mix, Capture, End, Family, Game, Leftovers, Ranker, Rules};
+use rayon::prelude::*;
+
+use super::{store::Bytes, Egdb, EgdbError, MAX_SEEDS};
+
+/// The magic bytes that open every database file.
+pub const MAGIC: [u8; 8] = *b"KALAHEDB";
+/// The format version this program writes and reads.
+pub const VERSION: u32 = 1;
+/// Bytes before the values.
+pub const HEADER: u64 = 64;
+/// Entries checked against their children on load.
+const SPOT_CHECKS: u64 = 4096;
+/// Bytes per block of the checksum.
+const BLOCK: usize = 1 << 20;
+
+/// What building (or loading) a database of `K` seeds on `H` houses takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requirements {
+    /// Entries (boards with at most `K` seeds), one byte each.
+    pub entries: u64,
+    /// Bytes of memory for the values.
+    pub memory: u64,
+    /// Bytes of the finished file.
+    pub disk: u64,
+}
+
+impl Requirements {
+    /// The requirements of a database of `max_seeds` seeds on `houses` houses per side.
+    pub fn of(houses: usize, max_seeds: usize) -> Result<Requirements, EgdbError> {
+        if max_seeds > MAX_SEEDS {
+            return Err(EgdbError::TooManySeeds {
+                seeds: max_seeds,
+                limit: MAX_SEEDS,
+            });
+        }
+        let entries = Egdb::entries(houses, max_seeds);
+        if entries > (isize::MAX as u128).min(u64::MAX as u128 / 2) {
+            return Err(EgdbError::NotEnoughMemory {
+                needed: u64::MAX,
+                available: available_memory().unwrap_or(0),
+            });
+        }
+        let entries = entries as u64;
+        Ok(Requirements {
+            entries,
+            memory: entries,
+            disk: HEADER + entries,
+        })
+    }
+
+    /// Refuses when the memory the values need is not available now.
+    pub fn check_memory(&self) -> Result<(), EgdbError> {
+        match available_memory() {
+            Some(available) if self.memory > available => Err(EgdbError::NotEnoughMemory {
+                needed: self.memory,
+                available,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses when the file system of `path` has less than `needed` bytes free.
+    pub fn check_disk(path: &Path, needed: u64) -> Result<(), EgdbError> {
+        match available_disk(path) {
+            Some(available) if needed > available => Err(EgdbError::NotEnoughDisk {
+                path: path.display().to_string(),
+                needed,
+                available,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Memory available to a new allocation, from `/proc/meminfo` (`None` where unknown).
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Free bytes on the file system that holds `path` (or would hold it).
+pub fn available_disk(path: &Path) -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: statvfs writes into the zeroed struct we own; `c` is a valid C string.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+            return None;
+        }
+        Some(st.f_bavail as u64 * st.f_frsize as u64)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// What a file's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileInfo {
+    /// The rules (seeds per house as given when it was built; they do not matter).
+    pub rules: Rules,
+    /// The most seeds in the houses.
+    pub max_seeds: usize,
+    /// Levels finished (`max_seeds + 1` in a finished file).
+    pub levels: usize,
+    /// Entries in the file.
+    pub entries: u64,
+    /// The checksum in the header.
+    pub checksum: u64,
+}
+
+impl FileInfo {
+    fn encode(&self) -> [u8; HEADER as usize] {
+        let mut h = [0u8; HEADER as usize];
+        h[0..8].copy_from_slice(&MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12] = self.rules.houses;
+        h[13] = self.rules.seeds;
+        h[14] = (self.rules.capture == Capture::Empty) as u8;
+        h[15] = (self.rules.end == End::MoverStuck) as u8;
+        h[16] = (self.rules.leftovers == Leftovers::Discard) as u8;
+        h[17] = self.max_seeds as u8;
+        h[18] = self.levels as u8;
+        h[24..32].copy_from_slice(&self.entries.to_le_bytes());
+        h[32..40].copy_from_slice(&self.checksum.to_le_bytes());
+        h
+    }
+
+    fn decode(h: &[u8; HEADER as usize], path: &str) -> Result<FileInfo, EgdbError> {
+        if h[0..8] != MAGIC {
+            return Err(EgdbError::NotADatabase {
+                path: path.to_string(),
+            });
+        }
+        let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
+        if version != VERSION {
+            return Err(EgdbError::Version {
+                path: path.to_string(),
+                found: version,
+            });
+        }
+        let corrupt = |why: &str| EgdbError::Corrupt {
+            path: path.to_string(),
+            why: why.to_string(),
+        };
+        let flag = |b: u8, what: &str| match b {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(corrupt(&format!("unknown {what} rule {b} in the header"))),
+        };
+        let rules = Rules {
+            family: Family::Kalah,
+            houses: h[12],
+            seeds: h[13],
+            capture: if flag(h[14], "capture")? {
+                Capture::Empty
+            } else {
+                Capture::Standard
+            },
+            end: if flag(h[15], "end")? {
+                End::MoverStuck
+            } else {
+                End::RowEmpty
+            },
+            leftovers: if flag(h[16], "leftovers")? {
+                Leftovers::Discard
+            } else {
+                Leftovers::Owner
+            },
+            early_stop: false,
+        };
+        if rules.houses == 0 || rules.houses as usize > kalah_core::MAX_HOUSES {
+            return Err(corrupt("impossible number of houses in the header"));
+        }
+        let info = FileInfo {
+            rules,
+            max_seeds: h[17] as usize,
+            levels: h[18] as usize,
+            entries: u64::from_le_bytes(h[24..32].try_into().unwrap_or_default()),
+            checksum: u64::from_le_bytes(h[32..40].try_into().unwrap_or_default()),
+        };
+        if info.max_seeds > MAX_SEEDS
+            || info.levels > info.max_seeds + 1
+            || info.entries != entries_below(rules.houses as usize, info.levels)
+        {
+            return Err(corrupt("inconsistent sizes in the header"));
+        }
+        Ok(info)
+    }
+
+    /// The size of a file holding this header's levels.
+    pub fn file_size(&self) -> u64 {
+        HEADER + self.entries
+    }
+}
+
+/// The boards in the first `levels` levels.
+fn entries_below(houses: usize, levels: usize) -> u64 {
+    if levels == 0 {
+        0
+    } else {
+        Egdb::entries(houses, levels - 1) as u64
+    }
+}
+
+/// The path of the unfinished file of a build to `path`: `path` with `.partial` added.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// The header fields the checksum starts from.
+fn checksum_seed(header: &[u8; HEADER as usize]) -> u64 {
+    hash_bytes(&header[0..17])
+}
+
+/// The hash of one block: its 64-bit words folded by multiply and rotate, then mixed.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    mix(h)
+}
+
+/// The hash of one level: the hashes of its 1 MiB blocks, computed in parallel, chained.
+fn hash_level(bytes: &[u8]) -> u64 {
+    let blocks: Vec<u64> = bytes.par_chunks(BLOCK).map(hash_bytes).collect();
+    blocks
+        .iter()
+        .fold(bytes.len() as u64, |acc, &b| mix(acc ^ b))
+}
+
+/// The checksum of the first `levels` levels of `values`.
+fn checksum(seed: u64, db: &Egdb, levels: usize) -> u64 {
+    let bytes = db.values.as_bytes();
+    (0..levels).fold(seed, |acc, n| {
+        let lo = db.ranker.level_start(n) as usize;
+        let hi = db.ranker.level_start(n + 1) as usize;
+        mix(acc ^ hash_level(&bytes[lo..hi]))
+    })
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> EgdbError + '_ {
+    move |e| EgdbError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Reads the header of a database file.
+pub fn read_info(path: &Path) -> Result<FileInfo, EgdbError> {
+    let mut f = File::open(path).map_err(io_error(path))?;
+    read_header(&mut f, path)
+}
+
+fn read_header(f: &mut File, path: &Path) -> Result<FileInfo, EgdbError> {
+    let name = path.display().to_string();
+    let mut h = [0u8; HEADER as usize];
+    f.read_exact(&mut h).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => EgdbError::NotADatabase { path: name.clone() },
+        _ => io_error(path)(e),
+    })?;
+    FileInfo::decode(&h, &name)
+}
+
+/// A game the database's rules allow, holding as many seeds as a board can.
+fn widest_game(rules: &Rules) -> Result<Game, EgdbError> {
+    let rules = Rules {
+        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * rules.houses as usize)) as u8,
+        early_stop: false,
+        ..*rules
+    };
+    Game::new(rules).map_err(|_| EgdbError::TooManySeeds { seeds: 0, limit: 0 })
+}
+
+impl Egdb {
+    /// Loads and verifies a finished database file (its header, size, checksum, and a
+    /// sample of entries against their children). Its rules are those of the file; use
+    /// [`Egdb::load`] to check it against a game.
+    pub fn open(path: &Path) -> Result<Egdb, EgdbError> {
+        let name = path.display().to_string();
+        let mut f = File::open(path).map_err(io_error(path))?;
+        let info = read_header(&mut f, path)?;
+        if info.levels != info.max_seeds + 1 {
+            return Err(EgdbError::Incomplete {
+                path: name,
+                levels: info.levels,
+                expected: info.max_seeds + 1,
+            });
+        }
+        let len = f.metadata().map_err(io_error(path))?.len();
+        if len != info.file_size() {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: format!("{len} bytes, the header says {}", info.file_size()),
+            });
+        }
+        let need = Requirements::of(info.rules.houses as usize, info.max_seeds)?;
+        need.check_memory()?;
+        let game = widest_game(&info.rules)?;
+        let mut db = Egdb::empty(&game, info.max_seeds)?;
+        f.read_exact(db.values.as_mut_bytes())
+            .map_err(io_error(path))?;
+        db.complete = info.levels;
+        db.rules = info.rules;
+        let seed = checksum_seed(&info.encode());
+        if checksum(seed, &db, info.levels) != info.checksum {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: "checksum mismatch".into(),
+            });
+        }
+        if let Err(rank) = db.spot_check(SPOT_CHECKS) {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: format!("entry {rank} disagrees with its children"),
+            });
+        }
+        Ok(db)
+    }
+
+    /// Loads and verifies a database file for `game`: refused when it was built for other
+    /// rules or another number of houses. The database adopts the game's rules.
+    pub fn load(path: &Path, game: &Game) -> Result<Egdb, EgdbError> {
+        if game.rules().early_stop {
+            return Err(EgdbError::EarlyStop);
+        }
+        // Check the rules before reading gigabytes.
+        let info = read_info(path)?;
+        let probe = Egdb {
+            rules: info.rules,
+            ranker: Ranker::new(0, 0),
+            fast: super::FastRank::new(0, 0),
+            values: Bytes::zeroed(0),
+            complete: 0,
+            mover_row: 0,
+        };
+        probe.for_game(game, &path.display().to_string())?;
+        Egdb::open(path)?.for_game(game, &path.display().to_string())
+    }
+
+    /// Writes the database to `path` (through `path.tmp` and a rename).
+    pub fn save(&self, path: &Path) -> Result<(), EgdbError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let levels = self.complete;
+        let entries = self.ranker.level_start(levels);
+        Requirements::check_disk(path, HEADER + entries)?;
+        let mut info = FileInfo {
+            rules: self.rules,
+            max_seeds: self.max_seeds(),
+            levels,
+            entries,
+            checksum: 0,
+        };
+        info.checksum = checksum(checksum_seed(&info.encode()), self, levels);
+        let write = || -> std::io::Result<()> {
+            let mut f = File::create(&tmp)?;
+            f.write_all(&info.encode())?;
+            f.write_all(&self.values.as_bytes()[..entries as usize])?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(io_error(path))
+    }
+
+    /// Builds a database of every position with at most `max_seeds` seeds to the file
+    /// `path`, resuming from `path.partial` if an earlier build for the same rules was
+    /// interrupted (see the module doc). Refuses up front when the memory or the disk
+    /// space will not do. `progress(level, done, total)` is called from the worker threads;
+    /// returns the database and the number of levels read back from the partial file.
+    pub fn build_file(
+        game: &Game,
+        max_seeds: usize,
+        path: &Path,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<(Egdb, usize), EgdbError> {
+        let partial = partial_path(path);
+        let houses = game.houses();
+        let need = Requirements::of(houses, max_seeds)?;
+        need.check_memory()?;
+        let mut db = Egdb::empty(game, max_seeds)?;
+        let mut info = FileInfo {
+            rules: *game.rules(),
+            max_seeds,
+            levels: 0,
+            entries: 0,
+            checksum: 0,
+        };
+        let err = io_error(&partial);
+        let mut f;
+        if partial.exists() {
+            f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&partial)
+                .map_err(&err)?;
+            let old = read_header(&mut f, &partial)?;
+            let name = partial.display().to_string();
+            if !db.supports(&old.rules) {
+                return Err(EgdbError::WrongGame {
+                    path: format!(
+                        "{name} (left by an interrupted build; remove it or choose another --out)"
+                    ),
+                    built: super::describe(&old.rules),
+                    wanted: super::describe(game.rules()),
+                });
+            }
+            if old.levels > max_seeds + 1 {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: format!(
+                        "it already holds {} levels, more than --max-seeds {max_seeds} asks for; \
+                         raise --max-seeds or remove it",
+                        old.levels
+                    ),
+                });
+            }
+            let len = f.metadata().map_err(&err)?.len();
+            if len < old.file_size() {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: format!("{len} bytes, the header says {}", old.file_size()),
+                });
+            }
+            let have = old.entries as usize;
+            f.read_exact(&mut db.values.as_mut_bytes()[..have])
+                .map_err(&err)?;
+            info.rules.seeds = old.rules.seeds;
+            let seed = checksum_seed(&info.encode());
+            if checksum(seed, &db, old.levels) != old.checksum {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: "checksum mismatch; remove it to start again".into(),
+                });
+            }
+            db.complete = old.levels;
+            // Anything past the finished levels was cut off by the interruption.
+            f.set_len(old.file_size()).map_err(&err)?;
+            info.levels = old.levels;
+            info.entries = old.entries;
+            info.checksum = old.checksum;
+        } else {
+            f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&partial)
+                .map_err(&err)?;
+            info.checksum = checksum_seed(&info.encode());
+            f.write_all(&info.encode()).map_err(&err)?;
+        }
+        let resumed = db.complete;
+        Requirements::check_disk(&partial, need.disk - HEADER - info.entries)?;
+        for level in db.complete..=max_seeds {
+            db.build_level(game, level, progress);
+            let lo = db.ranker.level_start(level) as usize;
+            let hi = db.ranker.level_start(level + 1) as usize;
+            let bytes = &db.values.as_bytes()[lo..hi];
+            f.seek(SeekFrom::Start(HEADER + lo as u64)).map_err(&err)?;
+            f.write_all(bytes).map_err(&err)?;
+            f.sync_data().map_err(&err)?;
+            info.levels = level + 1;
+            info.entries = hi as u64;
+            info.checksum = mix(info.checksum ^ hash_level(bytes));
+            f.seek(SeekFrom::Start(0)).map_err(&err)?;
+            f.write_all(&info.encode()).map_err(&err)?;
+            f.sync_data().map_err(&err)?;
+        }
+        drop(f);
+        std::fs::rename(&partial, path).map_err(io_error(path))?;
+        Ok((db, resumed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trips() {
+        let info = FileInfo {
+            rules: Rules {
+                capture: Capture::Empty,
+                end: End::MoverStuck,
+                ..Rules::kalah(3, 2)
+            },
+            max_seeds: 5,
+            levels: 6,
+            entries: Egdb::entries(3, 5) as u64,
+            checksum: 12345,
+        };
+        assert_eq!(FileInfo::decode(&info.encode(), "x"), Ok(info));
+    }
+
+    #[test]
+    fn entries_below_counts_finished_levels() {
+        assert_eq!(entries_below(2, 0), 0);
+        assert_eq!(entries_below(2, 1), 1);
+        assert_eq!(entries_below(2, 3), Egdb::entries(2, 2) as u64);
+    }
+}

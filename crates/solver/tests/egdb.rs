@@ -1,0 +1,288 @@
+//! Endgame databases: every entry of small databases against a plain minimax, for every
+//! rule option the database supports; files that round-trip, resume, and are refused
+//! for other rules, another board, or damage.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use kalah_core::{Capture, End, Game, Leftovers, Position, Ranker, Rules, Side};
+use kalah_solver::egdb::{file::partial_path, Egdb, EgdbError};
+
+/// Every combination of the options the database supports (the early stop excluded).
+fn all_rules(houses: u8) -> Vec<Rules> {
+    let mut v = Vec::new();
+    for capture in [Capture::Standard, Capture::Empty] {
+        for end in [End::RowEmpty, End::MoverStuck] {
+            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
+                v.push(Rules {
+                    capture,
+                    end,
+                    leftovers,
+                    // Enough seeds for any board of the test.
+                    ..Rules::kalah(houses, 8)
+                });
+            }
+        }
+    }
+    v
+}
+
+/// The value for the mover by plain negamax over every sowing, memoised on the board.
+fn minimax(game: &Game, pos: &Position, memo: &mut HashMap<u128, i32>) -> i32 {
+    if pos.is_over() {
+        return pos.store_margin();
+    }
+    let relative = if let Some(&v) = memo.get(&pos.packed_board()) {
+        v
+    } else {
+        let mut best = i32::MIN;
+        let bare = Position::from_packed(
+            pos.houses_per_side(),
+            pos.packed_board(),
+            [0, 0],
+            Side::South,
+        );
+        for j in bare.moves() {
+            let child = game.play_unchecked(&bare, j);
+            let v = minimax(game, &child, memo);
+            best = best.max(if child.side_to_move() == bare.side_to_move() {
+                v
+            } else {
+                -v
+            });
+        }
+        memo.insert(pos.packed_board(), best);
+        best
+    };
+    pos.store_margin() + relative
+}
+
+/// Checks every entry of a database of `k` seeds on `houses` houses, for all options.
+fn check_every_entry(houses: u8, k: usize) {
+    for rules in all_rules(houses) {
+        let game = Game::new(rules).unwrap();
+        let db = Egdb::build(&game, k, &|_, _, _| {}).unwrap();
+        assert_eq!(db.max_seeds(), k);
+        let ranker = Ranker::new(2 * houses as usize, k);
+        let mut memo = HashMap::new();
+        for rank in 0..ranker.count() as u64 {
+            let board = ranker.unrank(rank);
+            let pos = Position::from_packed(houses as usize, board, [0, 0], Side::South);
+            // A board whose game is over is valued by the end rule, as the rules say.
+            let settled = game.settle(pos).unwrap();
+            let want = minimax(&game, &settled, &mut memo);
+            assert_eq!(
+                db.probe(&pos),
+                Some(want),
+                "{rules} board {pos} (rank {rank})"
+            );
+            if !settled.is_over() {
+                // With stores, the value moves by the store margin only.
+                let banked = Position::from_packed(houses as usize, board, [3, 1], Side::North);
+                assert_eq!(db.probe(&banked), Some(want + 2), "{rules} board {banked}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_entry_matches_minimax_on_one_house() {
+    check_every_entry(1, 12);
+}
+
+#[test]
+fn every_entry_matches_minimax_on_two_houses() {
+    check_every_entry(2, 10);
+}
+
+#[test]
+fn every_entry_matches_minimax_on_three_houses() {
+    check_every_entry(3, 8);
+}
+
+#[test]
+fn every_entry_matches_minimax_on_four_houses() {
+    check_every_entry(4, 7);
+}
+
+#[test]
+fn every_entry_matches_minimax_on_six_houses() {
+    check_every_entry(6, 5);
+}
+
+#[test]
+fn early_stop_is_refused() {
+    for rules in all_rules(3) {
+        let game = Game::new(Rules {
+            early_stop: true,
+            ..rules
+        })
+        .unwrap();
+        assert_eq!(
+            Egdb::build(&game, 4, &|_, _, _| {}).err(),
+            Some(EgdbError::EarlyStop)
+        );
+    }
+}
+
+/// A fresh directory under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kalah-egdb-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bytes_of(db: &Egdb) -> Vec<i8> {
+    db.bytes()
+        .iter()
+        .map(|b| b.load(std::sync::atomic::Ordering::Relaxed))
+        .collect()
+}
+
+#[test]
+fn saved_file_loads_with_the_same_values() {
+    let dir = scratch("roundtrip");
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let db = Egdb::build(&game, 8, &|_, _, _| {}).unwrap();
+    let path = dir.join("k8.egdb");
+    db.save(&path).unwrap();
+    let loaded = Egdb::load(&path, &game).unwrap();
+    assert_eq!(loaded.max_seeds(), 8);
+    assert_eq!(bytes_of(&loaded), bytes_of(&db));
+    // The seeds per house at the start do not matter: Kalah(4,5) uses it too.
+    let five = Game::new(Rules::kalah(4, 5)).unwrap();
+    let for_five = Egdb::load(&path, &five).unwrap();
+    assert_eq!(for_five.rules(), five.rules());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn file_for_other_rules_or_board_is_refused() {
+    let dir = scratch("refuse");
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let path = dir.join("k6.egdb");
+    Egdb::build(&game, 6, &|_, _, _| {})
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let others = [
+        Rules {
+            capture: Capture::Empty,
+            ..Rules::kalah(4, 3)
+        },
+        Rules {
+            end: End::MoverStuck,
+            ..Rules::kalah(4, 3)
+        },
+        Rules {
+            leftovers: Leftovers::Discard,
+            ..Rules::kalah(4, 3)
+        },
+        Rules::kalah(5, 3),
+    ];
+    for rules in others {
+        let other = Game::new(rules).unwrap();
+        match Egdb::load(&path, &other) {
+            Err(e @ EgdbError::WrongGame { .. }) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.contains("was built for 4 houses capture=standard"),
+                    "{msg}"
+                );
+            }
+            other => panic!("{rules}: expected WrongGame, got {:?}", other.err()),
+        }
+    }
+    let early = Game::new(Rules {
+        early_stop: true,
+        ..Rules::kalah(4, 3)
+    })
+    .unwrap();
+    assert_eq!(Egdb::load(&path, &early).err(), Some(EgdbError::EarlyStop));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn damaged_files_are_refused() {
+    let dir = scratch("damage");
+    let game = Game::new(Rules::kalah(3, 3)).unwrap();
+    let path = dir.join("k8.egdb");
+    Egdb::build(&game, 8, &|_, _, _| {})
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    let good = std::fs::read(&path).unwrap();
+
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    std::fs::write(&path, &flipped).unwrap();
+    assert!(matches!(
+        Egdb::load(&path, &game),
+        Err(EgdbError::Corrupt { .. })
+    ));
+
+    std::fs::write(&path, &good[..good.len() - 5]).unwrap();
+    assert!(matches!(
+        Egdb::load(&path, &game),
+        Err(EgdbError::Corrupt { .. })
+    ));
+
+    std::fs::write(&path, b"not a database").unwrap();
+    assert!(matches!(
+        Egdb::load(&path, &game),
+        Err(EgdbError::NotADatabase { .. })
+    ));
+
+    let mut later = good.clone();
+    later[8] = 99;
+    std::fs::write(&path, &later).unwrap();
+    assert!(matches!(
+        Egdb::load(&path, &game),
+        Err(EgdbError::Version { found: 99, .. })
+    ));
+
+    assert!(matches!(
+        Egdb::load(&dir.join("missing.egdb"), &game),
+        Err(EgdbError::Io { .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn interrupted_build_resumes_from_finished_levels() {
+    let dir = scratch("resume");
+    let game = Game::new(Rules {
+        capture: Capture::Empty,
+        ..Rules::kalah(4, 3)
+    })
+    .unwrap();
+    let path = dir.join("k9.egdb");
+    // A build that stopped after level 6: its partial file holds levels 0..=6, plus
+    // some bytes of level 7 that never made it into the header.
+    let early = dir.join("k6.egdb");
+    Egdb::build_file(&game, 6, &early, &|_, _, _| {}).unwrap();
+    let mut partial = std::fs::read(&early).unwrap();
+    partial.extend_from_slice(&[7; 100]);
+    std::fs::write(partial_path(&path), &partial).unwrap();
+
+    let (db, resumed) = Egdb::build_file(&game, 9, &path, &|_, _, _| {}).unwrap();
+    assert_eq!(resumed, 7);
+    assert!(!partial_path(&path).exists());
+    let fresh = Egdb::build(&game, 9, &|_, _, _| {}).unwrap();
+    assert_eq!(bytes_of(&db), bytes_of(&fresh));
+    assert_eq!(
+        bytes_of(&Egdb::load(&path, &game).unwrap()),
+        bytes_of(&fresh)
+    );
+
+    // A partial file of other rules is not silently overwritten.
+    std::fs::write(partial_path(&path), &partial).unwrap();
+    let standard = Game::new(Rules::kalah(4, 3)).unwrap();
+    assert!(matches!(
+        Egdb::build_file(&standard, 9, &path, &|_, _, _| {}),
+        Err(EgdbError::WrongGame { .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
