@@ -5,9 +5,14 @@
 //! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
 //! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`].
 
+mod analysis_io;
 mod args;
+mod batch;
 mod error;
+mod export;
+mod openings;
 mod perft;
+mod pie;
 mod play;
 mod show;
 mod solve;
@@ -43,6 +48,10 @@ enum Command {
     Perft(perft::Args),
     Play(play::Args),
     Solve(solve::Args),
+    Openings(openings::Args),
+    Pie(pie::Args),
+    Batch(batch::Args),
+    Export(export::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,5 +77,9 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft(args) => perft::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Solve(args) => solve::run(args, out),
+        Command::Openings(args) => openings::run(args, out),
+        Command::Pie(args) => pie::run(args, out),
+        Command::Batch(args) => batch::run(args, out),
+        Command::Export(args) => export::run(args, out),
     }
 }

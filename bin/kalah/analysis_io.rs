@@ -1,0 +1,177 @@
+//! What the analysis subcommands (`openings`, `pie`, `batch`, `export`) share: a solver
+//! made for many solves at once, the progress bar, Ctrl-C, CSV fields and atomic files.
+
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::Game;
+use kalah_solver::{Config, Solver};
+
+use crate::error::CliError;
+use crate::solving::SolverArgs;
+
+/// A solver with one search thread per solve, and the number of solves to run at once
+/// (`--threads`, default all cores): many independent solves keep every core busy with
+/// less overhead than Lazy SMP inside each, and they all share the one table.
+pub fn parallel_solver(args: &SolverArgs, game: &Game) -> (Solver, usize) {
+    let config = args.config(game);
+    let workers = config.threads.max(1);
+    let spinner = args.spinner();
+    if config.egdb_seeds.is_some() {
+        spinner.set_message("building the endgame database");
+    }
+    let solver = Solver::new(
+        game.clone(),
+        Config {
+            threads: 1,
+            ..config
+        },
+    );
+    spinner.finish_and_clear();
+    (solver, workers)
+}
+
+/// A progress bar of `len` steps on standard error with the elapsed time and an estimate
+/// of the time left; hidden with `--quiet` or when standard error is not a terminal.
+pub fn progress_bar(quiet: bool, len: usize, unit: &str) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let template =
+        format!("{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed}}, about {{eta}} left] {{msg}}");
+    let bar = ProgressBar::new(len as u64).with_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The flag that Ctrl-C raises, installed on first use. The work in progress watches it
+/// and stops cleanly, keeping what was finished; a second Ctrl-C ends the program at once.
+pub fn interrupt_flag() -> &'static AtomicBool {
+    static FLAG: OnceLock<&'static AtomicBool> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        // Without a handler Ctrl-C still ends the program, just not cleanly.
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Relaxed) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: finishing cleanly (Ctrl-C again to quit at once)");
+        });
+        flag
+    })
+}
+
+/// The error for a run stopped by Ctrl-C, saying what was kept.
+pub fn interrupted(what_was_kept: &str) -> CliError {
+    CliError::Io(io::Error::new(
+        io::ErrorKind::Interrupted,
+        format!("interrupted by Ctrl-C: {what_was_kept}"),
+    ))
+}
+
+/// One CSV field: quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Writes a file whole or not at all: into a temporary file beside it, synced, then
+/// renamed over `path`, so a crash never leaves half a file under the final name.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
+    let tmp = sibling(path, ".tmp");
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        CliError::Io(io::Error::new(
+            e.kind(),
+            format!("cannot write {}: {e}", path.display()),
+        ))
+    })
+}
+
+/// `path` with `suffix` added to its file name (`table.json` -> `table.json.tmp`).
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// An I/O error naming the file it happened on.
+pub fn file_error(path: &Path, e: io::Error) -> CliError {
+    CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// A value with its sign, as printed everywhere (`+10`, `0`, `-2`).
+pub fn signed(v: i32) -> String {
+    if v == 0 {
+        "0".to_string()
+    } else {
+        format!("{v:+}")
+    }
+}
+
+/// The progress report of `openings` and `pie`: one line above the bar per move solved.
+pub fn opening_done(
+    bar: &ProgressBar,
+    houses: usize,
+) -> impl Fn(&kalah_analysis::Opening) + Sync + '_ {
+    move |o| {
+        bar.println(format!(
+            "{:<10} {:>4} from South  ({:.1} s, {} nodes)",
+            o.step.turn.notation(houses),
+            signed(o.value),
+            o.elapsed.as_secs_f64(),
+            o.nodes
+        ));
+        bar.inc(1);
+    }
+}
+
+/// The principal variation of a line of turns in the published notation.
+pub fn line_strings(houses: usize, line: &[kalah_solver::Turn]) -> Vec<String> {
+    line.iter().map(|t| t.notation(houses)).collect()
+}
+
+/// A request that cannot be carried out as asked (say, the pie decision for a position
+/// where South is still to move); the message says what to change.
+pub fn invalid(msg: impl Into<String>) -> CliError {
+    CliError::Io(io::Error::new(io::ErrorKind::InvalidInput, msg.into()))
+}
+
+/// The command-line error for an analysis that failed; `kept` says what a Ctrl-C left.
+pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError {
+    use kalah_analysis::AnalysisError;
+    match e {
+        AnalysisError::Cancelled => interrupted(kept),
+        AnalysisError::GameOver => invalid(
+            "the game is over in this position: there is no turn to analyse \
+             (check --position and --moves)",
+        ),
+        AnalysisError::Replay(e) => CliError::Internal(e.to_string()),
+        AnalysisError::Threads(e) => CliError::Io(io::Error::other(e)),
+    }
+}
+
+/// A solver for one position at a time, all threads on it (Lazy SMP).
+pub fn single_solver(args: &SolverArgs, game: &Game) -> Solver {
+    let spinner = args.spinner();
+    spinner.set_message("building the endgame database");
+    let solver = Solver::new(game.clone(), args.config(game));
+    spinner.finish_and_clear();
+    solver
+}

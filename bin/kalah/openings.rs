@@ -1,0 +1,172 @@
+//! `kalah openings`: every first turn of the player to move, each solved exactly.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use kalah_analysis::{first_steps, openings, AnalysisError, Offer, Opening};
+use serde_json::json;
+
+use crate::analysis_io::{
+    analysis_error, csv_field, interrupt_flag, line_strings, opening_done, parallel_solver,
+    progress_bar, signed,
+};
+use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+use crate::solving::SolverArgs;
+
+/// Solve every first turn of the player to move (South at the start) exactly.
+///
+/// A turn is the chain of sowings made while the extra turns last (`1`, `3-6`, ...); every
+/// chain is listed, not only the best. Each is solved exactly with its principal
+/// variation (replayed before printing), several at once sharing one transposition
+/// table, and listed best first for the player to move. Values are from South: the final
+/// South store minus North store under perfect play after that turn.
+///
+/// `--threads` sets how many turns are solved at once (one search thread each).
+///
+/// Example: `kalah openings --houses 6 --seeds 4 --capture empty`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one JSON object with an array `turns` (turn, value, pv, ...) instead of text
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+
+    /// Print a CSV table (turn, value, value_for_mover, position_after, pv) instead of text
+    #[arg(long)]
+    csv: bool,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Runs `analysis` (openings or the pie rule) over every first move of the mover of `pos`
+/// with a progress bar (one line per move solved) and Ctrl-C, and times it.
+pub fn with_progress<T>(
+    solver_args: &SolverArgs,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+    offer: Offer,
+    analysis: impl FnOnce(
+        &kalah_solver::Solver,
+        usize,
+        &AtomicBool,
+        &(dyn Fn(&Opening) + Sync),
+    ) -> Result<T, AnalysisError>,
+) -> Result<(T, f64), CliError> {
+    let steps = first_steps(game, pos, offer).len();
+    if steps == 0 {
+        return Err(analysis_error(AnalysisError::GameOver, ""));
+    }
+    let (solver, workers) = parallel_solver(solver_args, game);
+    let bar = progress_bar(solver_args.quiet, steps, "first moves solved");
+    let start = Instant::now();
+    let result = analysis(
+        &solver,
+        workers,
+        interrupt_flag(),
+        &opening_done(&bar, game.houses()),
+    );
+    bar.finish_and_clear();
+    let t = result.map_err(|e| analysis_error(e, "nothing printed"))?;
+    Ok((t, start.elapsed().as_secs_f64()))
+}
+
+/// Runs `kalah openings`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (list, seconds) = with_progress(
+        &args.solver,
+        &game,
+        &pos,
+        Offer::AfterTurn,
+        |solver, workers, cancel, on_done| {
+            openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
+        },
+    )?;
+    let h = game.houses();
+    let nodes: u64 = list.iter().map(|o| o.nodes).sum();
+    if args.json {
+        let turns: Vec<_> = list
+            .iter()
+            .map(|o| {
+                json!({
+                    "turn": o.step.turn.notation(h),
+                    "value": o.value,
+                    "value_for_mover": o.value_for_mover(),
+                    "position_after": o.step.after.to_string(),
+                    "pv": line_strings(h, &o.pv),
+                    "nodes": o.nodes,
+                    "seconds": o.elapsed.as_secs_f64(),
+                })
+            })
+            .collect();
+        let obj = json!({
+            "rules": game.rules().to_string(),
+            "position": pos.to_string(),
+            "side_to_move": pos.side_to_move().to_string(),
+            "turns": turns,
+            "best_turn": list[0].step.turn.notation(h),
+            "value": list[0].value,
+            "nodes": nodes,
+            "seconds": seconds,
+        });
+        writeln!(out, "{obj}")?;
+    } else if args.csv {
+        writeln!(out, "turn,value,value_for_mover,position_after,pv")?;
+        for o in &list {
+            writeln!(
+                out,
+                "{},{},{},{},{}",
+                o.step.turn.notation(h),
+                o.value,
+                o.value_for_mover(),
+                csv_field(&o.step.after.to_string()),
+                line_strings(h, &o.pv).join(" ")
+            )?;
+        }
+    } else {
+        writeln!(out, "rules      {}", game.rules())?;
+        writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
+        writeln!(
+            out,
+            "values     from South: final South store minus North store under perfect play"
+        )?;
+        writeln!(out)?;
+        let width = list
+            .iter()
+            .map(|o| o.step.turn.notation(h).len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        writeln!(out, "{:<width$}  value  principal variation", "turn")?;
+        for o in &list {
+            writeln!(
+                out,
+                "{:<width$}  {:>5}  {}",
+                o.step.turn.notation(h),
+                signed(o.value),
+                line_strings(h, &o.pv).join(" ")
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "best turn  {} (value {} from South)",
+            list[0].step.turn.notation(h),
+            signed(list[0].value)
+        )?;
+        writeln!(
+            out,
+            "{} turns solved exactly in {seconds:.2} s, {nodes} nodes",
+            list.len()
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,272 @@
+//! `kalah pie`: the pie rule (swap) for every first turn, or North's decision in one position.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use kalah_analysis::{decide, pie, replay, Offer};
+use kalah_core::Side;
+use serde_json::json;
+
+use crate::analysis_io::{
+    analysis_error, interrupt_flag, invalid, line_strings, signed, single_solver,
+};
+use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+use crate::openings::with_progress;
+use crate::solving::{progress_message, SolverArgs};
+
+/// When the swap is offered.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum OfferArg {
+    /// After South's complete first turn, extra sowings included (RULES.md)
+    Turn,
+    /// After South's very first sowing; whoever then owns South's side plays any extra
+    /// sowing it earned
+    FirstSowing,
+}
+
+/// The pie rule: after South's first turn, North may take over South's side.
+///
+/// Lists every first turn of South with its value (from South, without the rule), whether
+/// North swaps, and the outcome for the first player with the rule; then South's best first
+/// turn under the rule and the value of the game with the rule.
+///
+/// Convention: North swaps exactly when the value after the turn is positive for the player
+/// who made it (South); on a tie (value 0) North keeps the sides, and the game is drawn
+/// either way. A first turn of value v is therefore worth -|v| to the first player, and the
+/// value of the game with the rule is the largest -|v| over South's first turns. After a
+/// swap the first player plays North's side, so "first player" values are that player's
+/// final margin, whichever side they end on.
+///
+/// With --position or --moves, the position is the one after South's first turn (North
+/// to decide): prints whether North should swap and by how much.
+///
+/// Example: `kalah pie --houses 6 --seeds 4`, `kalah pie --moves 3-6`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print one JSON object (turns with turn/value/swap, best_turn, value) instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// When the swap is offered
+    #[arg(long, value_enum, default_value = "turn")]
+    offer: OfferArg,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+fn offer_name(offer: Offer) -> &'static str {
+    match offer {
+        Offer::AfterTurn => "turn",
+        Offer::AfterFirstSowing => "first-sowing",
+    }
+}
+
+/// Runs `kalah pie`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let offer = match args.offer {
+        OfferArg::Turn => Offer::AfterTurn,
+        OfferArg::FirstSowing => Offer::AfterFirstSowing,
+    };
+    if args.position.position.is_some() || args.position.moves.is_some() {
+        decide_one(args, offer, out)
+    } else {
+        analyse(args, offer, out)
+    }
+}
+
+/// The whole pie-rule analysis from the start position.
+fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, start) = setup(&args.rules, &args.position)?;
+    let (analysis, seconds) = with_progress(
+        &args.solver,
+        &game,
+        &start,
+        offer,
+        |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
+    )?;
+    // The best turn without the rule is the one of highest value for South.
+    let plain = analysis
+        .choices
+        .iter()
+        .max_by_key(|c| {
+            (
+                c.opening.value,
+                std::cmp::Reverse(c.opening.step.turn.sowings.clone()),
+            )
+        })
+        .map(|c| &c.opening)
+        .ok_or_else(|| invalid("no first move"))?;
+    let without_rule = plain.value;
+    let without_rule_turn = plain.step.turn.notation(game.houses());
+    let choices = &analysis.choices;
+    let h = game.houses();
+    let best = analysis.best();
+    let value = analysis.value;
+    if args.json {
+        let turns: Vec<_> = choices
+            .iter()
+            .map(|c| {
+                json!({
+                    "turn": c.opening.step.turn.notation(h),
+                    "value": c.opening.value,
+                    "swap": c.decision.swap,
+                    "first_player": c.decision.first_player,
+                    "position_after": c.opening.step.after.to_string(),
+                    "pv": line_strings(h, &c.opening.pv),
+                })
+            })
+            .collect();
+        let obj = json!({
+            "rules": game.rules().to_string(),
+            "offer": offer_name(offer),
+            "tie": "no swap",
+            "turns": turns,
+            "best_turn": best.opening.step.turn.notation(h),
+            "value": value,
+            "value_without_pie": without_rule,
+            "best_turn_without_pie": without_rule_turn,
+            "seconds": seconds,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    let what = match offer {
+        Offer::AfterTurn => "turn",
+        Offer::AfterFirstSowing => "sowing",
+    };
+    writeln!(out, "rules       {}", game.rules())?;
+    writeln!(
+        out,
+        "pie rule    offered after South's {}; North swaps exactly when the value is \
+         positive for South (on a tie North keeps the sides)",
+        match offer {
+            Offer::AfterTurn => "whole first turn",
+            Offer::AfterFirstSowing => "first sowing (the rest of the turn goes with the side)",
+        }
+    )?;
+    writeln!(
+        out,
+        "values      value: from South without the rule; first player: the final margin of \
+         the player who moved first, with the rule"
+    )?;
+    writeln!(out)?;
+    let width = choices
+        .iter()
+        .map(|c| c.opening.step.turn.notation(h).len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    writeln!(out, "{what:<width$}  value  North  first player")?;
+    for c in choices {
+        writeln!(
+            out,
+            "{:<width$}  {:>5}  {:<5}  {:>12}",
+            c.opening.step.turn.notation(h),
+            signed(c.opening.value),
+            if c.decision.swap { "swap" } else { "keep" },
+            signed(c.decision.first_player)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "best first {what} with the pie rule   {} (North {})",
+        best.opening.step.turn.notation(h),
+        if best.decision.swap {
+            "swaps"
+        } else {
+            "keeps the sides"
+        }
+    )?;
+    writeln!(
+        out,
+        "value with the pie rule         {} for the first player",
+        signed(value)
+    )?;
+    writeln!(
+        out,
+        "value without the pie rule      {} for South (best turn {without_rule_turn})",
+        signed(without_rule)
+    )?;
+    writeln!(
+        out,
+        "{} first {what}s solved exactly in {seconds:.2} s",
+        choices.len()
+    )?;
+    Ok(())
+}
+
+/// North's decision in the position after South's first move.
+fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, pos) = setup(&args.rules, &args.position)?;
+    if !pos.is_over() && pos.side_to_move() == Side::South && offer == Offer::AfterTurn {
+        return Err(invalid(
+            "South is to move in this position, so South's first turn is not over: the swap \
+             is offered to North after South's whole turn (give the position after it, or \
+             --offer first-sowing to decide after South's first sowing)",
+        ));
+    }
+    let solver = single_solver(&args.solver, &game);
+    let spinner = args.solver.spinner();
+    let cancel: &AtomicBool = interrupt_flag();
+    let sign = pos.side_to_move().sign();
+    let solution = solver
+        .solve(&pos, cancel, &mut |p| {
+            spinner.set_message(progress_message(p, sign))
+        })
+        .map_err(|_| analysis_error(kalah_analysis::AnalysisError::Cancelled, "nothing printed"))?;
+    spinner.finish_and_clear();
+    let value = solution.value_from_south();
+    replay(&game, &pos, &solution.pv, value).map_err(|e| CliError::Internal(e.to_string()))?;
+    let d = decide(value);
+    let pv = line_strings(game.houses(), &solution.pv);
+    if args.json {
+        let obj = json!({
+            "rules": game.rules().to_string(),
+            "position": pos.to_string(),
+            "offer": offer_name(offer),
+            "value": value,
+            "swap": d.swap,
+            "north": -d.first_player,
+            "advantage": d.advantage,
+            "pv": pv,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules      {}", game.rules())?;
+    writeln!(out, "position   {pos}")?;
+    writeln!(
+        out,
+        "value      {} from South (the side that made the first move), without a swap",
+        signed(value)
+    )?;
+    let verdict = if d.swap {
+        format!(
+            "swap: North takes over South's side and ends {} instead of {} ({} better)",
+            signed(value),
+            signed(-value),
+            d.advantage
+        )
+    } else if value == 0 {
+        "keep the sides: a draw either way (on a tie North does not swap)".to_string()
+    } else {
+        format!(
+            "keep the sides: North ends {} instead of {} by swapping ({} better)",
+            signed(-value),
+            signed(value),
+            d.advantage
+        )
+    };
+    writeln!(out, "decision   {verdict}")?;
+    writeln!(out, "pv         {}", pv.join(" "))?;
+    Ok(())
+}

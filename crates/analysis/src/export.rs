@@ -1,0 +1,218 @@
+//! The evaluation table of every position near the start (an opening book).
+//!
+//! The table holds every position reached from the start within `depth` turns: the
+//! positions after 0, 1, ..., `depth` complete turns and the positions in the middle of
+//! one of the first `depth` turns (after a sowing that earned an extra sowing), so a
+//! player can follow the book sowing by sowing. Each position is stored once however
+//! many lines reach it (transpositions), with the fewest complete turns that reach it.
+//!
+//! For each position: the exact value from South, the value from South of every legal
+//! sowing (the value of the position it leads to), and the best sowing for the player to
+//! move. Only the positions just past the table (the children of the positions after
+//! `depth` turns) are solved by the exact solver, in parallel; every value in the table
+//! follows from theirs by exact negamax over the table's own positions, so it is exact too.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::AtomicBool;
+
+use dashmap::DashMap;
+use kalah_core::{Position, Sowing};
+use kalah_solver::Solver;
+
+use crate::{pool, AnalysisError};
+
+/// One position of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position (its side to move included).
+    pub position: Position,
+    /// The fewest complete turns from the start that reach it.
+    pub turns: u32,
+    /// Its exact value from South.
+    pub value: i32,
+    /// Every legal sowing of the player to move (0-based house from that player's left,
+    /// in bin order) with the value from South of the position it leads to.
+    pub moves: Vec<(usize, i32)>,
+    /// The best sowing for the player to move (the first in bin order among equals);
+    /// `None` when the game is over.
+    pub best: Option<usize>,
+}
+
+/// The positions of the table and the positions just past it, before any solve.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The table's positions in a fixed order (by turns, then as discovered sowing by
+    /// sowing in bin order), with the fewest turns that reach each.
+    pub positions: Vec<(Position, u32)>,
+    /// The positions just past the table, each once, whose values the solver must find.
+    pub frontier: Vec<Position>,
+}
+
+/// Finds the table's positions within `depth` turns of `start`, and the frontier.
+///
+/// A 0-1 breadth-first search: a sowing that earns an extra sowing stays in the same turn
+/// (cost 0), any other ends a turn (cost 1), so each position gets its fewest turns.
+/// Positions with fewer than `depth` complete turns have all their children in the table;
+/// the children of those at exactly `depth` turns that are not themselves in the table
+/// form the frontier.
+pub fn plan(game: &kalah_core::Game, start: &Position, depth: u32) -> Plan {
+    let mut turns: HashMap<Position, u32> = HashMap::new();
+    let mut order: Vec<Position> = Vec::new();
+    let mut queue = VecDeque::from([(*start, 0u32)]);
+    turns.insert(*start, 0);
+    order.push(*start);
+    while let Some((p, t)) = queue.pop_front() {
+        if turns.get(&p).is_some_and(|&best| best < t) || t >= depth {
+            continue;
+        }
+        for j in p.moves() {
+            let (c, how) = game.sow(&p, j);
+            let ct = if how == Sowing::ExtraTurn { t } else { t + 1 };
+            match turns.get(&c) {
+                Some(&old) if old <= ct => continue,
+                Some(_) => {}
+                None => order.push(c),
+            }
+            turns.insert(c, ct);
+            if how == Sowing::ExtraTurn {
+                queue.push_front((c, ct));
+            } else {
+                queue.push_back((c, ct));
+            }
+        }
+    }
+    let mut positions: Vec<(Position, u32)> = order.iter().map(|p| (*p, turns[p])).collect();
+    positions.sort_by_key(|&(_, t)| t);
+    let mut seen = std::collections::HashSet::new();
+    let mut frontier = Vec::new();
+    for &(p, t) in &positions {
+        if t < depth {
+            continue;
+        }
+        for j in p.moves() {
+            let c = game.play_unchecked(&p, j);
+            if !turns.contains_key(&c) && seen.insert(c) {
+                frontier.push(c);
+            }
+        }
+    }
+    Plan {
+        positions,
+        frontier,
+    }
+}
+
+impl Plan {
+    /// The frontier positions whose values are neither in `known` nor plain (a finished
+    /// game): the ones [`evaluate`] gives to the solver.
+    pub fn to_solve(&self, known: &HashMap<Position, i32>) -> Vec<Position> {
+        self.frontier
+            .iter()
+            .filter(|p| !p.is_over() && !known.contains_key(p))
+            .copied()
+            .collect()
+    }
+}
+
+/// Builds the table of the positions of `plan` (see [`plan`]).
+///
+/// The frontier positions are solved on `workers` threads sharing `solver`, in the order
+/// of [`Plan::to_solve`], except those whose values are in `known` (values from South
+/// found by an earlier run, for resuming). `on_solved(position, value)` is called from a
+/// worker as each is solved, so that the caller can keep them. After a cancel nothing is
+/// returned, but every value already reported through `on_solved` stays valid.
+pub fn evaluate(
+    solver: &Solver,
+    plan: &Plan,
+    known: &HashMap<Position, i32>,
+    workers: usize,
+    cancel: &AtomicBool,
+    on_solved: &(dyn Fn(&Position, i32) + Sync),
+) -> Result<Vec<Entry>, AnalysisError> {
+    let game = solver.game();
+    let values: DashMap<Position, i32> = DashMap::new();
+    for p in &plan.frontier {
+        if let Some(&v) = known.get(p) {
+            values.insert(*p, v);
+        } else if p.is_over() {
+            values.insert(*p, p.score());
+        }
+    }
+    let todo = plan.to_solve(known);
+    let solved = pool::run_in_order(
+        workers,
+        todo.len(),
+        cancel,
+        |i| {
+            let v = solver.value(&todo[i], cancel).ok()?;
+            let v = todo[i].side_to_move().sign() * v;
+            values.insert(todo[i], v);
+            on_solved(&todo[i], v);
+            Some(())
+        },
+        |_, ()| true,
+    )?;
+    if solved < todo.len() {
+        return Err(AnalysisError::Cancelled);
+    }
+
+    // Negamax over the table, deepest positions first: every child of a table position is
+    // either in the table with more sowings behind it, or on the frontier. The game graph
+    // has no cycles (each sowing either banks a seed or moves every sown seed forward
+    // without wrapping round), so the memoised recursion ends.
+    fn value_of(
+        game: &kalah_core::Game,
+        p: &Position,
+        values: &DashMap<Position, i32>,
+        moves: &mut HashMap<Position, Vec<(usize, i32)>>,
+    ) -> i32 {
+        if let Some(v) = values.get(p) {
+            return *v;
+        }
+        if p.is_over() {
+            return p.score();
+        }
+        let list: Vec<(usize, i32)> = p
+            .moves()
+            .map(|j| {
+                let c = game.play_unchecked(p, j);
+                (j, value_of(game, &c, values, moves))
+            })
+            .collect();
+        let sign = p.side_to_move().sign();
+        let v = list.iter().map(|&(_, v)| sign * v).max().unwrap_or(0) * sign;
+        values.insert(*p, v);
+        moves.insert(*p, list);
+        v
+    }
+    let mut moves = HashMap::new();
+    let mut entries = Vec::with_capacity(plan.positions.len());
+    for &(p, t) in &plan.positions {
+        let value = value_of(game, &p, &values, &mut moves);
+        let list = if p.is_over() {
+            Vec::new()
+        } else {
+            moves.get(&p).cloned().unwrap_or_else(|| {
+                p.moves()
+                    .map(|j| {
+                        let c = game.play_unchecked(&p, j);
+                        (j, value_of(game, &c, &values, &mut moves))
+                    })
+                    .collect()
+            })
+        };
+        let sign = p.side_to_move().sign();
+        let best = list
+            .iter()
+            .find(|&&(_, v)| sign * v == sign * value)
+            .map(|&(j, _)| j);
+        entries.push(Entry {
+            position: p,
+            turns: t,
+            value,
+            moves: list,
+            best,
+        });
+    }
+    Ok(entries)
+}

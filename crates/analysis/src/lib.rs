@@ -1,0 +1,87 @@
+//! Analysis on top of the exact solver: every first turn of a position solved
+//! ([`openings`]), the pie rule ([`pie`]), many positions solved in input order
+//! ([`batch`]) and the evaluation table of every position near the start ([`export`]).
+//!
+//! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
+//! pool of workers (rayon) takes the positions in order and the solves share the
+//! solver's transposition table, so what one proves helps the others. Give the solver
+//! one search thread (`Config { threads: 1, .. }`) and the parallelism to these
+//! functions (`workers`). Nothing here prints: progress goes out through callbacks,
+//! which are called from the worker threads.
+//!
+//! Values are always **from South**: the final South store minus North store under
+//! perfect play. Every principal variation returned has been replayed from its position
+//! and checked to end with exactly the value returned.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use kalah_core::{Capture, Game, Rules};
+//! use kalah_solver::{Config, Solver};
+//! use kalah_analysis::{openings, pie, Offer};
+//!
+//! let game = Game::new(Rules { capture: Capture::Empty, ..Rules::kalah(4, 2) }).unwrap();
+//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() });
+//! let cancel = AtomicBool::new(false);
+//!
+//! // Every first turn of South, best first; the best one keeps the game's value.
+//! let turns = openings(&solver, &game.start(), Offer::AfterTurn, 2, &cancel, &|_| {}).unwrap();
+//! assert_eq!(turns[0].value, 6); // Kalah(4,2) with empty capture: South wins by 6
+//!
+//! // With the pie rule South picks the most balanced turn; North swaps when it favours South.
+//! let with_pie = pie(&solver, &game.start(), Offer::AfterTurn, 2, &cancel, &|_| {}).unwrap();
+//! assert!(with_pie.value <= 0);
+//! ```
+#![deny(missing_docs)]
+
+pub mod batch;
+pub mod export;
+mod line;
+pub mod openings;
+pub mod pie;
+mod pool;
+
+use std::fmt;
+
+pub use line::{replay, ReplayError};
+pub use openings::{first_steps, openings, Offer, Opening, Step};
+pub use pie::{decide, pie, PieAnalysis, PieChoice, PieDecision};
+
+/// Why an analysis gave no result.
+#[derive(Debug)]
+pub enum AnalysisError {
+    /// The cancel flag was raised before the work was finished.
+    Cancelled,
+    /// The position is already over: it has no turn to analyse.
+    GameOver,
+    /// A principal variation from the solver did not replay to its value: a bug.
+    Replay(ReplayError),
+    /// The worker threads could not be started.
+    Threads(String),
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisError::Cancelled => f.write_str("the analysis was cancelled"),
+            AnalysisError::GameOver => {
+                f.write_str("the game is over in this position: there is no turn to analyse")
+            }
+            AnalysisError::Replay(e) => write!(f, "a principal variation failed its check: {e}"),
+            AnalysisError::Threads(e) => write!(f, "could not start the worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+impl From<kalah_solver::Cancelled> for AnalysisError {
+    fn from(_: kalah_solver::Cancelled) -> Self {
+        AnalysisError::Cancelled
+    }
+}
+
+impl From<ReplayError> for AnalysisError {
+    fn from(e: ReplayError) -> Self {
+        AnalysisError::Replay(e)
+    }
+}

@@ -1,0 +1,107 @@
+//! The check behind every principal variation this crate returns: replay it sowing by
+//! sowing with the checked move generator and compare the final score with the value.
+
+use std::fmt;
+
+use kalah_core::{Game, Position, Sowing};
+use kalah_solver::Turn;
+
+/// A line of play that does not replay, or does not end with the value claimed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// A turn names a player who is not to move.
+    WrongSide {
+        /// 0-based index of the turn in the line.
+        turn: usize,
+    },
+    /// A sowing is illegal.
+    Illegal {
+        /// 0-based index of the turn in the line.
+        turn: usize,
+        /// What the rules engine said.
+        why: kalah_core::MoveError,
+    },
+    /// A turn stops after a sowing that gave an extra turn, or goes on after one that did not.
+    TurnBoundary {
+        /// 0-based index of the turn in the line.
+        turn: usize,
+    },
+    /// The line ends before the game is over.
+    NotOver,
+    /// The game ends with another score than the value claimed.
+    WrongScore {
+        /// The final score from South.
+        score: i32,
+        /// The value claimed, from South.
+        value: i32,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::WrongSide { turn } => {
+                write!(
+                    f,
+                    "turn {} is played by the player who is not to move",
+                    turn + 1
+                )
+            }
+            ReplayError::Illegal { turn, why } => write!(f, "turn {}: {why}", turn + 1),
+            ReplayError::TurnBoundary { turn } => write!(
+                f,
+                "turn {} does not end where the extra turns end",
+                turn + 1
+            ),
+            ReplayError::NotOver => f.write_str("the line ends before the game is over"),
+            ReplayError::WrongScore { score, value } => write!(
+                f,
+                "the line ends with score {score:+}, not the value {value:+}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Plays `line` from `pos` and checks that it is a complete game ending with the score
+/// `value` (from South). Every sowing must be legal, each turn must end exactly where the
+/// extra turns end (or where the game ends), and the last turn must end the game.
+/// Returns the final position.
+pub fn replay(
+    game: &Game,
+    pos: &Position,
+    line: &[Turn],
+    value: i32,
+) -> Result<Position, ReplayError> {
+    let mut p = *pos;
+    for (t, turn) in line.iter().enumerate() {
+        if p.side_to_move() != turn.side || turn.sowings.is_empty() {
+            return Err(ReplayError::WrongSide { turn: t });
+        }
+        for (k, &j) in turn.sowings.iter().enumerate() {
+            let (next, how) = game
+                .try_play(&p, j)
+                .map_err(|why| ReplayError::Illegal { turn: t, why })?;
+            let last = k + 1 == turn.sowings.len();
+            let boundary_ok = match how {
+                Sowing::ExtraTurn => !last,
+                Sowing::Passed | Sowing::GameOver => last,
+            };
+            if !boundary_ok {
+                return Err(ReplayError::TurnBoundary { turn: t });
+            }
+            p = next;
+        }
+    }
+    if !p.is_over() {
+        return Err(ReplayError::NotOver);
+    }
+    if p.score() != value {
+        return Err(ReplayError::WrongScore {
+            score: p.score(),
+            value,
+        });
+    }
+    Ok(p)
+}

@@ -1,0 +1,184 @@
+//! Every first turn of a position, each solved exactly with its principal variation.
+//!
+//! A *turn* is the chain of sowings one player makes while the extra turns last (`1`,
+//! `3-6`, `3-1-4`, ...). Every chain is a turn of its own, even when two chains reach the
+//! same position: they are different things to play. [`Offer::AfterFirstSowing`] looks at
+//! the single first sowings instead, for the pie rule offered that early.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use kalah_core::{Game, Position, Sowing};
+use kalah_solver::{Solver, Turn};
+
+use crate::line::replay;
+use crate::{pool, AnalysisError};
+
+/// Where the first move of the mover stops: after the whole turn, or after its first sowing.
+///
+/// The name comes from the pie rule, whose offer comes at that point (see [`crate::pie`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Offer {
+    /// After the mover's complete first turn, extra sowings included (the rule of RULES.md).
+    #[default]
+    AfterTurn,
+    /// After the mover's very first sowing, even when it earned an extra sowing: whoever
+    /// then owns the mover's side plays the rest of that turn.
+    AfterFirstSowing,
+}
+
+/// One first move: a whole turn or a single sowing (see [`Offer`]), and where it leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The sowings, as a turn of the mover.
+    pub turn: Turn,
+    /// The position it leads to.
+    pub after: Position,
+}
+
+/// Every first move of the mover in `pos`, in bin order (chains in lexicographic order).
+///
+/// Empty when the game is over. Under [`Offer::AfterTurn`] each chain of sowings that
+/// earns extra sowings is followed to its end, so a turn ends when a sowing passes the
+/// turn or ends the game.
+pub fn first_steps(game: &Game, pos: &Position, offer: Offer) -> Vec<Step> {
+    fn chains(game: &Game, pos: &Position, prefix: &mut Vec<usize>, out: &mut Vec<Step>) {
+        for j in pos.moves() {
+            let (next, how) = game.sow(pos, j);
+            prefix.push(j);
+            if how == Sowing::ExtraTurn {
+                chains(game, &next, prefix, out);
+            } else {
+                out.push(Step {
+                    turn: Turn {
+                        side: pos.side_to_move(),
+                        sowings: prefix.clone(),
+                    },
+                    after: next,
+                });
+            }
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if pos.is_over() {
+        return out;
+    }
+    match offer {
+        Offer::AfterTurn => chains(game, pos, &mut Vec::new(), &mut out),
+        Offer::AfterFirstSowing => out.extend(pos.moves().map(|j| Step {
+            turn: Turn {
+                side: pos.side_to_move(),
+                sowings: vec![j],
+            },
+            after: game.play_unchecked(pos, j),
+        })),
+    }
+    out
+}
+
+/// A first move solved exactly.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The move and the position it leads to.
+    pub step: Step,
+    /// The value from South of the position after the move (which is the value of the
+    /// move): the final South store minus North store under perfect play from there.
+    pub value: i32,
+    /// A principal variation from the position *before* the move, starting with it (when
+    /// the move earned an extra sowing, the player's next sowings join its turn). Replayed
+    /// and checked to end with [`Opening::value`].
+    pub pv: Vec<Turn>,
+    /// Nodes searched for this move.
+    pub nodes: u64,
+    /// Wall time of its solve.
+    pub elapsed: Duration,
+}
+
+impl Opening {
+    /// The value for the player who made the move.
+    pub fn value_for_mover(&self) -> i32 {
+        self.step.turn.side.sign() * self.value
+    }
+}
+
+/// Solves every first move of the mover in `pos` (see [`first_steps`]) on `workers`
+/// threads sharing `solver`'s table, and returns them best first for the mover (ties in
+/// bin order).
+///
+/// `on_done` is called from a worker thread as each move is solved (and checked). The
+/// solver's own threads multiply with `workers`: give it `threads: 1`.
+pub fn openings(
+    solver: &Solver,
+    pos: &Position,
+    offer: Offer,
+    workers: usize,
+    cancel: &AtomicBool,
+    on_done: &(dyn Fn(&Opening) + Sync),
+) -> Result<Vec<Opening>, AnalysisError> {
+    let game = solver.game();
+    let steps = first_steps(game, pos, offer);
+    if steps.is_empty() {
+        return Err(AnalysisError::GameOver);
+    }
+    let failure = Mutex::new(None);
+    let mut done: Vec<Opening> = Vec::with_capacity(steps.len());
+    pool::run_in_order(
+        workers,
+        steps.len(),
+        cancel,
+        |i| match solve_step(solver, pos, &steps[i], cancel) {
+            Ok(o) => {
+                on_done(&o);
+                Some(o)
+            }
+            Err(e) => {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(e);
+                }
+                None
+            }
+        },
+        |_, o| {
+            done.push(o);
+            true
+        },
+    )?;
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    if done.len() < steps.len() {
+        return Err(AnalysisError::Cancelled);
+    }
+    let sign = pos.side_to_move().sign();
+    // Stable: equal values keep bin order.
+    done.sort_by_key(|o| -sign * o.value);
+    Ok(done)
+}
+
+/// Solves the position after one first move and checks the line.
+pub(crate) fn solve_step(
+    solver: &Solver,
+    pos: &Position,
+    step: &Step,
+    cancel: &AtomicBool,
+) -> Result<Opening, AnalysisError> {
+    let solution = solver.solve(&step.after, cancel, &mut |_| {})?;
+    let value = solution.value_from_south();
+    let mut pv = vec![step.turn.clone()];
+    for t in solution.pv {
+        match pv.last_mut() {
+            Some(last) if last.side == t.side => last.sowings.extend(t.sowings),
+            _ => pv.push(t),
+        }
+    }
+    replay(solver.game(), pos, &pv, value)?;
+    Ok(Opening {
+        step: step.clone(),
+        value,
+        pv,
+        nodes: solution.nodes,
+        elapsed: solution.elapsed,
+    })
+}

@@ -1,0 +1,114 @@
+//! The pie rule (swap): after South's first turn North may take over South's side.
+//!
+//! Convention (see RULES.md). Call the player who moves first the *first player* and the
+//! other the *second player*. South (the first player) makes a first move that leads to a
+//! position `P` of value `v` from South (the final South store minus North store under
+//! perfect play from `P`). Then the second player chooses:
+//!
+//! - **no swap**: the players keep their sides; the first player ends `v` ahead;
+//! - **swap**: the second player takes over South's side (the store, the houses and any
+//!   extra sowing still owed) and the first player continues from `P` as North; the first
+//!   player ends `-v` ahead.
+//!
+//! The second player swaps exactly when `v > 0` (the position favours whoever made the
+//! move). On a tie, `v = 0`, they do **not** swap: both choices give a draw, and keeping
+//! the sides is the rule's default. So each first move is worth `-|v|` to the first player
+//! and `|v|` to the second, and the value of the game with the pie rule, from the first
+//! player, is `max over first moves of -|v|`: South picks the most balanced move.
+//!
+//! Under [`Offer::AfterFirstSowing`] the offer comes after South's first sowing only. If
+//! that sowing earned an extra sowing, `P` has South to move and `v` counts the rest of
+//! South's turn too; whoever takes South's side plays it. The formula is the same.
+
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::Position;
+use kalah_solver::Solver;
+
+use crate::openings::{openings, Offer, Opening};
+use crate::AnalysisError;
+
+/// What the second player does with the pie offer after a first move of value `value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieDecision {
+    /// The value of the position after the first move, for the player who made it.
+    pub value: i32,
+    /// True when the second player takes over the first player's side.
+    pub swap: bool,
+    /// The final margin of the first player with the rule: `-|value|`.
+    pub first_player: i32,
+    /// How much more the second player gets by deciding this way than the other way:
+    /// `2 |value|` (0 on a tie).
+    pub advantage: i32,
+}
+
+/// The second player's choice after a first move worth `value_for_maker` to the player who
+/// made it: swap exactly when it is positive (on a tie, keep the sides).
+pub fn decide(value_for_maker: i32) -> PieDecision {
+    let swap = value_for_maker > 0;
+    PieDecision {
+        value: value_for_maker,
+        swap,
+        first_player: -value_for_maker.abs(),
+        advantage: 2 * value_for_maker.abs(),
+    }
+}
+
+/// One first move under the pie rule.
+#[derive(Clone, Debug)]
+pub struct PieChoice {
+    /// The move, solved exactly (its value without the rule, from South, and its line).
+    pub opening: Opening,
+    /// What the second player does after it.
+    pub decision: PieDecision,
+}
+
+/// The pie rule analysed for every first move.
+#[derive(Clone, Debug)]
+pub struct PieAnalysis {
+    /// When the offer comes.
+    pub offer: Offer,
+    /// Every first move, best first for the first player with the rule (ties keep the
+    /// order of [`openings`]: higher value without the rule first, then bin order).
+    pub choices: Vec<PieChoice>,
+    /// The value of the game with the pie rule, for the first player: the outcome of the
+    /// best first move, `choices[0].decision.first_player`.
+    pub value: i32,
+}
+
+impl PieAnalysis {
+    /// The first player's best first move with the rule.
+    pub fn best(&self) -> &PieChoice {
+        &self.choices[0]
+    }
+}
+
+/// Solves every first move of the mover of `pos` (South at the start) and applies the
+/// pie rule to each; see the module documentation for the convention.
+pub fn pie(
+    solver: &Solver,
+    pos: &Position,
+    offer: Offer,
+    workers: usize,
+    cancel: &AtomicBool,
+    on_done: &(dyn Fn(&Opening) + Sync),
+) -> Result<PieAnalysis, AnalysisError> {
+    let all = openings(solver, pos, offer, workers, cancel, on_done)?;
+    let mut choices: Vec<PieChoice> = all
+        .into_iter()
+        .map(|o| {
+            let decision = decide(o.value_for_mover());
+            PieChoice {
+                opening: o,
+                decision,
+            }
+        })
+        .collect();
+    choices.sort_by_key(|c| -c.decision.first_player);
+    let value = choices[0].decision.first_player;
+    Ok(PieAnalysis {
+        offer,
+        choices,
+        value,
+    })
+}
