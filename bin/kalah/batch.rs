@@ -55,6 +55,8 @@ pub struct Args {
 
 /// Runs `kalah batch`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    // Catch Ctrl-C from the start, before the endgame database is built.
+    interrupt_flag();
     let text = read_input(args.input.as_deref())?;
     let houses = args.rules.houses.unwrap_or(6);
     let seeds = args.rules.seeds.unwrap_or(4);

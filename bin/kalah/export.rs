@@ -68,6 +68,8 @@ pub struct Args {
 
 /// Runs `kalah export`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    // Catch Ctrl-C from the start, before the endgame database is built.
+    interrupt_flag();
     let (game, start) = setup(&args.rules, &args.position)?;
     let format =
         args.format

@@ -80,6 +80,8 @@ pub fn with_progress<T>(
 
 /// Runs `kalah openings`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    // Catch Ctrl-C from the start, before the endgame database is built.
+    interrupt_flag();
     let (game, pos) = setup(&args.rules, &args.position)?;
     let (list, seconds) = with_progress(
         &args.solver,

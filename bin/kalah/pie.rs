@@ -71,6 +71,8 @@ fn offer_name(offer: Offer) -> &'static str {
 
 /// Runs `kalah pie`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    // Catch Ctrl-C from the start, before the endgame database is built.
+    interrupt_flag();
     let offer = match args.offer {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
