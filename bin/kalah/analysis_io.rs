@@ -17,7 +17,7 @@ use crate::solving::SolverArgs;
 /// A solver with one search thread per solve, and the number of solves to run at once
 /// (`--threads`, default all cores): many independent solves keep every core busy with
 /// less overhead than Lazy SMP inside each, and they all share the one table.
-pub fn parallel_solver(args: &SolverArgs, game: &Game) -> (Solver, usize) {
+pub fn parallel_solver(args: &SolverArgs, game: &Game) -> Result<(Solver, usize), CliError> {
     let config = args.config(game);
     let workers = config.threads.max(1);
     let spinner = args.spinner();
@@ -32,7 +32,7 @@ pub fn parallel_solver(args: &SolverArgs, game: &Game) -> (Solver, usize) {
         },
     );
     spinner.finish_and_clear();
-    (solver, workers)
+    Ok((args.attach_egdb(solver, game)?, workers))
 }
 
 /// A progress bar of `len` steps on standard error with the elapsed time and an estimate
@@ -168,10 +168,6 @@ pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError 
 }
 
 /// A solver for one position at a time, all threads on it (Lazy SMP).
-pub fn single_solver(args: &SolverArgs, game: &Game) -> Solver {
-    let spinner = args.spinner();
-    spinner.set_message("building the endgame database");
-    let solver = Solver::new(game.clone(), args.config(game));
-    spinner.finish_and_clear();
-    solver
+pub fn single_solver(args: &SolverArgs, game: &Game) -> Result<Solver, CliError> {
+    args.solver(game)
 }

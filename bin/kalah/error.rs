@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 
 use kalah_core::{MoveError, PositionError, RulesError};
+use kalah_solver::egdb::EgdbError;
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -40,6 +41,21 @@ pub enum CliError {
         houses: usize,
         /// The most seeds a game on this board can hold.
         max: usize,
+    },
+    /// An endgame database could not be built, read or used.
+    Egdb(EgdbError),
+    /// A position to probe is not in the endgame database (other board, too many seeds).
+    NotInDatabase {
+        /// The database file.
+        file: String,
+        /// Houses per side of the position.
+        houses: usize,
+        /// Seeds in its houses.
+        seeds: usize,
+        /// Houses per side of the database.
+        db_houses: usize,
+        /// The most seeds in the houses of a position in the database.
+        max_seeds: usize,
     },
     /// Writing the output or reading the input failed.
     Io(io::Error),
@@ -85,6 +101,19 @@ impl fmt::Display for CliError {
                  holds at most {max} (2 x {houses} houses x seeds per house, within 255): \
                  remove seeds from the position"
             ),
+            CliError::Egdb(e) => write!(f, "{e}"),
+            CliError::NotInDatabase {
+                file,
+                houses,
+                seeds,
+                db_houses,
+                max_seeds,
+            } => write!(
+                f,
+                "{file} holds positions of {db_houses} houses per side with at most {max_seeds} \
+                 seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
+                 in the houses"
+            ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
         }
@@ -96,6 +125,12 @@ impl std::error::Error for CliError {}
 impl From<RulesError> for CliError {
     fn from(e: RulesError) -> Self {
         CliError::Rules(e)
+    }
+}
+
+impl From<EgdbError> for CliError {
+    fn from(e: EgdbError) -> Self {
+        CliError::Egdb(e)
     }
 }
 

@@ -8,6 +8,7 @@
 mod analysis_io;
 mod args;
 mod batch;
+mod egdb;
 mod error;
 mod export;
 mod openings;
@@ -52,6 +53,7 @@ enum Command {
     Pie(pie::Args),
     Batch(batch::Args),
     Export(export::Args),
+    Egdb(egdb::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,5 +83,6 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Pie(args) => pie::run(args, out),
         Command::Batch(args) => batch::run(args, out),
         Command::Export(args) => export::run(args, out),
+        Command::Egdb(args) => egdb::run(args, out),
     }
 }

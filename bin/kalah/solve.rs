@@ -35,7 +35,7 @@ pub struct Args {
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = setup(&args.rules, &args.position)?;
-    let solver = args.solver.solver(&game);
+    let solver = args.solver.solver(&game)?;
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
     let solution = solver
@@ -67,6 +67,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "hash_mb": solver.config().hash_mb,
             "table_permille": solution.table_permille,
             "egdb_seeds": egdb,
+            "egdb_hits": solution.egdb_hits,
         });
         writeln!(out, "{obj}")?;
     } else {
@@ -95,7 +96,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             solver.config().threads,
             solution.table_permille as f64 / 10.0,
             egdb.map_or(String::new(), |k| format!(
-                ", endgame database up to {k} seeds"
+                ", endgame database up to {k} seeds: {} hits",
+                solution.egdb_hits
             ))
         )?;
     }

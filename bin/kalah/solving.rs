@@ -2,10 +2,13 @@
 //! spinner, and the check that a principal variation replays to the value printed.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position};
+use kalah_solver::egdb::Egdb;
 use kalah_solver::{Config, Phase, Progress, Solution, Solver};
 
 use crate::error::CliError;
@@ -27,6 +30,12 @@ pub struct SolverArgs {
     #[arg(long, value_name = "K")]
     pub egdb_seeds: Option<usize>,
 
+    /// Consult this endgame database file (see `kalah egdb build`) for every position
+    /// whose seeds in the houses fit; it must match the rules and board. Takes precedence
+    /// over --egdb-seeds
+    #[arg(long, value_name = "FILE")]
+    pub egdb: Option<PathBuf>,
+
     /// No progress display on standard error
     #[arg(long, short)]
     pub quiet: bool,
@@ -37,6 +46,7 @@ impl SolverArgs {
     pub fn config(&self, game: &Game) -> Config {
         let default = Config::default();
         let egdb_seeds = match self.egdb_seeds {
+            _ if self.egdb.is_some() => None,
             Some(0) => None,
             Some(k) => Some(k),
             None => Config::default_egdb_seeds(game),
@@ -49,13 +59,27 @@ impl SolverArgs {
         }
     }
 
-    /// A solver for `game`.
-    pub fn solver(&self, game: &Game) -> Solver {
+    /// A solver for `game`, with the endgame database file of `--egdb` (loaded, verified
+    /// and checked against the game) or the in-memory one of `--egdb-seeds`.
+    pub fn solver(&self, game: &Game) -> Result<Solver, CliError> {
         let spinner = self.spinner();
         spinner.set_message("building the endgame database");
         let solver = Solver::new(game.clone(), self.config(game));
         spinner.finish_and_clear();
-        solver
+        self.attach_egdb(solver, game)
+    }
+
+    /// `solver` with the endgame database file of `--egdb`, if given: loaded, verified and
+    /// checked against the rules and board of `game` (it then replaces any in-memory one).
+    pub fn attach_egdb(&self, solver: Solver, game: &Game) -> Result<Solver, CliError> {
+        let Some(path) = &self.egdb else {
+            return Ok(solver);
+        };
+        let spinner = self.spinner();
+        spinner.set_message(format!("loading the endgame database {}", path.display()));
+        let db = Egdb::load(path, game)?;
+        spinner.finish_and_clear();
+        Ok(solver.with_egdb(Arc::new(db)))
     }
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.

@@ -40,6 +40,8 @@ pub(crate) struct Shared<'c> {
     /// Set when one thread has finished the current search: the others stop.
     done: AtomicBool,
     nodes: AtomicU64,
+    /// Positions valued by the endgame database.
+    egdb_hits: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -125,6 +127,8 @@ pub struct Solution {
     pub elapsed: Duration,
     /// Per mille of the transposition table in use at the end.
     pub table_permille: u32,
+    /// Positions valued by the endgame database (by all threads).
+    pub egdb_hits: u64,
 }
 
 impl Solution {
@@ -217,6 +221,7 @@ impl Solver {
             cancel,
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            egdb_hits: AtomicU64::new(0),
         };
         let value = self.prove(pos, &shared, start, progress)?;
         progress(&Progress {
@@ -235,6 +240,7 @@ impl Solver {
             nodes: shared.nodes.load(Relaxed),
             elapsed: start.elapsed(),
             table_permille: self.table.usage_permille(),
+            egdb_hits: shared.egdb_hits.load(Relaxed),
         })
     }
 
@@ -244,6 +250,7 @@ impl Solver {
             cancel,
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            egdb_hits: AtomicU64::new(0),
         };
         self.prove(pos, &shared, Instant::now(), &mut |_| {})
     }

@@ -43,6 +43,8 @@ pub(crate) struct Worker<'a> {
     egdb: Option<&'a Egdb>,
     /// Positions with at most this many seeds in the houses are in the database (-1: none).
     egdb_seeds: i32,
+    /// Database hits not yet added to the shared counter.
+    egdb_hits: u64,
 }
 
 impl<'a> Worker<'a> {
@@ -65,12 +67,15 @@ impl<'a> Worker<'a> {
             etc_min: env_or("KALAH_ETC", 1000),
             egdb,
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
+            egdb_hits: 0,
         }
     }
 
     /// Adds this worker's uncounted nodes to the shared counter.
     pub(crate) fn flush(&mut self) {
         self.shared.nodes.fetch_add(self.unreported, Relaxed);
+        let hits = std::mem::take(&mut self.egdb_hits);
+        self.shared.egdb_hits.fetch_add(hits, Relaxed);
         self.unreported = 0;
     }
 
@@ -129,6 +134,7 @@ impl<'a> Worker<'a> {
         let left = pos.seeds_in_houses() as i32;
         if left <= self.egdb_seeds {
             if let Some(db) = self.egdb {
+                self.egdb_hits += 1;
                 return margin + db.relative_value(pos);
             }
         }

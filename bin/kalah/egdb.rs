@@ -1,0 +1,339 @@
+//! `kalah egdb`: build an endgame database file, describe one, look positions up in one.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_core::{Game, Position, Rules, Side};
+use kalah_solver::egdb::{self, file, Egdb, Requirements};
+use serde_json::json;
+
+use crate::args::RulesArgs;
+use crate::error::CliError;
+
+/// Endgame databases: the exact value of every position with at most K seeds in the houses.
+///
+/// A database depends on the number of houses and on the capture, end and leftovers rules,
+/// not on the seeds per house the game starts with; the early stop is not supported (it
+/// reads the stores). Give it to the solver with `kalah solve --egdb FILE`.
+///
+/// Example: `kalah egdb build --houses 6 --max-seeds 20 --capture empty --out k6-20-empty.egdb`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    Build(BuildArgs),
+    Info(InfoArgs),
+    Probe(ProbeArgs),
+}
+
+/// Build a database file, in parallel over all cores, one seed level after the other.
+///
+/// The memory and disk space needed are stated up front, and the build is refused when
+/// they are not available. It writes FILE.partial and renames it to FILE when done; an
+/// interrupted build resumes from the levels FILE.partial already holds.
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// The most seeds in the houses of a position in the database
+    #[arg(long, value_name = "K")]
+    max_seeds: usize,
+
+    /// The file to write
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+
+    /// No progress display on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Describe a database file and verify it (checksum, and a sample of entries against
+/// their children).
+#[derive(clap::Args, Debug)]
+struct InfoArgs {
+    /// The database file
+    file: PathBuf,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// The exact value of a position from a database file, and of each of its sowings.
+#[derive(clap::Args, Debug)]
+struct ProbeArgs {
+    /// The database file
+    file: PathBuf,
+
+    /// The position, e.g. `0,1,0,0,2,1,20,0,0,3,0,1,0,20:S`; its houses must hold at most
+    /// the database's K seeds
+    #[arg(long, value_name = "BOARD")]
+    position: String,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `kalah egdb`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    match &args.command {
+        Command::Build(a) => build(a, out),
+        Command::Info(a) => info(a, out),
+        Command::Probe(a) => probe(a, out),
+    }
+}
+
+const MIB: f64 = (1u64 << 20) as f64;
+
+fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let houses = args.rules.houses.unwrap_or(6);
+    let k = args.max_seeds;
+    // The seeds per house do not change any value: raise them to hold K seeds.
+    let seeds = args
+        .rules
+        .seeds
+        .unwrap_or(4)
+        .max(k.div_ceil(2 * houses.max(1) as usize).min(255) as u8);
+    let rules = args.rules.rules(houses, seeds);
+    let game = Game::new(rules)?;
+    if rules.early_stop {
+        return Err(egdb::EgdbError::EarlyStop.into());
+    }
+    let need = Requirements::of(game.houses(), k)?;
+    let partial = file::partial_path(&args.out);
+    let quiet = args.quiet;
+    let terminal = std::io::stderr().is_terminal();
+    if !quiet {
+        eprintln!(
+            "building {} for {}: {} positions, {:.1} MiB of memory, {:.1} MiB on disk{}",
+            args.out.display(),
+            egdb::describe(&rules),
+            need.entries,
+            need.memory as f64 / MIB,
+            need.disk as f64 / MIB,
+            if partial.exists() {
+                format!(", resuming from {}", partial.display())
+            } else {
+                String::new()
+            }
+        );
+    }
+    let bars: Mutex<Option<LevelBar>> = Mutex::new(None);
+    let progress = |level: usize, done: u64, total: u64| {
+        if quiet {
+            return;
+        }
+        let Ok(mut guard) = bars.lock() else { return };
+        if guard.as_ref().map_or(true, |b| b.level != level) {
+            if let Some(old) = guard.take() {
+                old.finish(terminal);
+            }
+            *guard = Some(LevelBar::new(level, total, terminal));
+        }
+        if let Some(b) = guard.as_ref() {
+            if done > b.bar.position() {
+                b.bar.set_position(done);
+            }
+        }
+    };
+    let start = Instant::now();
+    let (db, resumed) = Egdb::build_file(&game, k, &args.out, &progress)?;
+    if let Ok(mut guard) = bars.lock() {
+        if let Some(old) = guard.take() {
+            old.finish(terminal);
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let built = need.entries - db.level_start(resumed);
+    writeln!(
+        out,
+        "wrote {}: {} houses, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
+         ({:.1} M positions/s{})",
+        args.out.display(),
+        houses,
+        need.entries,
+        need.disk as f64 / MIB,
+        built as f64 / seconds.max(1e-9) / 1e6,
+        if resumed > 0 {
+            format!(", {resumed} levels resumed")
+        } else {
+            String::new()
+        }
+    )?;
+    Ok(())
+}
+
+/// The progress display of one seed level.
+struct LevelBar {
+    level: usize,
+    bar: ProgressBar,
+    start: Instant,
+}
+
+impl LevelBar {
+    fn new(level: usize, total: u64, terminal: bool) -> LevelBar {
+        let bar = if terminal {
+            let bar = ProgressBar::new(total).with_style(
+                ProgressStyle::with_template(
+                    "{prefix:>9} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {per_sec} eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.set_prefix(format!("{level} seeds"));
+            bar
+        } else {
+            let bar = ProgressBar::hidden();
+            bar.set_length(total);
+            bar
+        };
+        LevelBar {
+            level,
+            bar,
+            start: Instant::now(),
+        }
+    }
+
+    /// Leaves the bar on screen, or prints one line where standard error is no terminal.
+    fn finish(self, terminal: bool) {
+        if terminal {
+            self.bar.finish();
+        } else {
+            let s = self.start.elapsed().as_secs_f64();
+            let n = self.bar.length().unwrap_or(0);
+            eprintln!(
+                "{:>3} seeds: {n} positions in {s:.2} s ({:.1} M/s)",
+                self.level,
+                n as f64 / s.max(1e-9) / 1e6
+            );
+        }
+    }
+}
+
+fn rules_json(rules: &Rules) -> serde_json::Value {
+    json!({
+        "houses": rules.houses,
+        "capture": rules.capture.name(),
+        "end": rules.end.name(),
+        "leftovers": rules.leftovers.name(),
+    })
+}
+
+fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let header = file::read_info(&args.file)?;
+    let finished = header.levels == header.max_seeds + 1;
+    if finished {
+        // Full verification: checksum and sampled entries.
+        Egdb::open(&args.file)?;
+    }
+    let status = if finished {
+        "verified (checksum and sampled entries)".to_string()
+    } else {
+        format!(
+            "unfinished: {} of {} seed levels (run the build again to resume)",
+            header.levels,
+            header.max_seeds + 1
+        )
+    };
+    if args.json {
+        let obj = json!({
+            "file": args.file.display().to_string(),
+            "version": file::VERSION,
+            "rules": rules_json(&header.rules),
+            "max_seeds": header.max_seeds,
+            "levels": header.levels,
+            "entries": header.entries,
+            "bytes": header.file_size(),
+            "checksum": format!("{:016x}", header.checksum),
+            "finished": finished,
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "file       {}", args.file.display())?;
+        writeln!(out, "format     version {}", file::VERSION)?;
+        writeln!(out, "rules      {}", egdb::describe(&header.rules))?;
+        writeln!(out, "max seeds  {}", header.max_seeds)?;
+        writeln!(out, "positions  {}", header.entries)?;
+        writeln!(
+            out,
+            "size       {} bytes ({:.1} MiB)",
+            header.file_size(),
+            header.file_size() as f64 / MIB
+        )?;
+        writeln!(out, "checksum   {:016x}", header.checksum)?;
+        writeln!(out, "status     {status}")?;
+    }
+    Ok(())
+}
+
+fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let pos: Position = args.position.parse().map_err(CliError::Position)?;
+    let header = file::read_info(&args.file)?;
+    let h = header.rules.houses as usize;
+    if pos.houses_per_side() != h || pos.seeds_in_houses() as usize > header.max_seeds {
+        return Err(CliError::NotInDatabase {
+            file: args.file.display().to_string(),
+            houses: pos.houses_per_side(),
+            seeds: pos.seeds_in_houses() as usize,
+            db_houses: h,
+            max_seeds: header.max_seeds,
+        });
+    }
+    let db = Egdb::open(&args.file)?;
+    let game = Game::new(Rules {
+        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * h)) as u8,
+        ..header.rules
+    })?;
+    let pos = game.settle(pos).map_err(CliError::Position)?;
+    let from_south = |p: &Position| db.probe(p).map(|v| v * p.side_to_move().sign());
+    let value = from_south(&pos).unwrap_or(pos.score());
+    let mut moves = Vec::new();
+    for j in pos.moves() {
+        let child = game.play_unchecked(&pos, j);
+        let bin = match pos.side_to_move() {
+            Side::South => j + 1,
+            Side::North => h + 2 + j,
+        };
+        moves.push((bin, from_south(&child).unwrap_or(child.score())));
+    }
+    let mover = pos.side_to_move().sign();
+    let best = moves.iter().map(|&(_, v)| v * mover).max();
+    if args.json {
+        let obj = json!({
+            "position": pos.to_string(),
+            "side_to_move": pos.side_to_move().to_string(),
+            "value": value,
+            "value_for_mover": value * mover,
+            "moves": moves.iter().map(|&(bin, v)| json!({
+                "bin": bin, "value": v, "best": Some(v * mover) == best
+            })).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "position   {pos}")?;
+        writeln!(
+            out,
+            "value      {value:+} (final South store minus North store; {:+} for {})",
+            value * mover,
+            pos.side_to_move()
+        )?;
+        for (bin, v) in &moves {
+            let mark = if Some(v * mover) == best {
+                "  best"
+            } else {
+                ""
+            };
+            writeln!(out, "sow {bin:>2}     {v:+}{mark}")?;
+        }
+    }
+    Ok(())
+}
