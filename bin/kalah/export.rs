@@ -48,11 +48,12 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     depth: u32,
 
-    /// The table file to write
-    #[arg(long, short, value_name = "FILE")]
-    output: PathBuf,
+    /// The table file to write; give it twice (`-o book.json -o book.csv`) for both formats
+    /// from one run
+    #[arg(long, short, value_name = "FILE", required = true)]
+    output: Vec<PathBuf>,
 
-    /// Table format [default: from the file name: csv for .csv, json otherwise]
+    /// Table format [default: from each file name: csv for .csv, json otherwise]
     #[arg(long, value_enum)]
     format: Option<Format>,
 
@@ -71,15 +72,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     let (game, start) = setup(&args.rules, &args.position)?;
-    let format =
+    let format = |path: &Path| {
         args.format
-            .unwrap_or_else(|| match args.output.extension().and_then(|e| e.to_str()) {
+            .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
                 Some(e) if e.eq_ignore_ascii_case("csv") => Format::Csv,
                 _ => Format::Json,
-            });
+            })
+    };
     let started = Instant::now();
     let plan = plan(&game, &start, args.depth);
-    let partial_path = sibling(&args.output, ".partial");
+    let partial_path = sibling(&args.output[0], ".partial");
     let header = format!("# kalah export: {} from {}", game.rules(), start);
     let (known, cut_short) = load_partial(&partial_path, &header)?;
     let todo = plan.to_solve(&known).len();
@@ -136,18 +138,25 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     );
     let table = result.map_err(|e| analysis_error(e, &kept))?;
 
-    let text = match format {
-        Format::Json => json_table(&game, &start, args.depth, &table),
-        Format::Csv => csv_table(&game, &table),
-    };
-    write_atomically(&args.output, text.as_bytes())?;
+    for path in &args.output {
+        let text = match format(path) {
+            Format::Json => json_table(&game, &start, args.depth, &table),
+            Format::Csv => csv_table(&game, &table),
+        };
+        write_atomically(path, text.as_bytes())?;
+    }
     let _ = std::fs::remove_file(&partial_path);
+    let names: Vec<String> = args
+        .output
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     writeln!(
         out,
         "{} positions within {} turns written to {} ({} solved, {:.1} s)",
         table.len(),
         args.depth,
-        args.output.display(),
+        names.join(" and "),
         todo,
         started.elapsed().as_secs_f64()
     )?;

@@ -195,7 +195,7 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
     )?;
     writeln!(
         out,
-        "value without the pie rule      {} for South (best turn {without_rule_turn})",
+        "value without the pie rule      {} for South (best first {what} {without_rule_turn})",
         signed(without_rule)
     )?;
     writeln!(
