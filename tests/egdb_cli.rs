@@ -1,0 +1,176 @@
+//! `kalah egdb` and `--egdb FILE` seen from outside: build, info, probe, a solve that
+//! uses the file, and the refusals (other rules, another board, a damaged file).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn kalah(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(args)
+        .output()
+        .expect("the kalah binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = kalah(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn fails(args: &[&str], message: &str) {
+    let out = kalah(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(err.contains(message), "{args:?}: {err}");
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kalah-egdb-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn build_info_probe_and_solve_with_a_database_file() {
+    let dir = scratch("flow");
+    let file = dir.join("k4-10.egdb");
+    let f = file.to_str().unwrap();
+    let built = ok(&[
+        "egdb",
+        "build",
+        "--houses",
+        "4",
+        "--max-seeds",
+        "10",
+        "--capture",
+        "empty",
+        "--out",
+        f,
+        "--quiet",
+    ]);
+    assert!(built.contains("43758 positions"), "{built}");
+
+    let info: Value = serde_json::from_str(&ok(&["egdb", "info", f, "--json"])).unwrap();
+    assert_eq!(info["max_seeds"], 10);
+    assert_eq!(info["rules"]["capture"], "empty");
+    assert_eq!(info["finished"], true);
+
+    // South's last seed sows into the store, South's row is empty and North keeps its 4:
+    // South ends with 6, North with 4.
+    let probe: Value = serde_json::from_str(&ok(&[
+        "egdb",
+        "probe",
+        f,
+        "--position",
+        "0,0,0,1,5,0,0,1,3,0:S",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(probe["value"], 2);
+    assert_eq!(probe["moves"].as_array().unwrap().len(), 1);
+
+    // The solve gives the same value with the database as without, and says it used it.
+    let with: Value = serde_json::from_str(&ok(&[
+        "solve",
+        "--houses",
+        "4",
+        "--seeds",
+        "2",
+        "--capture",
+        "empty",
+        "--egdb",
+        f,
+        "--json",
+        "--quiet",
+    ]))
+    .unwrap();
+    let without: Value = serde_json::from_str(&ok(&[
+        "solve",
+        "--houses",
+        "4",
+        "--seeds",
+        "2",
+        "--capture",
+        "empty",
+        "--egdb-seeds",
+        "0",
+        "--json",
+        "--quiet",
+    ]))
+    .unwrap();
+    assert_eq!(with["value"], without["value"]);
+    assert_eq!(with["egdb_seeds"], 10);
+    assert!(with["egdb_hits"].as_u64().unwrap() > 0);
+
+    // Other rules, another board, or the early stop: refused with a clear message.
+    fails(
+        &["solve", "--houses", "4", "--seeds", "2", "--egdb", f],
+        "was built for 4 houses capture=empty",
+    );
+    fails(
+        &[
+            "solve",
+            "--houses",
+            "5",
+            "--seeds",
+            "2",
+            "--capture",
+            "empty",
+            "--egdb",
+            f,
+        ],
+        "but the game is 5 houses",
+    );
+    fails(
+        &[
+            "solve",
+            "--houses",
+            "4",
+            "--rules",
+            "online-empty",
+            "--egdb",
+            f,
+        ],
+        "early stop",
+    );
+    fails(
+        &["egdb", "probe", f, "--position", "4,4,4,4,0,4,4,4,4,0:S"],
+        "at most 10 seeds",
+    );
+
+    // A damaged file is refused.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    fails(&["egdb", "info", f], "damaged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn early_stop_build_is_refused() {
+    let dir = scratch("early");
+    let f = dir.join("x.egdb");
+    fails(
+        &[
+            "egdb",
+            "build",
+            "--max-seeds",
+            "4",
+            "--rules",
+            "online",
+            "--out",
+            f.to_str().unwrap(),
+        ],
+        "early stop",
+    );
+    assert!(!f.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
