@@ -281,3 +281,57 @@ fn export_writes_whole_tables_in_json_and_csv() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn committed_tables_are_consistent_with_the_rules_and_themselves() {
+    use kalah_core::{Capture, Position};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for (name, capture) in [
+        ("export-5-4-standard-d2", Capture::Standard),
+        ("export-5-4-empty-d2", Capture::Empty),
+    ] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let game = Game::new(Rules {
+            capture,
+            ..Rules::kalah(5, 4)
+        })
+        .unwrap();
+        let mut values = std::collections::HashMap::new();
+        for p in v["positions"].as_array().unwrap() {
+            let pos: Position = p["position"].as_str().unwrap().parse().unwrap();
+            values.insert(pos, p["value"].as_i64().unwrap());
+        }
+        assert_eq!(
+            values.len(),
+            v["count"].as_u64().unwrap() as usize,
+            "{name}"
+        );
+        assert!(values.contains_key(&game.start()));
+        for p in v["positions"].as_array().unwrap() {
+            let pos: Position = p["position"].as_str().unwrap().parse().unwrap();
+            let moves = p["moves"].as_array().unwrap();
+            let bins: Vec<u64> = moves.iter().map(|m| m["bin"].as_u64().unwrap()).collect();
+            let legal: Vec<u64> = pos
+                .moves()
+                .map(|j| notation::bin(5, pos.side_to_move(), j) as u64)
+                .collect();
+            assert_eq!(bins, legal, "{name} {pos}");
+            let sign = pos.side_to_move().sign() as i64;
+            let best = moves
+                .iter()
+                .map(|m| sign * m["value"].as_i64().unwrap())
+                .max();
+            assert_eq!(best.map(|b| sign * b), Some(p["value"].as_i64().unwrap()));
+            for m in moves {
+                let b = m["bin"].as_u64().unwrap() as usize;
+                let (child, _) = notation::play_bin(&game, &pos, b).unwrap();
+                if let Some(&cv) = values.get(&child) {
+                    assert_eq!(cv, m["value"].as_i64().unwrap(), "{name} {pos} bin {b}");
+                }
+            }
+        }
+        let csv = std::fs::read_to_string(dir.join(format!("{name}.csv"))).unwrap();
+        assert_eq!(csv.lines().count(), values.len() + 1, "{name}.csv");
+    }
+}
