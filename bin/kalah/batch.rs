@@ -12,7 +12,7 @@ use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, line_strings, parallel_solver,
     progress_bar, signed,
 };
-use crate::args::RulesArgs;
+use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -58,9 +58,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     let text = read_input(args.input.as_deref())?;
-    let houses = args.rules.houses.unwrap_or(6);
-    let seeds = args.rules.seeds.unwrap_or(4);
-    let game = kalah_core::Game::new(args.rules.rules(houses, seeds))?;
+    // The rules and board of the options (the defaults of every subcommand), from the start.
+    let no_position = PositionArgs {
+        position: None,
+        moves: None,
+    };
+    let (game, _) = setup(&args.rules, &no_position)?;
     let all = items(&text);
 
     let (skip, mut file) = match &args.output {
