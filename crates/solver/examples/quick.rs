@@ -28,9 +28,9 @@ fn main() {
             threads,
             hash_mb,
             deepening,
-            egdb_seeds: std::env::var("KALAH_EGDB")
-                .ok()
-                .and_then(|v| v.parse().ok()),
+            egdb_seeds: env("KALAH_EGDB"),
+            table_min_seeds: env("KALAH_SMALL").unwrap_or(0),
+            etc_min_seeds: env("KALAH_ETC").unwrap_or(10),
         },
     );
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
@@ -57,4 +57,8 @@ fn main() {
         sol.nodes_per_second() / 1e6,
         pv.join(" ")
     );
+}
+
+fn env(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
 }

@@ -331,7 +331,14 @@ impl Solver {
         value: i32,
         shared: &Shared,
     ) -> Result<Vec<Turn>, Cancelled> {
-        let mut worker = Worker::new(&self.game, &self.table, shared, self.egdb.as_deref(), 0);
+        let mut worker = Worker::new(
+            &self.game,
+            &self.table,
+            shared,
+            self.egdb.as_deref(),
+            &self.config,
+            0,
+        );
         let mut pv: Vec<Turn> = Vec::new();
         let (mut pos, mut value) = (*pos, value);
         while !pos.is_over() {

@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use kalah_core::{Game, Position};
 
 use crate::egdb::Egdb;
+use crate::smp::Config;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
 
@@ -53,6 +54,7 @@ impl<'a> Worker<'a> {
         tt: &'a Table,
         shared: &'a Shared<'a>,
         egdb: Option<&'a Egdb>,
+        config: &Config,
         id: usize,
     ) -> Worker<'a> {
         Worker {
@@ -63,8 +65,8 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unreported: 0,
             aborted: false,
-            small: env_or("KALAH_SMALL", 0),
-            etc_min: env_or("KALAH_ETC", 1000),
+            small: config.table_min_seeds as i32 - 1,
+            etc_min: config.etc_min_seeds as i32,
             egdb,
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
             egdb_hits: 0,
@@ -228,7 +230,11 @@ impl<'a> Worker<'a> {
                 let same = kid.pos.side_to_move() == pos.side_to_move();
                 let child_margin = kid.pos.store_margin();
                 let bound = if kid.pos.is_over() {
-                    child_margin
+                    if same {
+                        child_margin
+                    } else {
+                        -child_margin
+                    }
                 } else {
                     match self.tt.probe(kid.key) {
                         Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
@@ -310,11 +316,4 @@ struct Kid {
     house: u8,
     key: u64,
     pos: Position,
-}
-
-fn env_or(name: &str, default: i32) -> i32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }

@@ -24,6 +24,12 @@ pub struct Config {
     /// Build an endgame database of positions with at most this many seeds in the
     /// houses when the solver is created (in memory; `None`: no database).
     pub egdb_seeds: Option<usize>,
+    /// Positions with fewer seeds than this in the houses are searched without the
+    /// transposition table (they are cheaper to search than to look up).
+    pub table_min_seeds: usize,
+    /// Enhanced transposition cut-offs (probing every child's entry before searching
+    /// any) at positions with at least this many seeds in the houses.
+    pub etc_min_seeds: usize,
 }
 
 impl Default for Config {
@@ -33,6 +39,8 @@ impl Default for Config {
             hash_mb: 256,
             deepening: 12,
             egdb_seeds: None,
+            table_min_seeds: 0,
+            etc_min_seeds: 10,
         }
     }
 }
@@ -78,6 +86,7 @@ pub(crate) fn search(
                     &solver.table,
                     shared,
                     solver.egdb.as_deref(),
+                    &solver.config,
                     id,
                 );
                 let v = w.search(pos, solver.game.key(pos), alpha, beta, depth, 0);

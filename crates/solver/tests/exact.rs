@@ -1,0 +1,192 @@
+//! The solver against published values and against a deliberately naive minimax.
+
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::{Capture, End, Game, Leftovers, Position, Rules};
+use kalah_solver::{Config, Solver};
+
+/// Plain exhaustive minimax: no table, no pruning, no ordering. The value for the mover.
+fn naive(game: &Game, pos: &Position) -> i32 {
+    if pos.is_over() {
+        return pos.store_margin();
+    }
+    pos.moves()
+        .map(|j| {
+            let child = game.play_unchecked(pos, j);
+            let v = naive(game, &child);
+            if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a position that is not over has a move")
+}
+
+fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
+    let mut v = Vec::new();
+    for capture in [Capture::Standard, Capture::Empty] {
+        for end in [End::RowEmpty, End::MoverStuck] {
+            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
+                for early_stop in [false, true] {
+                    v.push(Rules {
+                        capture,
+                        end,
+                        leftovers,
+                        early_stop,
+                        ..Rules::kalah(houses, seeds)
+                    });
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Positions reached by random playouts from the start, with at most `max_seeds` seeds
+/// left in the houses (so that the naive minimax stays quick).
+fn positions(game: &Game, rng: &mut Rng, count: usize, max_seeds: u32) -> Vec<Position> {
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = game.start();
+        let stop = rng.below(40);
+        for _ in 0..stop {
+            if pos.is_over() {
+                break;
+            }
+            let moves: Vec<usize> = pos.moves().collect();
+            pos = game.play_unchecked(&pos, moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if pos.seeds_in_houses() <= max_seeds {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn solver(game: &Game, threads: usize, egdb_seeds: Option<usize>, etc_min_seeds: usize) -> Solver {
+    Solver::new(
+        game.clone(),
+        Config {
+            threads,
+            hash_mb: 2,
+            deepening: 4,
+            egdb_seeds,
+            etc_min_seeds,
+            table_min_seeds: 0,
+        },
+    )
+}
+
+/// Replays a principal variation and returns the final score from South.
+fn replay(game: &Game, pos: &Position, pv: &[kalah_solver::Turn]) -> i32 {
+    let mut p = *pos;
+    for turn in pv {
+        for &j in &turn.sowings {
+            assert_eq!(p.side_to_move(), turn.side, "the turn's player is to move");
+            p = game
+                .try_play(&p, j)
+                .expect("the principal variation is legal")
+                .0;
+        }
+    }
+    assert!(
+        p.is_over(),
+        "the principal variation reaches the end of the game"
+    );
+    p.score()
+}
+
+#[test]
+fn values_match_naive_minimax_under_every_rule() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for (houses, seeds) in [(2, 2), (3, 2), (3, 3), (4, 2)] {
+        for rules in all_rules(houses, seeds) {
+            let game = Game::new(rules).unwrap();
+            // Database sizes that cover part of the tree, when the rules allow one.
+            let egdb = if rules.early_stop { None } else { Some(4) };
+            let configs = [
+                solver(&game, 1, None, 1000),
+                solver(&game, 1, egdb, 2),
+                solver(&game, 2, egdb, 4),
+            ];
+            for pos in positions(&game, &mut rng, 30, 12) {
+                let want = naive(&game, &pos);
+                for s in &configs {
+                    let sol = s.solve(&pos, &AtomicBool::new(false), &mut |_| {}).unwrap();
+                    assert_eq!(sol.value, want, "{rules} {pos} config {:?}", s.config());
+                    assert_eq!(
+                        replay(&game, &pos, &sol.pv),
+                        sol.value_from_south(),
+                        "{rules} {pos}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn start_value(houses: u8, seeds: u8, capture: Capture) -> (i32, Vec<kalah_solver::Turn>, Game) {
+    let game = Game::new(Rules {
+        capture,
+        ..Rules::kalah(houses, seeds)
+    })
+    .unwrap();
+    let s = Solver::new(
+        game.clone(),
+        Config {
+            hash_mb: 64,
+            ..Config::default()
+        },
+    );
+    let sol = s
+        .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        replay(&game, &game.start(), &sol.pv),
+        sol.value_from_south()
+    );
+    (sol.value_from_south(), sol.pv, game)
+}
+
+/// Irving, Donkers and Uiterwijk, "Solving Kalah" (2000), empty-capture rule.
+#[test]
+fn published_values_empty_capture() {
+    let table: [(u8, &[i32]); 3] = [
+        (4, &[2, 6, 8, 2, 2, 0]),
+        (5, &[0, 0, 8, 12]),
+        (6, &[2, 10, 2]),
+    ];
+    for (houses, values) in table {
+        for (i, &want) in values.iter().enumerate() {
+            let seeds = i as u8 + 1;
+            let (got, _, _) = start_value(houses, seeds, Capture::Empty);
+            assert_eq!(got, want, "Kalah({houses},{seeds}) empty capture");
+        }
+    }
+}
+
+/// The standard rule on the boards fast enough for a test, against the naive minimax.
+#[test]
+fn standard_capture_small_boards_match_naive() {
+    for (houses, seeds) in [(3, 2), (2, 3), (4, 1), (2, 2)] {
+        let (got, _, game) = start_value(houses, seeds, Capture::Standard);
+        assert_eq!(got, naive(&game, &game.start()), "Kalah({houses},{seeds})");
+    }
+}
