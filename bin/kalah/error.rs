@@ -61,6 +61,8 @@ pub enum CliError {
     Io(io::Error),
     /// A check of the engine's own result failed: a bug to report.
     Internal(String),
+    /// An input file that cannot be read or understood; the message names the place.
+    Input(String),
 }
 
 impl fmt::Display for CliError {
@@ -116,6 +118,7 @@ impl fmt::Display for CliError {
             ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
+            CliError::Input(msg) => write!(f, "{msg}"),
         }
     }
 }

@@ -8,6 +8,7 @@
 mod analysis_io;
 mod args;
 mod batch;
+mod bench;
 mod egdb;
 mod error;
 mod export;
@@ -49,6 +50,7 @@ enum Command {
     Perft(perft::Args),
     Play(play::Args),
     Solve(solve::Args),
+    Bench(bench::Args),
     Openings(openings::Args),
     Pie(pie::Args),
     Batch(batch::Args),
@@ -79,6 +81,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft(args) => perft::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Solve(args) => solve::run(args, out),
+        Command::Bench(args) => bench::run(args, out),
         Command::Openings(args) => openings::run(args, out),
         Command::Pie(args) => pie::run(args, out),
         Command::Batch(args) => batch::run(args, out),

@@ -157,6 +157,7 @@ pub struct Solver {
     table: Table,
     config: Config,
     egdb: Option<std::sync::Arc<Egdb>>,
+    busy: smp::Busy,
 }
 
 impl Solver {
@@ -175,6 +176,7 @@ impl Solver {
             table,
             config,
             egdb,
+            busy: smp::Busy::new(),
         }
     }
 
@@ -337,7 +339,6 @@ impl Solver {
             shared,
             self.egdb.as_deref(),
             &self.config,
-            0,
         );
         let mut pv: Vec<Turn> = Vec::new();
         let (mut pos, mut value) = (*pos, value);

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use kalah_core::{Game, Position};
 
 use crate::egdb::Egdb;
-use crate::smp::Config;
+use crate::smp::{Busy, Claim, Config};
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
 
@@ -29,8 +29,6 @@ pub(crate) struct Worker<'a> {
     pub(crate) game: &'a Game,
     pub(crate) tt: &'a Table,
     pub(crate) shared: &'a Shared<'a>,
-    /// Which thread this is (0 is the main one); helpers vary their move order with it.
-    pub(crate) id: usize,
     /// Nodes searched by this worker.
     pub(crate) nodes: u64,
     /// Nodes not yet added to the shared counter.
@@ -42,6 +40,10 @@ pub(crate) struct Worker<'a> {
     /// Enhanced transposition cut-offs at positions with at least this many seeds.
     etc_min: i32,
     egdb: Option<&'a Egdb>,
+    /// The subtrees being searched by some thread (only with several threads).
+    busy: Option<&'a Busy>,
+    /// Threads share out siblings at positions with at least this many seeds.
+    share_min: i32,
     /// Positions with at most this many seeds in the houses are in the database (-1: none).
     egdb_seeds: i32,
     /// Database hits not yet added to the shared counter.
@@ -55,22 +57,28 @@ impl<'a> Worker<'a> {
         shared: &'a Shared<'a>,
         egdb: Option<&'a Egdb>,
         config: &Config,
-        id: usize,
     ) -> Worker<'a> {
         Worker {
             game,
             tt,
             shared,
-            id,
             nodes: 0,
             unreported: 0,
             aborted: false,
             small: config.table_min_seeds as i32 - 1,
             etc_min: config.etc_min_seeds as i32,
             egdb,
+            busy: None,
+            share_min: config.share_min_seeds as i32,
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
             egdb_hits: 0,
         }
+    }
+
+    /// Lets this worker share siblings with the other threads through `busy`.
+    pub(crate) fn sharing(mut self, busy: &'a Busy) -> Worker<'a> {
+        self.busy = Some(busy);
+        self
     }
 
     /// Adds this worker's uncounted nodes to the shared counter.
@@ -218,10 +226,6 @@ impl<'a> Worker<'a> {
             };
             n += 1;
         }
-        if self.id != 0 && ply < 2 && n > 1 {
-            // Lazy SMP helpers start elsewhere so the threads do not all walk one path.
-            kids[..n].rotate_left(self.id % n);
-        }
 
         // Enhanced transposition cut-off: a child whose stored bound already refutes the
         // window ends the search before any child is searched.
@@ -260,20 +264,52 @@ impl<'a> Worker<'a> {
         };
         let mut best = -INF;
         let mut best_move = kids[0].house;
-        for kid in &kids[..n] {
-            let v = self.child_score(pos, &kid.pos, kid.key, alpha, beta, next, ply);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = kid.house;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+        // Simplified ABDADA: with several threads, a child (after the first) that another
+        // thread is searching right now is put off to a second pass, so the threads spread
+        // over the siblings instead of all walking the same subtree.
+        let share = self.busy.is_some() && left >= self.share_min;
+        let mut deferred = 0u16;
+        for pass in 0..2 {
+            for (i, kid) in kids[..n].iter().enumerate() {
+                if pass == 1 && deferred >> i & 1 == 0 {
+                    continue;
+                }
+                let mut marked = false;
+                if share && pass == 0 && i > 0 {
+                    if let Some(busy) = self.busy {
+                        match busy.claim(kid.key) {
+                            Claim::Taken => {
+                                deferred |= 1 << i;
+                                continue;
+                            }
+                            Claim::Mine => marked = true,
+                            Claim::Full => {}
+                        }
                     }
                 }
+                let v = self.child_score(pos, &kid.pos, kid.key, alpha, beta, next, ply);
+                if marked {
+                    if let Some(busy) = self.busy {
+                        busy.release(kid.key);
+                    }
+                }
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = kid.house;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            deferred = 0;
+                            break;
+                        }
+                    }
+                }
+            }
+            if deferred == 0 {
+                break;
             }
         }
         if !use_table {

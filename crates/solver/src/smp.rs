@@ -1,7 +1,9 @@
-//! Lazy SMP: every thread runs the same search over the shared table; the first to
-//! finish gives the result and the others stop. Helpers start from other root moves
-//! (see the rotation in the search), so they fill the table with bounds the main line
-//! needs soon. One thread is the same code with `threads = 1`.
+//! The parallel search: every thread runs the same search over the shared table (Lazy
+//! SMP); the first to finish gives the result and the others stop. What keeps them from
+//! all walking the same subtree is simplified ABDADA: a thread puts off a sibling that
+//! another thread is searching right now ([`Busy`]) and takes it up after the others, by
+//! which time the table usually holds its value. One thread is the same code with
+//! `threads = 1` (and no `Busy` lookups).
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
@@ -30,6 +32,9 @@ pub struct Config {
     /// Enhanced transposition cut-offs (probing every child's entry before searching
     /// any) at positions with at least this many seeds in the houses.
     pub etc_min_seeds: usize,
+    /// With several threads, siblings are shared out (ABDADA) at positions with at least
+    /// this many seeds in the houses.
+    pub share_min_seeds: usize,
 }
 
 impl Default for Config {
@@ -41,6 +46,7 @@ impl Default for Config {
             egdb_seeds: None,
             table_min_seeds: 0,
             etc_min_seeds: 10,
+            share_min_seeds: 16,
         }
     }
 }
@@ -81,14 +87,18 @@ pub(crate) fn search(
         for id in 0..solver.config.threads.max(1) {
             let tx = tx.clone();
             s.spawn(move || {
-                let mut w = Worker::new(
+                let w = Worker::new(
                     &solver.game,
                     &solver.table,
                     shared,
                     solver.egdb.as_deref(),
                     &solver.config,
-                    id,
                 );
+                let mut w = if solver.config.threads > 1 {
+                    w.sharing(&solver.busy)
+                } else {
+                    w
+                };
                 let v = w.search(pos, solver.game.key(pos), alpha, beta, depth, 0);
                 w.flush();
                 if !w.aborted && !shared.done.swap(true, Relaxed) {
@@ -115,4 +125,52 @@ pub(crate) fn search(
             }
         }
     })
+}
+
+/// The set of subtrees some thread is searching now, for simplified ABDADA: a small
+/// open-addressed array of keys (0 = free). A thread claims a child's key before searching
+/// it and releases it after; a thread that finds the key taken searches other siblings
+/// first. It is only a hint: a full slot or a lost race just means no deferral.
+pub(crate) struct Busy {
+    slots: Box<[std::sync::atomic::AtomicU64]>,
+}
+
+/// The answer of [`Busy::claim`].
+pub(crate) enum Claim {
+    /// Another thread is searching this subtree.
+    Taken,
+    /// Claimed: release it after the search.
+    Mine,
+    /// No room to record it: search it anyway.
+    Full,
+}
+
+impl Busy {
+    pub(crate) fn new() -> Busy {
+        Busy {
+            slots: (0..1 << 14)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
+        &self.slots[(kalah_core::mix(key) as usize) & (self.slots.len() - 1)]
+    }
+
+    #[inline]
+    pub(crate) fn claim(&self, key: u64) -> Claim {
+        // Key 0 (no seeds left) never reaches here: such positions are over.
+        match self.slot(key).compare_exchange(0, key, Relaxed, Relaxed) {
+            Ok(_) => Claim::Mine,
+            Err(k) if k == key => Claim::Taken,
+            Err(_) => Claim::Full,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn release(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
 }

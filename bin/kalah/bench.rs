@@ -1,0 +1,154 @@
+//! `kalah bench`: solves the fixed positions of `data/bench.txt` and prints the total node
+//! count, the fingerprint of the search, with the time it took.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use kalah_core::notation::play_moves;
+use kalah_core::{Game, Position, Preset};
+use kalah_solver::{Config, Solver};
+use serde_json::json;
+
+use crate::error::CliError;
+use crate::solving::verify;
+
+/// The positions built into the binary (the file `data/bench.txt` of the source tree).
+const BUILT_IN: &str = include_str!("../../data/bench.txt");
+
+/// Solve a fixed set of positions and print the total node count (the search fingerprint).
+///
+/// With one thread (the default here) the node count depends only on the search code: a
+/// commit that changes the search quotes it as `Bench: <nodes>`. Every value is checked by
+/// replaying its principal variation.
+///
+/// Example: `kalah bench` or `kalah bench --threads 2 --json`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Read the positions from this file instead of the built-in set
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+
+    /// Search threads (the node count is reproducible only with 1)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+
+    /// Transposition table size in MiB
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    hash_mb: u64,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// One line of the bench file.
+struct Case {
+    line: String,
+    game: Game,
+    pos: Position,
+}
+
+fn parse(text: &str) -> Result<Vec<Case>, CliError> {
+    let mut cases = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: String| CliError::Input(format!("bench line {}: {why}: '{line}'", n + 1));
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 4 {
+            return Err(bad("expected PRESET HOUSES SEEDS POSITION".into()));
+        }
+        let preset: Preset = f[0].parse().map_err(|e| bad(format!("{e}")))?;
+        let houses: u8 = f[1]
+            .parse()
+            .map_err(|_| bad("houses is not a number".into()))?;
+        let seeds: u8 = f[2]
+            .parse()
+            .map_err(|_| bad("seeds is not a number".into()))?;
+        let game = Game::new(preset.rules(houses, seeds)).map_err(|e| bad(format!("{e}")))?;
+        let pos = if f[3] == "start" {
+            game.start()
+        } else if let Some(moves) = f[3].strip_prefix("moves:") {
+            play_moves(&game, game.start(), moves)
+                .map_err(|e| bad(format!("{e}")))?
+                .0
+        } else {
+            let p: Position = f[3].parse().map_err(|e| bad(format!("{e}")))?;
+            game.settle(p).map_err(|e| bad(format!("{e}")))?
+        };
+        cases.push(Case {
+            line: line.to_string(),
+            game,
+            pos,
+        });
+    }
+    Ok(cases)
+}
+
+/// Runs `kalah bench`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let text = match &args.file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| CliError::Input(format!("cannot read {}: {e}", path.display())))?,
+        None => BUILT_IN.to_string(),
+    };
+    let cases = parse(&text)?;
+    let timer = Instant::now();
+    let mut total_nodes = 0u64;
+    let mut rows = Vec::new();
+    for case in &cases {
+        let config = Config {
+            threads: args.threads as usize,
+            hash_mb: args.hash_mb as usize,
+            egdb_seeds: Config::default_egdb_seeds(&case.game),
+            ..Config::default()
+        };
+        let solver = Solver::new(case.game.clone(), config);
+        let sol = solver
+            .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
+            .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
+        verify(&case.game, &case.pos, &sol)?;
+        total_nodes += sol.nodes;
+        if !args.json {
+            writeln!(
+                out,
+                "{:<48} value {:+4}  nodes {:>11}  {:>8.3} s",
+                case.line,
+                sol.value_from_south(),
+                sol.nodes,
+                sol.elapsed.as_secs_f64()
+            )?;
+        }
+        rows.push(json!({
+            "case": case.line,
+            "value": sol.value_from_south(),
+            "nodes": sol.nodes,
+            "seconds": sol.elapsed.as_secs_f64(),
+        }));
+    }
+    let seconds = timer.elapsed().as_secs_f64();
+    let nps = total_nodes as f64 / seconds.max(1e-9);
+    if args.json {
+        let obj = json!({
+            "nodes": total_nodes,
+            "seconds": seconds,
+            "nodes_per_second": nps.round(),
+            "threads": args.threads,
+            "hash_mb": args.hash_mb,
+            "cases": rows,
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(
+            out,
+            "Bench: {total_nodes} nodes in {seconds:.3} s ({:.2} M nodes/s, {} threads)",
+            nps / 1e6,
+            args.threads
+        )?;
+    }
+    Ok(())
+}
