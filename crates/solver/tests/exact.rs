@@ -90,6 +90,8 @@ fn solver(game: &Game, threads: usize, egdb_seeds: Option<usize>, etc_min_seeds:
             egdb_seeds,
             etc_min_seeds,
             table_min_seeds: 0,
+            // Share siblings everywhere, so that the two-thread runs exercise it.
+            share_min_seeds: 0,
         },
     )
 }
