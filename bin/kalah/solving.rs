@@ -22,8 +22,9 @@ pub struct SolverArgs {
     pub threads: Option<u32>,
 
     /// Transposition table size in MiB (allocated once; larger helps long solves)
-    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
-    pub hash_mb: u64,
+    /// [default: 1024 from 48 seeds up, else 256]
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub hash_mb: Option<u64>,
 
     /// Build an in-memory endgame database of every position with at most K seeds in the
     /// houses before searching [default: chosen from the board; 0 = none]
@@ -53,7 +54,9 @@ impl SolverArgs {
         };
         Config {
             threads: self.threads.map_or(default.threads, |t| t as usize),
-            hash_mb: self.hash_mb as usize,
+            hash_mb: self
+                .hash_mb
+                .map_or(Config::default_hash_mb(game), |m| m as usize),
             egdb_seeds,
             ..default
         }
