@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod egdb;
+mod pages;
 mod search;
 mod smp;
 pub mod tt;

@@ -2,6 +2,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::pages::Block;
+
 /// Depth recorded for bounds proved by a search without a depth limit.
 pub const EXACT_DEPTH: u8 = u8::MAX;
 
@@ -73,7 +75,7 @@ const WAYS: usize = 4;
 /// slot of the same key, else an empty or older-generation slot, else the slot with the
 /// least depth and work.
 pub struct Table {
-    slots: Slots,
+    slots: Block<AtomicU64>,
     buckets: u64,
     generation: std::sync::atomic::AtomicU8,
 }
@@ -85,7 +87,7 @@ impl Table {
     }
 
     fn with_buckets(buckets: usize) -> Table {
-        let slots = Slots::zeroed(buckets * WAYS * 2);
+        let slots = Block::zeroed(buckets * WAYS * 2);
         Table {
             slots,
             buckets: buckets as u64,
@@ -188,87 +190,6 @@ impl Table {
             .filter(|&i| self.slots[2 * i + 1].load(Relaxed) != 0)
             .count();
         (used * 1000).checked_div(n).unwrap_or(0) as u32
-    }
-}
-
-/// The table's memory: zeroed words, on Linux in an anonymous mapping advised to use
-/// transparent huge pages (a probe is a random access into hundreds of MiB, and with
-/// 4 KiB pages nearly every probe also misses the TLB), elsewhere a plain boxed slice.
-struct Slots {
-    ptr: *mut AtomicU64,
-    len: usize,
-    mapped: usize,
-}
-
-// SAFETY: the words are atomics; the pointer is owned and freed once, in Drop.
-unsafe impl Send for Slots {}
-// SAFETY: as above; shared access goes through atomic operations only.
-unsafe impl Sync for Slots {}
-
-impl Slots {
-    fn zeroed(len: usize) -> Slots {
-        #[cfg(target_os = "linux")]
-        {
-            let bytes = (len * 8).div_ceil(HUGE_PAGE) * HUGE_PAGE;
-            // SAFETY: a fresh private anonymous mapping; checked for failure below.
-            let p = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    bytes,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if p != libc::MAP_FAILED {
-                // SAFETY: advising our own mapping; failure only means small pages.
-                unsafe { libc::madvise(p, bytes, libc::MADV_HUGEPAGE) };
-                return Slots {
-                    ptr: p as *mut AtomicU64,
-                    len,
-                    mapped: bytes,
-                };
-            }
-        }
-        let raw: Box<[u64]> = vec![0u64; len].into_boxed_slice();
-        Slots {
-            ptr: Box::into_raw(raw) as *mut AtomicU64,
-            len,
-            mapped: 0,
-        }
-    }
-}
-
-#[cfg(target_os = "linux")]
-const HUGE_PAGE: usize = 2 << 20;
-
-impl std::ops::Deref for Slots {
-    type Target = [AtomicU64];
-    fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: ptr points to len zero-initialised words owned by self; AtomicU64 has
-        // the layout of u64 and every bit pattern is valid.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
-    }
-}
-
-impl Drop for Slots {
-    fn drop(&mut self) {
-        if self.mapped != 0 {
-            #[cfg(target_os = "linux")]
-            // SAFETY: unmapping exactly the mapping made in `zeroed`.
-            unsafe {
-                libc::munmap(self.ptr as *mut libc::c_void, self.mapped);
-            }
-        } else {
-            // SAFETY: rebuilding the box leaked in `zeroed`.
-            drop(unsafe {
-                Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-                    self.ptr as *mut u64,
-                    self.len,
-                ))
-            });
-        }
     }
 }
 

@@ -392,7 +392,7 @@ impl Egdb {
             rules: info.rules,
             ranker: Ranker::new(0, 0),
             fast: super::FastRank::new(0, 0),
-            values: Bytes::zeroed(0),
+            values: Bytes::filled(0, 0),
             complete: 0,
             mover_row: 0,
         };

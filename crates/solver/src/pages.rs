@@ -1,0 +1,113 @@
+//! Large zeroed blocks of atomics for the transposition table and the endgame database:
+//! on Linux an anonymous mapping advised to use transparent huge pages (a probe is a
+//! random access into hundreds of MiB, and with 4 KiB pages nearly every probe would also
+//! miss the TLB), elsewhere the global allocator.
+
+use std::alloc::Layout;
+use std::sync::atomic::{AtomicI8, AtomicU64};
+
+/// Atomic integer types, for which an all-zero block is a valid array of values.
+///
+/// # Safety
+/// Implementors must be valid when all their bytes are zero and safe to share.
+pub(crate) unsafe trait Zeroable: Sync {}
+// SAFETY: atomics of integers: zero is a valid value, and they are Sync.
+unsafe impl Zeroable for AtomicU64 {}
+// SAFETY: as above.
+unsafe impl Zeroable for AtomicI8 {}
+
+/// An owned, fixed-size, zero-initialised block of `T`.
+pub(crate) struct Block<T: Zeroable> {
+    ptr: *mut T,
+    len: usize,
+    /// Bytes mapped with `mmap` (0: from the global allocator, or empty).
+    mapped: usize,
+}
+
+// SAFETY: the elements are atomics; the pointer is owned and freed once, in Drop.
+unsafe impl<T: Zeroable> Send for Block<T> {}
+// SAFETY: as above; shared access goes through the atomics only.
+unsafe impl<T: Zeroable> Sync for Block<T> {}
+
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+impl<T: Zeroable> Block<T> {
+    /// `len` zeroed elements.
+    pub(crate) fn zeroed(len: usize) -> Block<T> {
+        let layout = Layout::array::<T>(len).expect("block size fits in memory");
+        if layout.size() == 0 {
+            return Block {
+                ptr: std::ptr::NonNull::dangling().as_ptr(),
+                len,
+                mapped: 0,
+            };
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let bytes = layout.size().div_ceil(HUGE_PAGE) * HUGE_PAGE;
+            // SAFETY: a fresh private anonymous mapping (page aligned, zero filled);
+            // checked for failure below.
+            let p = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if p != libc::MAP_FAILED {
+                // SAFETY: advising our own mapping; failure only means small pages.
+                unsafe { libc::madvise(p, bytes, libc::MADV_HUGEPAGE) };
+                return Block {
+                    ptr: p as *mut T,
+                    len,
+                    mapped: bytes,
+                };
+            }
+        }
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Block {
+            ptr: p,
+            len,
+            mapped: 0,
+        }
+    }
+
+    /// The raw pointer to the first element.
+    #[inline]
+    pub(crate) fn as_ptr(&self) -> *mut T {
+        self.ptr
+    }
+}
+
+impl<T: Zeroable> std::ops::Deref for Block<T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        // SAFETY: ptr points to len zero-initialised (hence valid) elements owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for Block<T> {
+    fn drop(&mut self) {
+        if self.mapped != 0 {
+            #[cfg(target_os = "linux")]
+            // SAFETY: unmapping exactly the mapping made in `zeroed`.
+            unsafe {
+                libc::munmap(self.ptr as *mut libc::c_void, self.mapped);
+            }
+        } else if self.len > 0 && std::mem::size_of::<T>() > 0 {
+            let layout = Layout::array::<T>(self.len).expect("as allocated");
+            // SAFETY: freeing the allocation made in `zeroed` with its layout.
+            unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) };
+        }
+    }
+}
