@@ -295,7 +295,7 @@ fn perft_text_prints_a_line_per_depth() {
 
 #[test]
 fn play_rejects_illegal_input_then_ends_cleanly_at_eof() {
-    let out = kalah_with_input(&["play"], "9\nfoo\n3-4\n");
+    let out = kalah_with_input(&["play", "--engine", "greedy"], "9\nfoo\n3-4\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("not played: bin 9 is not one of South's houses"));
@@ -306,7 +306,7 @@ fn play_rejects_illegal_input_then_ends_cleanly_at_eof() {
 
 #[test]
 fn play_quits_on_request() {
-    let out = kalah_with_input(&["play", "--as", "north"], "quit\n");
+    let out = kalah_with_input(&["play", "--as", "north", "--engine", "greedy"], "quit\n");
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(text.contains("South plays"));
@@ -316,9 +316,38 @@ fn play_quits_on_request() {
 #[test]
 fn play_reaches_the_end_of_a_game() {
     let input = "1\n2\n3\n4\n5\n6\n".repeat(60);
-    let out = kalah_with_input(&["play", "--seed", "7"], &input);
+    let out = kalah_with_input(&["play", "--seed", "7", "--engine", "greedy"], &input);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("game over: South"));
+}
+
+/// The perfect engine never lets the human (playing anything) beat the value of the game:
+/// on Kalah(4,2) South, moving first, wins by 6 with perfect play, so a perfect North
+/// keeps South's final margin at most 6 whatever South plays.
+#[test]
+fn perfect_engine_holds_the_value_of_the_game() {
+    let input = "1\n2\n3\n4\n".repeat(40);
+    let out = kalah_with_input(
+        &["play", "--houses", "4", "--seeds", "2", "--threads", "1"],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let score: i32 = text
+        .split("score ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .expect("the final score is printed");
+    assert!(
+        score <= 6,
+        "South got {score:+} against perfect play:\n{text}"
+    );
+    let solved = kalah(&[
+        "solve", "--houses", "4", "--seeds", "2", "--json", "--quiet",
+    ]);
+    let value: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(value["value"], 6);
 }
 
 #[test]

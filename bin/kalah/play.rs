@@ -1,16 +1,23 @@
 //! `kalah play`: a human plays against the engine in the terminal, one turn at a time.
 //!
-//! The engine sits behind [`engine_turn`]; until the exact solver is wired in it is a greedy
-//! player that maximises its store margin at the end of its own turn.
+//! The engine plays perfectly by default: each of its turns is the first turn of the
+//! exact solver's principal variation, so it never gives away a seed of the position's
+//! value. `--engine greedy` plays the simple [`engine_turn`] instead (the largest store
+//! margin at the end of its own turn), for a weaker opponent.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use kalah_core::notation::{bin, format_turn, play_bin};
 use kalah_core::{mix, Game, Position, PositionError, Side, Sowing};
 
+use std::sync::atomic::AtomicBool;
+
+use kalah_solver::Solver;
+
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::{move_message, CliError};
 use crate::show;
+use crate::solving::{progress_message, verify, SolverArgs};
 
 /// Play against the engine in the terminal.
 ///
@@ -28,11 +35,27 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
 
+    /// How the engine plays: perfectly (the exact solver) or greedily
+    #[arg(long, value_enum, default_value = "perfect")]
+    engine: EngineKind,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+
     #[command(flatten)]
     rules: RulesArgs,
 
     #[command(flatten)]
     position: PositionArgs,
+}
+
+/// The engine's way of playing.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum EngineKind {
+    /// The exact solver's best turn (one solver, its table kept between turns).
+    Perfect,
+    /// The turn that leaves the largest store margin at once.
+    Greedy,
 }
 
 /// A side, as the command line names it.
@@ -55,6 +78,10 @@ impl From<Player> for Side {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, mut pos) = setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
+    let solver = match args.engine {
+        EngineKind::Perfect => Some(args.solver.solver(&game)?),
+        EngineKind::Greedy => None,
+    };
     let h = game.houses();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -74,7 +101,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let mover = pos.side_to_move();
         if mover != human {
-            let turn = engine_turn(&game, &pos, args.seed);
+            let turn = match &solver {
+                Some(solver) => perfect_turn(solver, &pos, &args.solver)?,
+                None => engine_turn(&game, &pos, args.seed),
+            };
             for &j in &turn {
                 pos = game.play_unchecked(&pos, j);
             }
@@ -206,6 +236,27 @@ pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize>
         .max_by_key(|(k, (margin, turn))| (*margin, std::cmp::Reverse((tie_break(turn), *k))))
         .map(|(_, (_, turn))| turn)
         .unwrap_or_default()
+}
+
+/// The first turn of the exact solver's principal variation from `pos`.
+fn perfect_turn(
+    solver: &Solver,
+    pos: &Position,
+    options: &SolverArgs,
+) -> Result<Vec<usize>, CliError> {
+    let spinner = options.spinner();
+    let sign = pos.side_to_move().sign();
+    let solution = solver
+        .solve(pos, &AtomicBool::new(false), &mut |p| {
+            spinner.set_message(progress_message(p, sign))
+        })
+        .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
+    spinner.finish_and_clear();
+    verify(solver.game(), pos, &solution)?;
+    Ok(solution
+        .best_turn()
+        .map(|t| t.sowings.clone())
+        .unwrap_or_default())
 }
 
 /// Collects every complete turn from `pos` (each with the position after it) into `turns`.
