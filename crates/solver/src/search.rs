@@ -212,10 +212,14 @@ impl<'a> Worker<'a> {
             if hint == Some(j as u8) {
                 order = 1024;
             }
-            let child_key = if use_table { self.game.key(&child) } else { 0 };
-            if use_table {
-                self.tt.prefetch(child_key);
-            }
+            // A child the database holds is answered from it: no key, no table.
+            let child_key = if use_table && child.seeds_in_houses() as i32 > self.egdb_seeds {
+                let key = self.game.key(&child);
+                self.tt.prefetch(key);
+                key
+            } else {
+                0
+            };
             // Insertion sort, best first (at most eight children).
             let mut k = n;
             while k > 0 && kids[k - 1].order < order {
@@ -237,11 +241,19 @@ impl<'a> Worker<'a> {
             for kid in &kids[..n] {
                 let same = kid.pos.side_to_move() == pos.side_to_move();
                 let child_margin = kid.pos.store_margin();
-                let bound = if kid.pos.is_over() {
+                let exact = if kid.pos.is_over() {
+                    Some(child_margin)
+                } else if kid.pos.seeds_in_houses() as i32 <= self.egdb_seeds {
+                    self.egdb
+                        .map(|db| child_margin + db.relative_value(&kid.pos))
+                } else {
+                    None
+                };
+                let bound = if let Some(v) = exact {
                     if same {
-                        child_margin
+                        v
                     } else {
-                        -child_margin
+                        -v
                     }
                 } else {
                     match self.tt.probe(kid.key) {
