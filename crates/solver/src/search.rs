@@ -235,41 +235,43 @@ impl<'a> Worker<'a> {
             n += 1;
         }
 
-        // Enhanced transposition cut-off: a child whose stored bound already refutes the
-        // window ends the search before any child is searched.
+        // Enhanced transposition cut-offs: a child whose stored (or database) bound already
+        // refutes the window ends the search before any child is searched; so does a set
+        // of children whose upper bounds are all known and all at most alpha.
         if use_table && left >= self.etc_min {
+            let mut all_known = true;
+            let mut max_upper = -INF;
             for kid in &kids[..n] {
                 let same = kid.pos.side_to_move() == pos.side_to_move();
                 let child_margin = kid.pos.store_margin();
-                let exact = if kid.pos.is_over() {
-                    Some(child_margin)
+                // Bounds of the child's value for its own mover.
+                let (lo, hi) = if kid.pos.is_over() {
+                    (child_margin, child_margin)
                 } else if kid.pos.seeds_in_houses() as i32 <= self.egdb_seeds {
-                    self.egdb
-                        .map(|db| child_margin + db.relative_value(&kid.pos))
-                } else {
-                    None
-                };
-                let bound = if let Some(v) = exact {
-                    if same {
-                        v
-                    } else {
-                        -v
-                    }
+                    let v = self
+                        .egdb
+                        .map_or(0, |db| child_margin + db.relative_value(&kid.pos));
+                    (v, v)
                 } else {
                     match self.tt.probe(kid.key) {
                         Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
-                            if same {
-                                e.lower as i32 + child_margin
-                            } else {
-                                -(e.upper as i32 + child_margin)
-                            }
+                            (e.lower as i32 + child_margin, e.upper as i32 + child_margin)
                         }
-                        _ => continue,
+                        _ => {
+                            all_known = false;
+                            continue;
+                        }
                     }
                 };
-                if bound >= beta {
-                    return bound;
+                // The same bounds for this position's mover.
+                let (lo, hi) = if same { (lo, hi) } else { (-hi, -lo) };
+                if lo >= beta {
+                    return lo;
                 }
+                max_upper = max_upper.max(hi);
+            }
+            if all_known && max_upper <= alpha {
+                return max_upper;
             }
         }
 
