@@ -189,6 +189,7 @@ impl<'a> Worker<'a> {
         let mut kids = [Kid {
             order: 0,
             house: 0,
+            in_db: false,
             key: 0,
             pos: *pos,
         }; MAX_MOVES];
@@ -213,7 +214,8 @@ impl<'a> Worker<'a> {
                 order = 1024;
             }
             // A child the database holds is answered from it: no key, no table.
-            let child_key = if use_table && child.seeds_in_houses() as i32 > self.egdb_seeds {
+            let in_db = child.seeds_in_houses() as i32 <= self.egdb_seeds;
+            let child_key = if use_table && !in_db {
                 let key = self.game.key(&child);
                 self.tt.prefetch(key);
                 key
@@ -229,6 +231,7 @@ impl<'a> Worker<'a> {
             kids[k] = Kid {
                 order,
                 house: j as u8,
+                in_db,
                 key: child_key,
                 pos: child,
             };
@@ -247,7 +250,7 @@ impl<'a> Worker<'a> {
                 // Bounds of the child's value for its own mover.
                 let (lo, hi) = if kid.pos.is_over() {
                     (child_margin, child_margin)
-                } else if kid.pos.seeds_in_houses() as i32 <= self.egdb_seeds {
+                } else if kid.in_db {
                     let v = self
                         .egdb
                         .map_or(0, |db| child_margin + db.relative_value(&kid.pos));
@@ -368,6 +371,8 @@ impl<'a> Worker<'a> {
 struct Kid {
     order: i32,
     house: u8,
+    /// The child is in the endgame database (then `key` is not computed).
+    in_db: bool,
     key: u64,
     pos: Position,
 }

@@ -110,13 +110,6 @@ impl Table {
         self.generation.fetch_add(1, Relaxed);
     }
 
-    /// Forgets everything.
-    pub fn clear(&self) {
-        for s in self.slots.iter() {
-            s.store(0, Relaxed);
-        }
-    }
-
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         let h = kalah_core::mix(key);
