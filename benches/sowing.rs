@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use kalah_core::{Capture, End, Game, Leftovers, Position, Rules, Side};
+use kalah_core::{Game, Position, Rules};
 
 /// The perft depth timed (Kalah(6,4), standard rules, from the start).
 const PERFT_DEPTH: u32 = 11;
@@ -15,114 +15,13 @@ const SAMPLES: usize = 200_000;
 /// Passes over the samples per timing.
 const ROUNDS: usize = 20;
 
-/// The simple array board of the reference tests (crates/core/tests/common/reference.rs),
-/// copied: absolute places `0..H` South's houses, `H` South's store, `H+1..=2H` North's
-/// houses, `2H+1` North's store; one loop step per seed.
-#[derive(Clone, Copy)]
-struct Simple {
-    h: usize,
-    places: [u8; 18],
-    to_move: Side,
-    over: bool,
-    total: u32,
-}
+/// The simple array reference of the core's tests (absolute places, one loop step per
+/// seed), the same file, so the bench times exactly what the tests trust.
+#[path = "../crates/core/tests/common/reference.rs"]
+#[allow(dead_code)]
+mod reference;
 
-impl Simple {
-    fn from_position(pos: &Position) -> Simple {
-        let counts = pos.absolute_counts();
-        let mut places = [0u8; 18];
-        places[..counts.len()].copy_from_slice(&counts);
-        Simple {
-            h: pos.houses_per_side(),
-            places,
-            to_move: pos.side_to_move(),
-            over: pos.is_over(),
-            total: pos.total_seeds(),
-        }
-    }
-
-    fn store_index(&self, side: Side) -> usize {
-        match side {
-            Side::South => self.h,
-            Side::North => 2 * self.h + 1,
-        }
-    }
-
-    fn house_index(&self, side: Side, j: usize) -> usize {
-        match side {
-            Side::South => j,
-            Side::North => self.h + 1 + j,
-        }
-    }
-
-    fn row_seeds(&self, side: Side) -> u32 {
-        (0..self.h)
-            .map(|j| self.places[self.house_index(side, j)] as u32)
-            .sum()
-    }
-
-    fn clear_houses(&mut self, leftovers: Leftovers) {
-        for side in [Side::South, Side::North] {
-            let left = self.row_seeds(side);
-            for j in 0..self.h {
-                let i = self.house_index(side, j);
-                self.places[i] = 0;
-            }
-            if leftovers == Leftovers::Owner {
-                let s = self.store_index(side);
-                self.places[s] += left as u8;
-            }
-        }
-        self.over = true;
-    }
-
-    fn sow(&self, rules: &Rules, j: usize) -> Simple {
-        let mover = self.to_move;
-        let mut b = *self;
-        let n = 2 * b.h + 2;
-        let mut at = b.house_index(mover, j);
-        let mut hand = b.places[at];
-        b.places[at] = 0;
-        let their_store = b.store_index(mover.other());
-        let mut empty_before_last = false;
-        while hand > 0 {
-            at = (at + 1) % n;
-            if at == their_store {
-                continue;
-            }
-            empty_before_last = b.places[at] == 0;
-            b.places[at] += 1;
-            hand -= 1;
-        }
-        let my_store = b.store_index(mover);
-        let extra = at == my_store;
-        let own_house = match mover {
-            Side::South => at < b.h,
-            Side::North => at > b.h && at < 2 * b.h + 1,
-        };
-        if !extra && own_house && empty_before_last {
-            let opposite = 2 * b.h - at;
-            if b.places[opposite] > 0 || rules.capture == Capture::Empty {
-                b.places[my_store] += b.places[at] + b.places[opposite];
-                b.places[at] = 0;
-                b.places[opposite] = 0;
-            }
-        }
-        b.to_move = if extra { mover } else { mover.other() };
-        let ended = match rules.end {
-            End::RowEmpty => b.row_seeds(Side::South) == 0 || b.row_seeds(Side::North) == 0,
-            End::MoverStuck => b.row_seeds(b.to_move) == 0,
-        };
-        if ended {
-            b.clear_houses(rules.leftovers);
-        } else if rules.early_stop
-            && 2 * (b.places[b.h].max(b.places[2 * b.h + 1]) as u32) > b.total
-        {
-            b.clear_houses(Leftovers::Discard);
-        }
-        b
-    }
-}
+use reference::RefBoard;
 
 /// SplitMix64, to pick the random positions.
 struct Rng(u64);
@@ -168,15 +67,20 @@ fn main() {
     let rules = Rules::kalah(6, 4);
     let game = Game::new(rules).expect("Kalah(6,4) is valid");
     let fast_inputs = samples(&game);
-    let simple_inputs: Vec<(Simple, usize)> = fast_inputs
+    let simple_inputs: Vec<(RefBoard, usize)> = fast_inputs
         .iter()
-        .map(|(p, j)| (Simple::from_position(p), *j))
+        .map(|(p, j)| {
+            (
+                RefBoard::from_counts(&p.absolute_counts(), p.side_to_move()),
+                *j,
+            )
+        })
         .collect();
 
     // Both must agree before either is timed.
     for ((pos, j), (simple, _)) in fast_inputs.iter().zip(&simple_inputs) {
         let next = game.play_unchecked(pos, *j);
-        let want = simple.sow(&rules, *j);
+        let (want, _) = simple.sow(&rules, *j);
         assert_eq!(
             next.absolute_counts(),
             &want.places[..14],
@@ -202,7 +106,7 @@ fn main() {
     let mut check = 0u64;
     for _ in 0..ROUNDS {
         for (simple, j) in black_box(&simple_inputs) {
-            let next = simple.sow(&rules, *j);
+            let (next, _) = simple.sow(&rules, *j);
             check = check.wrapping_add(next.places[6] as u64 + next.places[0] as u64);
         }
     }
