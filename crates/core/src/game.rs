@@ -121,7 +121,7 @@ impl Game {
     }
 
     /// Like [`Game::play_unchecked`], also saying how the sowing ended.
-    #[inline]
+    #[inline(always)]
     pub fn sow(&self, pos: &Position, house: usize) -> (Position, Sowing) {
         debug_assert!(house < self.h && pos.houses as usize == self.h);
         let shift = 8 * house;
@@ -162,7 +162,7 @@ impl Game {
     }
 
     /// Applies the end-of-game rules after a sowing, then passes the turn unless `extra`.
-    #[inline]
+    #[inline(always)]
     fn end_turn(&self, mut pos: Position, extra: bool) -> (Position, Sowing) {
         let mover_empty = pos.board & self.mover_row == 0;
         let opponent_empty = pos.board & self.opponent_row == 0;
@@ -268,6 +268,14 @@ impl Game {
     /// True when [`Game::key`] is injective for this game.
     pub fn exact_keys(&self) -> bool {
         self.keys.exact()
+    }
+
+    /// True when [`Game::key`] is the bare combinatorial rank of the houses
+    /// ([`crate::Ranker::rank`] over `2 * houses` lanes): exact keys and no stores in them (not
+    /// the early stop). The rank does not depend on the ranker's seed limit, so such a key
+    /// is also the position's index in an endgame database of the same board.
+    pub fn key_is_rank(&self) -> bool {
+        self.keys.is_rank()
     }
 }
 

@@ -170,6 +170,11 @@ impl KeyCoder {
         self.exact
     }
 
+    /// True when the key is the bare rank of the houses ([`Ranker::rank`]).
+    pub(crate) fn is_rank(&self) -> bool {
+        self.exact && self.store_radix == 0
+    }
+
     #[inline]
     pub(crate) fn key(&self, pos: &Position) -> u64 {
         if self.exact {

@@ -435,6 +435,19 @@ impl Egdb {
         self.values[self.ranker.rank(pos.packed_board()) as usize].load(Relaxed) as i32
     }
 
+    /// The relative value of the board of rank `index` ([`kalah_core::Ranker::rank`];
+    /// [`kalah_core::Game::key`] where [`kalah_core::Game::key_is_rank`]).
+    #[inline]
+    pub fn value_at(&self, index: u64) -> i32 {
+        self.values[index as usize].load(Relaxed) as i32
+    }
+
+    /// Asks the CPU to bring the entry of rank `index` into cache.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        self.values.prefetch(index as usize)
+    }
+
     /// The exact value for the mover of `pos` if the database holds it.
     pub fn probe(&self, pos: &Position) -> Option<i32> {
         (pos.houses_per_side() == self.rules.houses as usize

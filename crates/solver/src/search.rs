@@ -46,6 +46,8 @@ pub(crate) struct Worker<'a> {
     share_min: i32,
     /// Positions with at most this many seeds in the houses are in the database (-1: none).
     egdb_seeds: i32,
+    /// The table key is the position's database index ([`Game::key_is_rank`]).
+    rank_keys: bool,
     /// Database hits not yet added to the shared counter.
     egdb_hits: u64,
 }
@@ -71,6 +73,8 @@ impl<'a> Worker<'a> {
             busy: None,
             share_min: config.share_min_seeds as i32,
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
+            rank_keys: game.key_is_rank(),
+
             egdb_hits: 0,
         }
     }
@@ -87,6 +91,16 @@ impl<'a> Worker<'a> {
         let hits = std::mem::take(&mut self.egdb_hits);
         self.shared.egdb_hits.fetch_add(hits, Relaxed);
         self.unreported = 0;
+    }
+
+    /// The database's relative value of `pos` (key `key`), which it holds.
+    #[inline]
+    fn db_value(&self, db: &Egdb, pos: &Position, key: u64) -> i32 {
+        if self.rank_keys {
+            db.value_at(key)
+        } else {
+            db.relative_value(pos)
+        }
     }
 
     /// The score of `child` (key `key`) for the mover of `parent`, searched with the
@@ -145,7 +159,7 @@ impl<'a> Worker<'a> {
         if left <= self.egdb_seeds {
             if let Some(db) = self.egdb {
                 self.egdb_hits += 1;
-                return margin + db.relative_value(pos);
+                return margin + self.db_value(db, pos, key);
             }
         }
         let (mut lower, mut upper) = (margin - left, margin + left);
@@ -187,12 +201,14 @@ impl<'a> Worker<'a> {
         // store first), then by what the sowing banks at once (captures, store seeds),
         // then nearest the store first.
         let mut kids = [Kid {
-            order: 0,
             house: 0,
             in_db: false,
             key: 0,
+            known: None,
             pos: *pos,
         }; MAX_MOVES];
+        // The search order: `order << 4 | index in kids`, best first.
+        let mut rank = [0u32; MAX_MOVES];
         let mut n = 0;
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
@@ -213,69 +229,85 @@ impl<'a> Worker<'a> {
             if hint == Some(j as u8) {
                 order = 1024;
             }
-            // A child the database holds is answered from it: no key, no table.
+            // A child the database holds is answered from it, not the table: where the key
+            // is the database index, its entry is fetched now.
             let in_db = child.seeds_in_houses() as i32 <= self.egdb_seeds;
-            let child_key = if use_table && !in_db {
-                let key = self.game.key(&child);
-                self.tt.prefetch(key);
-                key
-            } else {
-                0
+            let child_key = match self.egdb {
+                Some(db) if in_db && self.rank_keys => {
+                    let key = self.game.key(&child);
+                    db.prefetch(key);
+                    key
+                }
+                _ if use_table && !in_db => {
+                    let key = self.game.key(&child);
+                    self.tt.prefetch(key);
+                    key
+                }
+                _ => 0,
             };
-            // Insertion sort, best first (at most eight children).
-            let mut k = n;
-            while k > 0 && kids[k - 1].order < order {
-                kids[k] = kids[k - 1];
-                k -= 1;
-            }
-            kids[k] = Kid {
-                order,
+            kids[n] = Kid {
                 house: j as u8,
                 in_db,
                 key: child_key,
+                known: None,
                 pos: child,
             };
+            // Insertion sort of the small ranks, best first (at most eight children).
+            let r = ((order + 4096) as u32) << 4 | n as u32;
+            let mut k = n;
+            while k > 0 && rank[k - 1] < r {
+                rank[k] = rank[k - 1];
+                k -= 1;
+            }
+            rank[k] = r;
             n += 1;
         }
 
-        // Enhanced transposition cut-offs: a child whose stored (or database) bound already
-        // refutes the window ends the search before any child is searched; so does a set
-        // of children whose upper bounds are all known and all at most alpha.
-        if use_table && left >= self.etc_min {
-            let mut all_known = true;
-            let mut max_upper = -INF;
-            for kid in &kids[..n] {
-                let same = kid.pos.side_to_move() == pos.side_to_move();
-                let child_margin = kid.pos.store_margin();
-                // Bounds of the child's value for its own mover.
-                let (lo, hi) = if kid.pos.is_over() {
-                    (child_margin, child_margin)
-                } else if kid.in_db {
-                    let v = self
-                        .egdb
-                        .map_or(0, |db| child_margin + db.relative_value(&kid.pos));
-                    (v, v)
-                } else {
-                    match self.tt.probe(kid.key) {
-                        Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
-                            (e.lower as i32 + child_margin, e.upper as i32 + child_margin)
-                        }
-                        _ => {
-                            all_known = false;
-                            continue;
-                        }
+        // Children whose value is known (the game is over, or the database holds them) are
+        // not searched: their exact value for this position's mover goes in `known`.
+        // Enhanced transposition cut-offs: a child whose known value or stored bound
+        // already refutes the window ends the search before any child is searched; so does
+        // a set of children whose upper bounds are all known and all at most alpha. The
+        // table is probed for that only at positions with at least `etc_min` seeds.
+        let probe_kids = use_table && left >= self.etc_min;
+        let mut all_known = true;
+        let mut max_upper = -INF;
+        for kid in &mut kids[..n] {
+            let same = kid.pos.side_to_move() == pos.side_to_move();
+            let child_margin = kid.pos.store_margin();
+            // Bounds of the child's value for its own mover.
+            let (lo, hi) = if kid.pos.is_over() {
+                (child_margin, child_margin)
+            } else if let (true, Some(db)) = (kid.in_db, self.egdb) {
+                self.egdb_hits += 1;
+                let v = child_margin + self.db_value(db, &kid.pos, kid.key);
+                (v, v)
+            } else if probe_kids {
+                match self.tt.probe(kid.key) {
+                    Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
+                        (e.lower as i32 + child_margin, e.upper as i32 + child_margin)
                     }
-                };
-                // The same bounds for this position's mover.
-                let (lo, hi) = if same { (lo, hi) } else { (-hi, -lo) };
-                if lo >= beta {
-                    return lo;
+                    _ => {
+                        all_known = false;
+                        continue;
+                    }
                 }
-                max_upper = max_upper.max(hi);
+            } else {
+                all_known = false;
+                continue;
+            };
+            // The same bounds for this position's mover.
+            let (lo, hi) = if same { (lo, hi) } else { (-hi, -lo) };
+            if lo == hi && (kid.in_db || kid.pos.is_over()) {
+                kid.known = Some(lo);
             }
-            if all_known && max_upper <= alpha {
-                return max_upper;
+            if lo >= beta {
+                return lo;
             }
+            max_upper = max_upper.max(hi);
+        }
+        if all_known && max_upper <= alpha {
+            return max_upper;
         }
 
         let next = if depth == EXACT_DEPTH {
@@ -284,14 +316,15 @@ impl<'a> Worker<'a> {
             depth - 1
         };
         let mut best = -INF;
-        let mut best_move = kids[0].house;
+        let mut best_move = kids[(rank[0] & 15) as usize].house;
         // Simplified ABDADA: with several threads, a child (after the first) that another
         // thread is searching right now is put off to a second pass, so the threads spread
         // over the siblings instead of all walking the same subtree.
         let share = self.busy.is_some() && left >= self.share_min;
         let mut deferred = 0u16;
         for pass in 0..2 {
-            for (i, kid) in kids[..n].iter().enumerate() {
+            for (i, r) in rank[..n].iter().enumerate() {
+                let kid = &kids[(r & 15) as usize];
                 if pass == 1 && deferred >> i & 1 == 0 {
                     continue;
                 }
@@ -308,7 +341,10 @@ impl<'a> Worker<'a> {
                         }
                     }
                 }
-                let v = self.child_score(pos, &kid.pos, kid.key, alpha, beta, next, ply);
+                let v = match kid.known {
+                    Some(v) => v,
+                    None => self.child_score(pos, &kid.pos, kid.key, alpha, beta, next, ply),
+                };
                 if marked {
                     if let Some(busy) = self.busy {
                         busy.release(kid.key);
@@ -369,10 +405,13 @@ impl<'a> Worker<'a> {
 /// A child in the move list.
 #[derive(Clone, Copy)]
 struct Kid {
-    order: i32,
     house: u8,
-    /// The child is in the endgame database (then `key` is not computed).
+    /// The child is in the endgame database (then `key` is its index there where the
+    /// keys are ranks, else not computed).
     in_db: bool,
     key: u64,
+    /// The exact value for the parent's mover, where the game is over or the database
+    /// holds the child.
+    known: Option<i32>,
     pos: Position,
 }
