@@ -31,7 +31,7 @@ fn main() {
             egdb_seeds: env("KALAH_EGDB"),
             table_min_seeds: env("KALAH_SMALL").unwrap_or(0),
             etc_min_seeds: env("KALAH_ETC").unwrap_or(10),
-            share_min_seeds: env("KALAH_SHARE").unwrap_or(16),
+            share_min_seeds: env("KALAH_SHARE").unwrap_or(20),
         },
     );
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());

@@ -298,8 +298,11 @@ impl<'a> Worker<'a> {
             };
             // The same bounds for this position's mover.
             let (lo, hi) = if same { (lo, hi) } else { (-hi, -lo) };
-            if lo == hi && (kid.in_db || kid.pos.is_over()) {
+            if lo == hi {
                 kid.known = Some(lo);
+            } else if hi <= alpha {
+                // Searching it would return this bound at once.
+                kid.known = Some(hi);
             }
             if lo >= beta {
                 return lo;

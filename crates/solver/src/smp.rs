@@ -46,7 +46,7 @@ impl Default for Config {
             egdb_seeds: None,
             table_min_seeds: 0,
             etc_min_seeds: 10,
-            share_min_seeds: 16,
+            share_min_seeds: 20,
         }
     }
 }
