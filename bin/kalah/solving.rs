@@ -22,7 +22,7 @@ pub struct SolverArgs {
     pub threads: Option<u32>,
 
     /// Transposition table size in MiB (allocated once; larger helps long solves)
-    /// [default: 1024 from 48 seeds up, else 256]
+    /// [default: 1024 from 60 seeds up, 512 from 48, else 256]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub hash_mb: Option<u64>,
 
