@@ -36,8 +36,9 @@ fn main() {
         for threads in [1, all] {
             let config = Config {
                 threads,
-                hash_mb: if houses * seeds >= 24 { 1024 } else { 256 },
+                hash_mb: Config::default_hash_mb(&game),
                 egdb_seeds: Config::default_egdb_seeds(&game),
+                deepening: Config::default_deepening(&game),
                 ..Config::default()
             };
             let timer = Instant::now();

@@ -107,6 +107,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             threads: args.threads as usize,
             hash_mb: args.hash_mb as usize,
             egdb_seeds: Config::default_egdb_seeds(&case.game),
+            deepening: Config::default_deepening(&case.game),
             ..Config::default()
         };
         let solver = Solver::new(case.game.clone(), config);

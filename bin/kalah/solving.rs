@@ -58,6 +58,7 @@ impl SolverArgs {
                 .hash_mb
                 .map_or(Config::default_hash_mb(game), |m| m as usize),
             egdb_seeds,
+            deepening: Config::default_deepening(game),
             ..default
         }
     }
