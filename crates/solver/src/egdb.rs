@@ -250,6 +250,12 @@ fn first_board(lanes: usize, seeds: usize) -> u128 {
 impl Egdb {
     /// An empty database for `game`, to be filled level by level with [`Egdb::build_level`].
     pub fn empty(game: &Game, max_seeds: usize) -> Result<Egdb, EgdbError> {
+        Egdb::filled(game, max_seeds, UNKNOWN)
+    }
+
+    /// A database for `game` whose entries all hold `fill` (zero for one about to be read
+    /// from a file: fresh memory is zero already, so nothing is written twice).
+    pub(crate) fn filled(game: &Game, max_seeds: usize, fill: i8) -> Result<Egdb, EgdbError> {
         let rules = *game.rules();
         if rules.early_stop {
             return Err(EgdbError::EarlyStop);
@@ -267,7 +273,7 @@ impl Egdb {
             rules,
             ranker,
             fast: FastRank::new(2 * game.houses(), max_seeds),
-            values: Bytes::filled(need.entries as usize, UNKNOWN),
+            values: Bytes::filled(need.entries as usize, fill),
             complete: 0,
             mover_row: (1u128 << (8 * game.houses())) - 1,
         })

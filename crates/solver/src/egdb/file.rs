@@ -359,7 +359,8 @@ impl Egdb {
         let need = Requirements::of(info.rules.houses as usize, info.max_seeds)?;
         need.check_memory()?;
         let game = widest_game(&info.rules)?;
-        let mut db = Egdb::empty(&game, info.max_seeds)?;
+        // Every byte is read from the file: no need to mark them unknown first.
+        let mut db = Egdb::filled(&game, info.max_seeds, 0)?;
         f.read_exact(db.values.as_mut_bytes())
             .map_err(io_error(path))?;
         db.complete = info.levels;
