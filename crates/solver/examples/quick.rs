@@ -1,4 +1,5 @@
-//! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening]`.
+//! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
+//! (the defaults of the command line when left out).
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Rules};
@@ -14,13 +15,17 @@ fn main() {
         Capture::Standard
     };
     let threads: usize = a.get(4).map_or(1, |s| s.parse().unwrap());
-    let deepening: u8 = a.get(5).map_or(12, |s| s.parse().unwrap());
-    let hash_mb: usize = a.get(6).map_or(64, |s| s.parse().unwrap());
     let game = Game::new(Rules {
         capture,
         ..Rules::kalah(h, s)
     })
     .unwrap();
+    let deepening: u8 = a
+        .get(5)
+        .map_or(Config::default_deepening(&game), |s| s.parse().unwrap());
+    let hash_mb: usize = a
+        .get(6)
+        .map_or(Config::default_hash_mb(&game), |s| s.parse().unwrap());
     let built = std::time::Instant::now();
     let solver = Solver::new(
         game.clone(),
