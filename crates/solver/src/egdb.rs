@@ -438,7 +438,7 @@ impl Egdb {
     /// whose houses hold at most [`Egdb::max_seeds`] seeds.
     #[inline]
     pub fn relative_value(&self, pos: &Position) -> i32 {
-        self.values[self.ranker.rank(pos.packed_board()) as usize].load(Relaxed) as i32
+        self.value_at(self.ranker.rank(pos.packed_board()))
     }
 
     /// The relative value of the board of rank `index` ([`kalah_core::Ranker::rank`];

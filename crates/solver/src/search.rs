@@ -74,7 +74,6 @@ impl<'a> Worker<'a> {
             share_min: config.share_min_seeds as i32,
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
             rank_keys: game.key_is_rank(),
-
             egdb_hits: 0,
         }
     }
@@ -263,8 +262,9 @@ impl<'a> Worker<'a> {
             n += 1;
         }
 
-        // Children whose value is known (the game is over, or the database holds them) are
-        // not searched: their exact value for this position's mover goes in `known`.
+        // Children settled here (the game is over, the database holds them, or the table
+        // pins their value or bounds them at most alpha) are not searched: their score for
+        // this position's mover goes in `known`.
         // Enhanced transposition cut-offs: a child whose known value or stored bound
         // already refutes the window ends the search before any child is searched; so does
         // a set of children whose upper bounds are all known and all at most alpha. The
@@ -332,7 +332,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 let mut marked = false;
-                if share && pass == 0 && i > 0 {
+                // A settled child has no subtree to share out.
+                if share && pass == 0 && i > 0 && kid.known.is_none() {
                     if let Some(busy) = self.busy {
                         match busy.claim(kid.key) {
                             Claim::Taken => {
@@ -413,8 +414,8 @@ struct Kid {
     /// keys are ranks, else not computed).
     in_db: bool,
     key: u64,
-    /// The exact value for the parent's mover, where the game is over or the database
-    /// holds the child.
+    /// The child's score for the parent's mover, where it needs no search: exact (the game
+    /// is over, the database or an exact table entry) or an upper bound at most alpha.
     known: Option<i32>,
     pos: Position,
 }
