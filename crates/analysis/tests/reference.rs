@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_analysis::batch::{self, LineError};
 use kalah_analysis::export;
 use kalah_analysis::{decide, first_steps, openings, pie, Offer};
-use kalah_core::{Capture, End, Game, Leftovers, Position, Rules, Sowing};
+use kalah_core::{Game, Position, Rules, Sowing};
 use kalah_solver::{Config, Solver};
 
 /// The value of `pos` from South by plain minimax over every sowing.
@@ -44,26 +44,6 @@ fn naive_turns(game: &Game, pos: &Position, whole_turn: bool) -> Vec<(Vec<usize>
     out
 }
 
-fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
-    let mut out = Vec::new();
-    for capture in [Capture::Standard, Capture::Empty] {
-        for end in [End::RowEmpty, End::MoverStuck] {
-            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
-                for early_stop in [false, true] {
-                    out.push(Rules {
-                        capture,
-                        end,
-                        leftovers,
-                        early_stop,
-                        ..Rules::kalah(houses, seeds)
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Small boards whose whole game tree the naive minimax walks in a blink.
 const BOARDS: [(u8, u8); 6] = [(1, 3), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1)];
 
@@ -82,7 +62,7 @@ fn solver(game: &Game) -> Solver {
 fn every_opening_value_matches_naive_minimax_under_every_rule() {
     let cancel = AtomicBool::new(false);
     for (h, s) in BOARDS {
-        for rules in all_rules(h, s) {
+        for rules in Rules::every_option(h, s) {
             let game = Game::new(rules).unwrap();
             let solver = solver(&game);
             let start = game.start();
@@ -121,7 +101,7 @@ fn every_opening_value_matches_naive_minimax_under_every_rule() {
 fn every_pie_decision_matches_naive_minimax_under_every_rule() {
     let cancel = AtomicBool::new(false);
     for (h, s) in BOARDS {
-        for rules in all_rules(h, s) {
+        for rules in Rules::every_option(h, s) {
             let game = Game::new(rules).unwrap();
             let solver = solver(&game);
             let start = game.start();
@@ -184,7 +164,7 @@ fn naive_book(game: &Game, pos: &Position, done: u32, depth: u32, out: &mut Hash
 fn every_exported_value_matches_naive_minimax_under_every_rule() {
     let cancel = AtomicBool::new(false);
     for (h, s, depth) in [(2, 2, 3), (3, 2, 2), (4, 1, 2), (2, 3, 1)] {
-        for rules in all_rules(h, s) {
+        for rules in Rules::every_option(h, s) {
             let game = Game::new(rules).unwrap();
             let solver = solver(&game);
             let start = game.start();

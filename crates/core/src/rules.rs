@@ -150,6 +150,29 @@ impl Rules {
         }
     }
 
+    /// Every combination of the rule options (capture, end, leftovers, early stop: 16 in
+    /// all) of Kalah on `houses` houses with `seeds` seeds, in that nesting order, the
+    /// standard options first.
+    pub fn every_option(houses: u8, seeds: u8) -> Vec<Rules> {
+        let mut v = Vec::with_capacity(16);
+        for capture in [Capture::Standard, Capture::Empty] {
+            for end in [End::RowEmpty, End::MoverStuck] {
+                for leftovers in [Leftovers::Owner, Leftovers::Discard] {
+                    for early_stop in [false, true] {
+                        v.push(Rules {
+                            capture,
+                            end,
+                            leftovers,
+                            early_stop,
+                            ..Rules::kalah(houses, seeds)
+                        });
+                    }
+                }
+            }
+        }
+        v
+    }
+
     /// The number of seeds in the game at the start (both rows).
     pub fn total_seeds(&self) -> usize {
         2 * self.houses as usize * self.seeds as usize

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use kalah_core::{Capture, End, Game, Leftovers, Position, Rules};
+use kalah_core::{Capture, Game, Position, Rules};
 use kalah_solver::{Config, Solver};
 
 /// Plain exhaustive minimax: no table, no pruning, no ordering. The value for the mover.
@@ -22,26 +22,6 @@ fn naive(game: &Game, pos: &Position) -> i32 {
         })
         .max()
         .expect("a position that is not over has a move")
-}
-
-fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
-    let mut v = Vec::new();
-    for capture in [Capture::Standard, Capture::Empty] {
-        for end in [End::RowEmpty, End::MoverStuck] {
-            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
-                for early_stop in [false, true] {
-                    v.push(Rules {
-                        capture,
-                        end,
-                        leftovers,
-                        early_stop,
-                        ..Rules::kalah(houses, seeds)
-                    });
-                }
-            }
-        }
-    }
-    v
 }
 
 /// Small deterministic generator (xorshift64*).
@@ -119,7 +99,7 @@ fn replay(game: &Game, pos: &Position, pv: &[kalah_solver::Turn]) -> i32 {
 fn values_match_naive_minimax_under_every_rule() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for (houses, seeds) in [(2, 2), (3, 2), (3, 3), (4, 2)] {
-        for rules in all_rules(houses, seeds) {
+        for rules in Rules::every_option(houses, seeds) {
             let game = Game::new(rules).unwrap();
             // Database sizes that cover part of the tree, when the rules allow one.
             let egdb = if rules.early_stop { None } else { Some(4) };

@@ -7,7 +7,7 @@ pub mod reference;
 
 use std::path::PathBuf;
 
-use kalah_core::{Capture, End, Family, Game, Leftovers, Position, Rules, Side};
+use kalah_core::{Family, Game, Position, Rules, Side};
 use reference::RefBoard;
 
 /// SplitMix64: tiny, deterministic, good enough to pick moves and boards.
@@ -43,25 +43,7 @@ impl Rng {
 
 /// All 16 combinations of capture x end x leftovers x early stop for one board.
 pub fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
-    let mut v = Vec::with_capacity(16);
-    for capture in [Capture::Standard, Capture::Empty] {
-        for end in [End::RowEmpty, End::MoverStuck] {
-            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
-                for early_stop in [false, true] {
-                    v.push(Rules {
-                        family: Family::Kalah,
-                        houses,
-                        seeds,
-                        capture,
-                        end,
-                        leftovers,
-                        early_stop,
-                    });
-                }
-            }
-        }
-    }
-    v
+    Rules::every_option(houses, seeds)
 }
 
 /// Every board size the differential tests visit: H = 1..8, S = 1..8.
