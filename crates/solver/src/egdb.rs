@@ -22,7 +22,7 @@
 //! chunk unranks its first board once and steps to the next board by
 //! [`next_board`] (a few word operations, no table search). A board whose game is already
 //! over is valued by its row sums without sowing. The children's ranks of a batch of
-//! [`BATCH`] boards are computed and prefetched before any of their values is read, so the
+//! `BATCH` boards are computed and prefetched before any of their values is read, so the
 //! random reads into hundreds of MiB overlap (7% faster than one board at a time; the
 //! prefetches themselves then wait on address translation); the values live on
 //! transparent huge pages to spare the TLB. Walking a level with the opponent's row
@@ -49,7 +49,7 @@ const UNKNOWN: i8 = i8::MIN;
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
 
 /// The most seeds a database may hold: values must fit in a signed byte beside
-/// [`UNKNOWN`].
+/// `UNKNOWN`.
 pub const MAX_SEEDS: usize = i8::MAX as usize;
 
 /// Why a database cannot be built, saved, loaded or used.
