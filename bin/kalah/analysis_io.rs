@@ -16,9 +16,14 @@ use crate::solving::SolverArgs;
 
 /// A solver with one search thread per solve, and the number of solves to run at once
 /// (`--threads`, default all cores): many independent solves keep every core busy with
-/// less overhead than Lazy SMP inside each, and they all share the one table.
-pub fn parallel_solver(args: &SolverArgs, game: &Game) -> Result<(Solver, usize), CliError> {
-    let config = args.config(game);
+/// less overhead than Lazy SMP inside each, and they all share the one table (and the
+/// endgame database, sized for `solves` solves).
+pub fn parallel_solver(
+    args: &SolverArgs,
+    game: &Game,
+    solves: usize,
+) -> Result<(Solver, usize), CliError> {
+    let config = args.config_for(game, solves);
     let workers = config.threads.max(1);
     let spinner = args.spinner();
     if config.egdb_seeds.is_some() {

@@ -27,7 +27,8 @@ pub struct SolverArgs {
     pub hash_mb: Option<u64>,
 
     /// Build an in-memory endgame database of every position with at most K seeds in the
-    /// houses before searching [default: chosen from the board; 0 = none]
+    /// houses before searching [default: chosen from the board and the number of solves;
+    /// 0 = none]
     #[arg(long, value_name = "K")]
     pub egdb_seeds: Option<usize>,
 
@@ -45,12 +46,18 @@ pub struct SolverArgs {
 impl SolverArgs {
     /// The solver configuration for `game`.
     pub fn config(&self, game: &Game) -> Config {
+        self.config_for(game, 1)
+    }
+
+    /// The solver configuration for `solves` solves of `game` sharing one solver (the
+    /// default endgame database grows with the work it serves).
+    pub fn config_for(&self, game: &Game, solves: usize) -> Config {
         let default = Config::default();
         let egdb_seeds = match self.egdb_seeds {
             _ if self.egdb.is_some() => None,
             Some(0) => None,
             Some(k) => Some(k),
-            None => Config::default_egdb_seeds(game),
+            None => Config::default_egdb_seeds_for(game, solves),
         };
         Config {
             threads: self.threads.map_or(default.threads, |t| t as usize),
