@@ -358,3 +358,38 @@ fn every_subcommand_has_help() {
         assert!(stdout(&out).contains("--position"), "{cmd}");
     }
 }
+
+/// The depth of the iterative deepening changes the work, never the value: Kalah(5,3)
+/// with empty capture is +8 for the first player (Irving, Donkers and Uiterwijk, 2000).
+#[test]
+fn solve_value_does_not_depend_on_the_deepening() {
+    for depth in ["0", "1", "5", "20"] {
+        let v = json(&[
+            "solve",
+            "--houses",
+            "5",
+            "--seeds",
+            "3",
+            "--capture",
+            "empty",
+            "--deepening",
+            depth,
+            "--threads",
+            "2",
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(v["value"], 8, "--deepening {depth}");
+    }
+    let out = kalah(&[
+        "solve",
+        "--houses",
+        "4",
+        "--seeds",
+        "2",
+        "--deepening",
+        "65",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--deepening"), "{}", stderr(&out));
+}

@@ -17,13 +17,15 @@ use crate::solving::SolverArgs;
 /// A solver with one search thread per solve, and the number of solves to run at once
 /// (`--threads`, default all cores): many independent solves keep every core busy with
 /// less overhead than Lazy SMP inside each, and they all share the one table (and the
-/// endgame database, sized for `solves` solves).
+/// endgame database, sized for `solves` solves of positions with at most `seeds` seeds in
+/// the houses).
 pub fn parallel_solver(
     args: &SolverArgs,
     game: &Game,
+    seeds: usize,
     solves: usize,
 ) -> Result<(Solver, usize), CliError> {
-    let config = args.config_for(game, solves);
+    let config = args.config(game, seeds, solves);
     let workers = config.threads.max(1);
     let spinner = args.spinner();
     if config.egdb_seeds.is_some() {
@@ -172,7 +174,8 @@ pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError 
     }
 }
 
-/// A solver for one position at a time, all threads on it (Lazy SMP).
-pub fn single_solver(args: &SolverArgs, game: &Game) -> Result<Solver, CliError> {
-    args.solver(game)
+/// A solver for one position at a time (with at most `seeds` seeds in the houses), all
+/// threads on it (Lazy SMP).
+pub fn single_solver(args: &SolverArgs, game: &Game, seeds: usize) -> Result<Solver, CliError> {
+    args.solver(game, seeds)
 }

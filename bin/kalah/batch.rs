@@ -85,7 +85,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         return Ok(());
     }
-    let (solver, workers) = parallel_solver(&args.solver, &game, todo.len())?;
+    let (solver, workers) = parallel_solver(&args.solver, &game, game.capacity(), todo.len())?;
     let bar = progress_bar(args.solver.quiet, todo.len(), "positions");
     if skip > 0 {
         bar.println(format!(

@@ -86,7 +86,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (known, cut_short) = load_partial(&partial_path, &header)?;
     let todo = plan.to_solve(&known).len();
 
-    let (solver, workers) = parallel_solver(&args.solver, &game, todo)?;
+    let (solver, workers) =
+        parallel_solver(&args.solver, &game, start.seeds_in_houses() as usize, todo)?;
     let mut partial = OpenOptions::new()
         .create(true)
         .append(true)

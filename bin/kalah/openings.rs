@@ -64,7 +64,8 @@ pub fn with_progress<T>(
     if steps == 0 {
         return Err(analysis_error(AnalysisError::GameOver, ""));
     }
-    let (solver, workers) = parallel_solver(solver_args, game, steps)?;
+    let (solver, workers) =
+        parallel_solver(solver_args, game, pos.seeds_in_houses() as usize, steps)?;
     let bar = progress_bar(solver_args.quiet, steps, "first moves solved");
     let start = Instant::now();
     let result = analysis(

@@ -216,7 +216,7 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
              --offer first-sowing to decide after South's first sowing)",
         ));
     }
-    let solver = single_solver(&args.solver, &game)?;
+    let solver = single_solver(&args.solver, &game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let cancel: &AtomicBool = interrupt_flag();
     let sign = pos.side_to_move().sign();

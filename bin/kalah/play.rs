@@ -79,7 +79,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, mut pos) = setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
     let solver = match args.engine {
-        EngineKind::Perfect => Some(args.solver.solver(&game)?),
+        EngineKind::Perfect => Some(args.solver.solver(&game, pos.seeds_in_houses() as usize)?),
         EngineKind::Greedy => None,
     };
     let h = game.houses();

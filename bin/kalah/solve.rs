@@ -35,7 +35,7 @@ pub struct Args {
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = setup(&args.rules, &args.position)?;
-    let solver = args.solver.solver(&game)?;
+    let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
     let solution = solver

@@ -38,26 +38,28 @@ pub struct SolverArgs {
     #[arg(long, value_name = "FILE")]
     pub egdb: Option<PathBuf>,
 
+    /// Sowings searched by the iterative deepening (heuristic leaf: the store margin)
+    /// before the exact proof, to guess the value and fill the table with good moves
+    /// [default: 16 from 48 seeds up, else 12]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=64))]
+    pub deepening: Option<u8>,
+
     /// No progress display on standard error
     #[arg(long, short)]
     pub quiet: bool,
 }
 
 impl SolverArgs {
-    /// The solver configuration for `game`.
-    pub fn config(&self, game: &Game) -> Config {
-        self.config_for(game, 1)
-    }
-
-    /// The solver configuration for `solves` solves of `game` sharing one solver (the
-    /// default endgame database grows with the work it serves).
-    pub fn config_for(&self, game: &Game, solves: usize) -> Config {
+    /// The solver configuration for solving positions of `game` with at most `seeds` seeds
+    /// in the houses, `solves` of them sharing one solver (the default endgame database
+    /// grows with the work it serves).
+    pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Config {
         let default = Config::default();
         let egdb_seeds = match self.egdb_seeds {
             _ if self.egdb.is_some() => None,
             Some(0) => None,
             Some(k) => Some(k),
-            None => Config::default_egdb_seeds_for(game, solves),
+            None => Config::default_egdb_seeds_for(game, seeds, solves),
         };
         Config {
             threads: self.threads.map_or(default.threads, |t| t as usize),
@@ -65,17 +67,20 @@ impl SolverArgs {
                 .hash_mb
                 .map_or(Config::default_hash_mb(game), |m| m as usize),
             egdb_seeds,
-            deepening: Config::default_deepening(game),
+            deepening: self
+                .deepening
+                .unwrap_or_else(|| Config::default_deepening(game)),
             ..default
         }
     }
 
-    /// A solver for `game`, with the endgame database file of `--egdb` (loaded, verified
-    /// and checked against the game) or the in-memory one of `--egdb-seeds`.
-    pub fn solver(&self, game: &Game) -> Result<Solver, CliError> {
+    /// A solver for positions of `game` with at most `seeds` seeds in the houses, with the
+    /// endgame database file of `--egdb` (loaded, verified and checked against the game)
+    /// or the in-memory one of `--egdb-seeds`.
+    pub fn solver(&self, game: &Game, seeds: usize) -> Result<Solver, CliError> {
         let spinner = self.spinner();
         spinner.set_message("building the endgame database");
-        let solver = Solver::new(game.clone(), self.config(game));
+        let solver = Solver::new(game.clone(), self.config(game, seeds, 1));
         spinner.finish_and_clear();
         self.attach_egdb(solver, game)
     }

@@ -77,32 +77,45 @@ impl Config {
         }
     }
 
-    /// The in-memory endgame database worth building for `game` by default: small enough
-    /// to build in a fraction of the solve it speeds up. `None` under the early stop (the
-    /// database leaves the stores out) or on tiny boards.
+    /// The in-memory endgame database worth building for `game` by default, for one solve
+    /// from the start (see [`Config::default_egdb_seeds_for`]).
     pub fn default_egdb_seeds(game: &kalah_core::Game) -> Option<usize> {
-        Config::default_egdb_seeds_for(game, 1)
+        Config::default_egdb_seeds_for(game, game.capacity(), 1)
     }
 
     /// The in-memory endgame database worth building for `solves` solves of `game` that
-    /// share it (the openings, a batch, an export): the more solves, the larger the
-    /// database that pays for its build.
+    /// share it (the openings, a batch, an export), the largest of them with `seeds` seeds
+    /// in the houses: small enough to build in a fraction of the work it speeds up, and to
+    /// fit in a third of the memory available. `None` under the early stop (the database
+    /// leaves the stores out) or on tiny boards.
     ///
     /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
     ///   seeds.
     /// - About 30 million (16 seeds on 6 houses, about 1.5 s on 2 cores) for one solve
-    ///   from 48 seeds up, where it saves a quarter of Kalah(6,4).
-    /// - About 230 million (20 seeds on 6 houses, about 14 s) for four solves or more from
-    ///   48 seeds up: the ten openings of Kalah(6,4) with empty capture take 37 s in all
-    ///   with it, against 43 s with 18 seeds and 48 s with 16.
-    pub fn default_egdb_seeds_for(game: &kalah_core::Game, solves: usize) -> Option<usize> {
+    ///   of 48 to 59 seeds, where it saves a quarter of Kalah(6,4).
+    /// - About 230 million (20 seeds on 6 houses, about 13 s) for four solves or more of
+    ///   48 to 59 seeds: the ten openings of Kalah(6,4) with empty capture take 37 s in
+    ///   all with it, against 43 s with 18 seeds and 48 s with 16.
+    /// - About 1.3 billion (24 seeds on 6 houses, 1.2 GiB, about 100 s) from 60 seeds up:
+    ///   Kalah(6,5) with empty capture takes about 5.5 min in all with it; with 22 seeds
+    ///   it had not finished after 6 min, with 16 not after 23 min.
+    pub fn default_egdb_seeds_for(
+        game: &kalah_core::Game,
+        seeds: usize,
+        solves: usize,
+    ) -> Option<usize> {
         if game.rules().early_stop || game.capacity() < 24 {
             return None;
         }
-        let budget = match (game.capacity(), solves) {
+        let budget: u128 = match (seeds, solves) {
+            (60.., _) => 1_300_000_000,
             (48.., 4..) => 230_000_000,
             (48.., _) => 32_000_000,
             _ => 3_000_000,
+        };
+        let budget = match crate::egdb::file::available_memory() {
+            Some(bytes) => budget.min(bytes as u128 / 3),
+            None => budget,
         };
         let mut k = 0;
         while k < game.capacity() / 2 && crate::egdb::Egdb::entries(game.houses(), k + 1) <= budget
