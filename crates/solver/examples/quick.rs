@@ -1,5 +1,7 @@
 //! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
-//! (the defaults of the command line when left out).
+//! (the defaults of the command line when left out). Environment: KALAH_EGDB (seeds of an
+//! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
+//! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report).
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Rules};
@@ -39,6 +41,12 @@ fn main() {
             share_min_seeds: env("KALAH_SHARE").unwrap_or(20),
         },
     );
+    let solver = match std::env::var("KALAH_EGDB_FILE") {
+        Ok(path) => solver.with_egdb(std::sync::Arc::new(
+            kalah_solver::egdb::Egdb::load(std::path::Path::new(&path), &game).unwrap(),
+        )),
+        Err(_) => solver,
+    };
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
     let sol = solver
         .solve(&game.start(), &AtomicBool::new(false), &mut |p| {
