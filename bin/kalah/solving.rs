@@ -27,8 +27,8 @@ pub struct SolverArgs {
     pub hash_mb: Option<u64>,
 
     /// Build an in-memory endgame database of every position with at most K seeds in the
-    /// houses before searching [default: chosen from the board and the number of solves;
-    /// 0 = none]
+    /// houses before searching [default: chosen from the seeds in the houses and the number
+    /// of solves (24 seeds on 6 houses from 60 seeds up); 0 = none]
     #[arg(long, value_name = "K")]
     pub egdb_seeds: Option<usize>,
 

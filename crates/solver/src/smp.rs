@@ -96,9 +96,9 @@ impl Config {
     /// - About 230 million (20 seeds on 6 houses, about 13 s) for four solves or more of
     ///   48 to 59 seeds: the ten openings of Kalah(6,4) with empty capture take 37 s in
     ///   all with it, against 43 s with 18 seeds and 48 s with 16.
-    /// - About 1.3 billion (24 seeds on 6 houses, 1.2 GiB, about 100 s) from 60 seeds up:
-    ///   Kalah(6,5) with empty capture takes about 5.5 min in all with it; with 22 seeds
-    ///   it had not finished after 6 min, with 16 not after 23 min.
+    /// - About 1.3 billion (24 seeds on 6 houses, 1.2 GiB, 80-90 s) from 60 seeds up:
+    ///   Kalah(6,5) with empty capture takes 283-301 s in all with it (2 cores); with 22
+    ///   seeds it had not finished after 6 min, with 16 not after 23 min.
     pub fn default_egdb_seeds_for(
         game: &kalah_core::Game,
         seeds: usize,
