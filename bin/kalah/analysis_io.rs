@@ -39,7 +39,8 @@ pub fn parallel_solver(
         },
     );
     spinner.finish_and_clear();
-    Ok((args.attach_egdb(solver, game)?, workers))
+    let solver = args.attach_egdb(solver, game)?;
+    Ok((args.deepen_for(solver, game, seeds), workers))
 }
 
 /// A progress bar of `len` steps on standard error with the elapsed time and an estimate

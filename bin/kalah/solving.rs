@@ -40,7 +40,8 @@ pub struct SolverArgs {
 
     /// Sowings searched by the iterative deepening (heuristic leaf: the store margin)
     /// before the exact proof, to guess the value and fill the table with good moves
-    /// [default: 16 from 48 seeds up, else 12]
+    /// [default: none where the endgame database holds at least half the seeds in the
+    /// houses, else 16 from 48 seeds up and 12 below]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=64))]
     pub deepening: Option<u8>,
 
@@ -82,7 +83,19 @@ impl SolverArgs {
         spinner.set_message("building the endgame database");
         let solver = Solver::new(game.clone(), self.config(game, seeds, 1));
         spinner.finish_and_clear();
-        self.attach_egdb(solver, game)
+        let solver = self.attach_egdb(solver, game)?;
+        Ok(self.deepen_for(solver, game, seeds))
+    }
+
+    /// `solver` with the default deepening for the database it ended up with (see
+    /// [`Config::default_deepening_with`]), unless `--deepening` was given.
+    pub fn deepen_for(&self, solver: Solver, game: &Game, seeds: usize) -> Solver {
+        if self.deepening.is_some() {
+            return solver;
+        }
+        let depth =
+            Config::default_deepening_with(game, seeds, solver.egdb().map(|d| d.max_seeds()));
+        solver.with_deepening(depth)
     }
 
     /// `solver` with the endgame database file of `--egdb`, if given: loaded, verified and

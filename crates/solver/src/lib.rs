@@ -181,6 +181,13 @@ impl Solver {
         }
     }
 
+    /// Searches `depth` sowings of iterative deepening before each proof (see
+    /// [`Config::deepening`]).
+    pub fn with_deepening(mut self, depth: u8) -> Solver {
+        self.config.deepening = depth;
+        self
+    }
+
     /// Uses `egdb` (built or loaded elsewhere for the same rules) for the positions it holds.
     pub fn with_egdb(mut self, egdb: std::sync::Arc<Egdb>) -> Solver {
         if egdb.rules() == self.game.rules() {
