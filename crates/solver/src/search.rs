@@ -21,6 +21,16 @@ pub(crate) const INF: i32 = 1000;
 /// Most sowings a mover can have: one per house ([`kalah_core::MAX_HOUSES`]).
 const MAX_MOVES: usize = kalah_core::MAX_HOUSES;
 
+/// In the exact search, a move stored by the iterative deepening is tried first only where
+/// that search still had at least this many sowings to go: the best move of a shallow
+/// store-margin search is a worse guess than the static order (extra turns, captures). The
+/// proof of Kalah(6,4) then needs 16% fewer nodes with empty capture (37.3 M -> 29.9-31.3 M,
+/// 16-seed database, 2 threads), 9% fewer with standard capture (76.8 M -> 70.0 M), 25-30%
+/// fewer with the 24-seed database, and `kalah bench` 7% fewer; Kalah(6,5) is unchanged
+/// (873 M nodes). Ignoring every deepening move (only exact entries) was worse there:
+/// 1.12 G nodes.
+const HINT_MIN_DEPTH: u8 = 8;
+
 /// Nodes between two looks at the stop flags.
 const POLL_MASK: u64 = 0x3ff;
 
@@ -177,7 +187,9 @@ impl<'a> Worker<'a> {
         let mut merge = None;
         if use_table {
             if let Some(e) = self.tt.probe(key) {
-                hint = e.best;
+                if depth != EXACT_DEPTH || e.depth == EXACT_DEPTH || e.depth >= HINT_MIN_DEPTH {
+                    hint = e.best;
+                }
                 if e.depth >= depth {
                     lower = lower.max(e.lower as i32 + margin);
                     upper = upper.min(e.upper as i32 + margin);
