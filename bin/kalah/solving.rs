@@ -68,9 +68,7 @@ impl SolverArgs {
                 .hash_mb
                 .map_or(Config::default_hash_mb(game), |m| m as usize),
             egdb_seeds,
-            deepening: self
-                .deepening
-                .unwrap_or_else(|| Config::default_deepening(game)),
+            // The deepening is set by `deepen_for`, once the database is known.
             ..default
         }
     }
@@ -87,14 +85,12 @@ impl SolverArgs {
         Ok(self.deepen_for(solver, game, seeds))
     }
 
-    /// `solver` with the default deepening for the database it ended up with (see
-    /// [`Config::default_deepening_with`]), unless `--deepening` was given.
+    /// `solver` with the deepening of `--deepening`, or else the default for the database
+    /// it ended up with (see [`Config::default_deepening_with`]).
     pub fn deepen_for(&self, solver: Solver, game: &Game, seeds: usize) -> Solver {
-        if self.deepening.is_some() {
-            return solver;
-        }
-        let depth =
-            Config::default_deepening_with(game, seeds, solver.egdb().map(|d| d.max_seeds()));
+        let depth = self.deepening.unwrap_or_else(|| {
+            Config::default_deepening_with(game, seeds, solver.egdb().map(|d| d.max_seeds()))
+        });
         solver.with_deepening(depth)
     }
 

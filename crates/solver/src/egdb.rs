@@ -260,7 +260,7 @@ const BATCH: usize = 8;
 /// the best value among the children whose game is over.
 #[derive(Clone, Copy)]
 struct Expanded {
-    /// Still to be valued.
+    /// Still to be valued (set by the batch loop; `expand` leaves it alone).
     pending: bool,
     n: u8,
     passed: u8,
@@ -366,8 +366,8 @@ impl Egdb {
                 let n = ((hi - rank) as usize).min(BATCH);
                 for (i, e) in batch[..n].iter_mut().enumerate() {
                     debug_assert_eq!(this.ranker.rank(board), rank + i as u64);
-                    e.pending = false;
-                    if this.values[rank as usize + i].load(Relaxed) == UNKNOWN {
+                    e.pending = this.values[rank as usize + i].load(Relaxed) == UNKNOWN;
+                    if e.pending {
                         this.expand(game, board, e);
                     }
                     board = next_board(board);
@@ -401,7 +401,6 @@ impl Egdb {
     /// exactly as `Game::settle` would value it.
     #[inline]
     fn expand(&self, game: &Game, board: u128, e: &mut Expanded) {
-        e.pending = true;
         e.n = 0;
         e.passed = 0;
         e.best = i32::MIN;

@@ -187,7 +187,8 @@ impl<'a> Worker<'a> {
         let mut merge = None;
         if use_table {
             if let Some(e) = self.tt.probe(key) {
-                if depth != EXACT_DEPTH || e.depth == EXACT_DEPTH || e.depth >= HINT_MIN_DEPTH {
+                // An exact entry's depth (EXACT_DEPTH) passes the second test too.
+                if depth != EXACT_DEPTH || e.depth >= HINT_MIN_DEPTH {
                     hint = e.best;
                 }
                 if e.depth >= depth {
