@@ -116,8 +116,9 @@ impl Plan {
 
 /// Builds the table of the positions of `plan` (see [`plan`]).
 ///
-/// The frontier positions are solved on `workers` threads sharing `solver`, in the order
-/// of [`Plan::to_solve`], except those whose values are in `known` (values from South
+/// The frontier positions are solved on `workers` threads sharing `solver` (each value
+/// kept only once its principal variation replays to it), in the order of
+/// [`Plan::to_solve`], except those whose values are in `known` (values from South
 /// found by an earlier run, for resuming). `on_solved(position, value)` is called from a
 /// worker as each is solved, so that the caller can keep them. After a cancel nothing is
 /// returned, but every value already reported through `on_solved` stays valid.
@@ -139,19 +140,30 @@ pub fn evaluate(
         }
     }
     let todo = plan.to_solve(known);
+    // Each value is kept only after its principal variation replays to it.
+    let failure = std::sync::Mutex::new(None);
     let solved = pool::run_in_order(
         workers,
         todo.len(),
         cancel,
         |i| {
-            let v = solver.value(&todo[i], cancel).ok()?;
-            let v = todo[i].side_to_move().sign() * v;
+            let solution = solver.solve(&todo[i], cancel, &mut |_| {}).ok()?;
+            let v = solution.value_from_south();
+            if let Err(e) = crate::replay(game, &todo[i], &solution.pv, v) {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(e);
+                }
+                return None;
+            }
             values.insert(todo[i], v);
             on_solved(&todo[i], v);
             Some(())
         },
         |_, ()| true,
     )?;
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e.into());
+    }
     if solved < todo.len() {
         return Err(AnalysisError::Cancelled);
     }
