@@ -22,7 +22,8 @@ pub struct SolverArgs {
     pub threads: Option<u32>,
 
     /// Transposition table size in MiB (allocated once; larger helps long solves)
-    /// [default: 1024 from 60 seeds up, 512 from 48, else 256]
+    /// [default: 1024 from 60 seeds up, 512 from 48, else 256; an eighth of that where
+    /// the endgame database holds at least half the seeds in the houses]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub hash_mb: Option<u64>,
 
@@ -62,11 +63,20 @@ impl SolverArgs {
             Some(k) => Some(k),
             None => Config::default_egdb_seeds_for(game, seeds, solves),
         };
+        // The database the solver will have: a file's header says it (a bad file is
+        // reported when it is loaded), else the one built in memory.
+        let egdb_held = match &self.egdb {
+            Some(path) => kalah_solver::egdb::file::read_info(path)
+                .ok()
+                .map(|info| info.max_seeds),
+            None => egdb_seeds,
+        };
         Config {
             threads: self.threads.map_or(default.threads, |t| t as usize),
-            hash_mb: self
-                .hash_mb
-                .map_or(Config::default_hash_mb(game), |m| m as usize),
+            hash_mb: self.hash_mb.map_or_else(
+                || Config::default_hash_mb_with(game, seeds, egdb_held),
+                |m| m as usize,
+            ),
             egdb_seeds,
             // The deepening is set by `deepen_for`, once the database is known.
             ..default

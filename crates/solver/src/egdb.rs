@@ -33,7 +33,7 @@
 //! The file format, the resumable build to a file, and loading are in [`file`].
 
 pub mod file;
-mod store;
+pub(crate) mod store;
 
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 
@@ -291,6 +291,17 @@ impl Egdb {
     /// A database for `game` whose entries all hold `fill` (zero for one about to be read
     /// from a file: fresh memory is zero already, so nothing is written twice).
     pub(crate) fn filled(game: &Game, max_seeds: usize, fill: i8) -> Result<Egdb, EgdbError> {
+        Egdb::with_values(game, max_seeds, |entries| {
+            Ok(Bytes::filled(entries as usize, fill))
+        })
+    }
+
+    /// A database for `game` of `max_seeds` seeds whose values are `values(entries)`.
+    pub(crate) fn with_values(
+        game: &Game,
+        max_seeds: usize,
+        values: impl FnOnce(u64) -> Result<Bytes, EgdbError>,
+    ) -> Result<Egdb, EgdbError> {
         let rules = *game.rules();
         if rules.early_stop {
             return Err(EgdbError::EarlyStop);
@@ -308,7 +319,7 @@ impl Egdb {
             rules,
             ranker,
             fast: FastRank::new(2 * game.houses(), max_seeds),
-            values: Bytes::filled(need.entries as usize, fill),
+            values: values(need.entries)?,
             complete: 0,
             mover_row: (1u128 << (8 * game.houses())) - 1,
         })
@@ -341,6 +352,10 @@ impl Egdb {
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) {
         assert_eq!(level, self.complete, "levels are built in increasing order");
+        assert!(
+            !self.values.is_mapped(),
+            "a database mapped from a file is read-only"
+        );
         assert!(self.supports(game.rules()), "the game's rules");
         let start = self.ranker.level_start(level);
         let end = self.ranker.level_start(level + 1);

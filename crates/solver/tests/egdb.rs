@@ -154,6 +154,20 @@ fn saved_file_loads_with_the_same_values() {
     let five = Game::new(Rules::kalah(4, 5)).unwrap();
     let for_five = Egdb::load(&path, &five).unwrap();
     assert_eq!(for_five.rules(), five.rules());
+    // A loaded (mapped) database keeps its values when a new file replaces its own.
+    let empty = Game::new(Rules {
+        capture: Capture::Empty,
+        ..Rules::kalah(4, 3)
+    })
+    .unwrap();
+    let other = Egdb::build(&empty, 8, &|_, _, _| {}).unwrap();
+    assert_ne!(bytes_of(&other), bytes_of(&db));
+    other.save(&path).unwrap();
+    assert_eq!(bytes_of(&loaded), bytes_of(&db));
+    assert_eq!(
+        bytes_of(&Egdb::load(&path, &empty).unwrap()),
+        bytes_of(&other)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,44 +1,100 @@
-//! The bytes of a database: one owned block of `AtomicI8` (see [`crate::pages`]).
+//! The bytes of a database: either an owned block of `AtomicI8` (see [`crate::pages`]),
+//! which a build writes, or a read-only memory map of a finished file.
 
 use std::sync::atomic::AtomicI8;
 
 use crate::pages::Block;
 
-/// An owned, fixed-size block of atomic bytes (a [`Block`] with byte-level access).
-pub(crate) struct Bytes(Block<AtomicI8>);
+/// Who owns the memory behind [`Bytes`].
+enum Owner {
+    /// Zeroed memory of our own, written by a build.
+    Block(#[allow(dead_code)] Block<AtomicI8>),
+    /// A private read-only mapping of a database file; the values start `HEADER` bytes
+    /// in. Never written: only a build writes values, and a build starts from an
+    /// owned block ([`super::Egdb::build_level`] refuses a mapped database).
+    Map(#[allow(dead_code)] memmap2::Mmap),
+}
+
+/// A fixed-size block of atomic bytes (byte-level access to an owned [`Block`] or to a
+/// mapped file).
+pub(crate) struct Bytes {
+    ptr: *const AtomicI8,
+    len: usize,
+    owner: Owner,
+}
+
+// SAFETY: the pointer points into `owner`, which is Send and Sync (a Block of atomics,
+// or a read-only mapping); shared access goes through atomics or plain reads of bytes
+// nobody writes.
+unsafe impl Send for Bytes {}
+// SAFETY: as above.
+unsafe impl Sync for Bytes {}
 
 impl Bytes {
     /// `len` bytes, each set to `value`.
     pub(crate) fn filled(len: usize, value: i8) -> Bytes {
-        let mut bytes = Bytes(Block::zeroed(len));
+        let block = Block::<AtomicI8>::zeroed(len);
+        let mut bytes = Bytes {
+            ptr: block.as_ptr(),
+            len,
+            owner: Owner::Block(block),
+        };
         if value != 0 {
-            bytes.as_mut_bytes().fill(value as u8);
+            if let Some(b) = bytes.as_mut_bytes() {
+                b.fill(value as u8);
+            }
         }
         bytes
     }
 
-    /// The bytes as plain memory, for filling and reading a file into them.
-    pub(crate) fn as_mut_bytes(&mut self) -> &mut [u8] {
-        // SAFETY: `&mut self` excludes every other access; AtomicI8 has the layout of u8.
-        unsafe { std::slice::from_raw_parts_mut(self.0.as_ptr() as *mut u8, self.0.len()) }
+    /// The `len` bytes of `map` from byte `offset` on (`None` when the map is shorter).
+    pub(crate) fn mapped(map: memmap2::Mmap, offset: usize, len: usize) -> Option<Bytes> {
+        if offset.checked_add(len)? > map.len() {
+            return None;
+        }
+        // SAFETY: in bounds, checked above; AtomicI8 has the layout of u8.
+        let ptr = unsafe { map.as_ptr().add(offset) } as *const AtomicI8;
+        Some(Bytes {
+            ptr,
+            len,
+            owner: Owner::Map(map),
+        })
+    }
+
+    /// True for the bytes of a mapped file (read-only).
+    pub(crate) fn is_mapped(&self) -> bool {
+        matches!(self.owner, Owner::Map(_))
+    }
+
+    /// The bytes as plain memory, for filling and reading a file into them; `None` for a
+    /// mapped file, which is read-only.
+    pub(crate) fn as_mut_bytes(&mut self) -> Option<&mut [u8]> {
+        match &self.owner {
+            // SAFETY: `&mut self` excludes every other access to the block we own;
+            // AtomicI8 has the layout of u8.
+            Owner::Block(_) => {
+                Some(unsafe { std::slice::from_raw_parts_mut(self.ptr as *mut u8, self.len) })
+            }
+            Owner::Map(_) => None,
+        }
     }
 
     /// The bytes as plain memory, for writing and hashing once no thread writes them.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         // SAFETY: callers hold the database without any build running (a build needs
         // `&mut Egdb`), so no atomic store races with these plain reads.
-        unsafe { std::slice::from_raw_parts(self.0.as_ptr() as *const u8, self.0.len()) }
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.len) }
     }
 
     /// Asks the CPU to bring byte `i` into cache.
     #[inline]
     pub(crate) fn prefetch(&self, i: usize) {
-        debug_assert!(i < self.0.len());
+        debug_assert!(i < self.len);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the pointer is in bounds; prefetching has no other effect.
         unsafe {
             std::arch::x86_64::_mm_prefetch(
-                self.0.as_ptr().add(i) as *const i8,
+                self.ptr.add(i) as *const i8,
                 std::arch::x86_64::_MM_HINT_T0,
             )
         }
@@ -51,6 +107,7 @@ impl std::ops::Deref for Bytes {
     type Target = [AtomicI8];
     #[inline]
     fn deref(&self) -> &[AtomicI8] {
-        &self.0
+        // SAFETY: `ptr` points to `len` initialised bytes owned by `owner`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 }
