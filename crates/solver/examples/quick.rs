@@ -37,7 +37,7 @@ fn main() {
             deepening,
             egdb_seeds: env("KALAH_EGDB"),
             table_min_seeds: env("KALAH_SMALL").unwrap_or(0),
-            etc_min_seeds: env("KALAH_ETC").unwrap_or(10),
+            etc_min_seeds: env("KALAH_ETC").unwrap_or(Config::NO_ETC),
             share_min_seeds: env("KALAH_SHARE").unwrap_or(20),
         },
     );
