@@ -61,6 +61,14 @@ impl Bytes {
         })
     }
 
+    /// Tells the system that a mapped file is now read at random (no read-ahead).
+    pub(crate) fn advise_random(&self) {
+        #[cfg(unix)]
+        if let Owner::Map(map) = &self.owner {
+            let _ = map.advise(memmap2::Advice::Random);
+        }
+    }
+
     /// True for the bytes of a mapped file (read-only).
     pub(crate) fn is_mapped(&self) -> bool {
         matches!(self.owner, Owner::Map(_))
