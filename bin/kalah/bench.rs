@@ -103,11 +103,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut search_seconds = 0f64;
     let mut rows = Vec::new();
     for case in &cases {
+        let egdb_seeds = Config::default_egdb_seeds(&case.game);
         let config = Config {
             threads: args.threads as usize,
             hash_mb: args.hash_mb as usize,
-            egdb_seeds: Config::default_egdb_seeds(&case.game),
+            egdb_seeds,
             deepening: Config::default_deepening(&case.game),
+            table_min_seeds: Config::default_table_min_seeds(egdb_seeds),
             ..Config::default()
         };
         let solver = Solver::new(case.game.clone(), config);

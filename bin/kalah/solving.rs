@@ -78,6 +78,7 @@ impl SolverArgs {
                 |m| m as usize,
             ),
             egdb_seeds,
+            table_min_seeds: Config::default_table_min_seeds(egdb_held),
             // The deepening is set by `deepen_for`, once the database is known.
             ..default
         }

@@ -60,7 +60,13 @@ fn positions(game: &Game, rng: &mut Rng, count: usize, max_seeds: u32) -> Vec<Po
     out
 }
 
-fn solver(game: &Game, threads: usize, egdb_seeds: Option<usize>, etc_min_seeds: usize) -> Solver {
+fn solver(
+    game: &Game,
+    threads: usize,
+    egdb_seeds: Option<usize>,
+    etc_min_seeds: usize,
+    table_min_seeds: usize,
+) -> Solver {
     Solver::new(
         game.clone(),
         Config {
@@ -69,7 +75,7 @@ fn solver(game: &Game, threads: usize, egdb_seeds: Option<usize>, etc_min_seeds:
             deepening: 4,
             egdb_seeds,
             etc_min_seeds,
-            table_min_seeds: 0,
+            table_min_seeds,
             // Share siblings everywhere, so that the two-thread runs exercise it.
             share_min_seeds: 0,
         },
@@ -104,9 +110,11 @@ fn values_match_naive_minimax_under_every_rule() {
             // Database sizes that cover part of the tree, when the rules allow one.
             let egdb = if rules.early_stop { None } else { Some(4) };
             let configs = [
-                solver(&game, 1, None, 1000),
-                solver(&game, 1, egdb, 2),
-                solver(&game, 2, egdb, 4),
+                solver(&game, 1, None, 1000, 0),
+                solver(&game, 1, egdb, 2, 0),
+                solver(&game, 2, egdb, 4, 0),
+                // No table below 7 seeds, as the defaults do just above the database.
+                solver(&game, 2, egdb, Config::NO_ETC, 7),
             ];
             for pos in positions(&game, &mut rng, 30, 12) {
                 let want = naive(&game, &pos);
