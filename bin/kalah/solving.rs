@@ -22,8 +22,8 @@ pub struct SolverArgs {
     pub threads: Option<u32>,
 
     /// Transposition table size in MiB (allocated once; larger helps long solves)
-    /// [default: 1024 from 60 seeds up, 512 from 48, else 256; an eighth of that for a
-    /// single solve where the endgame database holds at least half the seeds in the houses]
+    /// [default: 1024 from 60 seeds up, 512 from 48, else 256; an eighth of that where
+    /// the endgame database holds at least half the seeds in the houses]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub hash_mb: Option<u64>,
 
@@ -74,7 +74,7 @@ impl SolverArgs {
         Config {
             threads: self.threads.map_or(default.threads, |t| t as usize),
             hash_mb: self.hash_mb.map_or_else(
-                || Config::default_hash_mb_with(game, seeds, egdb_held, solves),
+                || Config::default_hash_mb_with(game, seeds, egdb_held),
                 |m| m as usize,
             ),
             egdb_seeds,

@@ -78,26 +78,23 @@ impl Config {
         }
     }
 
-    /// The transposition table worth allocating for `solves` solves of positions of
-    /// `game` with at most `seeds` seeds in the houses, with an endgame database of
-    /// `egdb_seeds` seeds: for fewer than four solves, an eighth of
-    /// [`Config::default_hash_mb`] where the database holds at least half of those seeds
-    /// (the search above it then stores a few million positions at most), else that
-    /// default. The ten openings of Kalah(6,4) with standard capture search 60 M nodes
-    /// with 64 MiB against 50 M with 512 MiB.
+    /// The transposition table worth allocating for positions of `game` with at most
+    /// `seeds` seeds in the houses, with an endgame database of `egdb_seeds` seeds: an
+    /// eighth of [`Config::default_hash_mb`] where the database holds at least half of
+    /// those seeds (the search above it, which skips the table just above the database,
+    /// then stores a few million positions at most), else that default.
     ///
-    /// A smaller table has fewer pages to zero on first touch and to translate: Kalah(6,4)
-    /// from the start with the 24-seed database file takes 0.76-0.78 s wall with 64 MiB
-    /// against 1.27 s with 512 MiB (empty capture; 65% of the small table is used with
-    /// standard capture, and the node counts are the same).
+    /// A smaller table has fewer pages to zero on first touch and to translate. Kalah(6,4)
+    /// with the 24-seed database file, 64 MiB against 512 MiB: from the start, empty
+    /// capture 0.76-0.78 s wall against 1.27 s (same nodes); the ten openings with standard
+    /// capture 9.45-9.75 s against 10.35-10.95 s (67.8 M against 66.4 M nodes).
     pub fn default_hash_mb_with(
         game: &kalah_core::Game,
         seeds: usize,
         egdb_seeds: Option<usize>,
-        solves: usize,
     ) -> usize {
         match egdb_seeds {
-            Some(k) if 2 * k >= seeds && solves < 4 => (Config::default_hash_mb(game) / 8).max(1),
+            Some(k) if 2 * k >= seeds => (Config::default_hash_mb(game) / 8).max(1),
             _ => Config::default_hash_mb(game),
         }
     }
@@ -329,15 +326,14 @@ mod tests {
     }
 
     #[test]
-    fn table_shrinks_for_one_solve_where_the_database_holds_half_the_seeds() {
+    fn table_shrinks_where_the_database_holds_half_the_seeds() {
         let k64 = Game::new(Rules::kalah(6, 4)).unwrap();
         let k65 = Game::new(Rules::kalah(6, 5)).unwrap();
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24), 1), 64);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24), 10), 512);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20), 1), 512);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, None, 1), 512);
-        assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24), 1), 1024);
-        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24), 1), 128);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24)), 64);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20)), 512);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 512);
+        assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24)), 1024);
+        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 128);
     }
 
     #[test]
