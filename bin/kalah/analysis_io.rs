@@ -39,7 +39,7 @@ pub fn parallel_solver(
         },
     );
     spinner.finish_and_clear();
-    let solver = args.attach_egdb(solver, game)?;
+    let solver = args.attach_egdb(solver, game, seeds)?;
     Ok((args.deepen_for(solver, game, seeds), workers))
 }
 

@@ -92,7 +92,7 @@ impl SolverArgs {
         spinner.set_message("building the endgame database");
         let solver = Solver::new(game.clone(), self.config(game, seeds, 1));
         spinner.finish_and_clear();
-        let solver = self.attach_egdb(solver, game)?;
+        let solver = self.attach_egdb(solver, game, seeds)?;
         Ok(self.deepen_for(solver, game, seeds))
     }
 
@@ -106,14 +106,22 @@ impl SolverArgs {
     }
 
     /// `solver` with the endgame database file of `--egdb`, if given: loaded, verified and
-    /// checked against the rules and board of `game` (it then replaces any in-memory one).
-    pub fn attach_egdb(&self, solver: Solver, game: &Game) -> Result<Solver, CliError> {
+    /// checked against the rules and board of `game` (it then replaces any in-memory one);
+    /// mapped or copied into memory as suits positions with at most `seeds` seeds in the
+    /// houses (see [`Config::default_residence`]).
+    pub fn attach_egdb(
+        &self,
+        solver: Solver,
+        game: &Game,
+        seeds: usize,
+    ) -> Result<Solver, CliError> {
         let Some(path) = &self.egdb else {
             return Ok(solver);
         };
         let spinner = self.spinner();
         spinner.set_message(format!("loading the endgame database {}", path.display()));
-        let db = Egdb::load(path, game)?;
+        let k = kalah_solver::egdb::file::read_info(path)?.max_seeds;
+        let db = Egdb::load_as(path, game, Config::default_residence(seeds, k))?;
         spinner.finish_and_clear();
         Ok(solver.with_egdb(Arc::new(db)))
     }

@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 use kalah_core::{Game, Leftovers, Position, Ranker, Rules, Side, MAX_HOUSES};
 use rayon::prelude::*;
 
-pub use file::{FileInfo, Requirements};
+pub use file::{FileInfo, Requirements, Residence};
 use store::Bytes;
 
 /// Marks an entry not yet computed.

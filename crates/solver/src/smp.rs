@@ -117,6 +117,18 @@ impl Config {
         egdb_seeds.map_or(0, |k| k + k / 6)
     }
 
+    /// Where to hold an endgame database file of `egdb_seeds` seeds for solving
+    /// positions with at most `seeds` seeds in the houses: mapped where it holds at least
+    /// half of those seeds (the proof is short, so loading dominates), else copied into
+    /// huge pages (the search is long, and reads it faster so).
+    pub fn default_residence(seeds: usize, egdb_seeds: usize) -> crate::egdb::Residence {
+        if 2 * egdb_seeds >= seeds {
+            crate::egdb::Residence::Mapped
+        } else {
+            crate::egdb::Residence::Copied
+        }
+    }
+
     /// The iterative-deepening depth worth spending for `game` by default: 16 sowings from
     /// 48 seeds up, 12 below. On Kalah(6,4) the deeper guess and move hints save 8-15% of
     /// the proof (2 threads: empty 7.4-8.0 s -> 6.7-7.2 s, standard 17.4-17.8 s ->
@@ -323,6 +335,14 @@ mod tests {
         assert_eq!(Config::default_deepening_with(&k65, 60, Some(24)), 16);
         assert_eq!(Config::default_deepening_with(&k53, 30, Some(14)), 12);
         assert_eq!(Config::default_deepening_with(&k53, 20, Some(14)), 0);
+    }
+
+    #[test]
+    fn files_are_mapped_where_the_database_holds_half_the_seeds() {
+        use crate::egdb::Residence;
+        assert_eq!(Config::default_residence(48, 24), Residence::Mapped);
+        assert_eq!(Config::default_residence(60, 24), Residence::Copied);
+        assert_eq!(Config::default_residence(48, 20), Residence::Copied);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use kalah_core::{Capture, End, Game, Leftovers, Position, Ranker, Rules, Side};
-use kalah_solver::egdb::{file::partial_path, Egdb, EgdbError};
+use kalah_solver::egdb::{file::partial_path, Egdb, EgdbError, Residence};
 
 /// Every combination of the options the database supports (the early stop excluded).
 fn all_rules(houses: u8) -> Vec<Rules> {
@@ -150,6 +150,8 @@ fn saved_file_loads_with_the_same_values() {
     let loaded = Egdb::load(&path, &game).unwrap();
     assert_eq!(loaded.max_seeds(), 8);
     assert_eq!(bytes_of(&loaded), bytes_of(&db));
+    let copied = Egdb::load_as(&path, &game, Residence::Copied).unwrap();
+    assert_eq!(bytes_of(&copied), bytes_of(&db));
     // The seeds per house at the start do not matter: Kalah(4,5) uses it too.
     let five = Game::new(Rules::kalah(4, 5)).unwrap();
     let for_five = Egdb::load(&path, &five).unwrap();
@@ -234,6 +236,10 @@ fn damaged_files_are_refused() {
     std::fs::write(&path, &flipped).unwrap();
     assert!(matches!(
         Egdb::load(&path, &game),
+        Err(EgdbError::Corrupt { .. })
+    ));
+    assert!(matches!(
+        Egdb::load_as(&path, &game, Residence::Copied),
         Err(EgdbError::Corrupt { .. })
     ));
 
