@@ -393,7 +393,7 @@ fn widest_game(rules: &Rules) -> Result<Game, EgdbError> {
 /// Where a loaded database's values live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Residence {
-    /// Mapped from the file, shared with the page cache (see [`map`]'s notes): loads in a
+    /// Mapped from the file, shared with the page cache (nothing copied or zeroed): loads in a
     /// fraction of a second, but the search then reads it through small pages. The choice
     /// for short solves: Kalah(6,4) with the 24-seed file in 0.51-0.54 s wall.
     Mapped,
