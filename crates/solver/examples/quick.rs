@@ -42,9 +42,14 @@ fn main() {
         },
     );
     let solver = match std::env::var("KALAH_EGDB_FILE") {
-        Ok(path) => solver.with_egdb(std::sync::Arc::new(
-            kalah_solver::egdb::Egdb::load(std::path::Path::new(&path), &game).unwrap(),
-        )),
+        Ok(path) => {
+            let path = std::path::Path::new(&path);
+            let k = kalah_solver::egdb::file::read_info(path).unwrap().max_seeds;
+            let residence = Config::default_residence(game.capacity(), k);
+            solver.with_egdb(std::sync::Arc::new(
+                kalah_solver::egdb::Egdb::load_as(path, &game, residence).unwrap(),
+            ))
+        }
         Err(_) => solver,
     };
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
