@@ -120,8 +120,7 @@ impl SolverArgs {
         };
         let spinner = self.spinner();
         spinner.set_message(format!("loading the endgame database {}", path.display()));
-        let k = kalah_solver::egdb::file::read_info(path)?.max_seeds;
-        let db = Egdb::load_as(path, game, Config::default_residence(seeds, k))?;
+        let db = Egdb::load_for(path, game, seeds)?;
         spinner.finish_and_clear();
         Ok(solver.with_egdb(Arc::new(db)))
     }

@@ -42,14 +42,10 @@ fn main() {
         },
     );
     let solver = match std::env::var("KALAH_EGDB_FILE") {
-        Ok(path) => {
-            let path = std::path::Path::new(&path);
-            let k = kalah_solver::egdb::file::read_info(path).unwrap().max_seeds;
-            let residence = Config::default_residence(game.capacity(), k);
-            solver.with_egdb(std::sync::Arc::new(
-                kalah_solver::egdb::Egdb::load_as(path, &game, residence).unwrap(),
-            ))
-        }
+        Ok(path) => solver.with_egdb(std::sync::Arc::new(
+            kalah_solver::egdb::Egdb::load_for(std::path::Path::new(&path), &game, game.capacity())
+                .unwrap(),
+        )),
         Err(_) => solver,
     };
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());

@@ -61,6 +61,13 @@ impl Default for Config {
     }
 }
 
+/// True where an endgame database of `egdb_seeds` seeds holds at least half of the `seeds`
+/// seeds in play: the proof above it is short, so set-up costs (table pages, loading a
+/// file, the deepening) weigh more than they save.
+fn short_proof(seeds: usize, egdb_seeds: Option<usize>) -> bool {
+    egdb_seeds.is_some_and(|k| 2 * k >= seeds)
+}
+
 impl Config {
     /// An [`Config::etc_min_seeds`] above any board's seeds: no cut-offs from the
     /// children's table entries.
@@ -93,9 +100,10 @@ impl Config {
         seeds: usize,
         egdb_seeds: Option<usize>,
     ) -> usize {
-        match egdb_seeds {
-            Some(k) if 2 * k >= seeds => (Config::default_hash_mb(game) / 8).max(1),
-            _ => Config::default_hash_mb(game),
+        if short_proof(seeds, egdb_seeds) {
+            (Config::default_hash_mb(game) / 8).max(1)
+        } else {
+            Config::default_hash_mb(game)
         }
     }
 
@@ -122,7 +130,7 @@ impl Config {
     /// half of those seeds (the proof is short, so loading dominates), else copied into
     /// huge pages (the search is long, and reads it faster so).
     pub fn default_residence(seeds: usize, egdb_seeds: usize) -> crate::egdb::Residence {
-        if 2 * egdb_seeds >= seeds {
+        if short_proof(seeds, Some(egdb_seeds)) {
             crate::egdb::Residence::Mapped
         } else {
             crate::egdb::Residence::Copied
@@ -158,9 +166,10 @@ impl Config {
         seeds: usize,
         egdb_seeds: Option<usize>,
     ) -> u8 {
-        match egdb_seeds {
-            Some(k) if 2 * k >= seeds => 0,
-            _ => Config::default_deepening(game),
+        if short_proof(seeds, egdb_seeds) {
+            0
+        } else {
+            Config::default_deepening(game)
         }
     }
 
