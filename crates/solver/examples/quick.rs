@@ -1,10 +1,12 @@
 //! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
 //! (the defaults of the command line when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
-//! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report).
+//! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report),
+//! KALAH_RESIDENCE (`mapped` or `copied`: how to hold the file; else as the command line does).
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Rules};
+use kalah_solver::egdb::{Egdb, Residence};
 use kalah_solver::{Config, Solver};
 
 fn main() {
@@ -42,10 +44,15 @@ fn main() {
         },
     );
     let solver = match std::env::var("KALAH_EGDB_FILE") {
-        Ok(path) => solver.with_egdb(std::sync::Arc::new(
-            kalah_solver::egdb::Egdb::load_for(std::path::Path::new(&path), &game, game.capacity())
-                .unwrap(),
-        )),
+        Ok(path) => {
+            let path = std::path::Path::new(&path);
+            let db = match std::env::var("KALAH_RESIDENCE").as_deref() {
+                Ok("mapped") => Egdb::load_as(path, &game, Residence::Mapped),
+                Ok("copied") => Egdb::load_as(path, &game, Residence::Copied),
+                _ => Egdb::load_for(path, &game, game.capacity()),
+            };
+            solver.with_egdb(std::sync::Arc::new(db.unwrap()))
+        }
         Err(_) => solver,
     };
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());

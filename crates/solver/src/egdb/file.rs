@@ -369,6 +369,16 @@ fn read_header(f: &mut File, path: &Path) -> Result<FileInfo, EgdbError> {
 /// 24-seed file spent 0.4-2.8 s loading it by `read`). The file must not be changed in
 /// place while it is in use; builds and saves replace a file by renaming a new one over
 /// it, which leaves an open map of the old file intact.
+///
+/// The map is advised huge pages: a file read from disk through it is then cached in 2 MiB
+/// pages and mapped whole pages at a time, so later loads set up a few thousand entries
+/// instead of millions, and the search's reads miss the TLB far less. The 28-seed file
+/// loads (`kalah egdb info`) in 0.19-0.21 s, 0.00 s of it in the kernel, against 0.42-0.73 s
+/// (0.35 s in the kernel) from small cached pages; Kalah(6,4) with it then takes 0.26-0.36 s
+/// wall instead of 0.54-0.59 s; Kalah(6,5) empty capture searches as fast mapped as copied
+/// into huge pages (45.3 and 48.6 s against 44.0 and 57.6 s). A file already cached in
+/// small pages (by a copy, or written by `write`) stays so until the system drops it; a
+/// build drops what it wrote ([`drop_cached`]).
 fn map(f: &File) -> Option<memmap2::Mmap> {
     // SAFETY: the map is private and read-only, and only read through `Bytes`; a file
     // truncated under it by another program could fault, as the doc above says.
@@ -377,6 +387,8 @@ fn map(f: &File) -> Option<memmap2::Mmap> {
     // loads in 0.8 s; without read-ahead it took 9 s).
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
     Some(map)
 }
 
@@ -400,6 +412,21 @@ fn read_parallel(f: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
         f.seek(SeekFrom::Start(offset))?;
         f.read_exact(buf)
     }
+}
+
+/// Drops the pages of a file just written (and flushed) from the page cache, so that the
+/// first load reads it back through its map, into huge pages (see [`map`]). Pages written
+/// by `write` are cached as small pages, and a map of them stays on small pages for as
+/// long as they are cached: loading the 28-seed file then costs 0.5-0.7 s instead of 0.2 s.
+fn drop_cached(f: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: advice on our own open file; failure only leaves the pages cached.
+        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = f;
 }
 
 /// A game the database's rules allow, holding as many seeds as a board can.
@@ -553,6 +580,7 @@ impl Egdb {
             f.write_all(&info.encode())?;
             f.write_all(&self.values.as_bytes()[..entries as usize])?;
             f.sync_all()?;
+            drop_cached(&f);
             std::fs::rename(&tmp, path)
         };
         write().map_err(io_error(path))
@@ -663,6 +691,7 @@ impl Egdb {
             f.write_all(&info.encode()).map_err(&err)?;
             f.sync_data().map_err(&err)?;
         }
+        drop_cached(&f);
         drop(f);
         std::fs::rename(&partial, path).map_err(io_error(path))?;
         Ok((db, resumed))
