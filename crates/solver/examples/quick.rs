@@ -2,7 +2,7 @@
 //! (the defaults of the command line when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
 //! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report),
-//! KALAH_RESIDENCE (`mapped` or `copied`: how to hold the file; else as the command line does).
+//! KALAH_RESIDENCE (`mapped`, `copied` or `huge`: how to hold the file; else as the command line does).
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Rules};
@@ -49,6 +49,7 @@ fn main() {
             let db = match std::env::var("KALAH_RESIDENCE").as_deref() {
                 Ok("mapped") => Egdb::load_as(path, &game, Residence::Mapped),
                 Ok("copied") => Egdb::load_as(path, &game, Residence::Copied),
+                Ok("huge") => Egdb::load_as(path, &game, Residence::Huge),
                 _ => Egdb::load_for(path, &game, game.capacity()),
             };
             solver.with_egdb(std::sync::Arc::new(db.unwrap()))

@@ -127,13 +127,13 @@ impl Config {
 
     /// Where to hold an endgame database file of `egdb_seeds` seeds for solving
     /// positions with at most `seeds` seeds in the houses: mapped where it holds at least
-    /// half of those seeds (the proof is short, so loading dominates), else copied into
-    /// huge pages (the search is long, and reads it faster so).
+    /// half of those seeds (the proof is short, so loading dominates), else on huge pages
+    /// ([`crate::egdb::Residence::Huge`]: the search is long, and reads it faster so).
     pub fn default_residence(seeds: usize, egdb_seeds: usize) -> crate::egdb::Residence {
         if short_proof(seeds, Some(egdb_seeds)) {
             crate::egdb::Residence::Mapped
         } else {
-            crate::egdb::Residence::Copied
+            crate::egdb::Residence::Huge
         }
     }
 
@@ -350,8 +350,8 @@ mod tests {
     fn files_are_mapped_where_the_database_holds_half_the_seeds() {
         use crate::egdb::Residence;
         assert_eq!(Config::default_residence(48, 24), Residence::Mapped);
-        assert_eq!(Config::default_residence(60, 24), Residence::Copied);
-        assert_eq!(Config::default_residence(48, 20), Residence::Copied);
+        assert_eq!(Config::default_residence(60, 24), Residence::Huge);
+        assert_eq!(Config::default_residence(48, 20), Residence::Huge);
     }
 
     #[test]

@@ -152,6 +152,9 @@ fn saved_file_loads_with_the_same_values() {
     assert_eq!(bytes_of(&loaded), bytes_of(&db));
     let copied = Egdb::load_as(&path, &game, Residence::Copied).unwrap();
     assert_eq!(bytes_of(&copied), bytes_of(&db));
+    // Mapped if the system maps it with huge pages, else copied: the same values either way.
+    let huge = Egdb::load_as(&path, &game, Residence::Huge).unwrap();
+    assert_eq!(bytes_of(&huge), bytes_of(&db));
     // The seeds per house at the start do not matter: Kalah(4,5) uses it too.
     let five = Game::new(Rules::kalah(4, 5)).unwrap();
     let for_five = Egdb::load(&path, &five).unwrap();

@@ -69,6 +69,18 @@ impl Bytes {
         }
     }
 
+    /// True for a mapped file that the system maps mostly with 2 MiB pages (at least
+    /// nine tenths of it, by `FilePmdMapped` in `/proc/self/smaps`, read once its pages are
+    /// all mapped); false where that cannot be told (other systems) or for owned memory.
+    pub(crate) fn on_huge_pages(&self) -> bool {
+        match &self.owner {
+            Owner::Map(map) => {
+                huge_mapped(map.as_ptr() as usize).is_some_and(|b| b >= map.len() as u64 / 10 * 9)
+            }
+            Owner::Block(_) => false,
+        }
+    }
+
     /// True for the bytes of a mapped file (read-only).
     pub(crate) fn is_mapped(&self) -> bool {
         matches!(self.owner, Owner::Map(_))
@@ -117,5 +129,58 @@ impl std::ops::Deref for Bytes {
     fn deref(&self) -> &[AtomicI8] {
         // SAFETY: `ptr` points to `len` initialised bytes owned by `owner`.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// Bytes of this process's mapping that starts at `addr` which the system maps with
+/// 2 MiB pages: its `FilePmdMapped` line in `/proc/self/smaps` (`None` where there is no
+/// such file or entry).
+fn huge_mapped(addr: usize) -> Option<u64> {
+    pmd_mapped_in(&std::fs::read_to_string("/proc/self/smaps").ok()?, addr)
+}
+
+/// [`huge_mapped`] from the text of an `smaps` file.
+fn pmd_mapped_in(text: &str, addr: usize) -> Option<u64> {
+    let start = format!("{addr:x}-");
+    let lines = text.lines().skip_while(|l| !l.starts_with(&start)).skip(1);
+    lines
+        // The next mapping's header ends this one's fields (`Name:   value`).
+        .take_while(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.ends_with(':'))
+        })
+        .find_map(|l| l.strip_prefix("FilePmdMapped:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pmd_mapped_in;
+
+    #[test]
+    fn smaps_entry_is_found_by_its_start() {
+        let text = "\
+55d0a0000000-55d0a0200000 r--p 00000000 fd:00 12 /bin/kalah
+Size:               2048 kB
+FilePmdMapped:         0 kB
+VmFlags: rd mr mw me
+7f1200000000-7f1400000000 r--p 00000000 fd:00 34 /data/k6-28.egdb
+Size:            8388608 kB
+Rss:             8388608 kB
+FilePmdMapped:   8384512 kB
+VmFlags: rd mr mw me hg
+7f1400000000-7f1400001000 rw-p 00000000 00:00 0
+Size:                  4 kB
+";
+        assert_eq!(
+            pmd_mapped_in(text, 0x7f12_0000_0000),
+            Some(8_384_512 * 1024)
+        );
+        assert_eq!(pmd_mapped_in(text, 0x55d0_a000_0000), Some(0));
+        // The last mapping has no such line; an unknown address has no entry.
+        assert_eq!(pmd_mapped_in(text, 0x7f14_0000_0000), None);
+        assert_eq!(pmd_mapped_in(text, 0x1000), None);
     }
 }
