@@ -109,6 +109,50 @@ fn build_info_probe_and_solve_with_a_database_file() {
     assert_eq!(with["egdb_seeds"], 10);
     assert!(with["egdb_hits"].as_u64().unwrap() > 0);
 
+    // A larger database started from this one: the same file as one built from nothing.
+    let grown = dir.join("k4-12-from-10.egdb");
+    let fresh = dir.join("k4-12.egdb");
+    let build12 = |out: &PathBuf, from: Option<&str>| {
+        let mut args = vec![
+            "egdb",
+            "build",
+            "--houses",
+            "4",
+            "--max-seeds",
+            "12",
+            "--capture",
+            "empty",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend(from.map(|f| ["--from", f]).into_iter().flatten());
+        ok(&args)
+    };
+    assert!(build12(&grown, Some(f)).contains("11 levels resumed"));
+    build12(&fresh, None);
+    assert_eq!(
+        std::fs::read(&grown).unwrap(),
+        std::fs::read(&fresh).unwrap()
+    );
+    fails(
+        &[
+            "egdb",
+            "build",
+            "--houses",
+            "4",
+            "--max-seeds",
+            "10",
+            "--capture",
+            "empty",
+            "--from",
+            f,
+            "--out",
+            dir.join("again.egdb").to_str().unwrap(),
+        ],
+        "already holds every position with up to 10 seeds",
+    );
+
     // Other rules, another board, or the early stop: refused with a clear message.
     fails(
         &["solve", "--houses", "4", "--seeds", "2", "--egdb", f],

@@ -48,6 +48,12 @@ struct BuildArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
 
+    /// Start from a finished database file of fewer seeds for the same rules (say a
+    /// 24-seed file towards a 28-seed one): its levels are verified and copied, not
+    /// computed again
+    #[arg(long, value_name = "SMALLER")]
+    from: Option<PathBuf>,
+
     /// No progress display on standard error
     #[arg(long, short)]
     quiet: bool,
@@ -111,6 +117,16 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let need = Requirements::of(game.houses(), k)?;
     let partial = file::partial_path(&args.out);
+    if let Some(from) = &args.from {
+        let levels = Egdb::start_from(&game, k, from, &args.out)?;
+        if !args.quiet {
+            eprintln!(
+                "starting from {}: levels 0 to {}",
+                from.display(),
+                levels - 1
+            );
+        }
+    }
     let quiet = args.quiet;
     let terminal = std::io::stderr().is_terminal();
     if !quiet {

@@ -117,6 +117,13 @@ pub enum EgdbError {
         /// Levels of a complete file.
         expected: usize,
     },
+    /// A build cannot start from this smaller database.
+    FromRefused {
+        /// The smaller database file.
+        path: String,
+        /// Why.
+        why: String,
+    },
     /// The database was built for other rules or another board than the game.
     WrongGame {
         /// The file (empty for an in-memory database).
@@ -170,6 +177,9 @@ impl std::fmt::Display for EgdbError {
                 "{path} holds only {levels} of its {expected} seed levels (an interrupted build): \
                  run the build again to finish it"
             ),
+            EgdbError::FromRefused { path, why } => {
+                write!(f, "cannot start the build from {path}: {why}")
+            }
             EgdbError::WrongGame { path, built, wanted } => {
                 let what = if path.is_empty() { "the endgame database" } else { path };
                 write!(

@@ -300,6 +300,31 @@ fn interrupted_build_resumes_from_finished_levels() {
         bytes_of(&fresh)
     );
 
+    // A build can start from a smaller finished file: the same database, its levels
+    // resumed; not from one as large as asked for, nor over an interrupted build.
+    let grown = dir.join("k9-from-k6.egdb");
+    assert_eq!(Egdb::start_from(&game, 9, &early, &grown), Ok(7));
+    assert!(matches!(
+        Egdb::start_from(&game, 9, &early, &grown),
+        Err(EgdbError::FromRefused { .. })
+    ));
+    let (db, resumed) = Egdb::build_file(&game, 9, &grown, &|_, _, _| {}).unwrap();
+    assert_eq!(resumed, 7);
+    assert_eq!(bytes_of(&db), bytes_of(&fresh));
+    assert_eq!(
+        bytes_of(&Egdb::load(&grown, &game).unwrap()),
+        bytes_of(&fresh)
+    );
+    assert!(matches!(
+        Egdb::start_from(&game, 6, &early, &dir.join("k6-again.egdb")),
+        Err(EgdbError::FromRefused { .. })
+    ));
+    let standard_rules = Game::new(Rules::kalah(4, 3)).unwrap();
+    assert!(matches!(
+        Egdb::start_from(&standard_rules, 9, &early, &dir.join("other.egdb")),
+        Err(EgdbError::WrongGame { .. })
+    ));
+
     // A partial file of other rules is not silently overwritten.
     std::fs::write(partial_path(&path), &partial).unwrap();
     let standard = Game::new(Rules::kalah(4, 3)).unwrap();

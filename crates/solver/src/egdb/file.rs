@@ -609,6 +609,45 @@ impl Egdb {
         write().map_err(io_error(path))
     }
 
+    /// Prepares a build of `max_seeds` seeds to `path` from the finished database file
+    /// `from`, which holds fewer seeds for the same rules (a 24-seed file towards a 28-seed
+    /// one): loads and verifies it like any database, then copies it to `path.partial`,
+    /// from which [`Egdb::build_file`] resumes as from an interrupted build (a partial
+    /// file has the layout of a finished one, and the checksum leaves `K` out). Returns the
+    /// levels copied. Refused where `path.partial` exists (resume that instead) or `from`
+    /// holds as many seeds as asked for.
+    pub fn start_from(
+        game: &Game,
+        max_seeds: usize,
+        from: &Path,
+        path: &Path,
+    ) -> Result<usize, EgdbError> {
+        let partial = partial_path(path);
+        let refuse = |why: String| EgdbError::FromRefused {
+            path: from.display().to_string(),
+            why,
+        };
+        if partial.exists() {
+            return Err(refuse(format!(
+                "{} exists (an interrupted build): run the build again without --from to \
+                 resume it, or remove it",
+                partial.display()
+            )));
+        }
+        let info = read_info(from)?;
+        if info.max_seeds >= max_seeds {
+            return Err(refuse(format!(
+                "it already holds every position with up to {} seeds, and --max-seeds is \
+                 {max_seeds}",
+                info.max_seeds
+            )));
+        }
+        // Checks the rules, the size, the checksum and a sample of entries.
+        drop(Egdb::load(from, game)?);
+        std::fs::copy(from, &partial).map_err(io_error(&partial))?;
+        Ok(info.levels)
+    }
+
     /// Builds a database of every position with at most `max_seeds` seeds to the file
     /// `path`, resuming from `path.partial` if an earlier build for the same rules was
     /// interrupted (see the module doc). Refuses up front when the memory or the disk
