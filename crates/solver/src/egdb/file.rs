@@ -380,8 +380,9 @@ fn read_header(f: &mut File, path: &Path) -> Result<FileInfo, EgdbError> {
 /// small pages (by a copy, or written by `write`) stays so until the system drops it; a
 /// build drops what it wrote ([`drop_cached`]).
 fn map(f: &File) -> Option<memmap2::Mmap> {
-    // SAFETY: the map is private and read-only, and only read through `Bytes`; a file
-    // truncated under it by another program could fault, as the doc above says.
+    // SAFETY: the map is read-only (shared with the page cache, never written through)
+    // and only read through `Bytes`; a file truncated under it by another program could
+    // fault, as the doc above says.
     let map = unsafe { memmap2::MmapOptions::new().map(f) }.ok()?;
     // The checksum reads it from end to end first: read ahead (a cold 24-seed file then
     // loads in 0.8 s; without read-ahead it took 9 s).
@@ -417,7 +418,7 @@ fn read_parallel(f: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
 /// Drops the pages of a file just written (and flushed) from the page cache, so that the
 /// first load reads it back through its map, into huge pages (see [`map`]). Pages written
 /// by `write` are cached as small pages, and a map of them stays on small pages for as
-/// long as they are cached: loading the 28-seed file then costs 0.5-0.7 s instead of 0.2 s.
+/// long as they are cached: loading the 28-seed file then costs 0.4-0.7 s instead of 0.2 s.
 fn drop_cached(f: &File) {
     #[cfg(target_os = "linux")]
     {
@@ -443,15 +444,17 @@ fn widest_game(rules: &Rules) -> Result<Game, EgdbError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Residence {
     /// Mapped from the file, shared with the page cache (nothing copied or zeroed): loads in a
-    /// fraction of a second, but the search then reads it through small pages. The choice
-    /// for short solves: Kalah(6,4) with the 24-seed file in 0.51-0.54 s wall.
+    /// fraction of a second; the search reads it through huge pages where the system caches
+    /// the file in them (see [`map`]), else through small pages. The choice for short
+    /// solves: Kalah(6,4) with the 28-seed file in 0.27-0.35 s wall.
     Mapped,
     /// Copied into private memory on transparent huge pages, read by every core: the copy
     /// costs about 0.35 s for the 24-seed file and 0.6-0.8 s for the 28-seed one when the
     /// file is in the page cache (fresh memory is zeroed first; on this VM a first run
     /// after other work can take seconds more), and the memory of
-    /// the file again, but the search runs faster: Kalah(6,5) empty capture searched in
-    /// 166.7 s against 183.5 s mapped (the same 1.14 G nodes).
+    /// the file again, but the search runs faster than through small pages: Kalah(6,5)
+    /// empty capture with the 24-seed file searched in 166.7 s against 183.5 s mapped in
+    /// small pages (the same 1.14 G nodes).
     Copied,
     /// Mapped where the system maps the cached file with huge pages (see [`map`]), else
     /// copied ([`Residence::Copied`]; mapped all the same when the copy would not fit in
