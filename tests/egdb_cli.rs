@@ -153,6 +153,58 @@ fn build_info_probe_and_solve_with_a_database_file() {
         "already holds every position with up to 10 seeds",
     );
 
+    // A directory: the smallest file that holds every seed of the position, else the
+    // largest; files for other rules are passed over, and none at all is an error.
+    let d = dir.to_str().unwrap();
+    fn solve_in<'a>(seeds: &'a str, capture: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "solve",
+            "--houses",
+            "4",
+            "--seeds",
+            seeds,
+            "--capture",
+            capture,
+            "--json",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        args
+    }
+    let picked = |args: &[&str], env: Option<&str>| -> Value {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kalah"));
+        cmd.args(args).env_remove("KALAH_EGDB_PATH");
+        if let Some(dir) = env {
+            cmd.env("KALAH_EGDB_PATH", dir);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let small = picked(&solve_in("1", "empty", &["--egdb", d]), None);
+    assert_eq!(small["egdb_seeds"], 10);
+    assert!(small["egdb_file"].as_str().unwrap().ends_with("k4-10.egdb"));
+    let large = picked(&solve_in("2", "empty", &["--egdb", d]), None);
+    assert_eq!(large["egdb_seeds"], 12);
+    assert_eq!(large["value"], with["value"]);
+    fails(
+        &solve_in("2", "standard", &["--egdb", d]),
+        "holds no finished endgame database file (*.egdb) for 4 houses capture=standard",
+    );
+    // KALAH_EGDB_PATH: searched without --egdb or --egdb-seeds; nothing found there is no
+    // error.
+    let from_env = picked(&solve_in("2", "empty", &[]), Some(d));
+    assert_eq!(from_env["egdb_seeds"], 12);
+    let in_memory = picked(&solve_in("2", "empty", &["--egdb-seeds", "6"]), Some(d));
+    assert_eq!(in_memory["egdb_seeds"], 6);
+    assert!(in_memory["egdb_file"].is_null());
+    let other_rules = picked(&solve_in("2", "standard", &[]), Some(d));
+    assert!(other_rules["egdb_file"].is_null());
+
     // Other rules, another board, or the early stop: refused with a clear message.
     fails(
         &["solve", "--houses", "4", "--seeds", "2", "--egdb", f],

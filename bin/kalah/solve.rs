@@ -51,6 +51,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let value = solution.value_from_south();
     let seconds = solution.elapsed.as_secs_f64();
     let egdb = solver.egdb().map(|d| d.max_seeds());
+    // The file the solver loaded, if any (named, or found in a directory).
+    let egdb_file = args
+        .solver
+        .egdb_file(&game, pos.seeds_in_houses() as usize)?
+        .map(|p| p.display().to_string());
     if args.json {
         let obj = json!({
             "rules": game.rules().to_string(),
@@ -68,6 +73,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "table_permille": solution.table_permille,
             "egdb_seeds": egdb,
             "egdb_hits": solution.egdb_hits,
+            "egdb_file": egdb_file,
         });
         writeln!(out, "{obj}")?;
     } else {
@@ -88,6 +94,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             best.as_deref().unwrap_or("none (the game is over)")
         )?;
         writeln!(out, "pv         {}", pv.join(" "))?;
+        if let Some(file) = &egdb_file {
+            writeln!(out, "database   {file}")?;
+        }
         writeln!(
             out,
             "nodes      {} in {seconds:.3} s ({:.2} M nodes/s, {} threads, table {:.1}% used{})",

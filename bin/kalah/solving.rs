@@ -2,16 +2,20 @@
 //! spinner, and the check that a principal variation replays to the value printed.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position};
-use kalah_solver::egdb::Egdb;
+use kalah_solver::egdb::{self, file, Egdb, EgdbError};
 use kalah_solver::{Config, Phase, Progress, Solution, Solver};
 
 use crate::error::CliError;
+
+/// The environment variable naming a directory of endgame database files, searched when
+/// neither `--egdb` nor `--egdb-seeds` is given.
+pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]
@@ -34,9 +38,12 @@ pub struct SolverArgs {
     pub egdb_seeds: Option<usize>,
 
     /// Consult this endgame database file (see `kalah egdb build`) for every position
-    /// whose seeds in the houses fit; it must match the rules and board. Takes precedence
-    /// over --egdb-seeds
-    #[arg(long, value_name = "FILE")]
+    /// whose seeds in the houses fit; it must match the rules and board. A directory: the
+    /// best of its files for the rules and board (the smallest that holds every seed of
+    /// the position, else the largest). Takes precedence over --egdb-seeds. Without
+    /// either, the directory in the environment variable KALAH_EGDB_PATH is searched the
+    /// same way, if set (nothing found there: the default in-memory database)
+    #[arg(long, value_name = "FILE|DIR")]
     pub egdb: Option<PathBuf>,
 
     /// Sowings searched by the iterative deepening (heuristic leaf: the store margin)
@@ -57,15 +64,18 @@ impl SolverArgs {
     /// grows with the work it serves).
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Config {
         let default = Config::default();
+        // A database file named or found (one that cannot be used is reported when it
+        // is loaded) replaces the one built in memory.
+        let file = self.egdb_file(game, seeds).ok().flatten();
         let egdb_seeds = match self.egdb_seeds {
-            _ if self.egdb.is_some() => None,
+            _ if self.egdb.is_some() || file.is_some() => None,
             Some(0) => None,
             Some(k) => Some(k),
             None => Config::default_egdb_seeds_for(game, seeds, solves),
         };
-        // The database the solver will have: a file's header says it (a bad file is
-        // reported when it is loaded), else the one built in memory.
-        let egdb_held = match &self.egdb {
+        // The database the solver will have: a file's header says it, else the one built
+        // in memory.
+        let egdb_held = match &file {
             Some(path) => kalah_solver::egdb::file::read_info(path)
                 .ok()
                 .map(|info| info.max_seeds),
@@ -115,14 +125,37 @@ impl SolverArgs {
         game: &Game,
         seeds: usize,
     ) -> Result<Solver, CliError> {
-        let Some(path) = &self.egdb else {
+        let Some(path) = self.egdb_file(game, seeds)? else {
             return Ok(solver);
         };
         let spinner = self.spinner();
         spinner.set_message(format!("loading the endgame database {}", path.display()));
-        let db = Egdb::load_for(path, game, seeds)?;
+        let db = Egdb::load_for(&path, game, seeds)?;
         spinner.finish_and_clear();
         Ok(solver.with_egdb(Arc::new(db)))
+    }
+
+    /// The database file to use for positions of `game` with at most `seeds` seeds in the
+    /// houses: `--egdb` (a file, or the best file of a directory: refused when there is
+    /// none), else, unless `--egdb-seeds` is given, the best file of the directory in
+    /// `KALAH_EGDB_PATH` (none found, or a directory that cannot be read: no file).
+    pub fn egdb_file(&self, game: &Game, seeds: usize) -> Result<Option<PathBuf>, CliError> {
+        let best = |dir: &Path| file::find_in(dir, game, seeds);
+        match &self.egdb {
+            Some(dir) if dir.is_dir() => match best(dir)? {
+                Some(path) => Ok(Some(path)),
+                None => Err(EgdbError::NoneInDirectory {
+                    dir: dir.display().to_string(),
+                    wanted: egdb::describe(game.rules()),
+                }
+                .into()),
+            },
+            Some(path) => Ok(Some(path.clone())),
+            None if self.egdb_seeds.is_some() => Ok(None),
+            None => Ok(std::env::var_os(EGDB_PATH_VAR)
+                .filter(|dir| !dir.is_empty())
+                .and_then(|dir| best(Path::new(&dir)).ok().flatten())),
+        }
     }
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.

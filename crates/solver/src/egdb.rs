@@ -117,6 +117,13 @@ pub enum EgdbError {
         /// Levels of a complete file.
         expected: usize,
     },
+    /// A directory given for the database holds none that serves the game.
+    NoneInDirectory {
+        /// The directory.
+        dir: String,
+        /// The rules and board of the game.
+        wanted: String,
+    },
     /// A build cannot start from this smaller database.
     FromRefused {
         /// The smaller database file.
@@ -177,6 +184,11 @@ impl std::fmt::Display for EgdbError {
                 "{path} holds only {levels} of its {expected} seed levels (an interrupted build): \
                  run the build again to finish it"
             ),
+            EgdbError::NoneInDirectory { dir, wanted } => write!(
+                f,
+                "{dir} holds no finished endgame database file (*.egdb) for {wanted}: build one \
+                 there with `kalah egdb build` and the same rule options, or name a file"
+            ),
             EgdbError::FromRefused { path, why } => {
                 write!(f, "cannot start the build from {path}: {why}")
             }
@@ -193,6 +205,18 @@ impl std::fmt::Display for EgdbError {
 }
 
 impl std::error::Error for EgdbError {}
+
+/// True where a database built for `built` serves games of `rules`: the same rule family,
+/// houses, capture, end and leftovers (the seeds per house do not matter), and no early
+/// stop.
+pub(crate) fn serves(built: &Rules, rules: &Rules) -> bool {
+    !rules.early_stop
+        && rules.family == built.family
+        && rules.houses == built.houses
+        && rules.capture == built.capture
+        && rules.end == built.end
+        && rules.leftovers == built.leftovers
+}
 
 /// The rank of [`kalah_core::Ranker`] for the build's inner loop: the binomials in a
 /// fixed `16 x 128` table whose rows past the board's lanes are zero, so a rank is 16
@@ -499,13 +523,7 @@ impl Egdb {
     /// houses and the same capture, end and leftovers rules (the seeds per house at the
     /// start do not matter), and no early stop.
     pub fn supports(&self, rules: &Rules) -> bool {
-        let r = &self.rules;
-        !rules.early_stop
-            && rules.family == r.family
-            && rules.houses == r.houses
-            && rules.capture == r.capture
-            && rules.end == r.end
-            && rules.leftovers == r.leftovers
+        serves(&self.rules, rules)
     }
 
     /// Checks that the database serves `game` and adopts the game's rules (so that

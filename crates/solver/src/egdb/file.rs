@@ -343,6 +343,28 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> EgdbError + '_ {
     }
 }
 
+/// The database file in `dir` best suited to solving positions of `game` with at most
+/// `seeds` seeds in the houses: among the finished `*.egdb` files built for its rules and
+/// board (by their headers; other files are passed over), the smallest that holds `seeds`
+/// seeds, else the largest. `None` when there is none; an error only when `dir` cannot be
+/// read.
+pub fn find_in(dir: &Path, game: &Game, seeds: usize) -> Result<Option<PathBuf>, EgdbError> {
+    let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
+        .map_err(io_error(dir))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+        .filter_map(|p| {
+            let info = read_info(&p).ok()?;
+            (info.levels == info.max_seeds + 1 && super::serves(&info.rules, game.rules()))
+                .then_some((info.max_seeds, p))
+        })
+        .collect();
+    found.sort();
+    let enough = found.iter().find(|(k, _)| *k >= seeds).cloned();
+    Ok(enough.or_else(|| found.pop()).map(|(_, p)| p))
+}
+
 /// Reads the header of a database file.
 pub fn read_info(path: &Path) -> Result<FileInfo, EgdbError> {
     let mut f = File::open(path).map_err(io_error(path))?;
