@@ -9,6 +9,7 @@ use serde_json::Value;
 
 fn kalah(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -213,6 +214,7 @@ fn batch_answers_every_line_in_order_and_resumes_without_loss_or_duplicates() {
 #[test]
 fn batch_reads_standard_input_and_writes_standard_output() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
         .args(["batch", "--houses", "4", "--seeds", "2", "-q"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -10,6 +10,7 @@ use serde_json::Value;
 /// Runs the binary with `args` and `stdin` as its input.
 fn kalah_with_input(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

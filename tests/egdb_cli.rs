@@ -8,6 +8,7 @@ use serde_json::Value;
 
 fn kalah(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
         .args(args)
         .output()
         .expect("the kalah binary runs")
