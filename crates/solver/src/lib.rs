@@ -293,7 +293,7 @@ impl Solver {
         let max_depth = self.config.deepening.min(left as u8);
         for depth in 1..=max_depth {
             let p = report(Phase::Deepening(depth), lower, upper);
-            guess = smp::search(self, pos, -INF, INF, depth, None, shared, &mut |nodes| {
+            guess = smp::search(self, pos, -INF, INF, depth, shared, &mut |nodes| {
                 progress(&Progress {
                     nodes,
                     elapsed: start.elapsed(),
@@ -307,12 +307,6 @@ impl Solver {
         let mut g = guess.clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            // The threads share out even the first child at expected all-nodes (see
-            // `smp`). The test is expected to fail low (the value is below beta) right
-            // after a fail-high, as MTD(f) closes in from below: then the mover's
-            // positions are the all-nodes; else the opponent's.
-            let mover = pos.side_to_move();
-            let all_side = Some(if g == lower { mover } else { mover.other() });
             let p = report(Phase::Proving, lower, upper);
             g = smp::search(
                 self,
@@ -320,7 +314,6 @@ impl Solver {
                 beta - 1,
                 beta,
                 EXACT_DEPTH,
-                all_side,
                 shared,
                 &mut |nodes| {
                     progress(&Progress {

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use kalah_core::{Game, Position, Side};
+use kalah_core::{Game, Position};
 
 use crate::egdb::Egdb;
 use crate::smp::{Busy, Claim, Config};
@@ -60,10 +60,6 @@ pub(crate) struct Worker<'a> {
     rank_keys: bool,
     /// Database hits not yet added to the shared counter.
     egdb_hits: u64,
-    /// In a null-window proof, the side whose positions are expected all-nodes (every
-    /// child searched): there a thread puts off even the first child while another thread
-    /// searches it. `None`: only later siblings are put off.
-    all_side: Option<Side>,
 }
 
 impl<'a> Worker<'a> {
@@ -89,14 +85,7 @@ impl<'a> Worker<'a> {
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
             rank_keys: game.key_is_rank(),
             egdb_hits: 0,
-            all_side: None,
         }
-    }
-
-    /// Expects the positions where `side` moves to be all-nodes (see `all_side`).
-    pub(crate) fn all_nodes_of(mut self, side: Option<Side>) -> Worker<'a> {
-        self.all_side = side;
-        self
     }
 
     /// Lets this worker share siblings with the other threads through `busy`.
@@ -348,10 +337,6 @@ impl<'a> Worker<'a> {
         // thread is searching right now is put off to a second pass, so the threads spread
         // over the siblings instead of all walking the same subtree.
         let share = self.busy.is_some() && left >= self.share_min;
-        // At an expected all-node every child is searched anyway, so even the first can be
-        // left to the thread already on it; at a cut-node the first child is the likely
-        // refutation, which every thread wants at once.
-        let first = usize::from(self.all_side != Some(pos.side_to_move()));
         let mut deferred = 0u16;
         for pass in 0..2 {
             for (i, r) in rank[..n].iter().enumerate() {
@@ -361,7 +346,7 @@ impl<'a> Worker<'a> {
                 }
                 let mut marked = false;
                 // A settled child has no subtree to share out.
-                if share && pass == 0 && i >= first && kid.known.is_none() {
+                if share && pass == 0 && i > 0 && kid.known.is_none() {
                     if let Some(busy) = self.busy {
                         match busy.claim(kid.key) {
                             Claim::Taken => {

@@ -4,17 +4,6 @@
 //! another thread is searching right now ([`Busy`]) and takes it up after the others, by
 //! which time the table usually holds its value. One thread is the same code with
 //! `threads = 1` (and no `Busy` lookups).
-//!
-//! At a cut-node every thread searches the first child (the likely refutation) at once;
-//! at an expected all-node, where every child is searched anyway, even the first is put
-//! off while another thread searches it, so the threads part at the first all-node instead
-//! of walking every first child in lockstep. In a null-window proof the all-nodes are the
-//! positions of one side (an extra turn keeps the side and the node type): the mover's
-//! where the test is expected to fail low. Kalah(6,5) empty capture with the 28-seed file,
-//! four runs each: 239-242 M nodes in 37.9-45.7 s against 256-291 M nodes in 40.9-52.2 s;
-//! Kalah(6,4) standard (16-seed database), three runs each: 87.5-89.4 M nodes in
-//! 11.0-12.4 s against 92.4-92.9 M in 12.5-13.3 s; empty capture the same within noise
-//! (six runs each: 5.15-6.16 s against 4.78-6.12 s).
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
@@ -235,14 +224,12 @@ impl Config {
 
 /// Runs one search on every thread; `None` if it was cancelled. `tick` gets the node
 /// count a few times a second while it runs.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
     solver: &Solver,
     pos: &Position,
     alpha: i32,
     beta: i32,
     depth: u8,
-    all_side: Option<kalah_core::Side>,
     shared: &Shared,
     tick: &mut dyn FnMut(u64),
 ) -> Option<i32> {
@@ -260,7 +247,7 @@ pub(crate) fn search(
                     &solver.config,
                 );
                 let mut w = if solver.config.threads > 1 {
-                    w.sharing(&solver.busy).all_nodes_of(all_side)
+                    w.sharing(&solver.busy)
                 } else {
                     w
                 };
