@@ -31,6 +31,25 @@ fn fails(args: &[&str], message: &str) {
     assert!(err.contains(message), "{args:?}: {err}");
 }
 
+/// `kalah egdb build` of a Kalah board of 4 houses with empty capture, up to `k` seeds, to
+/// `out`, with `extra` arguments.
+fn build_args<'a>(k: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "egdb",
+        "build",
+        "--houses",
+        "4",
+        "--max-seeds",
+        k,
+        "--capture",
+        "empty",
+        "--out",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kalah-egdb-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -43,19 +62,7 @@ fn build_info_probe_and_solve_with_a_database_file() {
     let dir = scratch("flow");
     let file = dir.join("k4-10.egdb");
     let f = file.to_str().unwrap();
-    let built = ok(&[
-        "egdb",
-        "build",
-        "--houses",
-        "4",
-        "--max-seeds",
-        "10",
-        "--capture",
-        "empty",
-        "--out",
-        f,
-        "--quiet",
-    ]);
+    let built = ok(&build_args("10", f, &["--quiet"]));
     assert!(built.contains("43758 positions"), "{built}");
 
     let info: Value = serde_json::from_str(&ok(&["egdb", "info", f, "--json"])).unwrap();
@@ -114,21 +121,9 @@ fn build_info_probe_and_solve_with_a_database_file() {
     let grown = dir.join("k4-12-from-10.egdb");
     let fresh = dir.join("k4-12.egdb");
     let build12 = |out: &PathBuf, from: Option<&str>| {
-        let mut args = vec![
-            "egdb",
-            "build",
-            "--houses",
-            "4",
-            "--max-seeds",
-            "12",
-            "--capture",
-            "empty",
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ];
-        args.extend(from.map(|f| ["--from", f]).into_iter().flatten());
-        ok(&args)
+        let mut extra = vec!["--quiet"];
+        extra.extend(from.map(|f| ["--from", f]).into_iter().flatten());
+        ok(&build_args("12", out.to_str().unwrap(), &extra))
     };
     assert!(build12(&grown, Some(f)).contains("11 levels resumed"));
     build12(&fresh, None);
@@ -137,20 +132,11 @@ fn build_info_probe_and_solve_with_a_database_file() {
         std::fs::read(&fresh).unwrap()
     );
     fails(
-        &[
-            "egdb",
-            "build",
-            "--houses",
-            "4",
-            "--max-seeds",
+        &build_args(
             "10",
-            "--capture",
-            "empty",
-            "--from",
-            f,
-            "--out",
             dir.join("again.egdb").to_str().unwrap(),
-        ],
+            &["--from", f],
+        ),
         "already holds every position with up to 10 seeds",
     );
 

@@ -52,9 +52,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let seconds = solution.elapsed.as_secs_f64();
     let egdb = solver.egdb().map(|d| d.max_seeds());
     // The file the solver loaded, if any (named, or found in a directory).
-    let egdb_file = args
-        .solver
-        .egdb_file(&game, pos.seeds_in_houses() as usize)?
+    let egdb_file = solver
+        .egdb()
+        .and_then(|d| d.path())
         .map(|p| p.display().to_string());
     if args.json {
         let obj = json!({

@@ -260,6 +260,8 @@ pub struct Egdb {
     complete: usize,
     /// The mover's row (lanes `0..H`).
     mover_row: u128,
+    /// The file it was loaded from (`None` when built in memory).
+    path: Option<std::path::PathBuf>,
 }
 
 /// The board after `board` in rank order among the boards of the same seed count (see
@@ -356,6 +358,7 @@ impl Egdb {
             values: values(need.entries)?,
             complete: 0,
             mover_row: (1u128 << (8 * game.houses())) - 1,
+            path: None,
         })
     }
 
@@ -517,6 +520,11 @@ impl Egdb {
     /// [`Egdb::load`]).
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The file the database was loaded from (`None` for one built in memory).
+    pub fn path(&self) -> Option<&std::path::Path> {
+        self.path.as_deref()
     }
 
     /// True when the database's values hold for a game under `rules`: the same number of

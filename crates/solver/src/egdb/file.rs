@@ -415,19 +415,21 @@ fn map(f: &File) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
+/// Bytes per task when a file's values are copied into memory on every core.
+const COPY_CHUNK: usize = 32 << 20;
+
 /// Fills `buf` from `f` at byte `offset` on, in chunks read by every core: the copy and
 /// the first touch of each chunk's fresh pages (zeroed by the system first) then run in
 /// parallel. The 28-seed file (5.3 GiB), three runs each, alternating: 1.2-1.3 s -> 0.63-0.76 s
 /// (the first run of the sequential read took 15.4 s, and a whole Kalah(6,5) solve 17.8 s
 /// before its search, against 6.5 s).
 fn read_parallel(f: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-    const CHUNK: usize = 32 << 20;
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileExt;
-        buf.par_chunks_mut(CHUNK)
+        buf.par_chunks_mut(COPY_CHUNK)
             .enumerate()
-            .try_for_each(|(i, chunk)| f.read_exact_at(chunk, offset + (i * CHUNK) as u64))
+            .try_for_each(|(i, chunk)| f.read_exact_at(chunk, offset + (i * COPY_CHUNK) as u64))
     }
     #[cfg(not(unix))]
     {
@@ -560,10 +562,9 @@ impl Egdb {
                 let mut copy = Egdb::filled(&game, info.max_seeds, 0)?;
                 if let Some(bytes) = copy.values.as_mut_bytes() {
                     let from = db.values.as_bytes();
-                    const CHUNK: usize = 32 << 20;
                     bytes
-                        .par_chunks_mut(CHUNK)
-                        .zip(from.par_chunks(CHUNK))
+                        .par_chunks_mut(COPY_CHUNK)
+                        .zip(from.par_chunks(COPY_CHUNK))
                         .for_each(|(to, from)| to.copy_from_slice(from));
                 }
                 copy.complete = db.complete;
@@ -572,6 +573,7 @@ impl Egdb {
             }
         }
         db.values.advise_random();
+        db.path = Some(path.to_path_buf());
         Ok(db)
     }
 
@@ -602,6 +604,7 @@ impl Egdb {
             values: Bytes::filled(0, 0),
             complete: 0,
             mover_row: 0,
+            path: None,
         };
         probe.for_game(game, &path.display().to_string())?;
         Egdb::open_as(path, residence)?.for_game(game, &path.display().to_string())
