@@ -218,8 +218,8 @@ impl Position {
     }
 
     /// The mover's houses whose seeds end their sowing exactly in the mover's store
-    /// within one lap (house `j` holding `H - j` seeds): under every rule set here these
-    /// sowings give an extra turn. Sowings of a lap or more are left out, so this is a
+    /// within one lap (house `j` holding `H - j` seeds): the sowings that give an extra
+    /// turn unless they end the game. Sowings of a lap or more are left out, so this is a
     /// cheap count for move ordering, not a rule.
     #[inline]
     pub fn store_landings(&self) -> Moves {

@@ -251,10 +251,7 @@ impl<'a> Worker<'a> {
             let mut order = if same {
                 256 + j as i32
             } else {
-                // Fastest first: the opponent's replies to a sowing that passes the turn
-                // are the branches of the proof where this is a cut-node, so what a
-                // sowing banks is weighed against the sowings (and extra turns) it
-                // leaves the opponent.
+                // Fastest first (see MOBILITY_WEIGHT).
                 8 * banked + j as i32
                     - MOBILITY_WEIGHT * child.moves().len() as i32
                     - LANDING_WEIGHT * child.store_landings().len() as i32
