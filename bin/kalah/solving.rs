@@ -25,9 +25,10 @@ pub struct SolverArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
-    /// Transposition table size in MiB (allocated once; larger helps long solves)
-    /// [default: 1024 from 60 seeds up, 512 from 48, else 256; an eighth of that where
-    /// the endgame database holds at least half the seeds in the houses]
+    /// Transposition table size in MiB, rounded down to a power of two (allocated once;
+    /// larger helps long solves) [default: 512 from 60 seeds up, 256 from 48, else 128; an
+    /// eighth of that where the endgame database holds at least half the seeds in the
+    /// houses]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub hash_mb: Option<u64>,
 

@@ -270,6 +270,12 @@ impl Game {
         self.keys.exact()
     }
 
+    /// Where [`Game::key`] is exact, the number of keys: every key of a position of this
+    /// game is below it (a table can then store part of the key in the slot's place).
+    pub fn key_count(&self) -> Option<u64> {
+        self.keys.count()
+    }
+
     /// True when [`Game::key`] is the bare combinatorial rank of the houses
     /// ([`crate::Ranker::rank`] over `2 * houses` lanes): exact keys and no stores in them (not
     /// the early stop). The rank does not depend on the ranker's seed limit, so such a key

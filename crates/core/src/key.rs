@@ -140,6 +140,8 @@ pub(crate) struct KeyCoder {
     exact: bool,
     /// Multiplier of the rank when the stores join the key (early stop), else 0.
     store_radix: u64,
+    /// Exact keys are below this.
+    count: u128,
 }
 
 impl KeyCoder {
@@ -163,11 +165,17 @@ impl KeyCoder {
             ranker,
             exact,
             store_radix,
+            count,
         }
     }
 
     pub(crate) fn exact(&self) -> bool {
         self.exact
+    }
+
+    /// The number of keys (every key is below it), where keys are exact.
+    pub(crate) fn count(&self) -> Option<u64> {
+        self.exact.then_some(self.count as u64)
     }
 
     /// True when the key is the bare rank of the houses ([`Ranker::rank`]).

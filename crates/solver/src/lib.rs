@@ -167,7 +167,7 @@ impl Solver {
     /// With [`Config::egdb_seeds`] set (and rules the database supports), an endgame
     /// database is built in memory first, in parallel.
     pub fn new(game: Game, config: Config) -> Solver {
-        let table = Table::new(config.hash_mb);
+        let table = Table::for_game(config.hash_mb, &game);
         let egdb = config
             .egdb_seeds
             .and_then(|k| Egdb::build(&game, k.min(game.capacity()), &|_, _, _| {}).ok())

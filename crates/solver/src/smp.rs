@@ -73,15 +73,16 @@ impl Config {
     /// children's table entries.
     pub const NO_ETC: usize = kalah_core::MAX_TOTAL_SEEDS + 1;
 
-    /// The transposition table worth allocating for `game` by default, in MiB: 1 GiB from
-    /// 60 seeds up, 512 MiB from 48 (Kalah(6,4) fills about 90% of it; 1 GiB was no faster
-    /// there: every page of a table costs its zeroing and, on a virtual machine, slower
-    /// address translation), 256 MiB below.
+    /// The transposition table worth allocating for `game` by default, in MiB: 512 MiB from
+    /// 60 seeds up, 256 MiB from 48, 128 MiB below. With one-word entries (every board up
+    /// to Kalah(6,8), see [`crate::tt::Table`]) 256 MiB holds 32 M positions, about what a
+    /// Kalah(6,4) proof fills; more was no faster there: every page of a table costs its
+    /// zeroing and, on a virtual machine, slower address translation.
     pub fn default_hash_mb(game: &kalah_core::Game) -> usize {
         match game.capacity() {
-            60.. => 1024,
-            48.. => 512,
-            _ => 256,
+            60.. => 512,
+            48.. => 256,
+            _ => 128,
         }
     }
 
@@ -358,11 +359,11 @@ mod tests {
     fn table_shrinks_where_the_database_holds_half_the_seeds() {
         let k64 = Game::new(Rules::kalah(6, 4)).unwrap();
         let k65 = Game::new(Rules::kalah(6, 5)).unwrap();
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24)), 64);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20)), 512);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 512);
-        assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24)), 1024);
-        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 128);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24)), 32);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20)), 256);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 256);
+        assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24)), 512);
+        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 64);
     }
 
     #[test]

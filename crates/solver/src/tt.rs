@@ -25,7 +25,7 @@ pub struct Entry {
     pub work: u8,
 }
 
-/// Bit layout of the data word (little end first):
+/// Bit layout of the data word of a wide slot (little end first):
 ///
 /// ```text
 ///  0..16  lower bound  (i16)
@@ -59,38 +59,129 @@ fn generation_of(d: u64) -> u8 {
     (d >> 50) as u8
 }
 
-const WAYS: usize = 4;
+/// Bit layout of a compact slot, one word (little end first):
+///
+/// ```text
+///  0..8   lower bound  (i8)
+///  8..16  upper bound  (i8)
+/// 16..20  best house + 1 (0 = none)
+/// 20..26  depth, at most 62 (63 = exact)
+/// 26..31  work (log2 nodes, at most 31)
+/// 31..34  generation, modulo 8
+/// 34..64  check: the key's bits above the bucket index, plus one (0 = empty slot)
+/// ```
+///
+/// A depth above 62 is stored as 62: bounds proved with more sowings to go hold with
+/// fewer. Work above 31 (two billion nodes) is stored as 31: it only steers replacement.
+const COMPACT_CHECK_SHIFT: u32 = 34;
+/// The largest check a compact slot holds.
+const COMPACT_CHECK_MAX: u64 = (1 << (64 - COMPACT_CHECK_SHIFT)) - 1;
+/// The depth field of an exact entry.
+const COMPACT_EXACT: u64 = 63;
+
+/// The compact data bits of `e` (the check is added by the caller), or `None` where a
+/// bound does not fit in a signed byte (then nothing is stored).
+fn pack_compact(e: &Entry, generation: u8) -> Option<u64> {
+    let lower = i8::try_from(e.lower).ok()?;
+    let upper = i8::try_from(e.upper).ok()?;
+    let depth = if e.depth == EXACT_DEPTH {
+        COMPACT_EXACT
+    } else {
+        e.depth.min(COMPACT_EXACT as u8 - 1) as u64
+    };
+    Some(
+        (lower as u8 as u64)
+            | (upper as u8 as u64) << 8
+            | (e.best.map_or(0, |b| b as u64 + 1) & 0xf) << 16
+            | depth << 20
+            | (e.work.min(31) as u64) << 26
+            | (generation as u64 & 7) << 31,
+    )
+}
+
+fn unpack_compact(d: u64) -> Entry {
+    let b = (d >> 16 & 0xf) as u8;
+    let depth = d >> 20 & 63;
+    Entry {
+        lower: d as u8 as i8 as i16,
+        upper: (d >> 8) as u8 as i8 as i16,
+        best: b.checked_sub(1),
+        depth: if depth == COMPACT_EXACT {
+            EXACT_DEPTH
+        } else {
+            depth as u8
+        },
+        work: (d >> 26 & 31) as u8,
+    }
+}
+
+fn compact_generation_of(d: u64) -> u8 {
+    (d >> 31 & 7) as u8
+}
+
+/// How much keeping `old`, written `age` generations ago, is worth: entries of earlier
+/// solves go first, then the shallowest and cheapest.
+fn worth(old: &Entry, age: u8) -> i32 {
+    old.depth as i32 * 64 + old.work as i32 - 1024 * age as i32
+}
+
+/// Words in a bucket: one 64-byte cache line.
+const BUCKET_WORDS: usize = 8;
 
 /// A fixed-size table shared by all search threads without locks.
 ///
-/// Each slot is two `AtomicU64`: `key ^ data` and `data` (the scheme of Hyatt's lockless
-/// hashing, as in Stockfish and carp). A reader accepts a slot only when the two words
-/// XOR back to its key, so a slot torn by two writers racing is rejected, not misread
-/// (a false accept needs a 64-bit coincidence between three unrelated words). Keys are
-/// the full 64-bit keys of [`kalah_core::Game::key`] (exact ranks on the usual boards), so
-/// there is no index aliasing either. Reads and writes are `Relaxed`: an entry is a hint
-/// that is either valid for its key or ignored; nothing else is published through it.
+/// The table is a power of two of buckets, each one 64-byte cache line. A store replaces
+/// the slot of the same key, else an empty or older-generation slot, else the slot with
+/// the least depth and work. Reads and writes are `Relaxed`: an entry is a hint that is
+/// either valid for its key or ignored; nothing else is published through it.
 ///
-/// Slots are grouped in buckets of four (one 64-byte cache line); a store replaces the
-/// slot of the same key, else an empty or older-generation slot, else the slot with the
-/// least depth and work.
+/// **Compact slots** (eight a bucket, one word each) serve games whose keys are exact
+/// ranks ([`kalah_core::Game::key_count`]) few enough for the table's size (at most 30
+/// bits above the bucket index) and whose values fit in a signed byte. The
+/// bucket is the key's low bits plus a hash of its high bits (modulo the bucket count),
+/// and the slot keeps those high bits: bucket and check give back the whole key, so a
+/// slot is never taken for another position's. A slot is one word, written and read at
+/// once, so it is never seen torn. Half the memory of wide slots for as many entries:
+/// fewer pages to zero on first touch, fewer cache and TLB misses.
+///
+/// **Wide slots** (four a bucket) serve every other game. Each is two words, `key ^ data`
+/// and `data` (the scheme of Hyatt's lockless hashing, as in Stockfish and carp). A reader
+/// accepts a slot only when the two words XOR back to its key, so a slot torn by two
+/// writers racing is rejected, not misread (a false accept needs a 64-bit coincidence
+/// between three unrelated words). The keys are the full 64-bit keys of
+/// [`kalah_core::Game::key`].
 pub struct Table {
     slots: Block<AtomicU64>,
-    buckets: u64,
+    /// log2 of the number of buckets.
+    bits: u32,
+    compact: bool,
     generation: std::sync::atomic::AtomicU8,
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least one bucket), zeroed.
-    pub fn new(megabytes: usize) -> Table {
-        Table::with_buckets(((megabytes << 20) / (WAYS * 16)).max(1))
+    /// A zeroed table of the largest power of two of 64-byte buckets that fits in
+    /// `megabytes` MiB (at least one bucket), for keys below `keys` where that is
+    /// `Some`: compact slots where the keys allow (see the type's notes), else wide ones.
+    /// With compact slots, an entry whose bounds do not fit in a signed byte is not kept.
+    pub fn new(megabytes: usize, keys: Option<u64>) -> Table {
+        let buckets = ((megabytes << 20) / (BUCKET_WORDS * 8)).max(1);
+        Table::with_bits(buckets.ilog2(), keys)
     }
 
-    fn with_buckets(buckets: usize) -> Table {
-        let slots = Block::zeroed(buckets * WAYS * 2);
+    /// The table for `game`: compact where its keys are exact and its values fit a byte.
+    pub fn for_game(megabytes: usize, game: &kalah_core::Game) -> Table {
+        let keys = game
+            .key_count()
+            .filter(|_| game.capacity() <= i8::MAX as usize);
+        Table::new(megabytes, keys)
+    }
+
+    fn with_bits(bits: u32, keys: Option<u64>) -> Table {
+        let compact = keys.is_some_and(|n| n.saturating_sub(1) >> bits < COMPACT_CHECK_MAX);
         Table {
-            slots,
-            buckets: buckets as u64,
+            slots: Block::zeroed(BUCKET_WORDS << bits),
+            bits,
+            compact,
             generation: Default::default(),
         }
     }
@@ -102,7 +193,16 @@ impl Table {
 
     /// Number of entries it can hold.
     pub fn capacity(&self) -> usize {
-        self.slots.len() / 2
+        if self.compact {
+            self.slots.len()
+        } else {
+            self.slots.len() / 2
+        }
+    }
+
+    /// True when the slots are one word each.
+    pub fn is_compact(&self) -> bool {
+        self.compact
     }
 
     /// Starts a new generation: older entries become the first to be replaced.
@@ -110,10 +210,23 @@ impl Table {
         self.generation.fetch_add(1, Relaxed);
     }
 
+    /// The first word of the bucket of `key`.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        let h = kalah_core::mix(key);
-        (((h as u128) * (self.buckets as u128)) >> 64) as usize * WAYS * 2
+        let mask = (1u64 << self.bits) - 1;
+        let b = if self.compact {
+            // The low bits moved by a hash of the high bits: invertible given the high bits.
+            key.wrapping_add(kalah_core::mix(key >> self.bits)) & mask
+        } else {
+            (((kalah_core::mix(key) as u128) << self.bits) >> 64) as u64
+        };
+        b as usize * BUCKET_WORDS
+    }
+
+    /// What a compact slot of `key` holds in its check bits.
+    #[inline]
+    fn check(&self, key: u64) -> u64 {
+        (key >> self.bits) + 1
     }
 
     /// Asks the CPU to bring the bucket of `key` into cache.
@@ -138,49 +251,76 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        for w in 0..WAYS {
-            let x = self.slots[b + 2 * w].load(Relaxed);
-            let d = self.slots[b + 2 * w + 1].load(Relaxed);
-            if x ^ d == key && d != 0 {
-                return Some(unpack(d));
-            }
+        let slots = &self.slots[b..b + BUCKET_WORDS];
+        if self.compact {
+            let check = self.check(key);
+            slots
+                .iter()
+                .map(|s| s.load(Relaxed))
+                .find(|d| d >> COMPACT_CHECK_SHIFT == check)
+                .map(unpack_compact)
+        } else {
+            slots.chunks_exact(2).find_map(|s| {
+                let x = s[0].load(Relaxed);
+                let d = s[1].load(Relaxed);
+                (x ^ d == key && d != 0).then(|| unpack(d))
+            })
         }
-        None
     }
 
     /// Stores `entry` for `key`.
     #[inline]
     pub fn store(&self, key: u64, entry: &Entry) {
         let generation = self.generation.load(Relaxed);
-        let d = pack(entry, generation);
         let b = self.bucket(key);
+        // The slot to overwrite: the key's own or an empty one, else the least worth.
         let mut victim = b;
-        let mut victim_score = i32::MAX;
-        for w in 0..WAYS {
-            let i = b + 2 * w;
-            let od = self.slots[i + 1].load(Relaxed);
-            let ox = self.slots[i].load(Relaxed);
-            if od == 0 || ox ^ od == key {
-                victim = i;
-                break;
+        let mut victim_worth = i32::MAX;
+        if self.compact {
+            let Some(d) = pack_compact(entry, generation) else {
+                return;
+            };
+            let check = self.check(key);
+            for i in b..b + BUCKET_WORDS {
+                let od = self.slots[i].load(Relaxed);
+                if od == 0 || od >> COMPACT_CHECK_SHIFT == check {
+                    victim = i;
+                    break;
+                }
+                let age = generation.wrapping_sub(compact_generation_of(od)) & 7;
+                let w = worth(&unpack_compact(od), age);
+                if w < victim_worth {
+                    (victim, victim_worth) = (i, w);
+                }
             }
-            let old = unpack(od);
-            let age = generation.wrapping_sub(generation_of(od)) as i32;
-            let score = old.depth as i32 * 64 + old.work as i32 - 1024 * age;
-            if score < victim_score {
-                victim_score = score;
-                victim = i;
+            self.slots[victim].store(check << COMPACT_CHECK_SHIFT | d, Relaxed);
+        } else {
+            let d = pack(entry, generation);
+            for i in (b..b + BUCKET_WORDS).step_by(2) {
+                let od = self.slots[i + 1].load(Relaxed);
+                let ox = self.slots[i].load(Relaxed);
+                if od == 0 || ox ^ od == key {
+                    victim = i;
+                    break;
+                }
+                let w = worth(&unpack(od), generation.wrapping_sub(generation_of(od)));
+                if w < victim_worth {
+                    (victim, victim_worth) = (i, w);
+                }
             }
+            self.slots[victim].store(key ^ d, Relaxed);
+            self.slots[victim + 1].store(d, Relaxed);
         }
-        self.slots[victim].store(key ^ d, Relaxed);
-        self.slots[victim + 1].store(d, Relaxed);
     }
 
     /// Per mille of the slots in use, from a sample of the first buckets.
     pub fn usage_permille(&self) -> u32 {
-        let n = (self.slots.len() / 2).min(4000);
+        let n = self.capacity().min(4000);
         let used = (0..n)
-            .filter(|&i| self.slots[2 * i + 1].load(Relaxed) != 0)
+            .filter(|&i| {
+                let word = if self.compact { i } else { 2 * i + 1 };
+                self.slots[word].load(Relaxed) != 0
+            })
             .count();
         (used * 1000).checked_div(n).unwrap_or(0) as u32
     }
@@ -225,44 +365,147 @@ mod tests {
     }
 
     #[test]
+    fn compact_packing_round_trips_and_clamps_depth_and_work() {
+        for e in [
+            entry(-128, 127),
+            Entry {
+                lower: 0,
+                upper: 0,
+                best: None,
+                depth: 0,
+                work: 0,
+            },
+            Entry {
+                lower: -1,
+                upper: 3,
+                best: Some(7),
+                depth: 62,
+                work: 31,
+            },
+        ] {
+            let d = pack_compact(&e, 13).unwrap();
+            assert_eq!(d >> COMPACT_CHECK_SHIFT, 0, "the check bits are left free");
+            assert_eq!(unpack_compact(d), e);
+            assert_eq!(compact_generation_of(d), 13 & 7);
+        }
+        // Deeper bounds are kept as bounds of depth 62; work saturates.
+        let deep = Entry {
+            depth: 100,
+            work: 40,
+            ..entry(-2, 2)
+        };
+        let back = unpack_compact(pack_compact(&deep, 0).unwrap());
+        assert_eq!((back.depth, back.work), (62, 31));
+        // A bound outside a byte is not stored at all.
+        assert_eq!(pack_compact(&entry(-129, 0), 0), None);
+        assert_eq!(pack_compact(&entry(0, 200), 0), None);
+    }
+
+    #[test]
+    fn compact_slots_only_where_the_keys_fit() {
+        assert!(Table::new(1, Some(1 << 40)).is_compact());
+        assert!(!Table::new(1, Some(u64::MAX)).is_compact());
+        assert!(!Table::new(1, None).is_compact());
+        // 1 MiB: 2^14 buckets; the 30 check bits hold 1 + (key >> 14).
+        let limit = COMPACT_CHECK_MAX << 14;
+        assert!(Table::new(1, Some(limit)).is_compact());
+        assert!(!Table::new(1, Some(limit + 1)).is_compact());
+        assert_eq!(Table::new(1, Some(1 << 40)).capacity(), 1 << 17);
+        assert_eq!(Table::new(1, None).capacity(), 1 << 16);
+        // Sizes round down to a power of two of buckets.
+        assert_eq!(Table::new(3, None).bytes(), 2 << 20);
+        // Kalah(6,4) and (6,6) have exact keys and values that fit: compact from 64 MiB
+        // (2^20 buckets; Kalah(6,6) has about 2^46.5 keys).
+        for seeds in [4, 6] {
+            let game = kalah_core::Game::new(kalah_core::Rules::kalah(6, seeds)).unwrap();
+            assert!(Table::for_game(64, &game).is_compact());
+        }
+    }
+
+    #[test]
+    fn bucket_and_check_give_back_the_key() {
+        // Four buckets: every key below 4096 has its own (bucket, check) pair.
+        let t = Table::with_bits(2, Some(4096));
+        let mut seen = std::collections::HashSet::new();
+        for key in 0..4096u64 {
+            assert!(seen.insert((t.bucket(key), t.check(key))), "key {key}");
+        }
+    }
+
+    #[test]
     fn stored_entry_is_found_and_others_are_not() {
-        let t = Table::new(1);
-        t.store(42, &entry(-3, 5));
-        assert_eq!(t.probe(42), Some(entry(-3, 5)));
-        assert_eq!(t.probe(43), None);
-        t.store(42, &entry(1, 1));
-        assert_eq!(t.probe(42), Some(entry(1, 1)));
+        for keys in [Some(1 << 20), None] {
+            let t = Table::new(1, keys);
+            t.store(42, &entry(-3, 5));
+            assert_eq!(t.probe(42), Some(entry(-3, 5)));
+            assert_eq!(t.probe(43), None);
+            t.store(42, &entry(1, 1));
+            assert_eq!(t.probe(42), Some(entry(1, 1)));
+        }
+    }
+
+    #[test]
+    fn a_probe_never_returns_another_keys_entry() {
+        for keys in [Some(4096), None] {
+            // Two buckets, so that many keys compete for each slot.
+            let t = Table::with_bits(1, keys);
+            let mark = |key: u64| Entry {
+                lower: (key % 100) as i16,
+                upper: (key % 100) as i16,
+                ..entry(0, 0)
+            };
+            for key in 0..4096u64 {
+                t.store(key, &mark(key));
+                assert_eq!(t.probe(key), Some(mark(key)), "just stored");
+            }
+            for key in 0..4096u64 {
+                if let Some(e) = t.probe(key) {
+                    assert_eq!(e, mark(key), "key {key}");
+                }
+            }
+        }
     }
 
     #[test]
     fn a_full_bucket_keeps_the_most_valuable_entries() {
-        let t = Table::with_buckets(1);
-        for k in 1..=WAYS as u64 {
+        for compact in [true, false] {
+            let t = Table::with_bits(0, compact.then_some(1000));
+            assert_eq!(t.is_compact(), compact);
+            let ways = if compact { 8 } else { 4 };
+            for k in 1..=ways {
+                t.store(
+                    k,
+                    &Entry {
+                        work: 10 + k as u8,
+                        ..entry(0, 0)
+                    },
+                );
+            }
             t.store(
-                k,
+                100,
                 &Entry {
-                    work: 10 + k as u8,
+                    work: 30,
                     ..entry(0, 0)
                 },
             );
-        }
-        t.store(
-            100,
-            &Entry {
-                work: 30,
-                ..entry(0, 0)
-            },
-        );
-        assert!(t.probe(1).is_none(), "the cheapest entry is replaced");
-        assert!(t.probe(100).is_some());
-        for k in 2..=WAYS as u64 {
-            assert!(t.probe(k).is_some());
+            assert!(t.probe(1).is_none(), "the cheapest entry is replaced");
+            assert!(t.probe(100).is_some());
+            for k in 2..=ways {
+                assert!(t.probe(k).is_some());
+            }
+            // An entry of an earlier generation goes first, whatever its worth.
+            t.new_generation();
+            t.store(200, &entry(0, 0));
+            assert_eq!(t.probe(200), Some(entry(0, 0)));
+            assert!(t.probe(100).is_some(), "the costliest survives");
+            let left = (2..=ways).filter(|&k| t.probe(k).is_some()).count() as u64;
+            assert_eq!(left, ways - 2);
         }
     }
 
     #[test]
     fn torn_slot_is_rejected() {
-        let t = Table::new(1);
+        let t = Table::new(1, None);
         t.store(7, &entry(2, 2));
         let b = t.bucket(7);
         // Another writer's data word lands without its key word.
