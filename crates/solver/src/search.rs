@@ -197,6 +197,70 @@ impl<'a> Worker<'a> {
         }
 
         let use_table = left > self.small;
+
+        // Generate and order the children: the table's move, extra turns (nearest the
+        // store first), then by what the sowing banks at once (captures, store seeds) less
+        // what it leaves the opponent to answer ([`MOBILITY_WEIGHT`]), then nearest the
+        // store first.
+        let mut kids = [Kid {
+            house: 0,
+            in_db: false,
+            key: 0,
+            known: None,
+            pos: *pos,
+        }; MAX_MOVES];
+        // The search order: `order << 4 | index in kids`, best first.
+        let mut rank = [0u32; MAX_MOVES];
+        let mut orders = [0i32; MAX_MOVES];
+        let mut n = 0;
+        for j in pos.moves() {
+            let child = self.game.play_unchecked(pos, j);
+            let same = child.side_to_move() == pos.side_to_move();
+            let banked = if same {
+                child.store_margin()
+            } else {
+                -child.store_margin()
+            } - margin;
+            // Among sowings that bank the same, the house nearest the store goes first: it
+            // disturbs the fewest of the mover's other houses (a tenfold smaller tree on
+            // Kalah(6,3) than the reverse order).
+            let order = if same {
+                256 + j as i32
+            } else {
+                // Fastest first (see MOBILITY_WEIGHT).
+                8 * banked + j as i32
+                    - MOBILITY_WEIGHT * child.moves().len() as i32
+                    - LANDING_WEIGHT * child.store_landings().len() as i32
+            };
+            // A child the database holds is answered from it, not the table: where the key
+            // is the database index, its entry is fetched now.
+            let in_db = child.seeds_in_houses() as i32 <= self.egdb_seeds;
+            let child_key = match self.egdb {
+                Some(db) if in_db && self.rank_keys => {
+                    let key = self.game.key(&child);
+                    db.prefetch(key);
+                    key
+                }
+                _ if use_table && !in_db => {
+                    let key = self.game.key(&child);
+                    self.tt.prefetch(key);
+                    key
+                }
+                _ => 0,
+            };
+            kids[n] = Kid {
+                house: j as u8,
+                in_db,
+                key: child_key,
+                known: None,
+                pos: child,
+            };
+            orders[n] = order;
+            n += 1;
+        }
+
+        // The table is read only now, so that its entry (prefetched by the parent) had the
+        // sowings above to arrive.
         let mut hint = None;
         let mut merge = None;
         if use_table {
@@ -222,75 +286,20 @@ impl<'a> Worker<'a> {
         beta = beta.min(upper);
         let alpha0 = alpha;
         let nodes0 = self.nodes;
-
-        // Generate and order the children: the table's move, extra turns (nearest the
-        // store first), then by what the sowing banks at once (captures, store seeds) less
-        // what it leaves the opponent to answer ([`MOBILITY_WEIGHT`]), then nearest the
-        // store first.
-        let mut kids = [Kid {
-            house: 0,
-            in_db: false,
-            key: 0,
-            known: None,
-            pos: *pos,
-        }; MAX_MOVES];
-        // The search order: `order << 4 | index in kids`, best first.
-        let mut rank = [0u32; MAX_MOVES];
-        let mut n = 0;
-        for j in pos.moves() {
-            let child = self.game.play_unchecked(pos, j);
-            let same = child.side_to_move() == pos.side_to_move();
-            let banked = if same {
-                child.store_margin()
+        for (i, &order) in orders[..n].iter().enumerate() {
+            let order = if hint == Some(kids[i].house) {
+                1024
             } else {
-                -child.store_margin()
-            } - margin;
-            // Among sowings that bank the same, the house nearest the store goes first: it
-            // disturbs the fewest of the mover's other houses (a tenfold smaller tree on
-            // Kalah(6,3) than the reverse order).
-            let mut order = if same {
-                256 + j as i32
-            } else {
-                // Fastest first (see MOBILITY_WEIGHT).
-                8 * banked + j as i32
-                    - MOBILITY_WEIGHT * child.moves().len() as i32
-                    - LANDING_WEIGHT * child.store_landings().len() as i32
-            };
-            if hint == Some(j as u8) {
-                order = 1024;
-            }
-            // A child the database holds is answered from it, not the table: where the key
-            // is the database index, its entry is fetched now.
-            let in_db = child.seeds_in_houses() as i32 <= self.egdb_seeds;
-            let child_key = match self.egdb {
-                Some(db) if in_db && self.rank_keys => {
-                    let key = self.game.key(&child);
-                    db.prefetch(key);
-                    key
-                }
-                _ if use_table && !in_db => {
-                    let key = self.game.key(&child);
-                    self.tt.prefetch(key);
-                    key
-                }
-                _ => 0,
-            };
-            kids[n] = Kid {
-                house: j as u8,
-                in_db,
-                key: child_key,
-                known: None,
-                pos: child,
+                order
             };
             // Insertion sort of the small ranks, best first (at most eight children).
-            let r = ((order + 4096) as u32) << 4 | n as u32;
-            let mut k = n;
+            let r = ((order + 4096) as u32) << 4 | i as u32;
+            let mut k = i;
             while k > 0 && rank[k - 1] < r {
                 rank[k] = rank[k - 1];
                 k -= 1;
             }
             rank[k] = r;
-            n += 1;
         }
 
         // Children settled here (the game is over, the database holds them, or the table
