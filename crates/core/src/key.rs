@@ -13,12 +13,16 @@ use crate::rules::Rules;
 /// range [`Ranker::level_start`]`(R)..level_start(R+1)`: the layout of an endgame
 /// database by seed level. The prefix sums come from one multiplication of the packed
 /// board by `0x0101..01`; the binomials from a table indexed `[j][P_j]`.
+///
+/// The table has a row of 256 entries for each of 16 lanes (rows past `lanes` are zero,
+/// and a lane past the board holds the total in its prefix sum, so it adds nothing): a
+/// rank is 16 branch-free lookups whose indices are in bounds by construction.
 #[derive(Clone, Debug)]
 pub struct Ranker {
     lanes: usize,
     max_seeds: usize,
-    /// `table[j * (max_seeds + 1) + p] = C(p + j, j + 1)`, saturated to `u64::MAX`.
-    table: Vec<u64>,
+    /// `table[j << 8 | p] = C(p + j, j + 1)` for `j < lanes`, saturated to `u64::MAX`.
+    table: Box<[u64; 16 << 8]>,
     /// True when every rank fits in a `u64`.
     fits: bool,
 }
@@ -40,13 +44,17 @@ pub fn binomial(n: u64, k: u64) -> u128 {
 }
 
 impl Ranker {
-    /// A ranker for `lanes` houses (at most 16) and boards of at most `max_seeds` seeds.
+    /// A ranker for `lanes` houses (at most 16) and boards of at most `max_seeds` seeds
+    /// (at most 255: a prefix sum is one byte).
     pub fn new(lanes: usize, max_seeds: usize) -> Ranker {
-        let stride = max_seeds + 1;
-        let mut table = vec![0u64; lanes * stride];
+        assert!(
+            lanes <= 16 && max_seeds <= 255,
+            "{lanes} lanes, {max_seeds} seeds"
+        );
+        let mut table = Box::new([0u64; 16 << 8]);
         for j in 0..lanes {
-            for p in 0..=max_seeds {
-                table[j * stride + p] =
+            for p in 0..256 {
+                table[j << 8 | p] =
                     binomial((p + j) as u64, j as u64 + 1).min(u64::MAX as u128) as u64;
             }
         }
@@ -92,24 +100,23 @@ impl Ranker {
     /// at most `max_seeds` seeds in its first `lanes` lanes and nothing above them.
     #[inline]
     pub fn rank(&self, board: u128) -> u64 {
+        debug_assert!(crate::position::lane_sum(board) as usize <= self.max_seeds);
         let prefix = board.wrapping_mul(ONES);
-        let stride = self.max_seeds + 1;
+        let (lo, hi) = (prefix as u64, (prefix >> 64) as u64);
         let mut rank = 0u64;
-        for j in 0..self.lanes {
-            let p = (prefix >> (8 * j)) as u8 as usize;
-            debug_assert!(p <= self.max_seeds);
-            rank = rank.wrapping_add(self.table[j * stride + p]);
+        for j in 0..8 {
+            rank = rank.wrapping_add(self.table[j << 8 | (lo >> (8 * j)) as usize & 0xff]);
+            rank = rank.wrapping_add(self.table[(j + 8) << 8 | (hi >> (8 * j)) as usize & 0xff]);
         }
         rank
     }
 
     /// The packed board of a rank (the inverse of [`Ranker::rank`]).
     pub fn unrank(&self, mut rank: u64) -> u128 {
-        let stride = self.max_seeds + 1;
         let mut prefix = [0usize; 16];
         // Greedy from the last lane: the largest P_j with C(P_j + j, j + 1) <= rank.
         for j in (0..self.lanes).rev() {
-            let row = &self.table[j * stride..(j + 1) * stride];
+            let row = &self.table[j << 8..(j + 1) << 8];
             let upper = if j + 1 < self.lanes {
                 prefix[j + 1]
             } else {

@@ -218,43 +218,10 @@ pub(crate) fn serves(built: &Rules, rules: &Rules) -> bool {
         && rules.leftovers == built.leftovers
 }
 
-/// The rank of [`kalah_core::Ranker`] for the build's inner loop: the binomials in a
-/// fixed `16 x 128` table whose rows past the board's lanes are zero, so a rank is 16
-/// branch-free lookups (a lane past the board holds the total in its prefix sum and adds
-/// nothing).
-struct FastRank {
-    table: Box<[[u64; 128]; 16]>,
-}
-
-impl FastRank {
-    fn new(lanes: usize, max_seeds: usize) -> FastRank {
-        let mut table = Box::new([[0u64; 128]; 16]);
-        for (j, row) in table.iter_mut().enumerate().take(lanes) {
-            for (p, t) in row.iter_mut().enumerate().take(max_seeds.min(127) + 1) {
-                *t = kalah_core::binomial((p + j) as u64, j as u64 + 1) as u64;
-            }
-        }
-        FastRank { table }
-    }
-
-    #[inline(always)]
-    fn rank(&self, board: u128) -> usize {
-        let prefix = board.wrapping_mul(ONES);
-        let (lo, hi) = (prefix as u64, (prefix >> 64) as u64);
-        let mut rank = 0u64;
-        for j in 0..8 {
-            rank = rank.wrapping_add(self.table[j][(lo >> (8 * j)) as usize & 127]);
-            rank = rank.wrapping_add(self.table[j + 8][(hi >> (8 * j)) as usize & 127]);
-        }
-        rank as usize
-    }
-}
-
 /// Exact relative values of every board with at most `max_seeds` seeds in the houses.
 pub struct Egdb {
     rules: Rules,
     ranker: Ranker,
-    fast: FastRank,
     values: Bytes,
     /// Levels `0..complete` are fully computed.
     complete: usize,
@@ -354,7 +321,6 @@ impl Egdb {
         Ok(Egdb {
             rules,
             ranker,
-            fast: FastRank::new(2 * game.houses(), max_seeds),
             values: values(need.entries)?,
             complete: 0,
             mover_row: (1u128 << (8 * game.houses())) - 1,
@@ -474,8 +440,7 @@ impl Egdb {
             if child.is_over() {
                 e.best = e.best.max(if same { m } else { -m });
             } else {
-                let rank = self.fast.rank(child.packed_board());
-                debug_assert_eq!(rank as u64, self.ranker.rank(child.packed_board()));
+                let rank = self.ranker.rank(child.packed_board()) as usize;
                 self.values.prefetch(rank);
                 let n = e.n as usize;
                 e.ranks[n] = rank;

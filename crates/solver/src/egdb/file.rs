@@ -600,7 +600,6 @@ impl Egdb {
         let probe = Egdb {
             rules: info.rules,
             ranker: Ranker::new(0, 0),
-            fast: super::FastRank::new(0, 0),
             values: Bytes::filled(0, 0),
             complete: 0,
             mover_row: 0,
