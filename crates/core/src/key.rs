@@ -101,12 +101,22 @@ impl Ranker {
     #[inline]
     pub fn rank(&self, board: u128) -> u64 {
         debug_assert!(crate::position::lane_sum(board) as usize <= self.max_seeds);
+        // Six houses a side (the usual board): the four empty rows are skipped.
+        if self.lanes == 12 {
+            self.rank_lanes::<12>(board)
+        } else {
+            self.rank_lanes::<16>(board)
+        }
+    }
+
+    /// [`Ranker::rank`] over the first `N` lanes (`N >= lanes`).
+    #[inline(always)]
+    fn rank_lanes<const N: usize>(&self, board: u128) -> u64 {
         let prefix = board.wrapping_mul(ONES);
-        let (lo, hi) = (prefix as u64, (prefix >> 64) as u64);
         let mut rank = 0u64;
-        for j in 0..8 {
-            rank = rank.wrapping_add(self.table[j << 8 | (lo >> (8 * j)) as usize & 0xff]);
-            rank = rank.wrapping_add(self.table[(j + 8) << 8 | (hi >> (8 * j)) as usize & 0xff]);
+        for j in 0..N {
+            let p = (prefix >> (8 * j)) as usize & 0xff;
+            rank = rank.wrapping_add(self.table[(j & 15) << 8 | p]);
         }
         rank
     }
