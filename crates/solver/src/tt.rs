@@ -340,10 +340,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn packing_round_trips_every_field() {
-        for e in [
-            entry(-255, 255),
+    /// Entries that set every field to an extreme: bounds `lowest..=highest`, and the
+    /// largest depth and work the layout keeps.
+    fn extremes(lowest: i16, highest: i16, depth: u8, work: u8) -> [Entry; 3] {
+        [
+            entry(lowest, highest),
             Entry {
                 lower: 0,
                 upper: 0,
@@ -355,10 +356,15 @@ mod tests {
                 lower: -1,
                 upper: 3,
                 best: Some(7),
-                depth: 12,
-                work: 63,
+                depth,
+                work,
             },
-        ] {
+        ]
+    }
+
+    #[test]
+    fn packing_round_trips_every_field() {
+        for e in extremes(-255, 255, 12, 63) {
             assert_eq!(unpack(pack(&e, 200)), e);
             assert_eq!(generation_of(pack(&e, 200)), 200);
         }
@@ -366,23 +372,7 @@ mod tests {
 
     #[test]
     fn compact_packing_round_trips_and_clamps_depth_and_work() {
-        for e in [
-            entry(-128, 127),
-            Entry {
-                lower: 0,
-                upper: 0,
-                best: None,
-                depth: 0,
-                work: 0,
-            },
-            Entry {
-                lower: -1,
-                upper: 3,
-                best: Some(7),
-                depth: 62,
-                work: 31,
-            },
-        ] {
+        for e in extremes(-128, 127, 62, 31) {
             let d = pack_compact(&e, 13).unwrap();
             assert_eq!(d >> COMPACT_CHECK_SHIFT, 0, "the check bits are left free");
             assert_eq!(unpack_compact(d), e);
