@@ -16,7 +16,8 @@ use crate::rules::Rules;
 ///
 /// The table has a row of 256 entries for each of 16 lanes (rows past `lanes` are zero,
 /// and a lane past the board holds the total in its prefix sum, so it adds nothing): a
-/// rank is 16 branch-free lookups whose indices are in bounds by construction.
+/// rank is 16 branch-free lookups (12 on six houses a side) whose indices are in bounds
+/// by construction.
 #[derive(Clone, Debug)]
 pub struct Ranker {
     lanes: usize,
