@@ -26,9 +26,8 @@ pub struct SolverArgs {
     pub threads: Option<u32>,
 
     /// Transposition table size in MiB, rounded down to a power of two (allocated once;
-    /// larger helps long solves) [default: 512 from 60 seeds up, 256 from 48, else 128; an
-    /// eighth of that where the endgame database holds at least half the seeds in the
-    /// houses]
+    /// larger helps long solves) [default: 512 from 60 seeds up, else 128; a quarter of that
+    /// where the endgame database holds at least half the seeds in the houses]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     pub hash_mb: Option<u64>,
 

@@ -74,35 +74,38 @@ impl Config {
     pub const NO_ETC: usize = kalah_core::MAX_TOTAL_SEEDS + 1;
 
     /// The transposition table worth allocating for `game` by default, in MiB: 512 MiB from
-    /// 60 seeds up, 256 MiB from 48, 128 MiB below. With one-word entries (every board up
-    /// to Kalah(6,8), see [`crate::tt::Table`]) 256 MiB holds 32 M positions, about what a
-    /// Kalah(6,4) proof fills; more was no faster there: every page of a table costs its
-    /// zeroing and, on a virtual machine, slower address translation.
+    /// 60 seeds up (Kalah(6,5) fills it), 128 MiB below. With one-word entries (every board
+    /// up to Kalah(6,8), see [`crate::tt::Table`]) 128 MiB holds 16 M positions. Kalah(6,4)
+    /// with the 16-seed database, two threads, alternating: 256 MiB was slower (standard
+    /// 7.3-8.6 s wall and 63-65 M nodes against 6.5-7.4 s and 56-58 M; empty 3.6-4.3 s
+    /// against 3.6-4.0 s): every page of a table costs its zeroing and, on a virtual
+    /// machine, slower address translation, and the larger table did not save nodes.
     pub fn default_hash_mb(game: &kalah_core::Game) -> usize {
-        match game.capacity() {
-            60.. => 512,
-            48.. => 256,
-            _ => 128,
+        if game.capacity() >= 60 {
+            512
+        } else {
+            128
         }
     }
 
     /// The transposition table worth allocating for positions of `game` with at most
-    /// `seeds` seeds in the houses, with an endgame database of `egdb_seeds` seeds: an
-    /// eighth of [`Config::default_hash_mb`] where the database holds at least half of
+    /// `seeds` seeds in the houses, with an endgame database of `egdb_seeds` seeds: a
+    /// quarter of [`Config::default_hash_mb`] where the database holds at least half of
     /// those seeds (the search above it, which skips the table just above the database,
     /// then stores a few million positions at most), else that default.
     ///
     /// A smaller table has fewer pages to zero on first touch and to translate. Kalah(6,4)
     /// with the 24-seed database file, 64 MiB against 512 MiB: from the start, empty
     /// capture 0.76-0.78 s wall against 1.27 s (same nodes); the ten openings with standard
-    /// capture 9.45-9.75 s against 10.35-10.95 s (67.8 M against 66.4 M nodes).
+    /// capture 9.45-9.75 s against 10.35-10.95 s (67.8 M against 66.4 M nodes). (Those were
+    /// two-word entries: 64 MiB then held as many as 32 MiB now.)
     pub fn default_hash_mb_with(
         game: &kalah_core::Game,
         seeds: usize,
         egdb_seeds: Option<usize>,
     ) -> usize {
         if short_proof(seeds, egdb_seeds) {
-            (Config::default_hash_mb(game) / 8).max(1)
+            (Config::default_hash_mb(game) / 4).max(1)
         } else {
             Config::default_hash_mb(game)
         }
@@ -360,10 +363,10 @@ mod tests {
         let k64 = Game::new(Rules::kalah(6, 4)).unwrap();
         let k65 = Game::new(Rules::kalah(6, 5)).unwrap();
         assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(24)), 32);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20)), 256);
-        assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 256);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, Some(20)), 128);
+        assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 128);
         assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24)), 512);
-        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 64);
+        assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 128);
     }
 
     #[test]
