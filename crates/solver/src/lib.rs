@@ -43,6 +43,9 @@ pub(crate) struct Shared<'c> {
     nodes: AtomicU64,
     /// Positions valued by the endgame database.
     egdb_hits: AtomicU64,
+    /// The exact search follows the moves the deepening stored (see
+    /// [`search::DEEPENING_HINT_REACH`]).
+    deepening_hints: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -232,6 +235,7 @@ impl Solver {
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             egdb_hits: AtomicU64::new(0),
+            deepening_hints: AtomicBool::new(true),
         };
         let value = self.prove(pos, &shared, start, progress)?;
         progress(&Progress {
@@ -261,6 +265,7 @@ impl Solver {
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             egdb_hits: AtomicU64::new(0),
+            deepening_hints: AtomicBool::new(true),
         };
         self.prove(pos, &shared, Instant::now(), &mut |_| {})
     }
@@ -308,6 +313,8 @@ impl Solver {
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             let p = report(Phase::Proving, lower, upper);
+            let near = (beta - guess).abs() <= search::DEEPENING_HINT_REACH;
+            shared.deepening_hints.store(near, Relaxed);
             g = smp::search(
                 self,
                 pos,
