@@ -155,11 +155,11 @@ impl Ranker {
 #[derive(Clone)]
 pub(crate) struct KeyCoder {
     ranker: Ranker,
-    exact: bool,
     /// Multiplier of the rank when the stores join the key (early stop), else 0.
     store_radix: u64,
-    /// Exact keys are below this.
-    count: u128,
+    /// The number of keys where they are exact (every key is below it); `None` where they
+    /// would not fit in 64 bits, and keys are hashes.
+    count: Option<u64>,
 }
 
 impl KeyCoder {
@@ -178,32 +178,30 @@ impl KeyCoder {
         if rules.early_stop {
             count = count.saturating_mul((cap as u128 + 1) * (cap as u128 + 1));
         }
-        let exact = count <= u64::MAX as u128;
         KeyCoder {
             ranker,
-            exact,
             store_radix,
-            count,
+            count: u64::try_from(count).ok(),
         }
     }
 
     pub(crate) fn exact(&self) -> bool {
-        self.exact
+        self.count.is_some()
     }
 
     /// The number of keys (every key is below it), where keys are exact.
     pub(crate) fn count(&self) -> Option<u64> {
-        self.exact.then_some(self.count as u64)
+        self.count
     }
 
     /// True when the key is the bare rank of the houses ([`Ranker::rank`]).
     pub(crate) fn is_rank(&self) -> bool {
-        self.exact && self.store_radix == 0
+        self.exact() && self.store_radix == 0
     }
 
     #[inline]
     pub(crate) fn key(&self, pos: &Position) -> u64 {
-        if self.exact {
+        if self.exact() {
             let rank = self.ranker.rank(pos.board);
             if self.store_radix == 0 {
                 rank

@@ -44,11 +44,21 @@ pub(crate) struct Shared<'c> {
     /// Positions valued by the endgame database.
     egdb_hits: AtomicU64,
     /// The exact search follows the moves the deepening stored (see
-    /// [`search::DEEPENING_HINT_REACH`]).
+    /// [`search::DEEPENING_HINT_REACH`]); set for each pass, read when its workers start.
     deepening_hints: AtomicBool,
 }
 
-impl Shared<'_> {
+impl<'c> Shared<'c> {
+    fn new(cancel: &'c AtomicBool) -> Shared<'c> {
+        Shared {
+            cancel,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            egdb_hits: AtomicU64::new(0),
+            deepening_hints: AtomicBool::new(true),
+        }
+    }
+
     #[inline]
     pub(crate) fn should_stop(&self) -> bool {
         self.done.load(Relaxed) || self.cancel.load(Relaxed)
@@ -230,13 +240,7 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, Cancelled> {
         let start = Instant::now();
-        let shared = Shared {
-            cancel,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            egdb_hits: AtomicU64::new(0),
-            deepening_hints: AtomicBool::new(true),
-        };
+        let shared = Shared::new(cancel);
         let value = self.prove(pos, &shared, start, progress)?;
         progress(&Progress {
             phase: Phase::PrincipalVariation,
@@ -260,13 +264,7 @@ impl Solver {
 
     /// The exact value of `pos` for the player to move, without a principal variation.
     pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
-        let shared = Shared {
-            cancel,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            egdb_hits: AtomicU64::new(0),
-            deepening_hints: AtomicBool::new(true),
-        };
+        let shared = Shared::new(cancel);
         self.prove(pos, &shared, Instant::now(), &mut |_| {})
     }
 

@@ -85,6 +85,8 @@ pub(crate) struct Worker<'a> {
     rank_keys: bool,
     /// Database hits not yet added to the shared counter.
     egdb_hits: u64,
+    /// This pass follows the deepening's stored moves ([`DEEPENING_HINT_REACH`]).
+    deepening_hints: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -110,6 +112,7 @@ impl<'a> Worker<'a> {
             egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
             rank_keys: game.key_is_rank(),
             egdb_hits: 0,
+            deepening_hints: shared.deepening_hints.load(Relaxed),
         }
     }
 
@@ -280,7 +283,7 @@ impl<'a> Worker<'a> {
                 // from enough depth while the pass is near its guess.
                 if depth != EXACT_DEPTH
                     || e.depth == EXACT_DEPTH
-                    || (e.depth >= HINT_MIN_DEPTH && self.shared.deepening_hints.load(Relaxed))
+                    || (e.depth >= HINT_MIN_DEPTH && self.deepening_hints)
                 {
                     hint = e.best;
                 }
