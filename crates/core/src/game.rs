@@ -161,6 +161,16 @@ impl Game {
         self.end_turn(next, extra)
     }
 
+    /// The part of a sowing of `r` seeds (`r < 2H+1`, less than one lap) from house `house`
+    /// of the mover's row: the lanes of the mover-first board that get one more seed, the
+    /// seeds for the mover's store, and the lane of the last seed (`None`: the store).
+    /// A sowing of `n` seeds is `n / (2H+1)` seeds to every place and this for the rest.
+    pub fn partial_lap(&self, house: usize, r: usize) -> (u128, u8, Option<usize>) {
+        let lap = &self.laps[house][r];
+        let last = (lap.last != LAST_IN_STORE).then_some(lap.last as usize);
+        (lap.lanes, lap.store, last)
+    }
+
     /// Applies the end-of-game rules after a sowing, then passes the turn unless `extra`.
     #[inline(always)]
     fn end_turn(&self, mut pos: Position, extra: bool) -> (Position, Sowing) {

@@ -3,6 +3,9 @@
 use crate::position::Position;
 use crate::rules::Rules;
 
+/// `0x01` in each byte of a word.
+const ONES64: u64 = 0x0101_0101_0101_0101;
+
 /// Ranks boards of `lanes` houses holding at most `max_seeds` seeds in all, densely.
 ///
 /// With lanes `c_0..c_{n-1}`, the inclusive prefix sums `P_j = c_0 + .. + c_j` give the
@@ -108,6 +111,44 @@ impl Ranker {
         } else {
             self.rank_lanes::<16>(board)
         }
+    }
+
+    /// [`Ranker::rank`] of the board whose first `H` lanes are the byte lanes of `low` and
+    /// whose next `H` lanes are those of `high` (`2 * H` lanes in all, `H <= 8`), without
+    /// packing them into one word: [`Ranker::rank_low`] plus [`Ranker::rank_high`].
+    #[inline(always)]
+    pub fn rank_rows<const H: usize>(&self, low: u64, high: u64) -> u64 {
+        let below = (low.wrapping_mul(ONES64) >> (8 * (H - 1))) & 0xff;
+        self.rank_low::<H>(low)
+            .wrapping_add(self.rank_high::<H>(high, below))
+    }
+
+    /// The part of [`Ranker::rank_rows`] that the first row gives.
+    #[inline(always)]
+    pub fn rank_low<const H: usize>(&self, low: u64) -> u64 {
+        debug_assert!(2 * H == self.lanes && H <= 8);
+        let p = low.wrapping_mul(ONES64);
+        let mut rank = 0u64;
+        for j in 0..H {
+            rank = rank.wrapping_add(self.table[j << 8 | ((p >> (8 * j)) as usize & 0xff)]);
+        }
+        rank
+    }
+
+    /// The part of [`Ranker::rank_rows`] that the second row gives, where the first holds
+    /// `below` seeds.
+    #[inline(always)]
+    pub fn rank_high<const H: usize>(&self, high: u64, below: u64) -> u64 {
+        debug_assert!(2 * H == self.lanes && H <= 8);
+        let p = high
+            .wrapping_mul(ONES64)
+            .wrapping_add(below.wrapping_mul(ONES64));
+        let mut rank = 0u64;
+        for j in 0..H {
+            rank =
+                rank.wrapping_add(self.table[(H + j) << 8 | ((p >> (8 * j)) as usize & 0xff)]);
+        }
+        rank
     }
 
     /// [`Ranker::rank`] over the first `N` lanes (`N >= lanes`).
@@ -246,6 +287,32 @@ mod tests {
             assert!(KeyCoder::new(&Rules::kalah(h, s)).exact(), "Kalah({h},{s})");
         }
         assert!(!KeyCoder::new(&Rules::kalah(8, 8)).exact());
+    }
+
+    /// The rank from two row words agrees with the rank of the packed board.
+    fn check_rank_rows<const H: usize>(max_seeds: usize) {
+        let r = Ranker::new(2 * H, max_seeds);
+        let count = r.count() as u64;
+        let step = (count / 5000).max(1);
+        for rank in (0..count).step_by(step as usize) {
+            let board = r.unrank(rank);
+            let low = (board & ((1u128 << (8 * H)) - 1)) as u64;
+            let high = (board >> (8 * H)) as u64;
+            assert_eq!(r.rank_rows::<H>(low, high), rank, "{H} houses, {board:#x}");
+            let below = (0..H).map(|j| (low >> (8 * j)) & 0xff).sum();
+            assert_eq!(
+                r.rank_low::<H>(low).wrapping_add(r.rank_high::<H>(high, below)),
+                rank
+            );
+        }
+    }
+
+    #[test]
+    fn rank_of_rows_matches_the_packed_rank() {
+        check_rank_rows::<1>(9);
+        check_rank_rows::<3>(12);
+        check_rank_rows::<6>(30);
+        check_rank_rows::<8>(20);
     }
 
     #[test]

@@ -111,6 +111,13 @@ fn every_entry_matches_minimax_on_six_houses() {
 }
 
 #[test]
+fn every_entry_matches_minimax_on_five_seven_and_eight_houses() {
+    check_every_entry(5, 5);
+    check_every_entry(7, 4);
+    check_every_entry(8, 4);
+}
+
+#[test]
 fn early_stop_is_refused() {
     for rules in all_rules(3) {
         let game = Game::new(Rules {

@@ -602,7 +602,6 @@ impl Egdb {
             ranker: Ranker::new(0, 0),
             values: Bytes::filled(0, 0),
             complete: 0,
-            mover_row: 0,
             path: None,
         };
         probe.for_game(game, &path.display().to_string())?;
