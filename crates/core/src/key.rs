@@ -145,8 +145,7 @@ impl Ranker {
             .wrapping_add(below.wrapping_mul(ONES64));
         let mut rank = 0u64;
         for j in 0..H {
-            rank =
-                rank.wrapping_add(self.table[(H + j) << 8 | ((p >> (8 * j)) as usize & 0xff)]);
+            rank = rank.wrapping_add(self.table[(H + j) << 8 | ((p >> (8 * j)) as usize & 0xff)]);
         }
         rank
     }
@@ -301,7 +300,8 @@ mod tests {
             assert_eq!(r.rank_rows::<H>(low, high), rank, "{H} houses, {board:#x}");
             let below = (0..H).map(|j| (low >> (8 * j)) & 0xff).sum();
             assert_eq!(
-                r.rank_low::<H>(low).wrapping_add(r.rank_high::<H>(high, below)),
+                r.rank_low::<H>(low)
+                    .wrapping_add(r.rank_high::<H>(high, below)),
                 rank
             );
         }

@@ -27,7 +27,7 @@ mod perft;
 mod position;
 mod rules;
 
-pub use game::{Game, MoveError, Sowing};
+pub use game::{Game, MoveError, RowSowing, Sowing};
 pub use key::{binomial, mix, Ranker};
 pub use notation::PositionError;
 pub use perft::{divide, perft};

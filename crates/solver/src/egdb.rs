@@ -258,121 +258,22 @@ fn first_board(lanes: usize, seeds: usize) -> u128 {
     (seeds as u128) << (8 * (lanes - 1))
 }
 
-/// One sowing of a build, on the two rows as words: what a sowing of `r < 2H+1` seeds
-/// from one house adds to each row, banks, and where its last seed lands.
-#[derive(Clone, Copy, Default)]
-struct RowLap {
-    mine: u64,
-    theirs: u64,
-    store: u8,
-    /// The last seed lands in the mover's store.
-    extra: bool,
-    /// The last seed lands in the mover's row: bit shifts of its lane and of the lane
-    /// opposite it in the opponent's row.
-    own: bool,
-    last_shift: u8,
-    opposite_shift: u8,
-}
-
-/// The sowings of a build on rows as words (at most 8 houses a side).
-struct RowSower {
+/// The game and what a build reads of its rules, for the sowings of a build.
+struct Sower<'a> {
+    game: &'a Game,
     houses: usize,
-    cycle: usize,
-    ones: u64,
-    laps: Vec<[RowLap; 2 * MAX_HOUSES + 1]>,
-    empty_capture: bool,
     row_empty: bool,
     owner: bool,
 }
 
-impl RowSower {
-    fn new(game: &Game) -> RowSower {
-        let h = game.houses();
-        let row = (1u128 << (8 * h)) - 1;
-        let laps = (0..h)
-            .map(|i| {
-                let mut t = [RowLap::default(); 2 * MAX_HOUSES + 1];
-                for (r, lap) in t.iter_mut().enumerate().take(2 * h + 1) {
-                    let (lanes, store, last) = game.partial_lap(i, r);
-                    lap.mine = (lanes & row) as u64;
-                    lap.theirs = (lanes >> (8 * h)) as u64;
-                    lap.store = store;
-                    lap.extra = last.is_none();
-                    if let Some(c) = last.filter(|&c| c < h) {
-                        lap.own = true;
-                        lap.last_shift = 8 * c as u8;
-                        lap.opposite_shift = 8 * (h - 1 - c) as u8;
-                    }
-                }
-                t
-            })
-            .collect();
+impl<'a> Sower<'a> {
+    fn new(game: &'a Game) -> Sower<'a> {
         let rules = game.rules();
-        RowSower {
-            houses: h,
-            cycle: 2 * h + 1,
-            ones: (0..h).map(|j| 1u64 << (8 * j)).sum(),
-            laps,
-            empty_capture: rules.capture == kalah_core::Capture::Empty,
+        Sower {
+            game,
+            houses: game.houses(),
             row_empty: rules.end == kalah_core::End::RowEmpty,
             owner: rules.leftovers == Leftovers::Owner,
-        }
-    }
-
-    /// Sows house `i` of `mine` (the mover's row; `theirs` the opponent's): the child's
-    /// rows seen from its mover (both empty where the game ended), what the sowing
-    /// banked for the mover less the opponent (leftovers included), and whether the
-    /// mover sows again.
-    ///
-    /// The last flag says that the opponent's row came through unchanged (no seed sown
-    /// into it, none captured from it, the game not over).
-    #[inline(always)]
-    fn sow(&self, mine: u64, theirs: u64, i: usize) -> (u64, u64, i32, bool, bool) {
-        let n = (mine >> (8 * i)) as u8 as usize;
-        let (mut a, mut b) = (mine & !(0xff << (8 * i)), theirs);
-        let mut banked = 0i32;
-        let r = if n < self.cycle {
-            n
-        } else {
-            let laps = (n / self.cycle) as u64;
-            a += self.ones * laps;
-            b += self.ones * laps;
-            banked += laps as i32;
-            n % self.cycle
-        };
-        let lap = &self.laps[i][r];
-        a += lap.mine;
-        b += lap.theirs;
-        banked += lap.store as i32;
-        let mut kept = n < self.cycle && lap.theirs == 0;
-        if lap.own && (a >> lap.last_shift) as u8 == 1 {
-            let opposite = (b >> lap.opposite_shift) as u8;
-            if opposite != 0 || self.empty_capture {
-                banked += 1 + opposite as i32;
-                a &= !(0xff << lap.last_shift);
-                b &= !(0xff << lap.opposite_shift);
-                kept = false;
-            }
-        }
-        let ended = if self.row_empty {
-            a == 0 || b == 0
-        } else if lap.extra {
-            a == 0
-        } else {
-            b == 0
-        };
-        if ended {
-            if self.owner {
-                banked += row_sum(a) - row_sum(b);
-            }
-            a = 0;
-            b = 0;
-        }
-        let kept = kept && !ended;
-        if lap.extra {
-            (a, b, banked, true, kept)
-        } else {
-            (b, a, banked, false, kept)
         }
     }
 }
@@ -520,8 +421,7 @@ impl Egdb {
         let chunks = total.div_ceil(CHUNK);
         let lanes = 2 * game.houses();
         let this = &*self;
-        let sower = RowSower::new(game);
-        let sower = &sower;
+        let sower = &Sower::new(game);
         (0..chunks).into_par_iter().for_each(|c| {
             let lo = start + c * CHUNK;
             let hi = (lo + CHUNK).min(end);
@@ -562,7 +462,7 @@ impl Egdb {
     }
 
     /// The relative value of the board `board` holding `level` seeds, from its children.
-    fn solve(&self, sower: &RowSower, board: u128, level: usize) -> i8 {
+    fn solve(&self, sower: &Sower, board: u128, level: usize) -> i8 {
         let mut e = Expanded::EMPTY;
         let mut ranks = RowRanks::NONE;
         self.expand(sower, board, &mut e, &mut ranks);
@@ -575,7 +475,7 @@ impl Egdb {
     /// stuck mover) is valued at once by the end-of-game rule, exactly as `Game::settle`
     /// would value it.
     #[inline]
-    fn expand(&self, sower: &RowSower, board: u128, e: &mut Expanded, cache: &mut RowRanks) {
+    fn expand(&self, sower: &Sower, board: u128, e: &mut Expanded, cache: &mut RowRanks) {
         match sower.houses {
             6 => self.expand_rows::<6>(sower, board, e, cache),
             1 => self.expand_rows::<1>(sower, board, e, cache),
@@ -592,7 +492,7 @@ impl Egdb {
     #[inline(always)]
     fn expand_rows<const H: usize>(
         &self,
-        sower: &RowSower,
+        sower: &Sower,
         board: u128,
         e: &mut Expanded,
         cache: &mut RowRanks,
@@ -624,7 +524,16 @@ impl Egdb {
             if (mine >> (8 * j)) as u8 == 0 {
                 continue;
             }
-            let (a, b, banked, extra, kept) = sower.sow(mine, theirs, j);
+            let sown = sower.game.sow_rows(mine, theirs, j);
+            let (extra, kept) = (sown.extra, sown.theirs_kept);
+            let banked = sown.to_mover as i32 - sown.to_opponent as i32;
+            // The child seen from its mover (a sowing that ended the game leaves the empty
+            // board).
+            let (a, b) = if extra {
+                (sown.mine, sown.theirs)
+            } else {
+                (sown.theirs, sown.mine)
+            };
             // Where the opponent's row came through unchanged, its part of the rank is
             // known: the child's first row after a passed turn (`a` is that row), its
             // second after an extra turn (one seed fewer below it).
@@ -633,7 +542,9 @@ impl Egdb {
             } else if extra {
                 self.ranker.rank_low::<H>(a).wrapping_add(cache.extra)
             } else {
-                cache.passed.wrapping_add(self.ranker.rank_high::<H>(b, theirs_seeds))
+                cache
+                    .passed
+                    .wrapping_add(self.ranker.rank_high::<H>(b, theirs_seeds))
             } as usize;
             debug_assert_eq!(rank as u64, self.ranker.rank_rows::<H>(a, b));
             self.values.prefetch(rank);
@@ -649,7 +560,7 @@ impl Egdb {
     /// The value of an expanded board from its children's entries; a child on the same
     /// level not computed yet is computed now (see the module's notes on the order).
     #[inline]
-    fn finish(&self, sower: &RowSower, e: &Expanded, level: usize) -> i8 {
+    fn finish(&self, sower: &Sower, e: &Expanded, level: usize) -> i8 {
         let mut best = e.best;
         for i in 0..e.n as usize {
             let rank = e.ranks[i];
