@@ -191,12 +191,17 @@ impl Config {
     ///
     /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
     ///   seeds.
-    /// - About 30 million (16 seeds on 6 houses, about 1.5 s on 2 cores) for one solve
-    ///   of 48 to 59 seeds, where it saves a quarter of Kalah(6,4).
+    /// - About 30 million (16 seeds on 6 houses, about 1 s on 2 cores) for one solve
+    ///   of 48 to 59 seeds, where it saves a quarter of Kalah(6,4). At 56dcfb7 (two
+    ///   threads, two runs each) the neighbours are no better: 17 seeds take 0.8 s more
+    ///   to build and save 0.9 s of the standard search (56-58 M -> 46 M nodes; 6.31-6.37
+    ///   s wall against 6.40-6.46 s), 18 seeds save 1.4 s for 2.2 s more (7.2-7.3 s);
+    ///   15 seeds save 0.44 s of building and cost 0.37-0.40 s of the empty search
+    ///   (2.69-2.93 s wall against 2.76-2.97 s).
     /// - About 230 million (20 seeds on 6 houses, about 13 s) for four solves or more of
     ///   48 to 59 seeds: the ten openings of Kalah(6,4) with empty capture take 37 s in
     ///   all with it, against 43 s with 18 seeds and 48 s with 16.
-    /// - About 1.3 billion (24 seeds on 6 houses, 1.2 GiB, 80-90 s) from 60 seeds up:
+    /// - About 1.3 billion (24 seeds on 6 houses, 1.2 GiB, about 65 s) from 60 seeds up:
     ///   Kalah(6,5) with empty capture takes 283-301 s in all with it (2 cores); with 22
     ///   seeds it had not finished after 6 min, with 16 not after 23 min.
     pub fn default_egdb_seeds_for(
