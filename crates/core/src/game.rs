@@ -1,7 +1,7 @@
 //! The rules engine: validated rules plus the precomputed sowing tables, and the
 //! sowing itself as a constant number of word operations.
 
-use crate::position::{lane_sum, row_mask, Position, Side};
+use crate::position::{Position, Side};
 use crate::rules::{Capture, End, Leftovers, Rules, RulesError, MAX_HOUSES};
 
 /// The part of a sowing that does not go all the way round, on the two rows as words:
@@ -72,9 +72,8 @@ pub struct Game {
     cycle: usize,
     /// `0x01` in each of the `H` lanes of a row.
     ones: u64,
-    /// The mover's row of a packed board (lanes `0..H`).
-    mover_row: u128,
-    opponent_row: u128,
+    /// `0xff` in each of the `H` lanes of a row.
+    row: u64,
     laps: [[PartialLap; 2 * MAX_HOUSES + 1]; MAX_HOUSES],
     keys: crate::key::KeyCoder,
 }
@@ -114,8 +113,7 @@ impl Game {
             h,
             cycle,
             ones,
-            mover_row: row_mask(h),
-            opponent_row: row_mask(2 * h) & !row_mask(h),
+            row: ones * 0xff,
             laps,
             keys: crate::key::KeyCoder::new(&rules),
         })
@@ -159,11 +157,7 @@ impl Game {
     pub fn sow(&self, pos: &Position, house: usize) -> (Position, Sowing) {
         debug_assert!(house < self.h && pos.houses as usize == self.h);
         let s = 8 * self.h as u32;
-        let sown = self.sow_rows(
-            pos.board as u64 & self.ones.wrapping_mul(0xff),
-            (pos.board >> s) as u64,
-            house,
-        );
+        let sown = self.sow_rows(pos.board as u64 & self.row, (pos.board >> s) as u64, house);
         let [mut mine, mut theirs] = pos.stores;
         mine += sown.to_mover;
         theirs += sown.to_opponent;
@@ -265,48 +259,6 @@ impl Game {
         }
     }
 
-    /// Applies the end-of-game rules after a sowing, then passes the turn unless `extra`.
-    #[inline(always)]
-    fn end_turn(&self, mut pos: Position, extra: bool) -> (Position, Sowing) {
-        let mover_empty = pos.board & self.mover_row == 0;
-        let opponent_empty = pos.board & self.opponent_row == 0;
-        let row_end = match self.rules.end {
-            End::RowEmpty => mover_empty || opponent_empty,
-            // The player to move next is stuck.
-            End::MoverStuck => {
-                if extra {
-                    mover_empty
-                } else {
-                    opponent_empty
-                }
-            }
-        };
-        if row_end {
-            if self.rules.leftovers == Leftovers::Owner {
-                pos.stores[0] += lane_sum(pos.board & self.mover_row) as u8;
-                pos.stores[1] += lane_sum(pos.board & self.opponent_row) as u8;
-            }
-            pos.board = 0;
-        } else if self.rules.early_stop
-            && 2 * pos.stores[0].max(pos.stores[1]) as u32 > pos.total as u32
-        {
-            // A store holds a majority: the game stops, the houses are not counted.
-            pos.board = 0;
-        }
-        let over = pos.board == 0;
-        if !extra {
-            pos = pos.flipped();
-        }
-        let how = if over {
-            Sowing::GameOver
-        } else if extra {
-            Sowing::ExtraTurn
-        } else {
-            Sowing::Passed
-        };
-        (pos, how)
-    }
-
     /// Sows `house` after checking that it is a legal move.
     pub fn try_play(&self, pos: &Position, house: usize) -> Result<(Position, Sowing), MoveError> {
         if pos.is_over() {
@@ -344,9 +296,25 @@ impl Game {
         if pos.is_over() {
             return Ok(pos);
         }
-        // The mover is about to move: treat it as if the previous sowing passed the turn to them.
-        let before = pos.flipped();
-        let (p, _) = self.end_turn(before, false);
+        // The mover is about to move, as after a sowing that passed the turn to them.
+        let mine = pos.board as u64 & self.row;
+        let theirs = (pos.board >> (8 * self.h)) as u64;
+        let ended = match self.rules.end {
+            End::RowEmpty => mine == 0 || theirs == 0,
+            End::MoverStuck => mine == 0,
+        };
+        let mut p = pos;
+        if ended {
+            if self.rules.leftovers == Leftovers::Owner {
+                p.stores[0] += row_sum(mine);
+                p.stores[1] += row_sum(theirs);
+            }
+            p.board = 0;
+        } else if self.rules.early_stop && 2 * p.stores[0].max(p.stores[1]) as u32 > p.total as u32
+        {
+            // A store holds a majority: the game stops, the houses are not counted.
+            p.board = 0;
+        }
         Ok(p)
     }
 
