@@ -243,6 +243,16 @@ pub struct Egdb {
 /// `i-1`, which also takes every seed of lanes `0..i-1`.
 #[inline]
 pub fn next_board(board: u128) -> u128 {
+    // Nearly always the lane that gives a seed is among lanes 1..8: one 64-bit word.
+    let word = board as u64;
+    let above = word & !0xff;
+    if above != 0 {
+        let i = above.trailing_zeros() / 8;
+        let low = word & ((1u64 << (8 * i)) - 1);
+        let sum = (low.wrapping_mul(ONES as u64) >> (8 * (i - 1))) & 0xff;
+        let next = word - low - (1u64 << (8 * i)) + ((sum + 1) << (8 * (i - 1)));
+        return (board & !(u64::MAX as u128)) | next as u128;
+    }
     let above = board & !0xff;
     if above == 0 {
         return board;
