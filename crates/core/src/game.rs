@@ -87,7 +87,6 @@ impl Game {
         let mut laps = [[PartialLap::default(); 2 * MAX_HOUSES + 1]; MAX_HOUSES];
         for (i, row) in laps.iter_mut().enumerate().take(h) {
             for (r, lap) in row.iter_mut().enumerate().take(cycle) {
-                // Cycle places: 0..H-1 are lanes 0..H-1, H is the store, H+1..2H are lanes H..2H-1.
                 // Cycle places: 0..H-1 are the mover's houses, H is the store, H+1..2H
                 // the opponent's houses.
                 for k in 1..=r {
@@ -162,8 +161,7 @@ impl Game {
         mine += sown.to_mover;
         theirs += sown.to_opponent;
         let (mut a, mut b) = (sown.mine, sown.theirs);
-        if self.rules.early_stop && !sown.ended && 2 * mine.max(theirs) as u32 > pos.total as u32 {
-            // A store holds a majority: the game stops, the houses are not counted.
+        if !sown.ended && self.majority([mine, theirs], pos.total) {
             a = 0;
             b = 0;
         }
@@ -228,23 +226,17 @@ impl Game {
                 theirs_kept = false;
             }
         }
-        let ended = match self.rules.end {
-            End::RowEmpty => a == 0 || b == 0,
-            // The player to move next is stuck.
-            End::MoverStuck => {
-                if lap.extra {
-                    a == 0
-                } else {
-                    b == 0
-                }
-            }
+        // The player to move next is the mover again after an extra turn.
+        let ended = if lap.extra {
+            self.ends(a, b)
+        } else {
+            self.ends(b, a)
         };
         let mut to_opponent = 0;
         if ended {
-            if self.rules.leftovers == Leftovers::Owner {
-                to_mover += row_sum(a);
-                to_opponent = row_sum(b);
-            }
+            let (left_mine, left_theirs) = self.leftovers(a, b);
+            to_mover += left_mine;
+            to_opponent = left_theirs;
             a = 0;
             b = 0;
         }
@@ -297,25 +289,55 @@ impl Game {
             return Ok(pos);
         }
         // The mover is about to move, as after a sowing that passed the turn to them.
-        let mine = pos.board as u64 & self.row;
-        let theirs = (pos.board >> (8 * self.h)) as u64;
-        let ended = match self.rules.end {
-            End::RowEmpty => mine == 0 || theirs == 0,
-            End::MoverStuck => mine == 0,
-        };
         let mut p = pos;
-        if ended {
-            if self.rules.leftovers == Leftovers::Owner {
-                p.stores[0] += row_sum(mine);
-                p.stores[1] += row_sum(theirs);
-            }
+        if let Some((mine, theirs)) = self.settle_rows(
+            pos.board as u64 & self.row,
+            (pos.board >> (8 * self.h)) as u64,
+        ) {
+            p.stores[0] += mine;
+            p.stores[1] += theirs;
             p.board = 0;
-        } else if self.rules.early_stop && 2 * p.stores[0].max(p.stores[1]) as u32 > p.total as u32
-        {
-            // A store holds a majority: the game stops, the houses are not counted.
+        } else if self.majority(p.stores, p.total) {
             p.board = 0;
         }
         Ok(p)
+    }
+
+    /// Where the end-of-game rule ends the game of the player to move with the row `mine`
+    /// against `theirs` before they sow (the early stop aside): the leftovers it then puts
+    /// in the mover's and the opponent's stores.
+    #[inline]
+    pub fn settle_rows(&self, mine: u64, theirs: u64) -> Option<(u8, u8)> {
+        self.ends(mine, theirs)
+            .then(|| self.leftovers(mine, theirs))
+    }
+
+    /// True when the end-of-game rule ends the game with `next` the row of the player to
+    /// move next and `other` the other row.
+    #[inline(always)]
+    fn ends(&self, next: u64, other: u64) -> bool {
+        match self.rules.end {
+            End::RowEmpty => next == 0 || other == 0,
+            // The player to move next is stuck.
+            End::MoverStuck => next == 0,
+        }
+    }
+
+    /// The seeds that the leftovers rule puts in the stores of the owners of `mine` and
+    /// `theirs` when the game ends.
+    #[inline(always)]
+    fn leftovers(&self, mine: u64, theirs: u64) -> (u8, u8) {
+        match self.rules.leftovers {
+            Leftovers::Owner => (row_sum(mine), row_sum(theirs)),
+            Leftovers::Discard => (0, 0),
+        }
+    }
+
+    /// True when, under the early stop, one of `stores` holds more than half of the
+    /// `total` seeds: the game stops and the houses are not counted.
+    #[inline(always)]
+    fn majority(&self, stores: [u8; 2], total: u8) -> bool {
+        self.rules.early_stop && 2 * stores[0].max(stores[1]) as u32 > total as u32
     }
 
     /// A 64-bit key of the position for transposition tables.

@@ -118,16 +118,23 @@ impl Ranker {
     /// packing them into one word: [`Ranker::rank_low`] plus [`Ranker::rank_high`].
     #[inline(always)]
     pub fn rank_rows<const H: usize>(&self, low: u64, high: u64) -> u64 {
-        let below = (low.wrapping_mul(ONES64) >> (8 * (H - 1))) & 0xff;
-        self.rank_low::<H>(low)
+        let p = low.wrapping_mul(ONES64);
+        // The last prefix sum of the first row is its seeds.
+        let below = (p >> (8 * (H - 1))) & 0xff;
+        self.rank_prefix::<H>(p)
             .wrapping_add(self.rank_high::<H>(high, below))
     }
 
     /// The part of [`Ranker::rank_rows`] that the first row gives.
     #[inline(always)]
     pub fn rank_low<const H: usize>(&self, low: u64) -> u64 {
+        self.rank_prefix::<H>(low.wrapping_mul(ONES64))
+    }
+
+    /// [`Ranker::rank_low`] from the prefix sums of the row (`row * 0x0101..01`).
+    #[inline(always)]
+    fn rank_prefix<const H: usize>(&self, p: u64) -> u64 {
         debug_assert!(2 * H == self.lanes && H <= 8);
-        let p = low.wrapping_mul(ONES64);
         let mut rank = 0u64;
         for j in 0..H {
             rank = rank.wrapping_add(self.table[j << 8 | ((p >> (8 * j)) as usize & 0xff)]);

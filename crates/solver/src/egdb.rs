@@ -42,7 +42,7 @@ pub(crate) mod store;
 
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Game, Leftovers, Position, Ranker, Rules, Side, MAX_HOUSES};
+use kalah_core::{Game, Position, Ranker, Rules, Side, MAX_HOUSES};
 use rayon::prelude::*;
 
 pub use file::{FileInfo, Requirements, Residence};
@@ -268,26 +268,6 @@ fn first_board(lanes: usize, seeds: usize) -> u128 {
     (seeds as u128) << (8 * (lanes - 1))
 }
 
-/// The game and what a build reads of its rules, for the sowings of a build.
-struct Sower<'a> {
-    game: &'a Game,
-    houses: usize,
-    row_empty: bool,
-    owner: bool,
-}
-
-impl<'a> Sower<'a> {
-    fn new(game: &'a Game) -> Sower<'a> {
-        let rules = game.rules();
-        Sower {
-            game,
-            houses: game.houses(),
-            row_empty: rules.end == kalah_core::End::RowEmpty,
-            owner: rules.leftovers == Leftovers::Owner,
-        }
-    }
-}
-
 /// The parts of the children's ranks that the opponent's row decides, kept while
 /// consecutive boards of a level share that row (see [`Egdb::expand_rows`]).
 #[derive(Clone, Copy)]
@@ -314,8 +294,8 @@ impl RowRanks {
 
 /// Sum of the byte lanes of a row.
 #[inline(always)]
-fn row_sum(x: u64) -> i32 {
-    (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as i32
+fn row_sum(x: u64) -> u64 {
+    x.wrapping_mul(0x0101_0101_0101_0101) >> 56
 }
 
 /// Boards expanded together in a build before their children are read.
@@ -431,7 +411,6 @@ impl Egdb {
         let chunks = total.div_ceil(CHUNK);
         let lanes = 2 * game.houses();
         let this = &*self;
-        let sower = &Sower::new(game);
         (0..chunks).into_par_iter().for_each(|c| {
             let lo = start + c * CHUNK;
             let hi = (lo + CHUNK).min(end);
@@ -451,7 +430,7 @@ impl Egdb {
                     debug_assert_eq!(this.ranker.rank(board), rank + i as u64);
                     e.pending = this.values[rank as usize + i].load(Relaxed) == UNKNOWN;
                     if e.pending {
-                        this.expand(sower, board, e, &mut cache);
+                        this.expand(game, board, e, &mut cache);
                     }
                     board = next_board(board);
                 }
@@ -460,7 +439,7 @@ impl Egdb {
                     // A board of the batch may have been valued meanwhile as the child of
                     // another; recomputing it would give the same value.
                     if e.pending && slot.load(Relaxed) == UNKNOWN {
-                        slot.store(this.finish(sower, e, level), Relaxed);
+                        slot.store(this.finish(game, e, level), Relaxed);
                     }
                 }
                 rank += n as u64;
@@ -472,29 +451,29 @@ impl Egdb {
     }
 
     /// The relative value of the board `board` holding `level` seeds, from its children.
-    fn solve(&self, sower: &Sower, board: u128, level: usize) -> i8 {
+    fn solve(&self, game: &Game, board: u128, level: usize) -> i8 {
         let mut e = Expanded::EMPTY;
         let mut ranks = RowRanks::NONE;
-        self.expand(sower, board, &mut e, &mut ranks);
-        self.finish(sower, &e, level)
+        self.expand(game, board, &mut e, &mut ranks);
+        self.finish(game, &e, level)
     }
 
     /// Expands `board` into `e` (written in place: only its counts are reset): the
     /// children, their entries prefetched (a sowing that ends the game leaves the empty
     /// board, whose value is 0); a board whose game is already over (an empty row, a
-    /// stuck mover) is valued at once by the end-of-game rule, exactly as `Game::settle`
-    /// would value it.
+    /// stuck mover) is valued at once by the end-of-game rule
+    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it).
     #[inline]
-    fn expand(&self, sower: &Sower, board: u128, e: &mut Expanded, cache: &mut RowRanks) {
-        match sower.houses {
-            6 => self.expand_rows::<6>(sower, board, e, cache),
-            1 => self.expand_rows::<1>(sower, board, e, cache),
-            2 => self.expand_rows::<2>(sower, board, e, cache),
-            3 => self.expand_rows::<3>(sower, board, e, cache),
-            4 => self.expand_rows::<4>(sower, board, e, cache),
-            5 => self.expand_rows::<5>(sower, board, e, cache),
-            7 => self.expand_rows::<7>(sower, board, e, cache),
-            _ => self.expand_rows::<8>(sower, board, e, cache),
+    fn expand(&self, game: &Game, board: u128, e: &mut Expanded, cache: &mut RowRanks) {
+        match game.houses() {
+            6 => self.expand_rows::<6>(game, board, e, cache),
+            1 => self.expand_rows::<1>(game, board, e, cache),
+            2 => self.expand_rows::<2>(game, board, e, cache),
+            3 => self.expand_rows::<3>(game, board, e, cache),
+            4 => self.expand_rows::<4>(game, board, e, cache),
+            5 => self.expand_rows::<5>(game, board, e, cache),
+            7 => self.expand_rows::<7>(game, board, e, cache),
+            _ => self.expand_rows::<8>(game, board, e, cache),
         }
     }
 
@@ -502,7 +481,7 @@ impl Egdb {
     #[inline(always)]
     fn expand_rows<const H: usize>(
         &self,
-        sower: &Sower,
+        game: &Game,
         board: u128,
         e: &mut Expanded,
         cache: &mut RowRanks,
@@ -512,15 +491,11 @@ impl Egdb {
         e.best = i32::MIN;
         let mine = board as u64 & (u64::MAX >> (64 - 8 * H));
         let theirs = (board >> (8 * H)) as u64;
-        if mine == 0 || (theirs == 0 && sower.row_empty) {
-            e.best = if sower.owner {
-                row_sum(mine) - row_sum(theirs)
-            } else {
-                0
-            };
+        if let Some((left_mine, left_theirs)) = game.settle_rows(mine, theirs) {
+            e.best = left_mine as i32 - left_theirs as i32;
             return;
         }
-        let seeds = row_sum(mine) as u64;
+        let seeds = row_sum(mine);
         if cache.theirs != theirs || cache.mine_seeds != seeds {
             *cache = RowRanks {
                 theirs,
@@ -529,12 +504,12 @@ impl Egdb {
                 extra: self.ranker.rank_high::<H>(theirs, seeds - 1),
             };
         }
-        let theirs_seeds = row_sum(theirs) as u64;
+        let theirs_seeds = row_sum(theirs);
         for j in 0..H {
             if (mine >> (8 * j)) as u8 == 0 {
                 continue;
             }
-            let sown = sower.game.sow_rows(mine, theirs, j);
+            let sown = game.sow_rows(mine, theirs, j);
             let (extra, kept) = (sown.extra, sown.theirs_kept);
             let banked = sown.to_mover as i32 - sown.to_opponent as i32;
             // The child seen from its mover (a sowing that ended the game leaves the empty
@@ -570,7 +545,7 @@ impl Egdb {
     /// The value of an expanded board from its children's entries; a child on the same
     /// level not computed yet is computed now (see the module's notes on the order).
     #[inline]
-    fn finish(&self, sower: &Sower, e: &Expanded, level: usize) -> i8 {
+    fn finish(&self, game: &Game, e: &Expanded, level: usize) -> i8 {
         let mut best = e.best;
         for i in 0..e.n as usize {
             let rank = e.ranks[i];
@@ -581,7 +556,7 @@ impl Egdb {
                     level,
                     "lower levels are complete"
                 );
-                cv = self.solve(sower, e.boards[i], level);
+                cv = self.solve(game, e.boards[i], level);
                 self.values[rank].store(cv, Relaxed);
             }
             // The child's value for its own mover is its relative value plus its store
