@@ -12,28 +12,30 @@
 //! at most as many seeds as its parent: levels are computed in increasing order, and a
 //! child on a lower level is always ready. A child on the *same* level comes from a sowing
 //! that banked nothing: it stayed inside the mover's own row without reaching the store
-//! and captured nothing, so its seeds only moved towards the mover's store. The sum over
-//! all seeds of their distance from the start of their row then strictly grows (and a
-//! flip of the board does not change it), so chains of same-level children are finite and
-//! acyclic. Such a child is computed on demand, recursively, when first needed; two
-//! threads that meet the same entry compute the same value, so the race is harmless.
+//! and captured nothing, so its seeds only moved towards the mover's store. The *distance
+//! sum* of a board (over all seeds, the distance of each from the start of its row: lane
+//! `j` of a row counts `j` per seed) then strictly grows, and a flip of the board does not
+//! change it. So a level is computed in decreasing distance sum, one sum at a time: every
+//! child on the same level has a larger sum and is ready, and the boards of one sum are
+//! independent of each other, so they are shared out between the threads freely.
 //!
-//! **Speed.** A level is cut into chunks of consecutive ranks, one rayon task each. A
-//! chunk unranks its first board once and steps to the next board by
-//! [`next_board`] (a few word operations, no table search). A board whose game is already
-//! over is valued by its row sums without sowing. The children's ranks of a batch of
-//! `BATCH` boards are computed and prefetched before any of their values is read, so the
-//! random reads into hundreds of MiB overlap (7% faster than one board at a time, and
-//! 3% more with the batch expanded in place instead of copied; the
-//! prefetches themselves then wait on address translation); the values live on
-//! transparent huge pages to spare the TLB. The sowings work on the two rows as 64-bit
-//! words (no shifts of 128-bit words), and the part of a child's rank that the
-//! opponent's row gives is computed once for the boards that share that row, which is
-//! most of a chunk ([`RowRanks`]): the 16-seed build, one thread, 2.42-2.64 s -> 1.84-1.88
-//! s; two threads 1.30-1.35 s -> 1.00-1.10 s. A sowing without branches on the seeds
-//! (masks instead of ifs) was slower than this. Walking a level with the opponent's row
-//! changing fastest, so that the children of consecutive boards sit close together, was
-//! tried and was 35% slower.
+//! **Speed.** A board is one row for each player. The rows of a level are grouped by seeds
+//! and distance sum; the boards of one distance sum are the pairs of a mover's group and an
+//! opponent's group whose sums add up to it. One task takes one opponent's row and walks
+//! the mover's rows of its group, so the part of each child's rank that the unchanged
+//! opponent's row gives is computed once for the task ([`RowRanks`]), and so is the
+//! board's own rank part. A board whose game is already over is valued by its row sums
+//! without sowing. The children's ranks of a batch of `BATCH` boards are computed and
+//! prefetched before any of their values is read, so the random reads into hundreds of
+//! MiB overlap (7% faster than one board at a time; the prefetches themselves then wait
+//! on address translation); the values live on transparent huge pages to spare the TLB.
+//! The sowings work on the two rows as 64-bit words (no shifts of 128-bit words).
+//!
+//! Measured on 2 cores, the 16-seed build: walking each level in rank order and computing
+//! a same-level child on demand when first needed (38% of the boards) took 1.72-1.74 s on
+//! one thread and 0.93-0.99 s on two; the order by distance sum takes 1.47 s and
+//! 0.73-0.74 s (the 20-seed build 8.4 s -> 6.8 s). A sowing without branches on the seeds
+//! (masks instead of ifs) was slower than this, and so was a batch of 16 boards.
 //!
 //! The file format, the resumable build to a file, and loading are in [`file`].
 
@@ -48,14 +50,7 @@ use rayon::prelude::*;
 pub use file::{FileInfo, Requirements, Residence};
 use store::Bytes;
 
-/// Marks an entry not yet computed.
-const UNKNOWN: i8 = i8::MIN;
-
-/// `0x01` in every byte lane.
-const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
-
-/// The most seeds a database may hold: values must fit in a signed byte beside
-/// `UNKNOWN`.
+/// The most seeds a database may hold: values must fit in a signed byte.
 pub const MAX_SEEDS: usize = i8::MAX as usize;
 
 /// Why a database cannot be built, saved, loaded or used.
@@ -234,42 +229,8 @@ pub struct Egdb {
     path: Option<std::path::PathBuf>,
 }
 
-/// The board after `board` in rank order among the boards of the same seed count (see
-/// [`kalah_core::Ranker`]), or `board` itself for the last one (every seed in lane 0).
-///
-/// In the rank, lane `j` contributes through the prefix sum `P_j`; the next rank raises
-/// the lowest prefix sum that can grow, `P_{i-1}` with `i` the lowest lane above 0 holding
-/// seeds, by one and resets the prefix sums below it to 0: lane `i` gives one seed to lane
-/// `i-1`, which also takes every seed of lanes `0..i-1`.
-#[inline]
-pub fn next_board(board: u128) -> u128 {
-    // Nearly always the lane that gives a seed is among lanes 1..8: one 64-bit word.
-    let word = board as u64;
-    let above = word & !0xff;
-    if above != 0 {
-        let i = above.trailing_zeros() / 8;
-        let low = word & ((1u64 << (8 * i)) - 1);
-        let sum = (low.wrapping_mul(ONES as u64) >> (8 * (i - 1))) & 0xff;
-        let next = word - low - (1u64 << (8 * i)) + ((sum + 1) << (8 * (i - 1)));
-        return (board & !(u64::MAX as u128)) | next as u128;
-    }
-    let above = board & !0xff;
-    if above == 0 {
-        return board;
-    }
-    let i = above.trailing_zeros() / 8;
-    let low = board & ((1u128 << (8 * i)) - 1);
-    let sum = (low.wrapping_mul(ONES) >> (8 * (i - 1))) & 0xff;
-    board - low - (1u128 << (8 * i)) + ((sum + 1) << (8 * (i - 1)))
-}
-
-/// The first board of a level in rank order: every seed in the last lane.
-fn first_board(lanes: usize, seeds: usize) -> u128 {
-    (seeds as u128) << (8 * (lanes - 1))
-}
-
 /// The parts of the children's ranks that the opponent's row decides, kept while
-/// consecutive boards of a level share that row (see [`Egdb::expand_rows`]).
+/// consecutive boards of a build share that row (see [`Egdb::expand_rows`]).
 #[derive(Clone, Copy)]
 struct RowRanks {
     /// The opponent's row and the mover's seeds they were computed for.
@@ -292,6 +253,46 @@ impl RowRanks {
     };
 }
 
+/// The rows of one player (`H` byte lanes) with at most a level's seeds, grouped by seeds
+/// and distance sum (see the module's notes), each with its [`Ranker::rank_low`], in
+/// increasing order of it.
+struct RowGroups {
+    /// `groups[seeds * (max_sum + 1) + sum]`.
+    groups: Vec<Vec<(u64, u64)>>,
+    /// The largest distance sum of a row: every seed in the last lane.
+    max_sum: usize,
+}
+
+impl RowGroups {
+    fn new<const H: usize>(ranker: &Ranker, level: usize) -> RowGroups {
+        let max_sum = (H - 1) * level;
+        let mut groups = vec![Vec::new(); (level + 1) * (max_sum + 1)];
+        // Every row, lane by lane: the seeds given to the lanes so far, and their sum.
+        let mut stack = vec![(0u64, 0usize, 0usize)];
+        while let Some((row, lane, seeds)) = stack.pop() {
+            if lane == H {
+                let sum = (0..H)
+                    .map(|j| (row >> (8 * j) & 0xff) as usize * j)
+                    .sum::<usize>();
+                groups[seeds * (max_sum + 1) + sum].push((row, ranker.rank_low::<H>(row)));
+                continue;
+            }
+            for s in 0..=level - seeds {
+                stack.push((row | (s as u64) << (8 * lane), lane + 1, seeds + s));
+            }
+        }
+        for g in &mut groups {
+            g.sort_unstable_by_key(|&(_, rank)| rank);
+        }
+        RowGroups { groups, max_sum }
+    }
+
+    /// The rows of `seeds` seeds and distance sum `sum`.
+    fn group(&self, seeds: usize, sum: usize) -> &[(u64, u64)] {
+        &self.groups[seeds * (self.max_sum + 1) + sum]
+    }
+}
+
 /// Sum of the byte lanes of a row.
 #[inline(always)]
 fn row_sum(x: u64) -> u64 {
@@ -307,8 +308,6 @@ const BATCH: usize = 8;
 /// game is already over.
 #[derive(Clone, Copy)]
 struct Expanded {
-    /// Still to be valued (set by the batch loop; `expand` leaves it alone).
-    pending: bool,
     n: u8,
     passed: u8,
     best: i32,
@@ -319,7 +318,6 @@ struct Expanded {
 
 impl Expanded {
     const EMPTY: Expanded = Expanded {
-        pending: false,
         n: 0,
         passed: 0,
         best: i32::MIN,
@@ -330,9 +328,10 @@ impl Expanded {
 }
 
 impl Egdb {
-    /// An empty database for `game`, to be filled level by level with [`Egdb::build_level`].
+    /// An empty database for `game` (every entry 0), to be filled level by level with
+    /// [`Egdb::build_level`].
     pub fn empty(game: &Game, max_seeds: usize) -> Result<Egdb, EgdbError> {
-        Egdb::filled(game, max_seeds, UNKNOWN)
+        Egdb::filled(game, max_seeds, 0)
     }
 
     /// A database for `game` whose entries all hold `fill` (zero for one about to be read
@@ -390,7 +389,8 @@ impl Egdb {
         Ok(db)
     }
 
-    /// Computes level `level` (all lower levels must be complete).
+    /// Computes level `level` (all lower levels must be complete), in decreasing distance
+    /// sum (see the module's notes on the order).
     pub fn build_level(
         &mut self,
         game: &Game,
@@ -403,59 +403,74 @@ impl Egdb {
             "a database mapped from a file is read-only"
         );
         assert!(self.supports(game.rules()), "the game's rules");
-        let start = self.ranker.level_start(level);
-        let end = self.ranker.level_start(level + 1);
-        let total = end - start;
-        let done = AtomicU64::new(0);
-        const CHUNK: u64 = 1 << 14;
-        let chunks = total.div_ceil(CHUNK);
-        let lanes = 2 * game.houses();
-        let this = &*self;
-        (0..chunks).into_par_iter().for_each(|c| {
-            let lo = start + c * CHUNK;
-            let hi = (lo + CHUNK).min(end);
-            let mut board = if c == 0 {
-                first_board(lanes, level)
-            } else {
-                this.ranker.unrank(lo)
-            };
-            // Boards are expanded a batch at a time, so that the children of the whole
-            // batch are fetched from memory together before any is read.
-            let mut rank = lo;
-            let mut batch = [Expanded::EMPTY; BATCH];
-            let mut cache = RowRanks::NONE;
-            while rank < hi {
-                let n = ((hi - rank) as usize).min(BATCH);
-                for (i, e) in batch[..n].iter_mut().enumerate() {
-                    debug_assert_eq!(this.ranker.rank(board), rank + i as u64);
-                    e.pending = this.values[rank as usize + i].load(Relaxed) == UNKNOWN;
-                    if e.pending {
-                        this.expand(game, board, e, &mut cache);
-                    }
-                    board = next_board(board);
-                }
-                for (i, e) in batch[..n].iter().enumerate() {
-                    let slot = &this.values[rank as usize + i];
-                    // A board of the batch may have been valued meanwhile as the child of
-                    // another; recomputing it would give the same value.
-                    if e.pending && slot.load(Relaxed) == UNKNOWN {
-                        slot.store(this.finish(game, e, level), Relaxed);
-                    }
-                }
-                rank += n as u64;
-            }
-            let d = done.fetch_add(hi - lo, Relaxed) + (hi - lo);
-            progress(level, d, total);
-        });
+        match game.houses() {
+            6 => self.build_level_rows::<6>(game, level, progress),
+            1 => self.build_level_rows::<1>(game, level, progress),
+            2 => self.build_level_rows::<2>(game, level, progress),
+            3 => self.build_level_rows::<3>(game, level, progress),
+            4 => self.build_level_rows::<4>(game, level, progress),
+            5 => self.build_level_rows::<5>(game, level, progress),
+            7 => self.build_level_rows::<7>(game, level, progress),
+            _ => self.build_level_rows::<8>(game, level, progress),
+        }
         self.complete = level + 1;
     }
 
-    /// The relative value of the board `board` holding `level` seeds, from its children.
-    fn solve(&self, game: &Game, board: u128, level: usize) -> i8 {
-        let mut e = Expanded::EMPTY;
-        let mut ranks = RowRanks::NONE;
-        self.expand(game, board, &mut e, &mut ranks);
-        self.finish(game, &e, level)
+    /// [`Egdb::build_level`] on a board of `H` houses a side.
+    fn build_level_rows<const H: usize>(
+        &self,
+        game: &Game,
+        level: usize,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) {
+        let groups = RowGroups::new::<H>(&self.ranker, level);
+        let total = self.ranker.level_start(level + 1) - self.ranker.level_start(level);
+        let done = AtomicU64::new(0);
+        for sum in (0..=2 * groups.max_sum).rev() {
+            // The pairs of a mover's group and an opponent's group of this distance sum,
+            // with the mover's seeds.
+            let mut pairs = Vec::new();
+            for mine_seeds in 0..=level {
+                let theirs_seeds = level - mine_seeds;
+                for mine_sum in 0..=sum.min((H - 1) * mine_seeds) {
+                    let theirs_sum = sum - mine_sum;
+                    if theirs_sum > (H - 1) * theirs_seeds {
+                        continue;
+                    }
+                    let mine = groups.group(mine_seeds, mine_sum);
+                    let theirs = groups.group(theirs_seeds, theirs_sum);
+                    if !mine.is_empty() && !theirs.is_empty() {
+                        pairs.push((mine, theirs, mine_seeds as u64));
+                    }
+                }
+            }
+            pairs.par_iter().for_each(|&(mine, theirs, mine_seeds)| {
+                theirs.par_iter().with_min_len(8).for_each_init(
+                    || ([Expanded::EMPTY; BATCH], RowRanks::NONE),
+                    |(batch, cache), &(their_row, _)| {
+                        // The board's rank: the mover's row's part plus this one.
+                        let high = self.ranker.rank_high::<H>(their_row, mine_seeds);
+                        for rows in mine.chunks(BATCH) {
+                            for (e, &(my_row, _)) in batch.iter_mut().zip(rows) {
+                                let board = my_row as u128 | (their_row as u128) << (8 * H);
+                                self.expand(game, board, e, cache);
+                            }
+                            for (e, &(_, low)) in batch.iter().zip(rows) {
+                                let rank = low.wrapping_add(high) as usize;
+                                self.values[rank].store(self.finish(e), Relaxed);
+                            }
+                        }
+                        let n = mine.len() as u64;
+                        let d = done.fetch_add(n, Relaxed) + n;
+                        // About a hundred reports a level.
+                        if (d - n) * 128 / total.max(1) != d * 128 / total.max(1) {
+                            progress(level, d, total);
+                        }
+                    },
+                );
+            });
+        }
+        progress(level, total, total);
     }
 
     /// Expands `board` into `e` (written in place: only its counts are reset): the
@@ -542,23 +557,13 @@ impl Egdb {
         }
     }
 
-    /// The value of an expanded board from its children's entries; a child on the same
-    /// level not computed yet is computed now (see the module's notes on the order).
+    /// The value of an expanded board from its children's entries (all computed: see the
+    /// module's notes on the order).
     #[inline]
-    fn finish(&self, game: &Game, e: &Expanded, level: usize) -> i8 {
+    fn finish(&self, e: &Expanded) -> i8 {
         let mut best = e.best;
         for i in 0..e.n as usize {
-            let rank = e.ranks[i];
-            let mut cv = self.values[rank].load(Relaxed);
-            if cv == UNKNOWN {
-                debug_assert_eq!(
-                    lane_sum(e.boards[i]) as usize,
-                    level,
-                    "lower levels are complete"
-                );
-                cv = self.solve(game, e.boards[i], level);
-                self.values[rank].store(cv, Relaxed);
-            }
+            let cv = self.values[e.ranks[i]].load(Relaxed);
             // The child's value for its own mover is its relative value plus its store
             // margin, which is `-banked` where the turn passed.
             let v = if e.passed >> i & 1 == 1 {
@@ -722,30 +727,41 @@ pub fn describe(rules: &Rules) -> String {
     )
 }
 
-/// Sum of all byte lanes (at most 255 seeds in all, so no lane overflows).
-#[inline]
-fn lane_sum(x: u128) -> u32 {
-    let lo = (x as u64).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-    let hi = ((x >> 64) as u64).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-    (lo + hi) as u32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn next_board_steps_the_rank_by_one() {
-        for lanes in [2, 4, 7, 12] {
-            let r = Ranker::new(lanes, 6);
-            for seeds in 0..=6 {
-                let mut board = first_board(lanes, seeds);
-                for rank in r.level_start(seeds)..r.level_start(seeds + 1) {
-                    assert_eq!(r.rank(board), rank, "lanes {lanes} seeds {seeds}");
-                    assert_eq!(r.unrank(rank), board);
-                    board = next_board(board);
+    /// The pairs of row groups of a level hold every board of it once, at its rank.
+    fn groups_cover_the_level<const H: usize>(max_seeds: usize) {
+        let r = Ranker::new(2 * H, max_seeds);
+        for level in 0..=max_seeds {
+            let g = RowGroups::new::<H>(&r, level);
+            let mut ranks = Vec::new();
+            for mine_seeds in 0..=level {
+                for mine_sum in 0..=g.max_sum {
+                    for theirs_sum in 0..=g.max_sum {
+                        for &(m, low) in g.group(mine_seeds, mine_sum) {
+                            for &(t, _) in g.group(level - mine_seeds, theirs_sum) {
+                                let rank = low + r.rank_high::<H>(t, mine_seeds as u64);
+                                let board = m as u128 | (t as u128) << (8 * H);
+                                assert_eq!(r.rank(board), rank, "H {H} level {level}");
+                                ranks.push(rank);
+                            }
+                        }
+                    }
                 }
             }
+            ranks.sort_unstable();
+            let all: Vec<u64> = (r.level_start(level)..r.level_start(level + 1)).collect();
+            assert_eq!(ranks, all, "H {H} level {level}");
         }
+    }
+
+    #[test]
+    fn row_groups_cover_every_level_once() {
+        groups_cover_the_level::<1>(6);
+        groups_cover_the_level::<2>(6);
+        groups_cover_the_level::<3>(6);
+        groups_cover_the_level::<6>(5);
     }
 }
