@@ -191,13 +191,13 @@ impl Config {
     ///
     /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
     ///   seeds.
-    /// - About 30 million (16 seeds on 6 houses, about 1 s on 2 cores) for one solve
-    ///   of 48 to 59 seeds, where it saves a quarter of Kalah(6,4). At 56dcfb7 (two
-    ///   threads, two runs each) the neighbours are no better: 17 seeds take 0.8 s more
-    ///   to build and save 0.9 s of the standard search (56-58 M -> 46 M nodes; 6.31-6.37
-    ///   s wall against 6.40-6.46 s), 18 seeds save 1.4 s for 2.2 s more (7.2-7.3 s);
-    ///   15 seeds save 0.44 s of building and cost 0.37-0.40 s of the empty search
-    ///   (2.69-2.93 s wall against 2.76-2.97 s).
+    /// - For one solve of 48 to 59 seeds, about 30 million with empty capture (16 seeds
+    ///   on 6 houses, 0.7 s on 2 cores) and about 52 million with standard capture (17
+    ///   seeds, 1.2 s), whose proofs are three times larger and gain more from it.
+    ///   Kalah(6,4) from the start at 0779b97, two threads, alternating: standard with 16
+    ///   / 17 / 18 seeds 6.20-7.10 / 6.06-6.67 / 6.71-7.18 s wall (seven / seven / three
+    ///   runs; 56-58 M -> 46 M nodes from 16 to 17); empty with 15 / 16 seeds 2.45-2.71 /
+    ///   2.43-2.52 s (four runs each), 17 seeds 3.17-3.24 s (two runs).
     /// - About 230 million (20 seeds on 6 houses, about 13 s) for four solves or more of
     ///   48 to 59 seeds: the ten openings of Kalah(6,4) with empty capture take 37 s in
     ///   all with it, against 43 s with 18 seeds and 48 s with 16.
@@ -212,9 +212,11 @@ impl Config {
         if game.rules().early_stop || game.capacity() < 24 {
             return None;
         }
+        let standard = game.rules().capture == kalah_core::Capture::Standard;
         let budget: u128 = match (seeds, solves) {
             (60.., _) => 1_300_000_000,
             (48.., 4..) => 230_000_000,
+            (48.., _) if standard => 56_000_000,
             (48.., _) => 32_000_000,
             _ => 3_000_000,
         };
@@ -383,7 +385,13 @@ mod tests {
             ..Rules::kalah(6, 4)
         })
         .unwrap();
-        assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 1), Some(16));
+        let k64e = Game::new(Rules {
+            capture: kalah_core::Capture::Empty,
+            ..Rules::kalah(6, 4)
+        })
+        .unwrap();
+        assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 1), Some(17));
+        assert_eq!(Config::default_egdb_seeds_for(&k64e, 48, 1), Some(16));
         assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 10), Some(20));
         assert_eq!(Config::default_egdb_seeds_for(&k64, 30, 10), Some(12));
         assert_eq!(Config::default_egdb_seeds_for(&early, 48, 1), None);
