@@ -198,9 +198,11 @@ impl Config {
     ///   / 17 / 18 seeds 6.20-7.10 / 6.06-6.67 / 6.71-7.18 s wall (seven / seven / three
     ///   runs; 56-58 M -> 46 M nodes from 16 to 17); empty with 15 / 16 seeds 2.45-2.71 /
     ///   2.43-2.52 s (four runs each), 17 seeds 3.17-3.24 s (two runs).
-    /// - About 230 million (20 seeds on 6 houses, about 13 s) for four solves or more of
-    ///   48 to 59 seeds: the ten openings of Kalah(6,4) with empty capture take 37 s in
-    ///   all with it, against 43 s with 18 seeds and 48 s with 16.
+    /// - For four solves or more of 48 to 59 seeds, about 140 million with empty capture
+    ///   (19 seeds on 6 houses, 4 s to build) and about 350 million with standard capture
+    ///   (21 seeds, 11 s). The ten openings of Kalah(6,4) at e75cb03, wall: empty with 18 /
+    ///   19 / 20 / 21 seeds 19.6-20.9 / 15.8-16.4 / 16.7-18.1 / 19.0 s; standard with 20 /
+    ///   21 / 22 seeds 35.6 / 30.7-31.2 / 32.2 s.
     /// - About 1.9 billion (25 seeds on 6 houses, 1.7 GiB, about 55 s on 2 cores) from 60
     ///   seeds up. Kalah(6,5) from the start at 6a680ab, one run each: with empty capture
     ///   112.8 s in all with 25 seeds against 118.4 s with 24 (57.1 s against 76.9 s
@@ -218,7 +220,8 @@ impl Config {
         let standard = game.rules().capture == kalah_core::Capture::Standard;
         let budget: u128 = match (seeds, solves) {
             (60.., _) => 1_900_000_000,
-            (48.., 4..) => 230_000_000,
+            (48.., 4..) if standard => 360_000_000,
+            (48.., 4..) => 150_000_000,
             (48.., _) if standard => 56_000_000,
             (48.., _) => 32_000_000,
             _ => 3_000_000,
@@ -395,7 +398,8 @@ mod tests {
         .unwrap();
         assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 1), Some(17));
         assert_eq!(Config::default_egdb_seeds_for(&k64e, 48, 1), Some(16));
-        assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 10), Some(20));
+        assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 10), Some(21));
+        assert_eq!(Config::default_egdb_seeds_for(&k64e, 48, 10), Some(19));
         assert_eq!(Config::default_egdb_seeds_for(&k64, 30, 10), Some(12));
         assert_eq!(Config::default_egdb_seeds_for(&early, 48, 1), None);
         // 25 seeds need 1.7 GiB: only where a third of the memory available holds them.
