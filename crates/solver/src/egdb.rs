@@ -21,10 +21,12 @@
 //!
 //! **Speed.** A board is one row for each player. The rows of a level are grouped by seeds
 //! and distance sum; the boards of one distance sum are the pairs of a mover's group and an
-//! opponent's group whose sums add up to it. One task takes one opponent's row and walks
-//! the mover's rows of its group, so the part of each child's rank that the unchanged
-//! opponent's row gives is computed once for the task ([`RowRanks`]), and so is the
-//! board's own rank part. A board whose game is already over is valued by its row sums
+//! opponent's group whose sums add up to it. One task takes one mover's row and walks the
+//! opponent's rows of its group in rank order. Most sowings leave the opponent's row
+//! unchanged, and then the mover's row after the sowing is the same for the whole task:
+//! its part of the child's rank is computed once ([`Kin`]), the opponent's row's part is
+//! known from the group, and the children of consecutive boards of a task lie close
+//! together in memory. A board whose game is already over is valued by its row sums
 //! without sowing. The children's ranks of a batch of `BATCH` boards are computed and
 //! prefetched before any of their values is read, so the random reads into hundreds of
 //! MiB overlap (7% faster than one board at a time; the prefetches themselves then wait
@@ -34,8 +36,10 @@
 //! Measured on 2 cores, the 16-seed build: walking each level in rank order and computing
 //! a same-level child on demand when first needed (38% of the boards) took 1.72-1.74 s on
 //! one thread and 0.93-0.99 s on two; the order by distance sum takes 1.47 s and
-//! 0.73-0.74 s (the 20-seed build 8.4 s -> 6.8 s). A sowing without branches on the seeds
-//! (masks instead of ifs) was slower than this, and so was a batch of 16 boards.
+//! 0.73-0.74 s (the 20-seed build 8.4 s -> 6.8 s). Fixing the mover's row in a task
+//! instead of the opponent's saved a further 3% there and 8% on the 20- and 24-seed
+//! builds (6.92 -> 6.34 s; 42.5 -> 39.1 s). A sowing without branches on the seeds (masks
+//! instead of ifs) was slower than this, and so was a batch of 16 boards.
 //!
 //! The file format, the resumable build to a file, and loading are in [`file`].
 
@@ -229,28 +233,30 @@ pub struct Egdb {
     path: Option<std::path::PathBuf>,
 }
 
-/// The parts of the children's ranks that the opponent's row decides, kept while
-/// consecutive boards of a build share that row (see [`Egdb::expand_rows`]).
+/// What a build task keeps of its children's ranks while the mover's row stays the same
+/// and the opponent's row runs through a group (see [`Egdb::expand_rows`]): for each
+/// house, the mover's row after its sowing and that row's part of the child's rank, where
+/// the opponent's row came through unchanged.
 #[derive(Clone, Copy)]
-struct RowRanks {
-    /// The opponent's row and the mover's seeds they were computed for.
-    theirs: u64,
-    mine_seeds: u64,
-    /// [`Ranker::rank_low`] of the opponent's row: the first row of a child where the
-    /// turn passed.
-    passed: u64,
-    /// [`Ranker::rank_high`] of the opponent's row below one seed fewer than the mover's:
-    /// the second row of a child with an extra turn (one seed went to the store).
-    extra: u64,
+struct Kin {
+    /// The opponent's seeds (the same for the whole group).
+    theirs_seeds: u64,
+    /// After a passed turn: the mover's row, now the child's second row, and
+    /// [`Ranker::rank_high`] of it below the opponent's seeds.
+    passed: [(u64, u64); MAX_HOUSES],
+    /// After an extra turn: the mover's row, still the child's first row, and
+    /// [`Ranker::rank_low`] of it.
+    extra: [(u64, u64); MAX_HOUSES],
 }
 
-impl RowRanks {
-    const NONE: RowRanks = RowRanks {
-        theirs: u64::MAX,
-        mine_seeds: 0,
-        passed: 0,
-        extra: 0,
-    };
+impl Kin {
+    fn new(theirs_seeds: u64) -> Kin {
+        Kin {
+            theirs_seeds,
+            passed: [(u64::MAX, 0); MAX_HOUSES],
+            extra: [(u64::MAX, 0); MAX_HOUSES],
+        }
+    }
 }
 
 /// The rows of one player (`H` byte lanes) with at most a level's seeds, grouped by seeds
@@ -293,12 +299,6 @@ impl RowGroups {
     }
 }
 
-/// Sum of the byte lanes of a row.
-#[inline(always)]
-fn row_sum(x: u64) -> u64 {
-    x.wrapping_mul(0x0101_0101_0101_0101) >> 56
-}
-
 /// Boards expanded together in a build before their children are read.
 const BATCH: usize = 8;
 
@@ -313,7 +313,6 @@ struct Expanded {
     best: i32,
     ranks: [usize; MAX_HOUSES],
     margins: [i16; MAX_HOUSES],
-    boards: [u128; MAX_HOUSES],
 }
 
 impl Expanded {
@@ -323,7 +322,6 @@ impl Expanded {
         best: i32::MIN,
         ranks: [0; MAX_HOUSES],
         margins: [0; MAX_HOUSES],
-        boards: [0; MAX_HOUSES],
     };
 }
 
@@ -445,22 +443,37 @@ impl Egdb {
                 }
             }
             pairs.par_iter().for_each(|&(mine, theirs, mine_seeds)| {
-                theirs.par_iter().with_min_len(8).for_each_init(
-                    || ([Expanded::EMPTY; BATCH], RowRanks::NONE),
-                    |(batch, cache), &(their_row, _)| {
-                        // The board's rank: the mover's row's part plus this one.
-                        let high = self.ranker.rank_high::<H>(their_row, mine_seeds);
-                        for rows in mine.chunks(BATCH) {
-                            for (e, &(my_row, _)) in batch.iter_mut().zip(rows) {
-                                let board = my_row as u128 | (their_row as u128) << (8 * H);
-                                self.expand(game, board, e, cache);
+                // For each opponent's row: its part of the board's rank, and of the rank
+                // of a child after an extra turn with that row unchanged (one seed fewer
+                // below it).
+                let highs: Vec<(u64, u64)> = theirs
+                    .iter()
+                    .map(|&(t, _)| {
+                        (
+                            self.ranker.rank_high::<H>(t, mine_seeds),
+                            self.ranker.rank_high::<H>(t, mine_seeds.saturating_sub(1)),
+                        )
+                    })
+                    .collect();
+                let theirs_seeds = level as u64 - mine_seeds;
+                mine.par_iter().with_min_len(4).for_each_init(
+                    || [Expanded::EMPTY; BATCH],
+                    |batch, &(my_row, low)| {
+                        let mut kin = Kin::new(theirs_seeds);
+                        for (rows, highs) in theirs.chunks(BATCH).zip(highs.chunks(BATCH)) {
+                            for ((e, &(their_row, their_low)), &(_, extra_high)) in
+                                batch.iter_mut().zip(rows).zip(highs)
+                            {
+                                self.expand(
+                                    game, my_row, their_row, their_low, extra_high, e, &mut kin,
+                                );
                             }
-                            for (e, &(_, low)) in batch.iter().zip(rows) {
+                            for (e, &(high, _)) in batch.iter().zip(highs) {
                                 let rank = low.wrapping_add(high) as usize;
                                 self.values[rank].store(self.finish(e), Relaxed);
                             }
                         }
-                        let n = mine.len() as u64;
+                        let n = theirs.len() as u64;
                         let d = done.fetch_add(n, Relaxed) + n;
                         // About a hundred reports a level.
                         if (d - n) * 128 / total.max(1) != d * 128 / total.max(1) {
@@ -473,84 +486,102 @@ impl Egdb {
         progress(level, total, total);
     }
 
-    /// Expands `board` into `e` (written in place: only its counts are reset): the
-    /// children, their entries prefetched (a sowing that ends the game leaves the empty
-    /// board, whose value is 0); a board whose game is already over (an empty row, a
-    /// stuck mover) is valued at once by the end-of-game rule
-    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it).
+    /// Expands the board of rows `mine` (the mover's) and `theirs` into `e` (written in
+    /// place: only its counts are reset): the children's ranks and margins, their entries
+    /// prefetched (a sowing that ends the game leaves the empty board, whose value is 0);
+    /// a board whose game is already over (an empty row, a stuck mover) is valued at once
+    /// by the end-of-game rule ([`kalah_core::Game::settle_rows`], as `Game::settle`
+    /// values it). `their_low` is [`Ranker::rank_low`] of `theirs`, `extra_high`
+    /// [`Ranker::rank_high`] of it below one seed fewer than `mine` holds; `kin` is kept
+    /// by the caller while `mine` stays the same.
     #[inline]
-    fn expand(&self, game: &Game, board: u128, e: &mut Expanded, cache: &mut RowRanks) {
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        game: &Game,
+        mine: u64,
+        theirs: u64,
+        their_low: u64,
+        extra_high: u64,
+        e: &mut Expanded,
+        kin: &mut Kin,
+    ) {
         match game.houses() {
-            6 => self.expand_rows::<6>(game, board, e, cache),
-            1 => self.expand_rows::<1>(game, board, e, cache),
-            2 => self.expand_rows::<2>(game, board, e, cache),
-            3 => self.expand_rows::<3>(game, board, e, cache),
-            4 => self.expand_rows::<4>(game, board, e, cache),
-            5 => self.expand_rows::<5>(game, board, e, cache),
-            7 => self.expand_rows::<7>(game, board, e, cache),
-            _ => self.expand_rows::<8>(game, board, e, cache),
+            6 => self.expand_rows::<6>(game, mine, theirs, their_low, extra_high, e, kin),
+            1 => self.expand_rows::<1>(game, mine, theirs, their_low, extra_high, e, kin),
+            2 => self.expand_rows::<2>(game, mine, theirs, their_low, extra_high, e, kin),
+            3 => self.expand_rows::<3>(game, mine, theirs, their_low, extra_high, e, kin),
+            4 => self.expand_rows::<4>(game, mine, theirs, their_low, extra_high, e, kin),
+            5 => self.expand_rows::<5>(game, mine, theirs, their_low, extra_high, e, kin),
+            7 => self.expand_rows::<7>(game, mine, theirs, their_low, extra_high, e, kin),
+            _ => self.expand_rows::<8>(game, mine, theirs, their_low, extra_high, e, kin),
         }
     }
 
     /// [`Egdb::expand`] on a board of `H` houses a side.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn expand_rows<const H: usize>(
         &self,
         game: &Game,
-        board: u128,
+        mine: u64,
+        theirs: u64,
+        their_low: u64,
+        extra_high: u64,
         e: &mut Expanded,
-        cache: &mut RowRanks,
+        kin: &mut Kin,
     ) {
         e.n = 0;
         e.passed = 0;
         e.best = i32::MIN;
-        let mine = board as u64 & (u64::MAX >> (64 - 8 * H));
-        let theirs = (board >> (8 * H)) as u64;
         if let Some((left_mine, left_theirs)) = game.settle_rows(mine, theirs) {
             e.best = left_mine as i32 - left_theirs as i32;
             return;
         }
-        let seeds = row_sum(mine);
-        if cache.theirs != theirs || cache.mine_seeds != seeds {
-            *cache = RowRanks {
-                theirs,
-                mine_seeds: seeds,
-                passed: self.ranker.rank_low::<H>(theirs),
-                extra: self.ranker.rank_high::<H>(theirs, seeds - 1),
-            };
-        }
-        let theirs_seeds = row_sum(theirs);
         for j in 0..H {
             if (mine >> (8 * j)) as u8 == 0 {
                 continue;
             }
             let sown = game.sow_rows(mine, theirs, j);
-            let (extra, kept) = (sown.extra, sown.theirs_kept);
+            let extra = sown.extra;
             let banked = sown.to_mover as i32 - sown.to_opponent as i32;
-            // The child seen from its mover (a sowing that ended the game leaves the empty
-            // board).
-            let (a, b) = if extra {
-                (sown.mine, sown.theirs)
-            } else {
-                (sown.theirs, sown.mine)
-            };
-            // Where the opponent's row came through unchanged, its part of the rank is
-            // known: the child's first row after a passed turn (`a` is that row), its
-            // second after an extra turn (one seed fewer below it).
-            let rank = if !kept {
-                self.ranker.rank_rows::<H>(a, b)
+            // Where the opponent's row came through unchanged, its part of the child's
+            // rank is known (its first row after a passed turn, its second after an extra
+            // turn), and the mover's row's part is usually the same as for the last board.
+            let rank = if !sown.theirs_kept {
+                // The child seen from its mover (a sowing that ended the game leaves the
+                // empty board).
+                if extra {
+                    self.ranker.rank_rows::<H>(sown.mine, sown.theirs)
+                } else {
+                    self.ranker.rank_rows::<H>(sown.theirs, sown.mine)
+                }
             } else if extra {
-                self.ranker.rank_low::<H>(a).wrapping_add(cache.extra)
+                let (row, low) = &mut kin.extra[j];
+                if *row != sown.mine {
+                    *row = sown.mine;
+                    *low = self.ranker.rank_low::<H>(sown.mine);
+                }
+                low.wrapping_add(extra_high)
             } else {
-                cache
-                    .passed
-                    .wrapping_add(self.ranker.rank_high::<H>(b, theirs_seeds))
+                let (row, high) = &mut kin.passed[j];
+                if *row != sown.mine {
+                    *row = sown.mine;
+                    *high = self.ranker.rank_high::<H>(sown.mine, kin.theirs_seeds);
+                }
+                their_low.wrapping_add(*high)
             } as usize;
-            debug_assert_eq!(rank as u64, self.ranker.rank_rows::<H>(a, b));
+            debug_assert_eq!(rank as u64, {
+                let (a, b) = if extra {
+                    (sown.mine, sown.theirs)
+                } else {
+                    (sown.theirs, sown.mine)
+                };
+                self.ranker.rank_rows::<H>(a, b)
+            });
             self.values.prefetch(rank);
             let n = e.n as usize;
             e.ranks[n] = rank;
-            e.boards[n] = a as u128 | (b as u128) << (8 * H);
             e.margins[n] = banked as i16;
             e.passed |= u8::from(!extra) << n;
             e.n += 1;
