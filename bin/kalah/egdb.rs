@@ -201,8 +201,16 @@ impl LevelBar {
         let bar = if terminal {
             let bar = ProgressBar::new(total).with_style(
                 ProgressStyle::with_template(
-                    "{prefix:>9} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {per_sec} eta {eta}",
+                    "{prefix:>9} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {rate} eta {eta}",
                 )
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+                        },
+                    )
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.set_prefix(format!("{level} seeds"));
