@@ -464,7 +464,7 @@ impl Egdb {
                             for ((e, &(their_row, their_low)), &(_, extra_high)) in
                                 batch.iter_mut().zip(rows).zip(highs)
                             {
-                                self.expand(
+                                self.expand_rows::<H>(
                                     game, my_row, their_row, their_low, extra_high, e, &mut kin,
                                 );
                             }
@@ -486,39 +486,14 @@ impl Egdb {
         progress(level, total, total);
     }
 
-    /// Expands the board of rows `mine` (the mover's) and `theirs` into `e` (written in
-    /// place: only its counts are reset): the children's ranks and margins, their entries
-    /// prefetched (a sowing that ends the game leaves the empty board, whose value is 0);
-    /// a board whose game is already over (an empty row, a stuck mover) is valued at once
-    /// by the end-of-game rule ([`kalah_core::Game::settle_rows`], as `Game::settle`
-    /// values it). `their_low` is [`Ranker::rank_low`] of `theirs`, `extra_high`
+    /// Expands the board of rows `mine` (the mover's) and `theirs`, `H` houses each, into
+    /// `e` (written in place: only its counts are reset): the children's ranks and
+    /// margins, their entries prefetched (a sowing that ends the game leaves the empty
+    /// board, whose value is 0); a board whose game is already over (an empty row, a stuck
+    /// mover) is valued at once by the end-of-game rule
+    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `their_low` is [`Ranker::rank_low`] of `theirs`, `extra_high`
     /// [`Ranker::rank_high`] of it below one seed fewer than `mine` holds; `kin` is kept
     /// by the caller while `mine` stays the same.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn expand(
-        &self,
-        game: &Game,
-        mine: u64,
-        theirs: u64,
-        their_low: u64,
-        extra_high: u64,
-        e: &mut Expanded,
-        kin: &mut Kin,
-    ) {
-        match game.houses() {
-            6 => self.expand_rows::<6>(game, mine, theirs, their_low, extra_high, e, kin),
-            1 => self.expand_rows::<1>(game, mine, theirs, their_low, extra_high, e, kin),
-            2 => self.expand_rows::<2>(game, mine, theirs, their_low, extra_high, e, kin),
-            3 => self.expand_rows::<3>(game, mine, theirs, their_low, extra_high, e, kin),
-            4 => self.expand_rows::<4>(game, mine, theirs, their_low, extra_high, e, kin),
-            5 => self.expand_rows::<5>(game, mine, theirs, their_low, extra_high, e, kin),
-            7 => self.expand_rows::<7>(game, mine, theirs, their_low, extra_high, e, kin),
-            _ => self.expand_rows::<8>(game, mine, theirs, their_low, extra_high, e, kin),
-        }
-    }
-
-    /// [`Egdb::expand`] on a board of `H` houses a side.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn expand_rows<const H: usize>(
