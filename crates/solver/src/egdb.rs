@@ -39,7 +39,9 @@
 //! 0.73-0.74 s (the 20-seed build 8.4 s -> 6.8 s). Fixing the mover's row in a task
 //! instead of the opponent's saved a further 3% there and 8% on the 20- and 24-seed
 //! builds (6.92 -> 6.34 s; 42.5 -> 39.1 s). A sowing without branches on the seeds (masks
-//! instead of ifs) was slower than this, and so was a batch of 16 boards.
+//! instead of ifs) was slower than this. With the mover's row fixed, a batch of 24 boards
+//! (rather than 8) saves 5-9% on the 16-seed build and 10-12% on the 20- and 24-seed
+//! builds (24 seeds: 35.7 -> 31.5 s); in the earlier rank-order build 16 had been slower.
 //!
 //! The file format, the resumable build to a file, and loading are in [`file`].
 
@@ -300,7 +302,7 @@ impl RowGroups {
 }
 
 /// Boards expanded together in a build before their children are read.
-const BATCH: usize = 8;
+const BATCH: usize = 24;
 
 /// A board of a build batch, expanded: its children (rank, board, what the sowing banked
 /// for the board's mover, and whether the turn passed: bit `i` of `passed`; a child
