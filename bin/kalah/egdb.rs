@@ -173,10 +173,10 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let built = need.entries - db.level_start(resumed);
     writeln!(
         out,
-        "wrote {}: {} houses, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
+        "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
          ({:.1} M positions/s{})",
         args.out.display(),
-        houses,
+        if houses == 1 { "" } else { "s" },
         need.entries,
         need.disk as f64 / MIB,
         built as f64 / seconds.max(1e-9) / 1e6,
