@@ -203,7 +203,7 @@ impl Config {
     ///   (21 seeds, 11 s). The ten openings of Kalah(6,4) at e75cb03, wall: empty with 18 /
     ///   19 / 20 / 21 seeds 19.6-20.9 / 15.8-16.4 / 16.7-18.1 / 19.0 s; standard with 20 /
     ///   21 / 22 seeds 35.6 / 30.7-31.2 / 32.2 s.
-    /// - About 1.9 billion (25 seeds on 6 houses, 1.7 GiB, about 55 s on 2 cores) from 60
+    /// - About 1.9 billion (25 seeds on 6 houses, 1.7 GiB, about 45 s on 2 cores) from 60
     ///   seeds up. Kalah(6,5) from the start at 6a680ab, one run each: with empty capture
     ///   112.8 s in all with 25 seeds against 118.4 s with 24 (57.1 s against 76.9 s
     ///   searching); with standard capture 195.1 s against 220.1 s, and 203.5 s with 26
