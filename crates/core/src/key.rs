@@ -134,25 +134,28 @@ impl Ranker {
     /// [`Ranker::rank_low`] from the prefix sums of the row (`row * 0x0101..01`).
     #[inline(always)]
     fn rank_prefix<const H: usize>(&self, p: u64) -> u64 {
-        debug_assert!(2 * H == self.lanes && H <= 8);
-        let mut rank = 0u64;
-        for j in 0..H {
-            rank = rank.wrapping_add(self.table[j << 8 | ((p >> (8 * j)) as usize & 0xff)]);
-        }
-        rank
+        self.row_part::<H>(0, p)
     }
 
     /// The part of [`Ranker::rank_rows`] that the second row gives, where the first holds
     /// `below` seeds.
     #[inline(always)]
     pub fn rank_high<const H: usize>(&self, high: u64, below: u64) -> u64 {
-        debug_assert!(2 * H == self.lanes && H <= 8);
         let p = high
             .wrapping_mul(ONES64)
             .wrapping_add(below.wrapping_mul(ONES64));
+        self.row_part::<H>(H, p)
+    }
+
+    /// The table's terms for lanes `first..first + H`, whose prefix sums are the byte
+    /// lanes of `p`.
+    #[inline(always)]
+    fn row_part<const H: usize>(&self, first: usize, p: u64) -> u64 {
+        debug_assert!(2 * H == self.lanes && H <= 8);
         let mut rank = 0u64;
         for j in 0..H {
-            rank = rank.wrapping_add(self.table[(H + j) << 8 | ((p >> (8 * j)) as usize & 0xff)]);
+            rank =
+                rank.wrapping_add(self.table[(first + j) << 8 | ((p >> (8 * j)) as usize & 0xff)]);
         }
         rank
     }
