@@ -224,6 +224,8 @@ impl<'a> Worker<'a> {
         let mut rank = [0u32; MAX_MOVES];
         let mut orders = [0i32; MAX_MOVES];
         let mut n = 0;
+        // The children that use the table.
+        let mut tabled = 0u32;
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
             let same = child.side_to_move() == pos.side_to_move();
@@ -252,10 +254,10 @@ impl<'a> Worker<'a> {
                     db.prefetch(key);
                     key
                 }
-                _ if use_table && !in_db => {
-                    let key = self.game.key(&child);
-                    self.tt.prefetch(key);
-                    key
+                // A child that skips the table needs no key.
+                _ if use_table && !in_db && child.seeds_in_houses() as i32 > self.small => {
+                    tabled |= 1 << n;
+                    self.game.key(&child)
                 }
                 _ => 0,
             };
@@ -273,6 +275,12 @@ impl<'a> Worker<'a> {
         // SAFETY: the first `n` slots were written above.
         let kids: &mut [Kid] =
             unsafe { std::slice::from_raw_parts_mut(kid_slots.as_mut_ptr() as *mut Kid, n) };
+        // Their buckets are fetched now, after all the sowings.
+        for (i, kid) in kids.iter().enumerate() {
+            if tabled >> i & 1 != 0 {
+                self.tt.prefetch(kid.key);
+            }
+        }
         // The table is read only now, so that its entry (prefetched by the parent) had the
         // sowings above to arrive.
         let mut hint = None;
@@ -387,8 +395,14 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 let mut marked = false;
-                // A settled child has no subtree to share out.
-                if share && pass == 0 && i > 0 && kid.known.is_none() {
+                // A settled child has no subtree to share out, and one below the table
+                // (no key) a small one.
+                if share
+                    && pass == 0
+                    && i > 0
+                    && kid.known.is_none()
+                    && tabled >> (rank[i] & 15) & 1 != 0
+                {
                     if let Some(busy) = self.busy {
                         match busy.claim(kid.key) {
                             Claim::Taken => {
@@ -466,7 +480,8 @@ impl<'a> Worker<'a> {
 struct Kid {
     house: u8,
     /// The child is in the endgame database (then `key` is its index there where the
-    /// keys are ranks, else not computed).
+    /// keys are ranks, else not computed). Outside it, `key` is computed only where the
+    /// child uses the table (0 otherwise).
     in_db: bool,
     key: u64,
     /// The child's score for the parent's mover, where it needs no search: exact (the game

@@ -330,7 +330,8 @@ impl Busy {
 
     #[inline]
     pub(crate) fn claim(&self, key: u64) -> Claim {
-        // Key 0 (no seeds left) never reaches here: such positions are over.
+        // Only children that use the table are claimed, so key 0 (no seeds left: the
+        // game is over) never reaches here.
         match self.slot(key).compare_exchange(0, key, Relaxed, Relaxed) {
             Ok(_) => Claim::Mine,
             Err(k) if k == key => Claim::Taken,
