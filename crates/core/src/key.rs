@@ -121,20 +121,14 @@ impl Ranker {
         let p = low.wrapping_mul(ONES64);
         // The last prefix sum of the first row is its seeds.
         let below = (p >> (8 * (H - 1))) & 0xff;
-        self.rank_prefix::<H>(p)
+        self.row_part::<H>(0, p)
             .wrapping_add(self.rank_high::<H>(high, below))
     }
 
     /// The part of [`Ranker::rank_rows`] that the first row gives.
     #[inline(always)]
     pub fn rank_low<const H: usize>(&self, low: u64) -> u64 {
-        self.rank_prefix::<H>(low.wrapping_mul(ONES64))
-    }
-
-    /// [`Ranker::rank_low`] from the prefix sums of the row (`row * 0x0101..01`).
-    #[inline(always)]
-    fn rank_prefix<const H: usize>(&self, p: u64) -> u64 {
-        self.row_part::<H>(0, p)
+        self.row_part::<H>(0, low.wrapping_mul(ONES64))
     }
 
     /// The part of [`Ranker::rank_rows`] that the second row gives, where the first holds

@@ -493,9 +493,10 @@ impl Egdb {
     /// margins, their entries prefetched (a sowing that ends the game leaves the empty
     /// board, whose value is 0); a board whose game is already over (an empty row, a stuck
     /// mover) is valued at once by the end-of-game rule
-    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `their_low` is [`Ranker::rank_low`] of `theirs`, `extra_high`
-    /// [`Ranker::rank_high`] of it below one seed fewer than `mine` holds; `kin` is kept
-    /// by the caller while `mine` stays the same.
+    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `their_low` is
+    /// [`Ranker::rank_low`] of `theirs`, `extra_high` [`Ranker::rank_high`] of it below one
+    /// seed fewer than `mine` holds; `kin` is kept by the caller while `mine` stays the
+    /// same.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn expand_rows<const H: usize>(

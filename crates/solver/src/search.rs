@@ -247,7 +247,8 @@ impl<'a> Worker<'a> {
             };
             // A child the database holds is answered from it, not the table: where the key
             // is the database index, its entry is fetched now.
-            let in_db = child.seeds_in_houses() as i32 <= self.egdb_seeds;
+            let child_seeds = child.seeds_in_houses() as i32;
+            let in_db = child_seeds <= self.egdb_seeds;
             let child_key = match self.egdb {
                 Some(db) if in_db && self.rank_keys => {
                     let key = self.game.key(&child);
@@ -255,7 +256,7 @@ impl<'a> Worker<'a> {
                     key
                 }
                 // A child that skips the table needs no key.
-                _ if use_table && !in_db && child.seeds_in_houses() as i32 > self.small => {
+                _ if use_table && !in_db && child_seeds > self.small => {
                     tabled |= 1 << n;
                     self.game.key(&child)
                 }
@@ -332,7 +333,7 @@ impl<'a> Worker<'a> {
         let probe_kids = use_table && left >= self.etc_min;
         let mut all_known = true;
         let mut max_upper = -INF;
-        for kid in kids.iter_mut() {
+        for (i, kid) in kids.iter_mut().enumerate() {
             let same = kid.pos.side_to_move() == pos.side_to_move();
             let child_margin = kid.pos.store_margin();
             // Bounds of the child's value for its own mover.
@@ -342,7 +343,7 @@ impl<'a> Worker<'a> {
                 self.egdb_hits += 1;
                 let v = child_margin + self.db_value(db, &kid.pos, kid.key);
                 (v, v)
-            } else if probe_kids {
+            } else if probe_kids && tabled >> i & 1 != 0 {
                 match self.tt.probe(kid.key) {
                     Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
                         (e.lower as i32 + child_margin, e.upper as i32 + child_margin)
