@@ -262,13 +262,27 @@ impl Kin {
 }
 
 /// The rows of one player (`H` byte lanes) with at most a level's seeds, grouped by seeds
-/// and distance sum (see the module's notes), each with its [`Ranker::rank_low`], in
-/// increasing order of it.
+/// and distance sum (see the module's notes), each with its parts of the ranks a build
+/// needs ([`Row`]), in increasing order of [`Row::low`].
 struct RowGroups {
     /// `groups[seeds * (max_sum + 1) + sum]`.
-    groups: Vec<Vec<(u64, u64)>>,
+    groups: Vec<Vec<Row>>,
     /// The largest distance sum of a row: every seed in the last lane.
     max_sum: usize,
+}
+
+/// A row of a [`RowGroups`] and its parts of the ranks of the level's boards.
+#[derive(Clone, Copy)]
+struct Row {
+    row: u64,
+    /// [`Ranker::rank_low`]: its part as the mover's row.
+    low: u64,
+    /// [`Ranker::rank_high`] below the rest of the level's seeds: its part as the
+    /// opponent's row.
+    high: u64,
+    /// The same below one seed fewer: its part of the child after an extra turn that left
+    /// it unchanged.
+    extra_high: u64,
 }
 
 impl RowGroups {
@@ -282,7 +296,14 @@ impl RowGroups {
                 let sum = (0..H)
                     .map(|j| (row >> (8 * j) & 0xff) as usize * j)
                     .sum::<usize>();
-                groups[seeds * (max_sum + 1) + sum].push((row, ranker.rank_low::<H>(row)));
+                // As the opponent's row, the mover's row holds the rest of the level.
+                let below = (level - seeds) as u64;
+                groups[seeds * (max_sum + 1) + sum].push(Row {
+                    row,
+                    low: ranker.rank_low::<H>(row),
+                    high: ranker.rank_high::<H>(row, below),
+                    extra_high: ranker.rank_high::<H>(row, below.saturating_sub(1)),
+                });
                 continue;
             }
             for s in 0..=level - seeds {
@@ -290,13 +311,13 @@ impl RowGroups {
             }
         }
         for g in &mut groups {
-            g.sort_unstable_by_key(|&(_, rank)| rank);
+            g.sort_unstable_by_key(|r| r.low);
         }
         RowGroups { groups, max_sum }
     }
 
     /// The rows of `seeds` seeds and distance sum `sum`.
-    fn group(&self, seeds: usize, sum: usize) -> &[(u64, u64)] {
+    fn group(&self, seeds: usize, sum: usize) -> &[Row] {
         &self.groups[seeds * (self.max_sum + 1) + sum]
     }
 }
@@ -445,33 +466,17 @@ impl Egdb {
                 }
             }
             pairs.par_iter().for_each(|&(mine, theirs, mine_seeds)| {
-                // For each opponent's row: its part of the board's rank, and of the rank
-                // of a child after an extra turn with that row unchanged (one seed fewer
-                // below it).
-                let highs: Vec<(u64, u64)> = theirs
-                    .iter()
-                    .map(|&(t, _)| {
-                        (
-                            self.ranker.rank_high::<H>(t, mine_seeds),
-                            self.ranker.rank_high::<H>(t, mine_seeds.saturating_sub(1)),
-                        )
-                    })
-                    .collect();
                 let theirs_seeds = level as u64 - mine_seeds;
                 mine.par_iter().with_min_len(4).for_each_init(
                     || [Expanded::EMPTY; BATCH],
-                    |batch, &(my_row, low)| {
+                    |batch, mine| {
                         let mut kin = Kin::new(theirs_seeds);
-                        for (rows, highs) in theirs.chunks(BATCH).zip(highs.chunks(BATCH)) {
-                            for ((e, &(their_row, their_low)), &(_, extra_high)) in
-                                batch.iter_mut().zip(rows).zip(highs)
-                            {
-                                self.expand_rows::<H>(
-                                    game, my_row, their_row, their_low, extra_high, e, &mut kin,
-                                );
+                        for rows in theirs.chunks(BATCH) {
+                            for (e, theirs) in batch.iter_mut().zip(rows) {
+                                self.expand_rows::<H>(game, mine.row, theirs, e, &mut kin);
                             }
-                            for (e, &(high, _)) in batch.iter().zip(highs) {
-                                let rank = low.wrapping_add(high) as usize;
+                            for (e, theirs) in batch.iter().zip(rows) {
+                                let rank = mine.low.wrapping_add(theirs.high) as usize;
                                 self.values[rank].store(self.finish(e), Relaxed);
                             }
                         }
@@ -493,22 +498,20 @@ impl Egdb {
     /// margins, their entries prefetched (a sowing that ends the game leaves the empty
     /// board, whose value is 0); a board whose game is already over (an empty row, a stuck
     /// mover) is valued at once by the end-of-game rule
-    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `their_low` is
-    /// [`Ranker::rank_low`] of `theirs`, `extra_high` [`Ranker::rank_high`] of it below one
-    /// seed fewer than `mine` holds; `kin` is kept by the caller while `mine` stays the
-    /// same.
+    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `theirs` comes
+    /// with its parts of the ranks ([`Row`]); `kin` is kept by the caller while `mine`
+    /// stays the same.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn expand_rows<const H: usize>(
         &self,
         game: &Game,
         mine: u64,
-        theirs: u64,
-        their_low: u64,
-        extra_high: u64,
+        their: &Row,
         e: &mut Expanded,
         kin: &mut Kin,
     ) {
+        let theirs = their.row;
         e.n = 0;
         e.passed = 0;
         e.best = i32::MIN;
@@ -540,14 +543,14 @@ impl Egdb {
                     *row = sown.mine;
                     *low = self.ranker.rank_low::<H>(sown.mine);
                 }
-                low.wrapping_add(extra_high)
+                low.wrapping_add(their.extra_high)
             } else {
                 let (row, high) = &mut kin.passed[j];
                 if *row != sown.mine {
                     *row = sown.mine;
                     *high = self.ranker.rank_high::<H>(sown.mine, kin.theirs_seeds);
                 }
-                their_low.wrapping_add(*high)
+                their.low.wrapping_add(*high)
             } as usize;
             debug_assert_eq!(rank as u64, {
                 let (a, b) = if extra {
@@ -749,10 +752,15 @@ mod tests {
             for mine_seeds in 0..=level {
                 for mine_sum in 0..=g.max_sum {
                     for theirs_sum in 0..=g.max_sum {
-                        for &(m, low) in g.group(mine_seeds, mine_sum) {
-                            for &(t, _) in g.group(level - mine_seeds, theirs_sum) {
-                                let rank = low + r.rank_high::<H>(t, mine_seeds as u64);
-                                let board = m as u128 | (t as u128) << (8 * H);
+                        for m in g.group(mine_seeds, mine_sum) {
+                            for t in g.group(level - mine_seeds, theirs_sum) {
+                                let rank = m.low + t.high;
+                                assert_eq!(t.high, r.rank_high::<H>(t.row, mine_seeds as u64));
+                                assert_eq!(
+                                    t.extra_high,
+                                    r.rank_high::<H>(t.row, (mine_seeds as u64).saturating_sub(1))
+                                );
+                                let board = m.row as u128 | (t.row as u128) << (8 * H);
                                 assert_eq!(r.rank(board), rank, "H {H} level {level}");
                                 ranks.push(rank);
                             }
