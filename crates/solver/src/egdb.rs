@@ -502,7 +502,6 @@ impl Egdb {
     /// with its parts of the ranks ([`Row`]); `kin` is kept by the caller while `mine`
     /// stays the same.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn expand_rows<const H: usize>(
         &self,
         game: &Game,

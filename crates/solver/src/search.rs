@@ -56,9 +56,9 @@ const MOBILITY_WEIGHT: i32 = 4;
 /// See [`MOBILITY_WEIGHT`].
 const LANDING_WEIGHT: i32 = 2;
 
-/// Extra turns are ordered from this base (nearest the store first, plus a quarter of
-/// [`MOBILITY_WEIGHT`]'s unit per seed banked, minus [`EXTRA_MOBILITY_WEIGHT`] per sowing
-/// the mover then has), on the scale of the other sowings' order (8 per seed banked): an
+/// Extra turns are ordered from this base (nearest the store first, plus
+/// [`EXTRA_BANKED_WEIGHT`] per seed banked, minus [`EXTRA_MOBILITY_WEIGHT`] per sowing the
+/// mover then has), on the scale of the other sowings' order (8 per seed banked): an
 /// extra turn goes first unless another sowing banks about four seeds more (a capture),
 /// and among extra turns the one that leaves the mover fewest sowings to choose from goes
 /// first. Found by a coordinate search over these weights (nodes, one thread, against
