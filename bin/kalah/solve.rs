@@ -50,7 +50,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let best = solution.best_turn().map(|t| t.notation(game.houses()));
     let value = solution.value_from_south();
     let seconds = solution.elapsed.as_secs_f64();
-    let egdb = solver.egdb().map(|d| d.max_seeds());
+    let egdb = solver.database_seeds_for(&pos);
     // The file the solver loaded, if any (named, or found in a directory).
     let egdb_file = solver
         .egdb()

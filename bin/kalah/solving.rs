@@ -111,7 +111,7 @@ impl SolverArgs {
     /// it ended up with (see [`Config::default_deepening_with`]).
     pub fn deepen_for(&self, solver: Solver, game: &Game, seeds: usize) -> Solver {
         let depth = self.deepening.unwrap_or_else(|| {
-            Config::default_deepening_with(game, seeds, solver.egdb().map(|d| d.max_seeds()))
+            Config::default_deepening_with(game, seeds, solver.database_seeds())
         });
         solver.with_deepening(depth)
     }

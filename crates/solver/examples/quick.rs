@@ -1,7 +1,7 @@
 //! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
 //! (the defaults of the command line when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
-//! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report),
+//! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report), KALAH_ONLINE (the online rules: early stop, mover stuck),
 //! KALAH_RESIDENCE (`mapped`, `copied` or `huge`: how to hold the file; else as the command line does).
 use std::sync::atomic::AtomicBool;
 
@@ -19,8 +19,15 @@ fn main() {
         Capture::Standard
     };
     let threads: usize = a.get(4).map_or(1, |s| s.parse().unwrap());
+    let online = std::env::var("KALAH_ONLINE").is_ok();
     let game = Game::new(Rules {
         capture,
+        early_stop: online,
+        end: if online {
+            kalah_core::End::MoverStuck
+        } else {
+            kalah_core::End::RowEmpty
+        },
         ..Rules::kalah(h, s)
     })
     .unwrap();

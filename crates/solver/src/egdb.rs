@@ -154,7 +154,8 @@ impl std::fmt::Display for EgdbError {
         match self {
             EgdbError::EarlyStop => write!(
                 f,
-                "an endgame database cannot be used with the early stop: values would depend on the stores"
+                "an endgame database file cannot serve the early stop, whose values depend on the stores: \
+                 the solver builds that database in memory instead (--egdb-seeds)"
             ),
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")

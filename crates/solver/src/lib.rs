@@ -23,6 +23,7 @@ pub mod egdb;
 mod pages;
 mod search;
 mod smp;
+pub mod stopdb;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -33,6 +34,7 @@ use kalah_core::{Game, Position, Side};
 use egdb::Egdb;
 use search::{Worker, INF};
 pub use smp::Config;
+use stopdb::StopDb;
 use tt::{Table, EXACT_DEPTH};
 
 /// Flags and counters shared by the threads of one search.
@@ -171,6 +173,8 @@ pub struct Solver {
     table: Table,
     config: Config,
     egdb: Option<std::sync::Arc<Egdb>>,
+    /// Under the early stop, the database that reads the stores (built in memory).
+    stopdb: Option<StopDb>,
     busy: smp::Busy,
 }
 
@@ -185,11 +189,17 @@ impl Solver {
             .egdb_seeds
             .and_then(|k| Egdb::build(&game, k.min(game.capacity()), &|_, _, _| {}).ok())
             .map(std::sync::Arc::new);
+        // Under the early stop: the database of the start position's total (even on
+        // every board), which reads the stores.
+        let stopdb = config
+            .egdb_seeds
+            .and_then(|k| StopDb::build(&game, k.min(game.capacity()), game.start().total_seeds()));
         Solver {
             game,
             table,
             config,
             egdb,
+            stopdb,
             busy: smp::Busy::new(),
         }
     }
@@ -212,6 +222,37 @@ impl Solver {
     /// The endgame database in use, if any.
     pub fn egdb(&self) -> Option<&Egdb> {
         self.egdb.as_deref()
+    }
+
+    /// The early-stop endgame database in use, if any.
+    pub fn stopdb(&self) -> Option<&StopDb> {
+        self.stopdb.as_ref()
+    }
+
+    /// The most seeds in the houses of the positions an endgame database answers (the
+    /// plain one, or the early stop's), if there is one.
+    pub fn database_seeds(&self) -> Option<usize> {
+        self.egdb
+            .as_deref()
+            .map(|d| d.max_seeds())
+            .or(self.stopdb.as_ref().map(|d| d.max_seeds()))
+    }
+
+    /// [`Solver::database_seeds`] where a database serves the game of `pos` (the early
+    /// stop's serves one parity of the total of seeds).
+    pub fn database_seeds_for(&self, pos: &Position) -> Option<usize> {
+        self.egdb
+            .as_deref()
+            .map(|d| d.max_seeds())
+            .or(self.stopdb_for(pos).map(|d| d.max_seeds()))
+    }
+
+    /// The early-stop database where it serves the game of `pos` (a total of the parity
+    /// it was built for).
+    pub(crate) fn stopdb_for(&self, pos: &Position) -> Option<&StopDb> {
+        self.stopdb
+            .as_ref()
+            .filter(|db| db.serves_total(pos.total_seeds()))
     }
 
     /// The game solved.
@@ -351,6 +392,7 @@ impl Solver {
             &self.table,
             shared,
             self.egdb.as_deref(),
+            self.stopdb_for(pos),
             &self.config,
         );
         let mut pv: Vec<Turn> = Vec::new();

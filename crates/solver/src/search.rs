@@ -12,6 +12,7 @@ use kalah_core::{Game, Position};
 
 use crate::egdb::Egdb;
 use crate::smp::{Busy, Claim, Config};
+use crate::stopdb::StopDb;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
 
@@ -92,6 +93,8 @@ pub(crate) struct Worker<'a> {
     /// Enhanced transposition cut-offs at positions with at least this many seeds.
     etc_min: i32,
     egdb: Option<&'a Egdb>,
+    /// Under the early stop, the database that reads the stores.
+    stopdb: Option<&'a StopDb>,
     /// The subtrees being searched by some thread (only with several threads).
     busy: Option<&'a Busy>,
     /// Threads share out siblings at positions with at least this many seeds.
@@ -112,6 +115,7 @@ impl<'a> Worker<'a> {
         tt: &'a Table,
         shared: &'a Shared<'a>,
         egdb: Option<&'a Egdb>,
+        stopdb: Option<&'a StopDb>,
         config: &Config,
     ) -> Worker<'a> {
         Worker {
@@ -124,9 +128,14 @@ impl<'a> Worker<'a> {
             small: config.table_min_seeds as i32 - 1,
             etc_min: config.etc_min_seeds as i32,
             egdb,
+            stopdb,
             busy: None,
             share_min: config.share_min_seeds as i32,
-            egdb_seeds: egdb.map_or(-1, |d| d.max_seeds() as i32),
+            egdb_seeds: match (egdb, stopdb) {
+                (Some(db), _) => db.max_seeds() as i32,
+                (None, Some(db)) => db.max_seeds() as i32,
+                (None, None) => -1,
+            },
             rank_keys: game.key_is_rank(),
             egdb_hits: 0,
             deepening_hints: shared.deepening_hints.load(Relaxed),
@@ -147,13 +156,18 @@ impl<'a> Worker<'a> {
         self.unreported = 0;
     }
 
-    /// The database's relative value of `pos` (key `key`), which it holds.
+    /// The database's relative value of `pos` (key `key`), which it holds (at most
+    /// `egdb_seeds` seeds in the houses, the game not over).
     #[inline]
-    fn db_value(&self, db: &Egdb, pos: &Position, key: u64) -> i32 {
-        if self.rank_keys {
-            db.value_at(key)
-        } else {
-            db.relative_value(pos)
+    fn db_value(&self, pos: &Position, key: u64) -> i32 {
+        match (self.egdb, self.stopdb) {
+            (Some(db), _) if self.rank_keys => db.value_at(key),
+            (Some(db), _) => db.relative_value(pos),
+            (None, Some(db)) => db.relative_value(pos),
+            (None, None) => unreachable!(
+                "no database holds {left} seeds",
+                left = pos.seeds_in_houses()
+            ),
         }
     }
 
@@ -211,10 +225,8 @@ impl<'a> Worker<'a> {
         // The seeds still in the houses decide the reachable range.
         let left = pos.seeds_in_houses() as i32;
         if left <= self.egdb_seeds {
-            if let Some(db) = self.egdb {
-                self.egdb_hits += 1;
-                return margin + self.db_value(db, pos, key);
-            }
+            self.egdb_hits += 1;
+            return margin + self.db_value(pos, key);
         }
         let (mut lower, mut upper) = (margin - left, margin + left);
         if upper <= alpha {
@@ -269,11 +281,17 @@ impl<'a> Worker<'a> {
             // is the database index, its entry is fetched now.
             let child_seeds = child.seeds_in_houses() as i32;
             let in_db = child_seeds <= self.egdb_seeds;
-            let child_key = match self.egdb {
-                Some(db) if in_db && self.rank_keys => {
+            let child_key = match (self.egdb, self.stopdb) {
+                (Some(db), _) if in_db && self.rank_keys => {
                     let key = self.game.key(&child);
                     db.prefetch(key);
                     key
+                }
+                // Under the early stop: the index of its database entry.
+                (None, Some(db)) if in_db && !child.is_over() => {
+                    let index = db.index(&child);
+                    db.prefetch(index);
+                    index
                 }
                 // A child that skips the table needs no key.
                 _ if use_table && !in_db && child_seeds > self.small => {
@@ -359,9 +377,13 @@ impl<'a> Worker<'a> {
             // Bounds of the child's value for its own mover.
             let (lo, hi) = if kid.pos.is_over() {
                 (child_margin, child_margin)
-            } else if let (true, Some(db)) = (kid.in_db, self.egdb) {
+            } else if kid.in_db {
                 self.egdb_hits += 1;
-                let v = child_margin + self.db_value(db, &kid.pos, kid.key);
+                let v = child_margin
+                    + match self.stopdb {
+                        Some(db) if self.egdb.is_none() => db.value_at(kid.key),
+                        _ => self.db_value(&kid.pos, kid.key),
+                    };
                 (v, v)
             } else if probe_kids && tabled >> i & 1 != 0 {
                 match self.tt.probe(kid.key) {

@@ -186,8 +186,9 @@ impl Config {
     /// The in-memory endgame database worth building for `solves` solves of `game` that
     /// share it (the openings, a batch, an export), the largest of them with `seeds` seeds
     /// in the houses: small enough to build in a fraction of the work it speeds up, and to
-    /// fit in a third of the memory available. `None` under the early stop (the database
-    /// leaves the stores out) or on tiny boards.
+    /// fit in a third of the memory available. `None` on tiny boards. Under the early stop
+    /// it is the database that reads the stores ([`crate::stopdb::StopDb`]), sized by
+    /// `default_stopdb_seeds`.
     ///
     /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
     ///   seeds.
@@ -214,10 +215,13 @@ impl Config {
         seeds: usize,
         solves: usize,
     ) -> Option<usize> {
-        if game.rules().early_stop || game.capacity() < 24 {
+        if game.capacity() < 24 {
             return None;
         }
         let standard = game.rules().capture == kalah_core::Capture::Standard;
+        if game.rules().early_stop {
+            return Config::default_stopdb_seeds(game, seeds, standard);
+        }
         let budget: u128 = match (seeds, solves) {
             (60.., _) => 1_900_000_000,
             (48.., 4..) if standard => 360_000_000,
@@ -232,6 +236,42 @@ impl Config {
         };
         let mut k = 0;
         while k < game.capacity() / 2 && crate::egdb::Egdb::entries(game.houses(), k + 1) <= budget
+        {
+            k += 1;
+        }
+        (k > 0).then_some(k)
+    }
+
+    /// The early-stop database ([`crate::stopdb::StopDb`]) worth building for positions of
+    /// `game` with at most `seeds` seeds in the houses: about 7 million entries below 48
+    /// seeds (10 seeds on 6 houses), 140 million with standard capture and 70 million
+    /// with empty capture from 48 seeds up (14 and 13 seeds, 1.4 s and 0.7 s on 2 cores),
+    /// 260 million from 60 seeds up (15 seeds); never more than a third of the memory
+    /// available.
+    ///
+    /// Kalah(6,4) under the online rules from the start, two threads, build + search:
+    /// standard capture without a database 13.6-15.2 s, with 13 / 14 / 15 / 16 seeds
+    /// 0.8 + 5.4 / 1.4 + 4.5 / 2.8 + 3.6 / 5.1 + 3.0 s; empty capture without 4.3 s, with
+    /// 13 / 14 / 15 seeds 0.7 + 2.7 / 1.4 + 2.4 / 2.6 + 2.2 s. Kalah(6,3): standard 0.41 s
+    /// without, 0.11 + 0.17 s with 10 seeds.
+    fn default_stopdb_seeds(
+        game: &kalah_core::Game,
+        seeds: usize,
+        standard: bool,
+    ) -> Option<usize> {
+        let budget: u128 = match seeds {
+            60.. => 260_000_000,
+            48.. if standard => 140_000_000,
+            48.. => 70_000_000,
+            _ => 7_000_000,
+        };
+        let budget = match crate::egdb::file::available_memory() {
+            Some(bytes) => budget.min(bytes as u128 / 3),
+            None => budget,
+        };
+        let mut k = 0;
+        while k < game.capacity() / 2
+            && crate::stopdb::StopDb::entries(game.houses(), k + 1) <= budget
         {
             k += 1;
         }
@@ -261,6 +301,7 @@ pub(crate) fn search(
                     &solver.table,
                     shared,
                     solver.egdb.as_deref(),
+                    solver.stopdb_for(pos),
                     &solver.config,
                 );
                 let mut w = if solver.config.threads > 1 {
@@ -402,7 +443,19 @@ mod tests {
         assert_eq!(Config::default_egdb_seeds_for(&k64, 48, 10), Some(21));
         assert_eq!(Config::default_egdb_seeds_for(&k64e, 48, 10), Some(19));
         assert_eq!(Config::default_egdb_seeds_for(&k64, 30, 10), Some(12));
-        assert_eq!(Config::default_egdb_seeds_for(&early, 48, 1), None);
+        // Under the early stop, the database that reads the stores: 14 seeds with standard
+        // capture, 13 with empty capture, 10 below 48 seeds.
+        assert_eq!(Config::default_egdb_seeds_for(&early, 48, 1), Some(14));
+        let early_empty = Game::new(Rules {
+            capture: kalah_core::Capture::Empty,
+            ..*early.rules()
+        })
+        .unwrap();
+        assert_eq!(
+            Config::default_egdb_seeds_for(&early_empty, 48, 1),
+            Some(13)
+        );
+        assert_eq!(Config::default_egdb_seeds_for(&early, 36, 1), Some(10));
         // 25 seeds need 1.7 GiB: only where a third of the memory available holds them.
         let big = Config::default_egdb_seeds_for(&k65, 60, 1).unwrap();
         match crate::egdb::file::available_memory() {

@@ -107,8 +107,9 @@ fn values_match_naive_minimax_under_every_rule() {
     for (houses, seeds) in [(2, 2), (3, 2), (3, 3), (4, 2)] {
         for rules in Rules::every_option(houses, seeds) {
             let game = Game::new(rules).unwrap();
-            // Database sizes that cover part of the tree, when the rules allow one.
-            let egdb = if rules.early_stop { None } else { Some(4) };
+            // Database sizes that cover part of the tree (under the early stop, the
+            // database that reads the stores).
+            let egdb = Some(4);
             let configs = [
                 solver(&game, 1, None, 1000, 0),
                 solver(&game, 1, egdb, 2, 0),
@@ -126,6 +127,67 @@ fn values_match_naive_minimax_under_every_rule() {
                         sol.value_from_south(),
                         "{rules} {pos}"
                     );
+                }
+            }
+        }
+    }
+}
+
+/// The early-stop database against the naive minimax, on boards with even and odd totals
+/// of seeds and stores anywhere short of a majority.
+#[test]
+fn early_stop_database_matches_naive_minimax() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for houses in [2u8, 3, 4] {
+        for rules in Rules::every_option(houses, 3) {
+            if !rules.early_stop {
+                continue;
+            }
+            let game = Game::new(rules).unwrap();
+            let max = if houses == 4 { 7 } else { 9 };
+            for parity in [0u32, 1] {
+                let db = kalah_solver::stopdb::StopDb::build(&game, max, 20 + parity).unwrap();
+                assert!(db.serves_total(30 + parity) && !db.serves_total(31 - parity));
+                if parity == 0 {
+                    let entries = kalah_solver::stopdb::StopDb::entries(houses as usize, max);
+                    assert_eq!(db.len() as u128, entries);
+                }
+                let mut checked = 0;
+                while checked < 300 {
+                    // A random board of at most `max` seeds, then stores short of a majority.
+                    let lanes = 2 * houses as usize;
+                    let seeds = 1 + rng.below(max as u64) as usize;
+                    let mut board = 0u128;
+                    for _ in 0..seeds {
+                        board += 1 << (8 * rng.below(lanes as u64));
+                    }
+                    let total = seeds as u32 + rng.below(24) as u32;
+                    if total % 2 != parity {
+                        continue;
+                    }
+                    let stores = (total - seeds as u32) as u64;
+                    let mine = rng.below(stores + 1) as u8;
+                    let theirs = stores as u8 - mine;
+                    if 2 * mine.max(theirs) as u32 > total {
+                        continue;
+                    }
+                    let side = if rng.below(2) == 0 {
+                        kalah_core::Side::South
+                    } else {
+                        kalah_core::Side::North
+                    };
+                    let pos = Position::from_packed(houses as usize, board, [mine, theirs], side);
+                    // Only live positions: the end-of-game rule may already apply.
+                    let Ok(pos) = game.settle(pos) else { continue };
+                    if pos.is_over() {
+                        continue;
+                    }
+                    assert_eq!(
+                        pos.store_margin() + db.relative_value(&pos),
+                        naive(&game, &pos),
+                        "{rules} {pos} total {total}"
+                    );
+                    checked += 1;
                 }
             }
         }

@@ -123,6 +123,23 @@ impl Bytes {
     }
 }
 
+impl Bytes {
+    /// The bytes `start..start + len` as plain signed bytes, for a build that reads
+    /// finished entries while it writes others.
+    ///
+    /// # Safety
+    ///
+    /// No thread writes any of these bytes while the slice lives, and their last writes
+    /// happened before this call.
+    #[inline]
+    pub(crate) unsafe fn finished(&self, start: usize, len: usize) -> &[i8] {
+        assert!(start + len <= self.len, "entries out of range");
+        // SAFETY: in bounds (checked above); AtomicI8 has the layout of i8; the caller
+        // guarantees that nothing writes them meanwhile.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(start) as *const i8, len) }
+    }
+}
+
 impl std::ops::Deref for Bytes {
     type Target = [AtomicI8];
     #[inline]

@@ -1,0 +1,295 @@
+//! Endgame database for the early stop: the exact value of every position with few seeds
+//! left in the houses, where the game also ends as soon as one store holds more than half
+//! of all seeds.
+//!
+//! **Why the plain database does not serve.** Under the early stop the value depends on
+//! the stores: how far each store is from the majority decides when the game stops (and
+//! that the seeds still in the houses are then not counted). With `T` seeds in all, a
+//! majority is `θ = ⌊T/2⌋ + 1` seeds; a store holding `s` seeds is `θ - s` seeds from it.
+//! While the game goes on, both distances are at least 1, and with `L` seeds in the houses
+//! they add up to `L + c`, where `c = 2θ - T` is 2 for an even total and 1 for an odd one.
+//! So a position is its board and the mover's distance `d`, `1 <= d <= L + c - 1`: `L + c - 1`
+//! entries per board, one signed byte each, the value relative to the store margin as in
+//! the plain database. The total matters only through `c`, so one database serves every
+//! game with a total of the same parity (every start position of Kalah has an even total).
+//!
+//! **Order of computation.** As in the plain database ([`crate::egdb`]): levels in
+//! increasing seeds; within a level, boards in decreasing distance sum, since a child on
+//! the same level banked nothing and only moved the mover's seeds towards its store. A
+//! board's children are the same for every `d` (a sowing does not read the stores): each
+//! is sown and ranked once, and the values of all its distances lie side by side, so one
+//! board reads one or two cache lines per child for all its entries.
+//!
+//! **A child for distance `d`.** A sowing that banks `b` seeds (store and captures) with
+//! the game going on: where `d <= b` the mover reaches the majority and the game stops,
+//! worth `b` over the store margin; else the child is the mover's again at distance
+//! `d - b` after an extra turn, or the opponent's at its own distance `L + c - d` (the
+//! opponent's store did not move).
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use kalah_core::{Game, Position, Ranker, Rules, MAX_HOUSES};
+use rayon::prelude::*;
+
+use crate::egdb::store::Bytes;
+
+/// Boards computed together in a build: their children's entries are prefetched before
+/// any is read.
+const BATCH: usize = 16;
+
+/// A child of a board in a build: where its game ended, its value (`live` false); else
+/// the offset of its entries, the seeds the sowing banked and whether the turn stayed.
+#[derive(Clone, Copy, Default)]
+struct Kid {
+    base: usize,
+    banked: u8,
+    live: bool,
+    extra: bool,
+    value: i8,
+}
+
+/// Exact relative values of every position with at most `max_seeds` seeds in the houses,
+/// for games with the early stop and a total of seeds of one parity.
+pub struct StopDb {
+    rules: Rules,
+    /// `2θ - T`: 2 for an even total of seeds, 1 for an odd one.
+    c: usize,
+    ranker: Ranker,
+    /// The byte offset of each level's entries (`max_seeds + 2` offsets).
+    level_base: Vec<u64>,
+    /// The rank of each level's first board ([`Ranker::level_start`], kept: it is a
+    /// binomial coefficient).
+    level_first: Vec<u64>,
+    values: Bytes,
+}
+
+impl StopDb {
+    /// Builds the database of `game` (whose rules must have the early stop) for positions
+    /// with at most `max_seeds` seeds in the houses and a total of seeds of the parity of
+    /// `total`, on the rayon threads. `None` where the rules have no early stop or the board
+    /// ranks do not fit.
+    pub fn build(game: &Game, max_seeds: usize, total: u32) -> Option<StopDb> {
+        if !game.rules().early_stop || max_seeds > crate::egdb::MAX_SEEDS {
+            return None;
+        }
+        let h = game.houses();
+        let ranker = Ranker::new(2 * h, max_seeds);
+        if !ranker.fits() {
+            return None;
+        }
+        let c = if total % 2 == 0 { 2 } else { 1 };
+        let mut level_base = vec![0u64];
+        for level in 0..=max_seeds {
+            let boards = ranker.level_start(level + 1) - ranker.level_start(level);
+            let base = *level_base.last().unwrap_or(&0);
+            level_base.push(base + boards * (level + c - 1) as u64);
+        }
+        let len = *level_base.last().unwrap_or(&0) as usize;
+        let db = StopDb {
+            rules: *game.rules(),
+            c,
+            ranker: ranker.clone(),
+            level_base,
+            level_first: (0..=max_seeds + 1).map(|l| ranker.level_start(l)).collect(),
+            values: Bytes::filled(len, 0),
+        };
+        for level in 1..=max_seeds {
+            db.build_level(game, level);
+        }
+        Some(db)
+    }
+
+    /// Entries of the database of `max_seeds` seeds on `houses` houses, for an even total
+    /// (an odd one has one board's worth fewer per level).
+    pub fn entries(houses: usize, max_seeds: usize) -> u128 {
+        (0..=max_seeds)
+            .map(|l| {
+                kalah_core::binomial((l + 2 * houses - 1) as u64, (2 * houses - 1) as u64)
+                    * (l as u128 + 1)
+            })
+            .sum()
+    }
+
+    /// Computes every entry of `level` (the lower levels are done).
+    fn build_level(&self, game: &Game, level: usize) {
+        let h = game.houses();
+        let (start, end) = (self.level_first[level], self.level_first[level + 1]);
+        // Boards by distance sum, largest first.
+        let max_sum = (h - 1) * level;
+        let boards: Vec<(usize, u128)> = (start..end)
+            .into_par_iter()
+            .map(|rank| {
+                let board = self.ranker.unrank(rank);
+                let sum: usize = (0..2 * h)
+                    .map(|lane| (board >> (8 * lane)) as u8 as usize * (lane % h))
+                    .sum();
+                (sum, board)
+            })
+            .collect();
+        let mut by_sum: Vec<Vec<u128>> = vec![Vec::new(); max_sum + 1];
+        for (sum, board) in boards {
+            by_sum[sum].push(board);
+        }
+        for boards in by_sum.iter().rev() {
+            boards
+                .par_chunks(BATCH)
+                .for_each(|batch| self.compute(game, level, batch));
+        }
+    }
+
+    /// Computes the entries of the boards of `batch` on `level`, for every distance. All
+    /// children are sown and ranked, and their entries prefetched, before any is read.
+    fn compute(&self, game: &Game, level: usize, batch: &[u128]) {
+        let h = game.houses();
+        let row = if h == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * h)) - 1
+        };
+        let k = level + self.c - 1;
+        let mut kids = [[Kid::default(); MAX_HOUSES]; BATCH];
+        let mut counts = [0usize; BATCH];
+        for (b, &board) in batch.iter().enumerate() {
+            let (mine, theirs) = (board as u64 & row, (board >> (8 * h)) as u64);
+            if let Some((to_mover, to_opponent)) = game.settle_rows(mine, theirs) {
+                // Never reached in play (the game would be over); valued like a finished
+                // game.
+                kids[b][0] = Kid {
+                    value: to_mover as i8 - to_opponent as i8,
+                    ..Kid::default()
+                };
+                counts[b] = 1;
+                continue;
+            }
+            for j in 0..h {
+                if mine >> (8 * j) & 0xff == 0 {
+                    continue;
+                }
+                let s = game.sow_rows(mine, theirs, j);
+                kids[b][counts[b]] = if s.ended {
+                    Kid {
+                        value: s.to_mover as i8 - s.to_opponent as i8,
+                        ..Kid::default()
+                    }
+                } else {
+                    let child = if s.extra {
+                        s.mine as u128 | (s.theirs as u128) << (8 * h)
+                    } else {
+                        s.theirs as u128 | (s.mine as u128) << (8 * h)
+                    };
+                    let banked = s.to_mover as usize;
+                    let base = self.entry_base(level - banked, self.ranker.rank(child)) as usize;
+                    self.values.prefetch(base);
+                    Kid {
+                        base,
+                        banked: banked as u8,
+                        live: true,
+                        extra: s.extra,
+                        value: 0,
+                    }
+                };
+                counts[b] += 1;
+            }
+        }
+        for (b, &board) in batch.iter().enumerate() {
+            let mut best = [i32::MIN; crate::egdb::MAX_SEEDS + 2];
+            for kid in &kids[b][..counts[b]] {
+                if !kid.live {
+                    for v in &mut best[1..=k] {
+                        *v = (*v).max(kid.value as i32);
+                    }
+                    continue;
+                }
+                let banked = kid.banked as usize;
+                let bv = banked as i32;
+                // Up to `banked` the mover reaches the majority: the game stops.
+                for v in &mut best[1..=banked.min(k)] {
+                    *v = (*v).max(bv);
+                }
+                if banked >= k {
+                    continue;
+                }
+                // SAFETY: the child's entries are finished: it is on a lower level, or on
+                // this one with a larger distance sum (an earlier pass of this level),
+                // and nothing writes them again.
+                let run = unsafe { self.values.finished(kid.base, k - banked) };
+                let rest = &mut best[banked + 1..=k];
+                if kid.extra {
+                    // Distance `d - banked`, the mover's again.
+                    for (v, &c) in rest.iter_mut().zip(run) {
+                        *v = (*v).max(bv + c as i32);
+                    }
+                } else {
+                    // The opponent's distance `L + c - d`: the run backwards.
+                    for (v, &c) in rest.iter_mut().zip(run.iter().rev()) {
+                        *v = (*v).max(bv - c as i32);
+                    }
+                }
+            }
+            let out = self.entry_base(level, self.ranker.rank(board)) as usize;
+            for (slot, &v) in self.values[out..out + k].iter().zip(&best[1..=k]) {
+                slot.store(v as i8, Relaxed);
+            }
+        }
+    }
+
+    /// The offset of the first entry (distance 1) of the board of `rank` on `level`.
+    #[inline]
+    fn entry_base(&self, level: usize, rank: u64) -> u64 {
+        self.level_base[level] + (rank - self.level_first[level]) * (level + self.c - 1) as u64
+    }
+
+    /// The most seeds in the houses of a position in the database.
+    pub fn max_seeds(&self) -> usize {
+        self.ranker.max_seeds()
+    }
+
+    /// True where the database holds the positions of games with `total` seeds in all.
+    pub fn serves_total(&self, total: u32) -> bool {
+        (total % 2 == 0) == (self.c == 2)
+    }
+
+    /// The rules it was built for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Bytes of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True for a database of no entries.
+    pub fn is_empty(&self) -> bool {
+        self.values.len() == 0
+    }
+
+    /// The relative value (final margin minus store margin, for the mover) of a position
+    /// whose game is not over, with at most [`StopDb::max_seeds`] seeds in the houses and
+    /// a total the database serves ([`StopDb::serves_total`]).
+    #[inline]
+    pub fn relative_value(&self, pos: &Position) -> i32 {
+        self.value_at(self.index(pos))
+    }
+
+    /// The index of the entry of `pos` (as for [`StopDb::relative_value`]).
+    #[inline]
+    pub fn index(&self, pos: &Position) -> u64 {
+        let level = pos.seeds_in_houses() as usize;
+        let theta = pos.total_seeds() / 2 + 1;
+        let d = (theta - pos.stores()[0] as u32) as u64;
+        self.entry_base(level, self.ranker.rank(pos.packed_board())) + d - 1
+    }
+
+    /// The relative value at `index` ([`StopDb::index`]).
+    #[inline]
+    pub fn value_at(&self, index: u64) -> i32 {
+        self.values[index as usize].load(Relaxed) as i32
+    }
+
+    /// Asks the CPU to bring the entry at `index` into cache.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        self.values.prefetch(index as usize)
+    }
+}
