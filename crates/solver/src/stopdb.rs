@@ -33,9 +33,45 @@ use rayon::prelude::*;
 
 use crate::egdb::store::Bytes;
 
+/// The most seeds the database may hold: values (at most the seeds in the houses) fit a
+/// signed byte, and a board's entries (up to `MAX_SEEDS + 1`) a 64-entry array.
+pub const MAX_SEEDS: usize = 62;
+
 /// Boards computed together in a build: their children's entries are prefetched before
 /// any is read.
 const BATCH: usize = 16;
+
+/// Calls `f` with every board whose lanes `lane..lanes` hold `seeds` seeds (lanes below
+/// as in `board`, whose distance sum is `sum`) and its distance sum: lane `j` counts
+/// `j % houses` per seed.
+fn every_board(
+    lanes: usize,
+    houses: usize,
+    seeds: usize,
+    lane: usize,
+    board: u128,
+    sum: usize,
+    f: &mut dyn FnMut(u128, usize),
+) {
+    if lane + 1 == lanes {
+        f(
+            board | (seeds as u128) << (8 * lane),
+            sum + seeds * (lane % houses),
+        );
+        return;
+    }
+    for s in 0..=seeds {
+        every_board(
+            lanes,
+            houses,
+            seeds - s,
+            lane + 1,
+            board | (s as u128) << (8 * lane),
+            sum + s * (lane % houses),
+            f,
+        );
+    }
+}
 
 /// A child of a board in a build: where its game ended, its value (`live` false); else
 /// the offset of its entries, the seeds the sowing banked and whether the turn stayed.
@@ -69,7 +105,7 @@ impl StopDb {
     /// `total`, on the rayon threads. `None` where the rules have no early stop or the board
     /// ranks do not fit.
     pub fn build(game: &Game, max_seeds: usize, total: u32) -> Option<StopDb> {
-        if !game.rules().early_stop || max_seeds > crate::egdb::MAX_SEEDS {
+        if !game.rules().early_stop || max_seeds > MAX_SEEDS {
             return None;
         }
         let h = game.houses();
@@ -113,23 +149,12 @@ impl StopDb {
     /// Computes every entry of `level` (the lower levels are done).
     fn build_level(&self, game: &Game, level: usize) {
         let h = game.houses();
-        let (start, end) = (self.level_first[level], self.level_first[level + 1]);
         // Boards by distance sum, largest first.
         let max_sum = (h - 1) * level;
-        let boards: Vec<(usize, u128)> = (start..end)
-            .into_par_iter()
-            .map(|rank| {
-                let board = self.ranker.unrank(rank);
-                let sum: usize = (0..2 * h)
-                    .map(|lane| (board >> (8 * lane)) as u8 as usize * (lane % h))
-                    .sum();
-                (sum, board)
-            })
-            .collect();
         let mut by_sum: Vec<Vec<u128>> = vec![Vec::new(); max_sum + 1];
-        for (sum, board) in boards {
-            by_sum[sum].push(board);
-        }
+        every_board(2 * h, h, level, 0, 0, 0, &mut |board, sum| {
+            by_sum[sum].push(board)
+        });
         for boards in by_sum.iter().rev() {
             boards
                 .par_chunks(BATCH)
@@ -192,16 +217,17 @@ impl StopDb {
             }
         }
         for (b, &board) in batch.iter().enumerate() {
-            let mut best = [i32::MIN; crate::egdb::MAX_SEEDS + 2];
+            // Values for distances 1..=k (k <= MAX_SEEDS + 1 < 64); at most 2 * MAX_SEEDS.
+            let mut best = [i16::MIN; 64];
             for kid in &kids[b][..counts[b]] {
                 if !kid.live {
                     for v in &mut best[1..=k] {
-                        *v = (*v).max(kid.value as i32);
+                        *v = (*v).max(kid.value as i16);
                     }
                     continue;
                 }
                 let banked = kid.banked as usize;
-                let bv = banked as i32;
+                let bv = banked as i16;
                 // Up to `banked` the mover reaches the majority: the game stops.
                 for v in &mut best[1..=banked.min(k)] {
                     *v = (*v).max(bv);
@@ -217,12 +243,12 @@ impl StopDb {
                 if kid.extra {
                     // Distance `d - banked`, the mover's again.
                     for (v, &c) in rest.iter_mut().zip(run) {
-                        *v = (*v).max(bv + c as i32);
+                        *v = (*v).max(bv + c as i16);
                     }
                 } else {
                     // The opponent's distance `L + c - d`: the run backwards.
                     for (v, &c) in rest.iter_mut().zip(run.iter().rev()) {
-                        *v = (*v).max(bv - c as i32);
+                        *v = (*v).max(bv - c as i16);
                     }
                 }
             }
