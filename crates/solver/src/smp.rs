@@ -245,7 +245,7 @@ impl Config {
     /// The early-stop database ([`crate::stopdb::StopDb`]) worth building for positions of
     /// `game` with at most `seeds` seeds in the houses: about 7 million entries below 48
     /// seeds (10 seeds on 6 houses), 140 million with standard capture and 70 million
-    /// with empty capture from 48 seeds up (14 and 13 seeds, 1.4 s and 0.7 s on 2 cores),
+    /// with empty capture from 48 seeds up (14 and 13 seeds, 1.2 s and 0.6 s on 2 cores),
     /// 260 million from 60 seeds up (15 seeds); never more than a third of the memory
     /// available.
     ///
