@@ -102,8 +102,9 @@ pub struct StopDb {
 impl StopDb {
     /// Builds the database of `game` (whose rules must have the early stop) for positions
     /// with at most `max_seeds` seeds in the houses and a total of seeds of the parity of
-    /// `total`, on the rayon threads. `None` where the rules have no early stop or the board
-    /// ranks do not fit.
+    /// `total`, on the rayon threads. `None` where the rules have no early stop, the board
+    /// ranks do not fit, or the values would take more than seven tenths of the memory
+    /// available.
     pub fn build(game: &Game, max_seeds: usize, total: u32) -> Option<StopDb> {
         if !game.rules().early_stop || max_seeds > MAX_SEEDS {
             return None;
@@ -121,6 +122,10 @@ impl StopDb {
             level_base.push(base + boards * (level + c - 1) as u64);
         }
         let len = *level_base.last().unwrap_or(&0) as usize;
+        // Leave room for the rest (the table, the boards of a level being built).
+        if crate::egdb::file::available_memory().is_some_and(|bytes| len as u64 > bytes / 10 * 7) {
+            return None;
+        }
         let db = StopDb {
             rules: *game.rules(),
             c,
