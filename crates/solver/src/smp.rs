@@ -220,7 +220,7 @@ impl Config {
         }
         let standard = game.rules().capture == kalah_core::Capture::Standard;
         if game.rules().early_stop {
-            return Config::default_stopdb_seeds(game, seeds, standard);
+            return Config::default_stopdb_seeds(game, seeds, solves, standard);
         }
         let budget: u128 = match (seeds, solves) {
             (60.., _) => 1_900_000_000,
@@ -242,27 +242,39 @@ impl Config {
         (k > 0).then_some(k)
     }
 
-    /// The early-stop database ([`crate::stopdb::StopDb`]) worth building for positions of
-    /// `game` with at most `seeds` seeds in the houses: about 7 million entries below 48
-    /// seeds (10 seeds on 6 houses), 140 million with standard capture and 70 million
-    /// with empty capture from 48 seeds up (14 and 13 seeds, 1.2 s and 0.6 s on 2 cores),
-    /// 260 million from 60 seeds up (15 seeds); never more than a third of the memory
-    /// available.
+    /// The early-stop database ([`crate::stopdb::StopDb`]) worth building for `solves`
+    /// solves of positions of `game` with at most `seeds` seeds in the houses:
+    /// - about 7 million entries below 48 seeds (10 seeds on 6 houses);
+    /// - for one solve from 48 seeds up, 140 million with standard capture and 70 million
+    ///   with empty capture (14 and 13 seeds, 1.2 s and 0.6 s on 2 cores);
+    /// - for four solves or more from 48 seeds up, 1.6 billion with standard capture
+    ///   (18 seeds, 1.5 GiB, about 13 s) and 900 million with empty capture (17 seeds,
+    ///   0.8 GiB, about 8 s);
+    /// - from 60 seeds up, 1.6 billion (18 seeds);
+    ///
+    /// never more than a third of the memory available.
     ///
     /// Kalah(6,4) under the online rules from the start, two threads, build + search:
     /// standard capture without a database 13.6-15.2 s, with 13 / 14 / 15 / 16 seeds
     /// 0.8 + 5.4 / 1.4 + 4.5 / 2.8 + 3.6 / 5.1 + 3.0 s; empty capture without 4.3 s, with
     /// 13 / 14 / 15 seeds 0.7 + 2.7 / 1.4 + 2.4 / 2.6 + 2.2 s. Kalah(6,3): standard 0.41 s
-    /// without, 0.11 + 0.17 s with 10 seeds.
+    /// without, 0.11 + 0.17 s with 10 seeds. The ten openings of Kalah(6,4), wall:
+    /// `online` with 16 / 17 / 18 / 19 seeds 184.5 / 132.8 / 99.1 / 91.5 s (3.7 GB at
+    /// 19); `online-empty` with 13 / 15 / 16 / 17 seeds 73.0 / 53.6 / 47.2 / 44.1 s.
+    /// Kalah(6,5) `online-empty` from the start (+14): 15 seeds 436.6 s searching (5.14 G
+    /// nodes), 18 seeds 297.0 s (3.10 G nodes) after a 13 s build.
     fn default_stopdb_seeds(
         game: &kalah_core::Game,
         seeds: usize,
+        solves: usize,
         standard: bool,
     ) -> Option<usize> {
-        let budget: u128 = match seeds {
-            60.. => 260_000_000,
-            48.. if standard => 140_000_000,
-            48.. => 70_000_000,
+        let budget: u128 = match (seeds, solves) {
+            (60.., _) => 1_600_000_000,
+            (48.., 4..) if standard => 1_600_000_000,
+            (48.., 4..) => 900_000_000,
+            (48.., _) if standard => 140_000_000,
+            (48.., _) => 70_000_000,
             _ => 7_000_000,
         };
         let budget = match crate::egdb::file::available_memory() {
@@ -456,6 +468,12 @@ mod tests {
             Some(13)
         );
         assert_eq!(Config::default_egdb_seeds_for(&early, 36, 1), Some(10));
+        // More solves (or Kalah(6,5)) make a larger one pay, where the memory allows.
+        let many = Config::default_egdb_seeds_for(&early_empty, 48, 10).unwrap();
+        match crate::egdb::file::available_memory() {
+            Some(bytes) if bytes >= 3 << 30 => assert_eq!(many, 17),
+            _ => assert!((13..=17).contains(&many), "{many}"),
+        }
         // 25 seeds need 1.7 GiB: only where a third of the memory available holds them.
         let big = Config::default_egdb_seeds_for(&k65, 60, 1).unwrap();
         match crate::egdb::file::available_memory() {
