@@ -394,3 +394,50 @@ fn solve_value_does_not_depend_on_the_deepening() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--deepening"), "{}", stderr(&out));
 }
+
+/// Under the online rules `solve` builds the early stop's database by default and reports
+/// it; the value is the same with it, without it and with a larger one, and the principal
+/// variation replays to it.
+#[test]
+fn online_solve_uses_the_early_stop_database() {
+    let game = Game::new(Rules {
+        early_stop: true,
+        end: kalah_core::End::MoverStuck,
+        ..Rules::kalah(5, 3)
+    })
+    .unwrap();
+    let mut values = Vec::new();
+    for egdb in [None, Some("0"), Some("12")] {
+        let mut args = vec![
+            "solve", "--houses", "5", "--seeds", "3", "--rules", "online", "--json", "--quiet",
+        ];
+        if let Some(k) = egdb {
+            args.extend(["--egdb-seeds", k]);
+        }
+        let v = json(&args);
+        match egdb {
+            Some("0") => assert!(v["egdb_seeds"].is_null(), "{v}"),
+            Some(k) => assert_eq!(v["egdb_seeds"].to_string(), k, "{v}"),
+            None => assert!(v["egdb_seeds"].as_u64().is_some_and(|k| k > 0), "{v}"),
+        }
+        assert!(
+            v["egdb_hits"]
+                .as_u64()
+                .is_some_and(|h| egdb == Some("0") || h > 0),
+            "{v}"
+        );
+        // Replay the principal variation to the end of the game.
+        let mut pos = game.start();
+        for turn in v["pv"].as_array().unwrap() {
+            for bin in turn.as_str().unwrap().split('-') {
+                let bin: usize = bin.parse().unwrap();
+                let house = if bin <= 5 { bin - 1 } else { bin - 7 };
+                pos = game.try_play(&pos, house).unwrap().0;
+            }
+        }
+        assert!(pos.is_over());
+        assert_eq!(v["value"], pos.score(), "{v}");
+        values.push(v["value"].clone());
+    }
+    assert!(values.windows(2).all(|w| w[0] == w[1]), "{values:?}");
+}
