@@ -523,8 +523,9 @@ impl<'a> Worker<'a> {
 struct Kid {
     house: u8,
     /// The child is in the endgame database (then `key` is its index there where the
-    /// keys are ranks, else not computed). Outside it, `key` is computed only where the
-    /// child uses the table (0 otherwise).
+    /// keys are ranks, its entry's index in the early stop's database under the early
+    /// stop, else not computed). Outside it, `key` is computed only where the child uses
+    /// the table (0 otherwise).
     in_db: bool,
     key: u64,
     /// The child's score for the parent's mover, where it needs no search: exact (the game
