@@ -173,8 +173,12 @@ pub struct Solver {
     table: Table,
     config: Config,
     egdb: Option<std::sync::Arc<Egdb>>,
-    /// Under the early stop, the database that reads the stores (built in memory).
+    /// Under the early stop, the database that reads the stores (built in memory) for
+    /// the start position's parity of the total of seeds.
     stopdb: Option<StopDb>,
+    /// The same for the other parity, built when a position of that parity is first
+    /// solved (only positions entered by hand have it).
+    stopdb_odd: std::sync::OnceLock<Option<StopDb>>,
     busy: smp::Busy,
 }
 
@@ -200,6 +204,7 @@ impl Solver {
             config,
             egdb,
             stopdb,
+            stopdb_odd: std::sync::OnceLock::new(),
             busy: smp::Busy::new(),
         }
     }
@@ -238,8 +243,8 @@ impl Solver {
             .or(self.stopdb.as_ref().map(|d| d.max_seeds()))
     }
 
-    /// [`Solver::database_seeds`] where a database serves the game of `pos` (the early
-    /// stop's serves one parity of the total of seeds).
+    /// [`Solver::database_seeds`] for the game of `pos` (under the early stop, the
+    /// database for its parity of the total of seeds, built on first use).
     pub fn database_seeds_for(&self, pos: &Position) -> Option<usize> {
         self.egdb
             .as_deref()
@@ -247,12 +252,17 @@ impl Solver {
             .or(self.stopdb_for(pos).map(|d| d.max_seeds()))
     }
 
-    /// The early-stop database where it serves the game of `pos` (a total of the parity
-    /// it was built for).
+    /// The early-stop database that serves the game of `pos`: the one built with the
+    /// solver where `pos` has the start position's parity of the total of seeds, else one
+    /// of the same size for the other parity, built on first use.
     pub(crate) fn stopdb_for(&self, pos: &Position) -> Option<&StopDb> {
-        self.stopdb
+        let db = self.stopdb.as_ref()?;
+        if db.serves_total(pos.total_seeds()) {
+            return Some(db);
+        }
+        self.stopdb_odd
+            .get_or_init(|| StopDb::build(&self.game, db.max_seeds(), pos.total_seeds()))
             .as_ref()
-            .filter(|db| db.serves_total(pos.total_seeds()))
     }
 
     /// The game solved.

@@ -194,6 +194,48 @@ fn early_stop_database_matches_naive_minimax() {
     }
 }
 
+/// Under the early stop, a position with the other parity of the total of seeds than the
+/// start position (entered by hand) is solved with a database built for its parity.
+#[test]
+fn early_stop_solver_serves_both_parities() {
+    let rules = Rules {
+        early_stop: true,
+        ..Rules::kalah(3, 3)
+    };
+    let game = Game::new(rules).unwrap();
+    let s = solver(&game, 2, Some(5), Config::NO_ETC, 0);
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut checked = [0, 0];
+    while checked.iter().any(|&c| c < 40) {
+        let seeds = 1 + rng.below(10) as usize;
+        let mut board = 0u128;
+        for _ in 0..seeds {
+            board += 1 << (8 * rng.below(6));
+        }
+        let total = seeds as u32 + rng.below(9) as u32;
+        let stores = total - seeds as u32;
+        let mine = rng.below(stores as u64 + 1) as u8;
+        let theirs = stores as u8 - mine;
+        let pos = Position::from_packed(3, board, [mine, theirs], kalah_core::Side::South);
+        let Ok(pos) = game.settle(pos) else { continue };
+        if pos.is_over() {
+            continue;
+        }
+        let sol = s.solve(&pos, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert_eq!(sol.value, naive(&game, &pos), "{pos}");
+        assert_eq!(
+            replay(&game, &pos, &sol.pv),
+            sol.value_from_south(),
+            "{pos}"
+        );
+        if seeds <= 5 {
+            assert!(sol.egdb_hits > 0, "{pos}: the database answers it");
+        }
+        assert_eq!(s.database_seeds_for(&pos), Some(5));
+        checked[(total % 2) as usize] += 1;
+    }
+}
+
 fn start_value(houses: u8, seeds: u8, capture: Capture) -> (i32, Vec<kalah_solver::Turn>, Game) {
     let game = Game::new(Rules {
         capture,
