@@ -131,11 +131,10 @@ impl<'a> Worker<'a> {
             stopdb,
             busy: None,
             share_min: config.share_min_seeds as i32,
-            egdb_seeds: match (egdb, stopdb) {
-                (Some(db), _) => db.max_seeds() as i32,
-                (None, Some(db)) => db.max_seeds() as i32,
-                (None, None) => -1,
-            },
+            egdb_seeds: egdb
+                .map(|d| d.max_seeds())
+                .or(stopdb.map(|d| d.max_seeds()))
+                .map_or(-1, |k| k as i32),
             rank_keys: game.key_is_rank(),
             egdb_hits: 0,
             deepening_hints: shared.deepening_hints.load(Relaxed),

@@ -188,7 +188,7 @@ impl Config {
     /// in the houses: small enough to build in a fraction of the work it speeds up, and to
     /// fit in a third of the memory available. `None` on tiny boards. Under the early stop
     /// it is the database that reads the stores ([`crate::stopdb::StopDb`]), sized by
-    /// `default_stopdb_seeds`.
+    /// `stopdb_budget`.
     ///
     /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
     ///   seeds.
@@ -219,31 +219,37 @@ impl Config {
             return None;
         }
         let standard = game.rules().capture == kalah_core::Capture::Standard;
-        if game.rules().early_stop {
-            return Config::default_stopdb_seeds(game, seeds, solves, standard);
-        }
-        let budget: u128 = match (seeds, solves) {
-            (60.., _) => 1_900_000_000,
-            (48.., 4..) if standard => 360_000_000,
-            (48.., 4..) => 150_000_000,
-            (48.., _) if standard => 56_000_000,
-            (48.., _) => 32_000_000,
-            _ => 3_000_000,
+        // Entries of a database of `k` seeds on this board, and the budget for them.
+        let (entries, budget): (fn(usize, usize) -> u128, u128) = if game.rules().early_stop {
+            (
+                crate::stopdb::StopDb::entries,
+                Config::stopdb_budget(seeds, solves, standard),
+            )
+        } else {
+            let budget = match (seeds, solves) {
+                (60.., _) => 1_900_000_000,
+                (48.., 4..) if standard => 360_000_000,
+                (48.., 4..) => 150_000_000,
+                (48.., _) if standard => 56_000_000,
+                (48.., _) => 32_000_000,
+                _ => 3_000_000,
+            };
+            (crate::egdb::Egdb::entries, budget)
         };
         let budget = match crate::egdb::file::available_memory() {
             Some(bytes) => budget.min(bytes as u128 / 3),
             None => budget,
         };
         let mut k = 0;
-        while k < game.capacity() / 2 && crate::egdb::Egdb::entries(game.houses(), k + 1) <= budget
-        {
+        while k < game.capacity() / 2 && entries(game.houses(), k + 1) <= budget {
             k += 1;
         }
         (k > 0).then_some(k)
     }
 
-    /// The early-stop database ([`crate::stopdb::StopDb`]) worth building for `solves`
-    /// solves of positions of `game` with at most `seeds` seeds in the houses:
+    /// The entries of the early-stop database ([`crate::stopdb::StopDb`]) worth building
+    /// for `solves` solves of positions with at most `seeds` seeds in the houses (see
+    /// [`Config::default_egdb_seeds_for`]):
     /// - about 7 million entries below 48 seeds (10 seeds on 6 houses);
     /// - for one solve from 48 seeds up, 140 million with standard capture and 70 million
     ///   with empty capture (14 and 13 seeds, 1.2 s and 0.6 s on 2 cores);
@@ -252,7 +258,7 @@ impl Config {
     ///   0.8 GiB, about 8 s);
     /// - from 60 seeds up, 1.6 billion (18 seeds);
     ///
-    /// never more than a third of the memory available.
+    /// the caller caps it at a third of the memory available.
     ///
     /// Kalah(6,4) under the online rules from the start, two threads, build + search:
     /// standard capture without a database 13.6-15.2 s, with 13 / 14 / 15 / 16 seeds
@@ -263,31 +269,15 @@ impl Config {
     /// 19); `online-empty` with 13 / 15 / 16 / 17 seeds 73.0 / 53.6 / 47.2 / 44.1 s.
     /// Kalah(6,5) `online-empty` from the start (+14): 15 seeds 436.6 s searching (5.14 G
     /// nodes), 18 seeds 297.0 s (3.10 G nodes) after a 13 s build.
-    fn default_stopdb_seeds(
-        game: &kalah_core::Game,
-        seeds: usize,
-        solves: usize,
-        standard: bool,
-    ) -> Option<usize> {
-        let budget: u128 = match (seeds, solves) {
+    fn stopdb_budget(seeds: usize, solves: usize, standard: bool) -> u128 {
+        match (seeds, solves) {
             (60.., _) => 1_600_000_000,
             (48.., 4..) if standard => 1_600_000_000,
             (48.., 4..) => 900_000_000,
             (48.., _) if standard => 140_000_000,
             (48.., _) => 70_000_000,
             _ => 7_000_000,
-        };
-        let budget = match crate::egdb::file::available_memory() {
-            Some(bytes) => budget.min(bytes as u128 / 3),
-            None => budget,
-        };
-        let mut k = 0;
-        while k < game.capacity() / 2
-            && crate::stopdb::StopDb::entries(game.houses(), k + 1) <= budget
-        {
-            k += 1;
         }
-        (k > 0).then_some(k)
     }
 }
 

@@ -115,11 +115,11 @@ impl StopDb {
             return None;
         }
         let c = if total % 2 == 0 { 2 } else { 1 };
+        let level_first: Vec<u64> = (0..=max_seeds + 1).map(|l| ranker.level_start(l)).collect();
         let mut level_base = vec![0u64];
-        for level in 0..=max_seeds {
-            let boards = ranker.level_start(level + 1) - ranker.level_start(level);
+        for (level, first) in level_first.windows(2).enumerate() {
             let base = *level_base.last().unwrap_or(&0);
-            level_base.push(base + boards * (level + c - 1) as u64);
+            level_base.push(base + (first[1] - first[0]) * (level + c - 1) as u64);
         }
         let len = *level_base.last().unwrap_or(&0) as usize;
         // Leave room for the rest (the table, the boards of a level being built).
@@ -129,9 +129,9 @@ impl StopDb {
         let db = StopDb {
             rules: *game.rules(),
             c,
-            ranker: ranker.clone(),
+            ranker,
             level_base,
-            level_first: (0..=max_seeds + 1).map(|l| ranker.level_start(l)).collect(),
+            level_first,
             values: Bytes::filled(len, 0),
         };
         for level in 1..=max_seeds {
