@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod config;
 pub mod egdb;
 mod pages;
 mod search;
@@ -31,9 +32,9 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
+pub use config::Config;
 use egdb::Egdb;
 use search::{Worker, INF};
-pub use smp::Config;
 use stopdb::StopDb;
 use tt::{Table, EXACT_DEPTH};
 

@@ -10,8 +10,9 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use kalah_core::{Game, Position};
 
+use crate::config::Config;
 use crate::egdb::Egdb;
-use crate::smp::{Busy, Claim, Config};
+use crate::smp::{Busy, Claim};
 use crate::stopdb::StopDb;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
