@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use kalah_core::{Capture, Game, Rules};
-use kalah_solver::{Config, Solver};
+use kalah_solver::{Config, Database, Solver};
 
 fn main() {
     let full = std::env::args().any(|a| a == "--full");
@@ -34,15 +34,14 @@ fn main() {
         .expect("valid rules");
         let mut times = Vec::new();
         for threads in [1, all] {
+            // The command line's settings for this solve, with a database built in memory.
             let config = Config {
                 threads,
-                hash_mb: Config::default_hash_mb(&game),
-                egdb_seeds: Config::default_egdb_seeds(&game),
-                deepening: Config::default_deepening(&game),
-                ..Config::default()
+                ..Config::for_seeds(&game, game.capacity(), 1, &Database::Memory)
+                    .expect("an in-memory database needs no file")
             };
             let timer = Instant::now();
-            let solver = Solver::new(game.clone(), config);
+            let solver = Solver::new(game.clone(), config).expect("no file to load");
             let sol = solver
                 .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
                 .expect("not cancelled");

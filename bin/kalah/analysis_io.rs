@@ -25,22 +25,16 @@ pub fn parallel_solver(
     seeds: usize,
     solves: usize,
 ) -> Result<(Solver, usize), CliError> {
-    let config = args.config(game, seeds, solves);
+    let config = args.config(game, seeds, solves)?;
     let workers = config.threads.max(1);
-    let spinner = args.spinner();
-    if config.egdb_seeds.is_some() {
-        spinner.set_message("building the endgame database");
-    }
-    let solver = Solver::new(
-        game.clone(),
+    let solver = args.make_solver(
         Config {
             threads: 1,
             ..config
         },
-    );
-    spinner.finish_and_clear();
-    let solver = args.attach_egdb(solver, game, seeds)?;
-    Ok((args.deepen_for(solver, game, seeds), workers))
+        game,
+    )?;
+    Ok((solver, workers))
 }
 
 /// A progress bar of `len` steps on standard error with the elapsed time and an estimate

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use kalah_core::notation::play_moves;
 use kalah_core::{Game, Position, Preset};
-use kalah_solver::{Config, Solver};
+use kalah_solver::{Config, Database, Solver};
 use serde_json::json;
 
 use crate::error::CliError;
@@ -103,16 +103,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut search_seconds = 0f64;
     let mut rows = Vec::new();
     for case in &cases {
-        let egdb_seeds = Config::default_egdb_seeds(&case.game);
+        // The library's settings for one solve from the start of the case's game (the
+        // database built in memory, never a file: the count must not depend on the
+        // machine's files), with the bench's threads and table, and the deepening of the
+        // board whatever the database (as the fingerprint has always been taken).
         let config = Config {
             threads: args.threads as usize,
             hash_mb: args.hash_mb as usize,
-            egdb_seeds,
             deepening: Config::default_deepening(&case.game),
-            table_min_seeds: Config::default_table_min_seeds(egdb_seeds),
-            ..Config::default()
+            ..Config::for_seeds(&case.game, case.game.capacity(), 1, &Database::Memory)?
         };
-        let solver = Solver::new(case.game.clone(), config);
+        let solver = Solver::new(case.game.clone(), config)?;
         let sol = solver
             .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
             .map_err(|_| CliError::Internal("the search was cancelled".into()))?;

@@ -2,20 +2,14 @@
 //! spinner, and the check that a principal variation replays to the value printed.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position};
-use kalah_solver::egdb::{self, file, Egdb, EgdbError};
-use kalah_solver::{Config, Phase, Progress, Solution, Solver};
+use kalah_solver::{Config, Database, Phase, Progress, Solution, Solver};
 
 use crate::error::CliError;
-
-/// The environment variable naming a directory of endgame database files, searched when
-/// neither `--egdb` nor `--egdb-seeds` is given.
-pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]
@@ -60,103 +54,52 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
+    /// The endgame database the flags ask for: `--egdb`, else `--egdb-seeds` (0: none),
+    /// else the library's default (a file from `KALAH_EGDB_PATH`, else built in memory).
+    pub fn database(&self) -> Database {
+        match (&self.egdb, self.egdb_seeds) {
+            (Some(path), _) => Database::File(path.clone()),
+            (None, Some(k)) => Database::Build(k),
+            (None, None) => Database::Auto,
+        }
+    }
+
     /// The solver configuration for solving positions of `game` with at most `seeds` seeds
-    /// in the houses, `solves` of them sharing one solver (the default endgame database
-    /// grows with the work it serves).
-    pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Config {
-        let default = Config::default();
-        // A database file named or found (one that cannot be used is reported when it
-        // is loaded) replaces the one built in memory.
-        let file = self.egdb_file(game, seeds).ok().flatten();
-        let egdb_seeds = match self.egdb_seeds {
-            _ if self.egdb.is_some() || file.is_some() => None,
-            Some(0) => None,
-            Some(k) => Some(k),
-            None => Config::default_egdb_seeds_for(game, seeds, solves),
-        };
-        // The database the solver will have: a file's header says it, else the one built
-        // in memory.
-        let egdb_held = match &file {
-            Some(path) => kalah_solver::egdb::file::read_info(path)
-                .ok()
-                .map(|info| info.max_seeds),
-            None => egdb_seeds,
-        };
-        Config {
-            threads: self.threads.map_or(default.threads, |t| t as usize),
-            hash_mb: self.hash_mb.map_or_else(
-                || Config::default_hash_mb_with(game, seeds, egdb_held),
-                |m| m as usize,
-            ),
-            egdb_seeds,
-            table_min_seeds: Config::default_table_min_seeds(egdb_held),
-            // The deepening is set by `deepen_for`, once the database is known.
-            ..default
+    /// in the houses, `solves` of them sharing one solver: the library's choice for that
+    /// work ([`Config::for_seeds`]) with the values the flags set.
+    pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
+        let mut config = Config::for_seeds(game, seeds, solves, &self.database())?;
+        if let Some(threads) = self.threads {
+            config.threads = threads as usize;
         }
+        if let Some(mb) = self.hash_mb {
+            config.hash_mb = mb as usize;
+        }
+        if let Some(depth) = self.deepening {
+            config.deepening = depth;
+        }
+        Ok(config)
     }
 
-    /// A solver for positions of `game` with at most `seeds` seeds in the houses, with the
-    /// endgame database file of `--egdb` (loaded, verified and checked against the game)
-    /// or the in-memory one of `--egdb-seeds`.
+    /// A solver for positions of `game` with at most `seeds` seeds in the houses (one
+    /// solve, every thread on it).
     pub fn solver(&self, game: &Game, seeds: usize) -> Result<Solver, CliError> {
+        self.make_solver(self.config(game, seeds, 1)?, game)
+    }
+
+    /// A solver with `config`, with a spinner while its database is built or loaded.
+    pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
         let spinner = self.spinner();
-        spinner.set_message("building the endgame database");
-        let solver = Solver::new(game.clone(), self.config(game, seeds, 1));
-        spinner.finish_and_clear();
-        let solver = self.attach_egdb(solver, game, seeds)?;
-        Ok(self.deepen_for(solver, game, seeds))
-    }
-
-    /// `solver` with the deepening of `--deepening`, or else the default for the database
-    /// it ended up with (see [`Config::default_deepening_with`]).
-    pub fn deepen_for(&self, solver: Solver, game: &Game, seeds: usize) -> Solver {
-        let depth = self.deepening.unwrap_or_else(|| {
-            Config::default_deepening_with(game, seeds, solver.database_seeds())
-        });
-        solver.with_deepening(depth)
-    }
-
-    /// `solver` with the endgame database file of `--egdb`, if given: loaded, verified and
-    /// checked against the rules and board of `game` (it then replaces any in-memory one);
-    /// mapped or copied into memory as suits positions with at most `seeds` seeds in the
-    /// houses (see [`Config::default_residence`]).
-    pub fn attach_egdb(
-        &self,
-        solver: Solver,
-        game: &Game,
-        seeds: usize,
-    ) -> Result<Solver, CliError> {
-        let Some(path) = self.egdb_file(game, seeds)? else {
-            return Ok(solver);
-        };
-        let spinner = self.spinner();
-        spinner.set_message(format!("loading the endgame database {}", path.display()));
-        let db = Egdb::load_for(&path, game, seeds)?;
-        spinner.finish_and_clear();
-        Ok(solver.with_egdb(Arc::new(db)))
-    }
-
-    /// The database file to use for positions of `game` with at most `seeds` seeds in the
-    /// houses: `--egdb` (a file, or the best file of a directory: refused when there is
-    /// none), else, unless `--egdb-seeds` is given, the best file of the directory in
-    /// `KALAH_EGDB_PATH` (none found, or a directory that cannot be read: no file).
-    pub fn egdb_file(&self, game: &Game, seeds: usize) -> Result<Option<PathBuf>, CliError> {
-        let best = |dir: &Path| file::find_in(dir, game, seeds);
-        match &self.egdb {
-            Some(dir) if dir.is_dir() => match best(dir)? {
-                Some(path) => Ok(Some(path)),
-                None => Err(EgdbError::NoneInDirectory {
-                    dir: dir.display().to_string(),
-                    wanted: egdb::describe(game.rules()),
-                }
-                .into()),
-            },
-            Some(path) => Ok(Some(path.clone())),
-            None if self.egdb_seeds.is_some() => Ok(None),
-            None => Ok(std::env::var_os(EGDB_PATH_VAR)
-                .filter(|dir| !dir.is_empty())
-                .and_then(|dir| best(Path::new(&dir)).ok().flatten())),
+        match &config.database {
+            Database::File(path) => {
+                spinner.set_message(format!("loading the endgame database {}", path.display()))
+            }
+            Database::Build(_) => spinner.set_message("building the endgame database"),
+            _ => {}
         }
+        let solver = Solver::new(game.clone(), config)?;
+        spinner.finish_and_clear();
+        Ok(solver)
     }
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
@@ -192,35 +135,12 @@ pub fn progress_message(p: &Progress, side_sign: i32) -> String {
     )
 }
 
-/// Replays the principal variation of `solution` from `pos` and checks that the game ends
-/// with exactly the value claimed: every value printed is backed by a line of play.
+/// Checks that the principal variation of `solution` replays from `pos` to exactly the
+/// value claimed ([`Solution::verify`]): every value printed is backed by a line of play.
 pub fn verify(game: &Game, pos: &Position, solution: &Solution) -> Result<(), CliError> {
-    let mut p = *pos;
-    for turn in &solution.pv {
-        for &j in &turn.sowings {
-            if p.side_to_move() != turn.side {
-                return Err(CliError::Internal(format!(
-                    "principal variation does not replay: {} is not to move",
-                    turn.side
-                )));
-            }
-            p = game
-                .try_play(&p, j)
-                .map_err(|e| {
-                    CliError::Internal(format!("principal variation does not replay: {e}"))
-                })?
-                .0;
-        }
-    }
-    if !p.is_over() || p.score() != solution.value_from_south() {
-        return Err(CliError::Internal(format!(
-            "principal variation ends with score {} (game over: {}), not the value {}",
-            p.score(),
-            p.is_over(),
-            solution.value_from_south()
-        )));
-    }
-    Ok(())
+    solution
+        .verify(game, pos)
+        .map_err(|e| CliError::Internal(format!("principal variation does not replay: {e}")))
 }
 
 /// The principal variation in the published notation.

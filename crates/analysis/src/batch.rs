@@ -16,8 +16,8 @@ use std::time::Duration;
 use kalah_core::{notation, Game, Position, PositionError};
 use kalah_solver::{Solver, Turn};
 
-use crate::line::replay;
 use crate::{pool, AnalysisError, ReplayError};
+use kalah_solver::line::replay;
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its
 /// 1-based line number.

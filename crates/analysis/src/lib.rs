@@ -20,7 +20,7 @@
 //! use kalah_analysis::{openings, pie, Offer};
 //!
 //! let game = Game::new(Rules { capture: Capture::Empty, ..Rules::kalah(4, 2) }).unwrap();
-//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() });
+//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() }).unwrap();
 //! let cancel = AtomicBool::new(false);
 //!
 //! // Every first turn of South, best first; the best one keeps the game's value.
@@ -35,14 +35,13 @@
 
 pub mod batch;
 pub mod export;
-mod line;
 pub mod openings;
 pub mod pie;
 mod pool;
 
 use std::fmt;
 
-pub use line::{replay, ReplayError};
+pub use kalah_solver::line::{replay, ReplayError};
 pub use openings::{first_steps, openings, Offer, Opening, Step};
 pub use pie::{decide, pie, PieAnalysis, PieChoice, PieDecision};
 

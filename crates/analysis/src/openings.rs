@@ -12,8 +12,8 @@ use std::time::Duration;
 use kalah_core::{Game, Position, Sowing};
 use kalah_solver::{Solver, Turn};
 
-use crate::line::replay;
 use crate::{pool, AnalysisError};
+use kalah_solver::line::replay;
 
 /// Where the first move of the mover stops: after the whole turn, or after its first sowing.
 ///

@@ -56,6 +56,7 @@ fn solver(game: &Game) -> Solver {
             ..Config::default()
         },
     )
+    .unwrap()
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
-//! (the defaults of the command line when left out). Environment: KALAH_EGDB (seeds of an
+//! (the command line's settings when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
 //! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report), KALAH_ONLINE (the online rules: early stop, mover stuck),
 //! KALAH_RESIDENCE (`mapped`, `copied` or `huge`: how to hold the file; else as the command line does).
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Rules};
-use kalah_solver::egdb::{Egdb, Residence};
-use kalah_solver::{Config, Solver};
+use kalah_solver::egdb::Residence;
+use kalah_solver::{Config, Database, Solver};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -31,38 +31,32 @@ fn main() {
         ..Rules::kalah(h, s)
     })
     .unwrap();
-    let deepening: u8 = a
-        .get(5)
-        .map_or(Config::default_deepening(&game), |s| s.parse().unwrap());
-    let hash_mb: usize = a
-        .get(6)
-        .map_or(Config::default_hash_mb(&game), |s| s.parse().unwrap());
-    let built = std::time::Instant::now();
-    let solver = Solver::new(
-        game.clone(),
-        Config {
-            threads,
-            hash_mb,
-            deepening,
-            egdb_seeds: env("KALAH_EGDB"),
-            table_min_seeds: env("KALAH_SMALL").unwrap_or(0),
-            etc_min_seeds: env("KALAH_ETC").unwrap_or(Config::NO_ETC),
-            share_min_seeds: env("KALAH_SHARE").unwrap_or(20),
-        },
-    );
-    let solver = match std::env::var("KALAH_EGDB_FILE") {
-        Ok(path) => {
-            let path = std::path::Path::new(&path);
-            let db = match std::env::var("KALAH_RESIDENCE").as_deref() {
-                Ok("mapped") => Egdb::load_as(path, &game, Residence::Mapped),
-                Ok("copied") => Egdb::load_as(path, &game, Residence::Copied),
-                Ok("huge") => Egdb::load_as(path, &game, Residence::Huge),
-                _ => Egdb::load_for(path, &game, game.capacity()),
-            };
-            solver.with_egdb(std::sync::Arc::new(db.unwrap()))
-        }
-        Err(_) => solver,
+    // The command line's settings for this solve, then what the arguments and the
+    // environment change.
+    let database = match (std::env::var("KALAH_EGDB_FILE"), env("KALAH_EGDB")) {
+        (Ok(path), _) => Database::File(path.into()),
+        (_, Some(k)) => Database::Build(k),
+        _ => Database::Auto,
     };
+    let mut config = Config::for_seeds(&game, game.capacity(), 1, &database).unwrap();
+    config.threads = threads;
+    if let Some(depth) = a.get(5) {
+        config.deepening = depth.parse().unwrap();
+    }
+    if let Some(mb) = a.get(6) {
+        config.hash_mb = mb.parse().unwrap();
+    }
+    config.table_min_seeds = env("KALAH_SMALL").unwrap_or(config.table_min_seeds);
+    config.etc_min_seeds = env("KALAH_ETC").unwrap_or(config.etc_min_seeds);
+    config.share_min_seeds = env("KALAH_SHARE").unwrap_or(config.share_min_seeds);
+    config.residence = match std::env::var("KALAH_RESIDENCE").as_deref() {
+        Ok("mapped") => Residence::Mapped,
+        Ok("copied") => Residence::Copied,
+        Ok("huge") => Residence::Huge,
+        _ => config.residence,
+    };
+    let built = std::time::Instant::now();
+    let solver = Solver::new(game.clone(), config).unwrap();
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
     let sol = solver
         .solve(&game.start(), &AtomicBool::new(false), &mut |p| {

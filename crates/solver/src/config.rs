@@ -1,8 +1,129 @@
-//! Solver settings: the [`Config`] a solve runs with, and the tuned defaults for the work
-//! at hand.
+//! Solver settings: the [`Config`] a solve runs with, and the one place that chooses them
+//! for the work at hand ([`Config::for_work`], [`Config::for_seeds`]).
+//!
+//! The command line, `kalah bench`, the benchmarks and a library caller all solve with
+//! these choices, so a library solve with [`Config::for_work`] searches exactly what
+//! `kalah solve` searches. The choices follow the seeds in play, the number of solves that
+//! share one solver, the rules, the endgame database at hand and the memory available. The
+//! measurements behind each threshold are in `docs/tuning.md`.
+
+use std::path::{Path, PathBuf};
+
+use kalah_core::{Capture, Game, Position};
+
+use crate::egdb::{self, file, Egdb, EgdbError, Residence};
+use crate::stopdb::StopDb;
+
+/// The environment variable naming a directory of endgame database files, searched by
+/// [`Database::Auto`].
+pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
+
+/// Where a solver's endgame database comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Database {
+    /// The best file for the work in the directory named by [`EGDB_PATH_VAR`], where that
+    /// variable is set and the directory holds a file for the rules and board; else
+    /// [`Database::Memory`]. A directory that cannot be read is passed over.
+    #[default]
+    Auto,
+    /// Built in memory when the solver is created, sized for the work (none on tiny
+    /// boards); under the early stop, the database that reads the stores.
+    Memory,
+    /// Built in memory: every position with at most this many seeds in the houses (0:
+    /// none).
+    Build(usize),
+    /// Loaded from this file, or from the best file of this directory for the work (see
+    /// [`file::find_in`]).
+    File(PathBuf),
+    /// No database.
+    None,
+}
+
+/// A [`Database`] made definite for some work: what to build or load, and how many seeds
+/// it holds.
+struct Chosen {
+    /// [`Database::Build`], [`Database::File`] (a file, not a directory) or
+    /// [`Database::None`].
+    database: Database,
+    /// The most seeds in the houses of the positions it answers (`None`: no database).
+    seeds: Option<usize>,
+}
+
+impl Chosen {
+    /// A database built in memory with `k` seeds (at most the game's), or none for 0.
+    fn built(game: &Game, k: usize) -> Chosen {
+        let k = k.min(game.capacity());
+        Chosen {
+            database: if k == 0 {
+                Database::None
+            } else {
+                Database::Build(k)
+            },
+            seeds: (k > 0).then_some(k),
+        }
+    }
+
+    /// The file at `path` (not a directory), by its header.
+    fn file(path: PathBuf) -> Result<Chosen, EgdbError> {
+        let held = file::read_info(&path)?.max_seeds;
+        Ok(Chosen {
+            database: Database::File(path),
+            seeds: Some(held),
+        })
+    }
+}
+
+impl Database {
+    /// This choice made definite for solves of positions of `game` with at most `seeds`
+    /// seeds in the houses, `solves` of them sharing the database: a directory is searched,
+    /// a file's header read, a size chosen.
+    fn choose(&self, game: &Game, seeds: usize, solves: usize) -> Result<Chosen, EgdbError> {
+        match self {
+            Database::Auto => Ok(Database::auto(game, seeds, solves)),
+            Database::Memory => Ok(Database::memory(game, seeds, solves)),
+            Database::Build(k) => Ok(Chosen::built(game, *k)),
+            Database::File(dir) if dir.is_dir() => match file::find_in(dir, game, seeds)? {
+                Some(path) => Chosen::file(path),
+                None => Err(EgdbError::NoneInDirectory {
+                    dir: dir.display().to_string(),
+                    wanted: egdb::describe(game.rules()),
+                }),
+            },
+            Database::File(path) => Chosen::file(path.clone()),
+            Database::None => Ok(Chosen::built(game, 0)),
+        }
+    }
+
+    /// [`Database::Auto`] made definite: never an error.
+    fn auto(game: &Game, seeds: usize, solves: usize) -> Chosen {
+        let dir = std::env::var_os(EGDB_PATH_VAR).filter(|dir| !dir.is_empty());
+        dir.and_then(|dir| file::find_in(Path::new(&dir), game, seeds).ok().flatten())
+            .and_then(|path| Chosen::file(path).ok())
+            .unwrap_or_else(|| Database::memory(game, seeds, solves))
+    }
+
+    /// [`Database::Memory`] made definite.
+    fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
+        Chosen::built(
+            game,
+            Config::default_egdb_seeds_for(game, seeds, solves).unwrap_or(0),
+        )
+    }
+
+    /// What a solver for `game` builds or loads for this choice, sized for one solve from
+    /// the start where the choice leaves the size open.
+    pub(crate) fn for_solver(&self, game: &Game) -> Result<Database, EgdbError> {
+        Ok(self.choose(game, game.capacity(), 1)?.database)
+    }
+}
 
 /// Solver settings.
-#[derive(Clone, Copy, Debug)]
+///
+/// [`Config::for_work`] gives the tuned settings the command line uses; the fields are
+/// public so that a caller can then change one (threads, table size) or build an
+/// experiment by hand. [`Config::default`] is a fixed, untuned baseline (no database, a
+/// 256 MiB table, 12 sowings of deepening) for such experiments and tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Search threads.
     pub threads: usize,
@@ -10,24 +131,21 @@ pub struct Config {
     pub hash_mb: usize,
     /// Depth of the iterative-deepening phase, in sowings.
     pub deepening: u8,
-    /// Build an endgame database of positions with at most this many seeds in the
-    /// houses when the solver is created (in memory; `None`: no database).
-    pub egdb_seeds: Option<usize>,
+    /// The endgame database, built or loaded when the solver is created. A solver given
+    /// [`Database::Auto`] or [`Database::Memory`] sizes it for one solve from the start.
+    pub database: Database,
+    /// Where the values of a database file are held (see [`Config::default_residence`]).
+    pub residence: Residence,
     /// Positions with fewer seeds than this in the houses are searched without the
     /// transposition table (they are cheaper to search than to look up; see
     /// [`Config::default_table_min_seeds`]).
     pub table_min_seeds: usize,
     /// Enhanced transposition cut-offs (probing every child's table entry before
     /// searching any) at positions with at least this many seeds in the houses. Off by
-    /// default ([`Config::NO_ETC`]): the children the endgame database holds are valued in
-    /// that pass all the same, but nearly every node of a proof is a first visit, so the
+    /// default ([`Config::NO_ETC`]): nearly every node of a proof is a first visit, so the
     /// children's table entries are rarely there, and each probe of a large table costs a
-    /// cache and TLB miss. Without them the proofs search 5-25% more nodes in 7-20% less
-    /// time: one thread, 16-seed database, Kalah(6,4) empty 10.9 s -> 9.0-9.6 s, standard
-    /// 23.0-23.3 s -> 21.4-21.5 s; two threads, Kalah(6,5) empty with the 24-seed file
-    /// 246 s -> 198 s (879 M -> 1.01 G nodes); `kalah bench` 11% more nodes in 4% less
-    /// time. Two threads on Kalah(6,4) are within their noise (standard 12.4-14.9 s either
-    /// way).
+    /// cache and TLB miss; the children the endgame database holds are valued in that pass
+    /// all the same.
     pub etc_min_seeds: usize,
     /// With several threads, siblings are shared out (ABDADA) at positions with at least
     /// this many seeds in the houses.
@@ -37,10 +155,11 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: Config::default_threads(),
             hash_mb: 256,
             deepening: 12,
-            egdb_seeds: None,
+            database: Database::None,
+            residence: Residence::Mapped,
             table_min_seeds: 0,
             etc_min_seeds: Config::NO_ETC,
             share_min_seeds: 20,
@@ -60,14 +179,67 @@ impl Config {
     /// children's table entries.
     pub const NO_ETC: usize = kalah_core::MAX_TOTAL_SEEDS + 1;
 
+    /// The settings the command line uses for `solves` solves sharing one solver, the
+    /// largest of them `pos` (or a position with as many seeds in the houses), with the
+    /// default database ([`Database::Auto`]): every core, and the table, database and
+    /// deepening chosen for the seeds in play.
+    ///
+    /// ```
+    /// use kalah_core::{Game, Rules};
+    /// use kalah_solver::Config;
+    ///
+    /// let game = Game::new(Rules::kalah(6, 4)).unwrap();
+    /// let config = Config::for_work(&game, &game.start(), 1);
+    /// assert_eq!(config.deepening, 16);
+    /// ```
+    pub fn for_work(game: &Game, pos: &Position, solves: usize) -> Config {
+        let seeds = pos.seeds_in_houses() as usize;
+        Config::sized(game, seeds, Database::auto(game, seeds, solves))
+    }
+
+    /// [`Config::for_work`] for positions with at most `seeds` seeds in the houses and the
+    /// endgame database `database`: an error where a named file or directory cannot be
+    /// used (a directory without a file for these rules, a file that cannot be read).
+    pub fn for_seeds(
+        game: &Game,
+        seeds: usize,
+        solves: usize,
+        database: &Database,
+    ) -> Result<Config, EgdbError> {
+        Ok(Config::sized(
+            game,
+            seeds,
+            database.choose(game, seeds, solves)?,
+        ))
+    }
+
+    /// The settings for positions with at most `seeds` seeds in the houses and the
+    /// database `chosen`.
+    fn sized(game: &Game, seeds: usize, chosen: Chosen) -> Config {
+        Config {
+            threads: Config::default_threads(),
+            hash_mb: Config::default_hash_mb_with(game, seeds, chosen.seeds),
+            deepening: Config::default_deepening_with(game, seeds, chosen.seeds),
+            residence: chosen
+                .seeds
+                .map_or(Residence::Mapped, |k| Config::default_residence(seeds, k)),
+            table_min_seeds: Config::default_table_min_seeds(chosen.seeds),
+            database: chosen.database,
+            ..Config::default()
+        }
+    }
+
+    /// Every core the system offers this process.
+    pub fn default_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+
     /// The transposition table worth allocating for `game` by default, in MiB: 512 MiB from
     /// 60 seeds up (Kalah(6,5) fills it), 128 MiB below. With one-word entries (every board
-    /// up to Kalah(6,8), see [`crate::tt::Table`]) 128 MiB holds 16 M positions. Kalah(6,4)
-    /// with the 16-seed database, two threads, alternating: 256 MiB was slower (standard
-    /// 7.3-8.6 s wall and 63-65 M nodes against 6.5-7.4 s and 56-58 M; empty 3.6-4.3 s
-    /// against 3.6-4.0 s): every page of a table costs its zeroing and, on a virtual
-    /// machine, slower address translation, and the larger table did not save nodes.
-    pub fn default_hash_mb(game: &kalah_core::Game) -> usize {
+    /// up to Kalah(6,8), see [`crate::tt::Table`]) 128 MiB holds 16 M positions; a larger
+    /// table costs the zeroing of its pages and slower address translation, and saves no
+    /// nodes on the smaller boards.
+    pub fn default_hash_mb(game: &Game) -> usize {
         if game.capacity() >= 60 {
             512
         } else {
@@ -79,18 +251,9 @@ impl Config {
     /// `seeds` seeds in the houses, with an endgame database of `egdb_seeds` seeds: a
     /// quarter of [`Config::default_hash_mb`] where the database holds at least half of
     /// those seeds (the search above it, which skips the table just above the database,
-    /// then stores a few million positions at most), else that default.
-    ///
-    /// A smaller table has fewer pages to zero on first touch and to translate. Kalah(6,4)
-    /// with the 24-seed database file, 64 MiB against 512 MiB: from the start, empty
-    /// capture 0.76-0.78 s wall against 1.27 s (same nodes); the ten openings with standard
-    /// capture 9.45-9.75 s against 10.35-10.95 s (67.8 M against 66.4 M nodes). (Those were
-    /// two-word entries: 64 MiB then held as many as 32 MiB now.)
-    pub fn default_hash_mb_with(
-        game: &kalah_core::Game,
-        seeds: usize,
-        egdb_seeds: Option<usize>,
-    ) -> usize {
+    /// then stores a few million positions at most), else that default. A smaller table
+    /// has fewer pages to zero on first touch and to translate.
+    pub fn default_hash_mb_with(game: &Game, seeds: usize, egdb_seeds: Option<usize>) -> usize {
         if short_proof(seeds, egdb_seeds) {
             (Config::default_hash_mb(game) / 4).max(1)
         } else {
@@ -100,18 +263,9 @@ impl Config {
 
     /// The [`Config::table_min_seeds`] worth using with an endgame database of
     /// `egdb_seeds` seeds: a sixth of them above the database (18 seeds with 16, 28 with
-    /// 24), none without one.
-    ///
-    /// Just above the database a subtree is a handful of nodes whose children the database
-    /// mostly answers, and the table probe and store (each a cache and TLB miss in a large
-    /// table) cost more than the transpositions they catch. Measured without ETC (two
-    /// threads unless noted):
-    /// - 16-seed database, Kalah(6,4): empty 6.32 s -> 5.46 s (37.1 M -> 38.3 M nodes),
-    ///   standard 13.37 s -> 12.04 s (88.7 M -> 93.5 M); from 20 seeds the standard tree
-    ///   explodes (139 M nodes, 15.7 s).
-    /// - 24-seed file, Kalah(6,4): from 30 seeds, empty 0.55 s -> 0.43 s, standard
-    ///   1.18 s -> 0.93 s; one thread, standard 1.70-1.84 s -> 1.29-1.32 s from 28 seeds.
-    /// - 24-seed file, Kalah(6,5) empty: 185.6 s -> 173.2 s (1.01 G -> 1.14 G nodes).
+    /// 24), none without one. Just above the database a subtree is a handful of nodes
+    /// whose children the database mostly answers, and the table probe and store (each a
+    /// cache and TLB miss in a large table) cost more than the transpositions they catch.
     pub fn default_table_min_seeds(egdb_seeds: Option<usize>) -> usize {
         egdb_seeds.map_or(0, |k| k + k / 6)
     }
@@ -119,21 +273,19 @@ impl Config {
     /// Where to hold an endgame database file of `egdb_seeds` seeds for solving
     /// positions with at most `seeds` seeds in the houses: mapped where it holds at least
     /// half of those seeds (the proof is short, so loading dominates), else on huge pages
-    /// ([`crate::egdb::Residence::Huge`]: the search is long, and reads it faster so).
-    pub fn default_residence(seeds: usize, egdb_seeds: usize) -> crate::egdb::Residence {
+    /// ([`Residence::Huge`]: the search is long, and reads it faster so).
+    pub fn default_residence(seeds: usize, egdb_seeds: usize) -> Residence {
         if short_proof(seeds, Some(egdb_seeds)) {
-            crate::egdb::Residence::Mapped
+            Residence::Mapped
         } else {
-            crate::egdb::Residence::Huge
+            Residence::Huge
         }
     }
 
     /// The iterative-deepening depth worth spending for `game` by default: 16 sowings from
-    /// 48 seeds up, 12 below. On Kalah(6,4) the deeper guess and move hints save 8-15% of
-    /// the proof (2 threads: empty 7.4-8.0 s -> 6.7-7.2 s, standard 17.4-17.8 s ->
-    /// 13.7-14.8 s); on the smaller boards 16 is mixed (Kalah(6,3) and (4,6) 8-13% fewer
-    /// nodes, Kalah(5,4) 11-15% more).
-    pub fn default_deepening(game: &kalah_core::Game) -> u8 {
+    /// 48 seeds up, 12 below (on the smaller boards the deeper guess is as often worse as
+    /// better).
+    pub fn default_deepening(game: &Game) -> u8 {
         if game.capacity() >= 48 {
             16
         } else {
@@ -143,20 +295,9 @@ impl Config {
 
     /// The deepening worth spending on positions of `game` with at most `seeds` seeds in
     /// the houses, with an endgame database of `egdb_seeds` seeds: none where the database
-    /// holds at least half of those seeds, else [`Config::default_deepening`].
-    ///
-    /// With such a database the proof is so small that the deepening costs more than its
-    /// guess saves: Kalah(6,4) from the start with the 24-seed database searches 25-30%
-    /// fewer nodes without it (empty 2.6-2.7 M against 3.5-3.7 M, standard 5.4 M against
-    /// 7.6-7.7 M), and its ten openings 33% fewer (standard 50 M against 74 M). Where the
-    /// database holds less, the guess pays: Kalah(6,5) with the 24-seed database needs
-    /// 1.42 G nodes without it and 872 M with it, and most `kalah bench` positions are
-    /// also smaller with it.
-    pub fn default_deepening_with(
-        game: &kalah_core::Game,
-        seeds: usize,
-        egdb_seeds: Option<usize>,
-    ) -> u8 {
+    /// holds at least half of those seeds (the proof is then so small that the deepening
+    /// costs more than its guess saves), else [`Config::default_deepening`].
+    pub fn default_deepening_with(game: &Game, seeds: usize, egdb_seeds: Option<usize>) -> u8 {
         if short_proof(seeds, egdb_seeds) {
             0
         } else {
@@ -166,7 +307,7 @@ impl Config {
 
     /// The in-memory endgame database worth building for `game` by default, for one solve
     /// from the start (see [`Config::default_egdb_seeds_for`]).
-    pub fn default_egdb_seeds(game: &kalah_core::Game) -> Option<usize> {
+    pub fn default_egdb_seeds(game: &Game) -> Option<usize> {
         Config::default_egdb_seeds_for(game, game.capacity(), 1)
     }
 
@@ -174,56 +315,39 @@ impl Config {
     /// share it (the openings, a batch, an export), the largest of them with `seeds` seeds
     /// in the houses: small enough to build in a fraction of the work it speeds up, and to
     /// fit in a third of the memory available. `None` on tiny boards. Under the early stop
-    /// it is the database that reads the stores ([`crate::stopdb::StopDb`]), sized by
-    /// `stopdb_budget`.
+    /// it is the database that reads the stores ([`StopDb`]).
     ///
-    /// - About 3 million entries (12 seeds on 6 houses, a fraction of a second) below 48
-    ///   seeds.
-    /// - For one solve of 48 to 59 seeds, about 30 million with empty capture (16 seeds
-    ///   on 6 houses, 0.7 s on 2 cores) and about 52 million with standard capture (17
-    ///   seeds, 1.2 s), whose proofs are three times larger and gain more from it.
-    ///   Kalah(6,4) from the start at 0779b97, two threads, alternating: standard with 16
-    ///   / 17 / 18 seeds 6.20-7.10 / 6.06-6.67 / 6.71-7.18 s wall (seven / seven / three
-    ///   runs; 56-58 M -> 46 M nodes from 16 to 17); empty with 15 / 16 seeds 2.45-2.71 /
-    ///   2.43-2.52 s (four runs each), 17 seeds 3.17-3.24 s (two runs).
-    /// - For four solves or more of 48 to 59 seeds, about 140 million with empty capture
-    ///   (19 seeds on 6 houses, 4 s to build) and about 350 million with standard capture
-    ///   (21 seeds, 11 s). The ten openings of Kalah(6,4) at e75cb03, wall: empty with 18 /
-    ///   19 / 20 / 21 seeds 19.6-20.9 / 15.8-16.4 / 16.7-18.1 / 19.0 s; standard with 20 /
-    ///   21 / 22 seeds 35.6 / 30.7-31.2 / 32.2 s.
-    /// - About 1.9 billion (25 seeds on 6 houses, 1.7 GiB, about 45 s on 2 cores) from 60
-    ///   seeds up. Kalah(6,5) from the start at 6a680ab, one run each: with empty capture
-    ///   112.8 s in all with 25 seeds against 118.4 s with 24 (57.1 s against 76.9 s
-    ///   searching); with standard capture 195.1 s against 220.1 s, and 203.5 s with 26
-    ///   seeds (116.4 s searching, 2.6 GiB). Much smaller is far worse: with 22 seeds
-    ///   Kalah(6,5) empty had not finished after 6 min, with 16 not after 23 min.
-    pub fn default_egdb_seeds_for(
-        game: &kalah_core::Game,
-        seeds: usize,
-        solves: usize,
-    ) -> Option<usize> {
+    /// The plain database's budget, in entries:
+    /// - about 3 million (12 seeds on 6 houses) below 48 seeds;
+    /// - for one solve of 48 to 59 seeds, about 32 million with empty capture (16 seeds on
+    ///   6 houses) and about 56 million with standard capture (17 seeds), whose proofs are
+    ///   larger and gain more from it;
+    /// - for four solves or more of 48 to 59 seeds, about 150 million with empty capture
+    ///   (19 seeds on 6 houses) and about 360 million with standard capture (21 seeds);
+    /// - about 1.9 billion (25 seeds on 6 houses, 1.7 GiB) from 60 seeds up.
+    ///
+    /// The early stop's budget:
+    /// - about 7 million below 48 seeds (10 seeds on 6 houses);
+    /// - for one solve from 48 seeds up, 140 million with standard capture and 70 million
+    ///   with empty capture (14 and 13 seeds on 6 houses);
+    /// - for four solves or more from 48 seeds up, 1.6 billion with standard capture (18
+    ///   seeds) and 900 million with empty capture (17 seeds);
+    /// - 1.6 billion from 60 seeds up.
+    pub fn default_egdb_seeds_for(game: &Game, seeds: usize, solves: usize) -> Option<usize> {
         if game.capacity() < 24 {
             return None;
         }
-        let standard = game.rules().capture == kalah_core::Capture::Standard;
+        let standard = game.rules().capture == Capture::Standard;
         // Entries of a database of `k` seeds on this board, and the budget for them.
         let (entries, budget): (fn(usize, usize) -> u128, u128) = if game.rules().early_stop {
             (
-                crate::stopdb::StopDb::entries,
+                StopDb::entries,
                 Config::stopdb_budget(seeds, solves, standard),
             )
         } else {
-            let budget = match (seeds, solves) {
-                (60.., _) => 1_900_000_000,
-                (48.., 4..) if standard => 360_000_000,
-                (48.., 4..) => 150_000_000,
-                (48.., _) if standard => 56_000_000,
-                (48.., _) => 32_000_000,
-                _ => 3_000_000,
-            };
-            (crate::egdb::Egdb::entries, budget)
+            (Egdb::entries, Config::egdb_budget(seeds, solves, standard))
         };
-        let budget = match crate::egdb::file::available_memory() {
+        let budget = match file::available_memory() {
             Some(bytes) => budget.min(bytes as u128 / 3),
             None => budget,
         };
@@ -234,28 +358,20 @@ impl Config {
         (k > 0).then_some(k)
     }
 
-    /// The entries of the early-stop database ([`crate::stopdb::StopDb`]) worth building
-    /// for `solves` solves of positions with at most `seeds` seeds in the houses (see
-    /// [`Config::default_egdb_seeds_for`]):
-    /// - about 7 million entries below 48 seeds (10 seeds on 6 houses);
-    /// - for one solve from 48 seeds up, 140 million with standard capture and 70 million
-    ///   with empty capture (14 and 13 seeds, 1.2 s and 0.6 s on 2 cores);
-    /// - for four solves or more from 48 seeds up, 1.6 billion with standard capture
-    ///   (18 seeds, 1.5 GiB, about 13 s) and 900 million with empty capture (17 seeds,
-    ///   0.8 GiB, about 8 s);
-    /// - from 60 seeds up, 1.6 billion (18 seeds);
-    ///
-    /// the caller caps it at a third of the memory available.
-    ///
-    /// Kalah(6,4) under the online rules from the start, two threads, build + search:
-    /// standard capture without a database 13.6-15.2 s, with 13 / 14 / 15 / 16 seeds
-    /// 0.8 + 5.4 / 1.4 + 4.5 / 2.8 + 3.6 / 5.1 + 3.0 s; empty capture without 4.3 s, with
-    /// 13 / 14 / 15 seeds 0.7 + 2.7 / 1.4 + 2.4 / 2.6 + 2.2 s. Kalah(6,3): standard 0.41 s
-    /// without, 0.11 + 0.17 s with 10 seeds. The ten openings of Kalah(6,4), wall:
-    /// `online` with 16 / 17 / 18 / 19 seeds 184.5 / 132.8 / 99.1 / 91.5 s (3.7 GB at
-    /// 19); `online-empty` with 13 / 15 / 16 / 17 seeds 73.0 / 53.6 / 47.2 / 44.1 s.
-    /// Kalah(6,5) `online-empty` from the start (+14): 15 seeds 436.6 s searching (5.14 G
-    /// nodes), 18 seeds 297.0 s (3.10 G nodes) after a 13 s build.
+    /// The plain database's budget in entries (see [`Config::default_egdb_seeds_for`]).
+    fn egdb_budget(seeds: usize, solves: usize, standard: bool) -> u128 {
+        match (seeds, solves) {
+            (60.., _) => 1_900_000_000,
+            (48.., 4..) if standard => 360_000_000,
+            (48.., 4..) => 150_000_000,
+            (48.., _) if standard => 56_000_000,
+            (48.., _) => 32_000_000,
+            _ => 3_000_000,
+        }
+    }
+
+    /// The early stop's database budget in entries (see
+    /// [`Config::default_egdb_seeds_for`]).
     fn stopdb_budget(seeds: usize, solves: usize, standard: bool) -> u128 {
         match (seeds, solves) {
             (60.., _) => 1_600_000_000,

@@ -13,7 +13,7 @@
 //! use kalah_solver::{Solver, Config};
 //!
 //! let game = Game::new(Rules { capture: Capture::Empty, ..Rules::kalah(4, 2) }).unwrap();
-//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() });
+//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() }).unwrap();
 //! let solution = solver.solve(&game.start(), &AtomicBool::new(false), &mut |_| {}).unwrap();
 //! assert_eq!(solution.value_from_south(), 6); // Irving, Donkers and Uiterwijk (2000)
 //! ```
@@ -21,6 +21,7 @@
 
 mod config;
 pub mod egdb;
+pub mod line;
 mod pages;
 mod search;
 mod smp;
@@ -32,8 +33,8 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
-pub use config::Config;
-use egdb::Egdb;
+pub use config::{Config, Database, EGDB_PATH_VAR};
+use egdb::{Egdb, EgdbError};
 use search::{Worker, INF};
 use stopdb::StopDb;
 use tt::{Table, EXACT_DEPTH};
@@ -163,6 +164,13 @@ impl Solution {
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+
+    /// Checks this solution of `pos`: its principal variation replays with the checked
+    /// move generator, each turn ends exactly where its extra turns end, and the game ends
+    /// with exactly the value claimed. Every value the engine reports passes this check.
+    pub fn verify(&self, game: &Game, pos: &Position) -> Result<(), line::ReplayError> {
+        line::replay(game, pos, &self.pv, self.value_from_south()).map(|_| ())
+    }
 }
 
 /// An exact solver for one game (rules and board), owning its transposition table.
@@ -184,30 +192,33 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for `game`, allocating the table once.
+    /// A solver for `game`, allocating the table once and building or loading the
+    /// endgame database of [`Config::database`] (built in memory in parallel; a file is
+    /// verified and checked against the game's rules and board).
     ///
-    /// With [`Config::egdb_seeds`] set (and rules the database supports), an endgame
-    /// database is built in memory first, in parallel.
-    pub fn new(game: Game, config: Config) -> Solver {
+    /// An error where a database file or directory cannot be used. A database to build
+    /// that the rules do not support, or that would not fit in memory, is left out.
+    pub fn new(game: Game, config: Config) -> Result<Solver, EgdbError> {
         let table = Table::for_game(config.hash_mb, &game);
-        let egdb = config
-            .egdb_seeds
-            .and_then(|k| Egdb::build(&game, k.min(game.capacity()), &|_, _, _| {}).ok())
-            .map(std::sync::Arc::new);
-        // Under the early stop: the database of the start position's total (even on
-        // every board), which reads the stores.
-        let stopdb = config
-            .egdb_seeds
-            .and_then(|k| StopDb::build(&game, k.min(game.capacity()), game.start().total_seeds()));
-        Solver {
+        let (egdb, stopdb) = match config.database.for_solver(&game)? {
+            Database::File(path) => (Some(Egdb::load_as(&path, &game, config.residence)?), None),
+            Database::Build(k) => (
+                Egdb::build(&game, k, &|_, _, _| {}).ok(),
+                // Under the early stop: the database of the start position's total (even
+                // on every board), which reads the stores.
+                StopDb::build(&game, k, game.start().total_seeds()),
+            ),
+            _ => (None, None),
+        };
+        Ok(Solver {
             game,
             table,
             config,
-            egdb,
+            egdb: egdb.map(std::sync::Arc::new),
             stopdb,
             stopdb_odd: std::sync::OnceLock::new(),
             busy: smp::Busy::new(),
-        }
+        })
     }
 
     /// Searches `depth` sowings of iterative deepening before each proof (see

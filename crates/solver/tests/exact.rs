@@ -3,7 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Capture, Game, Position, Rules};
-use kalah_solver::{Config, Solver};
+use kalah_solver::{Config, Database, Solver};
 
 /// Plain exhaustive minimax: no table, no pruning, no ordering. The value for the mover.
 fn naive(game: &Game, pos: &Position) -> i32 {
@@ -73,13 +73,15 @@ fn solver(
             threads,
             hash_mb: 2,
             deepening: 4,
-            egdb_seeds,
+            database: egdb_seeds.map_or(Database::None, Database::Build),
             etc_min_seeds,
             table_min_seeds,
             // Share siblings everywhere, so that the two-thread runs exercise it.
             share_min_seeds: 0,
+            ..Config::default()
         },
     )
+    .unwrap()
 }
 
 /// Replays a principal variation and returns the final score from South.
@@ -248,7 +250,8 @@ fn start_value(houses: u8, seeds: u8, capture: Capture) -> (i32, Vec<kalah_solve
             hash_mb: 64,
             ..Config::default()
         },
-    );
+    )
+    .unwrap();
     let sol = s
         .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
         .unwrap();

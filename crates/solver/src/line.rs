@@ -1,10 +1,11 @@
-//! The check behind every principal variation this crate returns: replay it sowing by
-//! sowing with the checked move generator and compare the final score with the value.
+//! The one check behind every value the engine reports: replay its principal variation
+//! sowing by sowing with the checked move generator and compare the final score with the
+//! value (see [`crate::Solution::verify`]).
 
 use std::fmt;
 
+use crate::Turn;
 use kalah_core::{Game, Position, Sowing};
-use kalah_solver::Turn;
 
 /// A line of play that does not replay, or does not end with the value claimed.
 #[derive(Clone, Debug, PartialEq, Eq)]
