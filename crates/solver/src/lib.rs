@@ -7,14 +7,21 @@
 //! null-window searches to the end of the game (MTD(f)), and finally extracts a
 //! principal variation that replays to that value.
 //!
+//! [`Config::for_work`] chooses the settings for the work at hand (table size, endgame
+//! database, deepening), exactly as the `kalah` command line does; [`Solution::verify`]
+//! replays the principal variation to the value.
+//!
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use kalah_core::{Game, Rules, Capture};
 //! use kalah_solver::{Solver, Config};
 //!
 //! let game = Game::new(Rules { capture: Capture::Empty, ..Rules::kalah(4, 2) }).unwrap();
-//! let solver = Solver::new(game.clone(), Config { threads: 1, hash_mb: 4, ..Config::default() }).unwrap();
-//! let solution = solver.solve(&game.start(), &AtomicBool::new(false), &mut |_| {}).unwrap();
+//! let pos = game.start();
+//! let config = Config { threads: 1, ..Config::for_work(&game, &pos, 1) };
+//! let solver = Solver::new(game.clone(), config).unwrap();
+//! let solution = solver.solve(&pos, &AtomicBool::new(false), &mut |_| {}).unwrap();
+//! solution.verify(&game, &pos).unwrap();
 //! assert_eq!(solution.value_from_south(), 6); // Irving, Donkers and Uiterwijk (2000)
 //! ```
 #![deny(missing_docs)]
