@@ -12,6 +12,7 @@ use kalah_core::{mix, Game, Position, PositionError, Side, Sowing};
 
 use std::sync::atomic::AtomicBool;
 
+use kalah_analysis::{first_steps, Offer};
 use kalah_solver::Solver;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -219,8 +220,9 @@ fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliErr
 /// exact solver.
 pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize> {
     let me = pos.side_to_move();
-    let mut turns = Vec::new();
-    all_turns(game, pos, &mut Vec::new(), &mut turns);
+    let turns = first_steps(game, pos, Offer::AfterTurn)
+        .into_iter()
+        .map(|step| (step.turn.sowings, step.after));
     let tie_break = |turn: &[usize]| match seed {
         None => 0,
         Some(s) => turn
@@ -228,7 +230,6 @@ pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize>
             .fold(mix(s), |acc, &j| mix(acc ^ (j as u64 + 1))),
     };
     turns
-        .into_iter()
         .map(|(turn, after)| (me.sign() * after.score(), turn))
         // max_by_key keeps the last maximum: compare with reversed tie keys so that the
         // first turn in bin order wins without a seed.
@@ -257,23 +258,4 @@ fn perfect_turn(
         .best_turn()
         .map(|t| t.sowings.clone())
         .unwrap_or_default())
-}
-
-/// Collects every complete turn from `pos` (each with the position after it) into `turns`.
-fn all_turns(
-    game: &Game,
-    pos: &Position,
-    prefix: &mut Vec<usize>,
-    turns: &mut Vec<(Vec<usize>, Position)>,
-) {
-    for j in pos.moves() {
-        let (next, how) = game.sow(pos, j);
-        prefix.push(j);
-        if how == Sowing::ExtraTurn {
-            all_turns(game, &next, prefix, turns);
-        } else {
-            turns.push((prefix.clone(), next));
-        }
-        prefix.pop();
-    }
 }
