@@ -18,7 +18,7 @@ use crate::solving::{progress_message, SolverArgs};
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum OfferArg {
-    /// After South's complete first turn, extra sowings included (RULES.md)
+    /// After South's complete first turn, extra sowings included (docs/rules.md §3.6)
     Turn,
     /// After South's very first sowing; whoever then owns South's side plays any extra
     /// sowing it earned

@@ -214,10 +214,10 @@ fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliErr
 /// The engine's choice of a whole turn (the houses it sows, 0-based from its left) in a
 /// position where it is to move and the game is not over.
 ///
-/// For now a greedy player: it tries every complete turn (following extra turns) and takes
-/// one that leaves its store margin largest. Ties go to the first turn in bin order, or,
-/// with a `seed`, to the one a hash of the seed picks. This is the place to plug in the
-/// exact solver.
+/// The greedy engine of `--engine greedy` (the default engine plays `perfect_turn`): it
+/// tries every complete turn (following extra turns) and takes one that leaves its store
+/// margin largest when the turn is over, looking no further ahead. Ties go to the first
+/// turn in bin order, or, with a `seed`, to the one a hash of the seed picks.
 pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize> {
     let me = pos.side_to_move();
     let turns = first_steps(game, pos, Offer::AfterTurn)

@@ -20,7 +20,8 @@ use kalah_solver::line::replay;
 /// The name comes from the pie rule, whose offer comes at that point (see [`crate::pie`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Offer {
-    /// After the mover's complete first turn, extra sowings included (the rule of RULES.md).
+    /// After the mover's complete first turn, extra sowings included (the rule of
+    /// docs/rules.md §3.6).
     #[default]
     AfterTurn,
     /// After the mover's very first sowing, even when it earned an extra sowing: whoever

@@ -1,9 +1,9 @@
 //! The pie rule (swap): after South's first turn North may take over South's side.
 //!
-//! Convention (see RULES.md). Call the player who moves first the *first player* and the
-//! other the *second player*. South (the first player) makes a first move that leads to a
-//! position `P` of value `v` from South (the final South store minus North store under
-//! perfect play from `P`). Then the second player chooses:
+//! Convention (see docs/rules.md §3.6). Call the player who moves first the *first
+//! player* and the other the *second player*. South (the first player) makes a first move
+//! that leads to a position `P` of value `v` from South (the final South store minus North
+//! store under perfect play from `P`). Then the second player chooses:
 //!
 //! - **no swap**: the players keep their sides; the first player ends `v` ahead;
 //! - **swap**: the second player takes over South's side (the store, the houses and any

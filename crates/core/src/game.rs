@@ -64,7 +64,7 @@ pub enum Sowing {
 /// ([`Game::sow_rows`]): shifts of the 128-bit packed board cost several instructions
 /// each, and the endgame database build and the search both sow on the rows (the
 /// 16-seed build 1.3x faster, the search a few per cent). The emptied starting house is
-/// part of the cycle and receives seeds on every full lap, as RULES.md requires.
+/// part of the cycle and receives seeds on every full lap, as docs/rules.md §2.1 requires.
 #[derive(Clone)]
 pub struct Game {
     rules: Rules,

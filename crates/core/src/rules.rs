@@ -12,7 +12,7 @@ pub const MAX_TOTAL_SEEDS: usize = 255;
 /// Which rule family a game follows.
 ///
 /// Only the Kalah family (standard Kalah and its options) is implemented. The
-/// other families of RULES.md (General, Ethiopian, Nigerian, Oware) sow and
+/// other families of docs/rules.md §5 (General, Ethiopian, Nigerian, Oware) sow and
 /// capture differently; they are meant to come as further variants here with
 /// their own position type behind the same move-generation interface, so the
 /// Kalah sowing path never has to test for them.
@@ -26,7 +26,7 @@ pub enum Family {
 /// What a last seed in an empty house of the mover's own row captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Capture {
-    /// Capture only when the opposite house holds seeds (rule 3 of RULES.md).
+    /// Capture only when the opposite house holds seeds (rule 3, docs/rules.md §2.3).
     #[default]
     Standard,
     /// Capture the single seed even when the opposite house is empty
@@ -37,7 +37,7 @@ pub enum Capture {
 /// When the game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum End {
-    /// As soon as either row is empty after a sowing (rule 4).
+    /// As soon as either row is empty after a sowing (rule 4, docs/rules.md §2.4).
     #[default]
     RowEmpty,
     /// When the player whose turn it is has no seeds in their row (seed 002).

@@ -1,5 +1,5 @@
 //! A deliberately simple reference implementation of the Kalah rules, written from
-//! RULES.md alone: a plain array of places in the absolute layout, one loop step per
+//! docs/rules.md alone: a plain array of places in the absolute layout, one loop step per
 //! seed. It is slow on purpose; the fast engine is checked against it.
 
 use kalah_core::{Capture, End, Leftovers, Rules, Side};
@@ -18,8 +18,8 @@ pub enum Outcome {
     GameOver,
 }
 
-/// A board in the absolute layout of RULES.md, counter-clockwise from South's first
-/// house: `0..H` South's houses, `H` South's store, `H+1..=2H` North's houses,
+/// A board in the absolute layout of docs/rules.md §1.2, counter-clockwise from South's
+/// first house: `0..H` South's houses, `H` South's store, `H+1..=2H` North's houses,
 /// `2H+1` North's store. Only the first `2H+2` places are used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefBoard {
