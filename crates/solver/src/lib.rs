@@ -21,6 +21,7 @@
 
 mod config;
 pub mod egdb;
+mod levels;
 mod pages;
 mod search;
 mod smp;
