@@ -127,7 +127,7 @@ impl std::fmt::Display for EgdbError {
             EgdbError::EarlyStop => write!(
                 f,
                 "an endgame database file cannot serve the early stop, whose values depend on the stores: \
-                 the solver builds that database in memory instead (--egdb-seeds)"
+                 the solver builds that database in memory instead"
             ),
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")
@@ -135,14 +135,14 @@ impl std::fmt::Display for EgdbError {
             EgdbError::NotEnoughMemory { needed, available } => write!(
                 f,
                 "the endgame database needs {:.0} MiB of memory but only {:.0} MiB is available: \
-                 lower --max-seeds",
+                 one of fewer seeds needs less",
                 mib(*needed),
                 mib(*available)
             ),
             EgdbError::NotEnoughDisk { path, needed, available } => write!(
                 f,
                 "{path} needs {:.0} MiB of disk space but only {:.0} MiB is free there: \
-                 lower --max-seeds or write elsewhere",
+                 build fewer seeds, or write to another file system",
                 mib(*needed),
                 mib(*available)
             ),
@@ -377,11 +377,7 @@ impl Egdb {
     /// sowing deep): each must be the best over its children of what they store. Returns
     /// the rank of the first entry that disagrees.
     pub fn spot_check(&self, samples: u64) -> Result<(), u64> {
-        let rules = Rules {
-            seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * self.rules.houses as usize)) as u8,
-            ..self.rules
-        };
-        let Ok(game) = Game::new(rules) else {
+        let Ok(game) = widest_game(&self.rules) else {
             return Err(0);
         };
         let count = self.ranker.level_start(self.complete);
@@ -494,6 +490,18 @@ impl levels::Entries for Egdb {
         }
         self.values[rank as usize].store(best as i8, Relaxed);
     }
+}
+
+/// The game in which a database for `rules` is computed, checked and probed: the same
+/// rules without the early stop, with as many seeds per house as the packed board holds,
+/// so that every board of the database is a position of it (the seeds per house do not
+/// change a database's values, see [`Egdb::supports`]).
+pub fn widest_game(rules: &Rules) -> Result<Game, kalah_core::RulesError> {
+    Game::new(Rules {
+        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * rules.houses.max(1) as usize)) as u8,
+        early_stop: false,
+        ..*rules
+    })
 }
 
 /// The board and rules a database's values depend on, for messages.

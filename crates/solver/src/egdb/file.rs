@@ -383,31 +383,27 @@ fn read_header(f: &mut File, path: &Path) -> Result<FileInfo, EgdbError> {
 
 /// A private read-only map of the whole of `f`; `None` where the system cannot map it
 /// (the file is then read instead). Its pages are mapped as the checksum first reads
-/// them, on every core (mapping them all up front on one thread was 0.02-0.06 s slower).
+/// them, on every core (faster than mapping them all up front on one thread).
 ///
 /// A loaded database is mapped rather than read: its pages are those of the page cache,
 /// so nothing is copied, and no fresh memory has to be zeroed first (on a virtual
-/// machine the first touch of memory can cost more than the copy: Kalah(6,4) with the
-/// 24-seed file spent 0.4-2.8 s loading it by `read`). The file must not be changed in
-/// place while it is in use; builds and saves replace a file by renaming a new one over
-/// it, which leaves an open map of the old file intact.
+/// machine the first touch of memory can cost more than the copy). The file must not be
+/// changed in place while it is in use; builds and saves replace a file by renaming a new
+/// one over it, which leaves an open map of the old file intact.
 ///
 /// The map is advised huge pages: a file read from disk through it is then cached in 2 MiB
 /// pages and mapped whole pages at a time, so later loads set up a few thousand entries
-/// instead of millions, and the search's reads miss the TLB far less. The 28-seed file
-/// loads (`kalah egdb info`) in 0.19-0.21 s, 0.00 s of it in the kernel, against 0.42-0.73 s
-/// (0.35 s in the kernel) from small cached pages; Kalah(6,4) with it then takes 0.26-0.36 s
-/// wall instead of 0.54-0.59 s; Kalah(6,5) empty capture searches as fast mapped as copied
-/// into huge pages (45.3 and 48.6 s against 44.0 and 57.6 s). A file already cached in
-/// small pages (by a copy, or written by `write`) stays so until the system drops it; a
-/// build drops what it wrote ([`drop_cached`]).
+/// instead of millions (a load then spends almost no time in the kernel), and the
+/// search's reads miss the TLB far less: it searches as fast as in a copy on huge pages.
+/// A file already cached in small pages (by a copy, or written by `write`) stays so until
+/// the system drops it; a build drops what it wrote ([`drop_cached`]).
 fn map(f: &File) -> Option<memmap2::Mmap> {
     // SAFETY: the map is read-only (shared with the page cache, never written through)
     // and only read through `Bytes`; a file truncated under it by another program could
     // fault, as the doc above says.
     let map = unsafe { memmap2::MmapOptions::new().map(f) }.ok()?;
-    // The checksum reads it from end to end first: read ahead (a cold 24-seed file then
-    // loads in 0.8 s; without read-ahead it took 9 s).
+    // The checksum reads it from end to end first: read ahead (a cold file loads ten
+    // times faster so).
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
     #[cfg(target_os = "linux")]
@@ -420,9 +416,7 @@ const COPY_CHUNK: usize = 32 << 20;
 
 /// Fills `buf` from `f` at byte `offset` on, in chunks read by every core: the copy and
 /// the first touch of each chunk's fresh pages (zeroed by the system first) then run in
-/// parallel. The 28-seed file (5.3 GiB), three runs each, alternating: 1.2-1.3 s -> 0.63-0.76 s
-/// (the first run of the sequential read took 15.4 s, and a whole Kalah(6,5) solve 17.8 s
-/// before its search, against 6.5 s).
+/// parallel (about twice as fast as one sequential read).
 fn read_parallel(f: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -442,7 +436,7 @@ fn read_parallel(f: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
 /// Drops the pages of a file just written (and flushed) from the page cache, so that the
 /// first load reads it back through its map, into huge pages (see [`map`]). Pages written
 /// by `write` are cached as small pages, and a map of them stays on small pages for as
-/// long as they are cached: loading the 28-seed file then costs 0.4-0.7 s instead of 0.2 s.
+/// long as they are cached, which makes every load slower.
 fn drop_cached(f: &File) {
     #[cfg(target_os = "linux")]
     {
@@ -454,37 +448,23 @@ fn drop_cached(f: &File) {
     let _ = f;
 }
 
-/// A game the database's rules allow, holding as many seeds as a board can.
-fn widest_game(rules: &Rules) -> Result<Game, EgdbError> {
-    let rules = Rules {
-        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * rules.houses as usize)) as u8,
-        early_stop: false,
-        ..*rules
-    };
-    Game::new(rules).map_err(|_| EgdbError::TooManySeeds { seeds: 0, limit: 0 })
-}
-
 /// Where a loaded database's values live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Residence {
     /// Mapped from the file, shared with the page cache (nothing copied or zeroed): loads in a
     /// fraction of a second; the search reads it through huge pages where the system caches
-    /// the file in them (see [`map`]), else through small pages. The choice for short
-    /// solves: Kalah(6,4) with the 28-seed file in 0.27-0.35 s wall.
+    /// the file in them (a map is advised huge pages), else through small pages. The
+    /// choice for short solves.
     Mapped,
     /// Copied into private memory on transparent huge pages, read by every core: the copy
-    /// costs about 0.35 s for the 24-seed file and 0.6-0.8 s for the 28-seed one when the
-    /// file is in the page cache (fresh memory is zeroed first; on this VM a first run
-    /// after other work can take seconds more), and the memory of
-    /// the file again, but the search runs faster than through small pages: Kalah(6,5)
-    /// empty capture with the 24-seed file searched in 166.7 s against 183.5 s mapped in
-    /// small pages (the same 1.14 G nodes).
+    /// costs time (fresh memory is zeroed first) and the memory of the file again, but the
+    /// search runs faster than through small pages.
     Copied,
-    /// Mapped where the system maps the cached file with huge pages (see [`map`]), else
-    /// copied ([`Residence::Copied`]; mapped all the same when the copy would not fit in
-    /// the memory available). The choice for long solves: the search reads either at the
-    /// speed of huge pages, and a file cached in huge pages costs neither the copy
-    /// (0.6-6 s for the 28-seed file) nor its memory.
+    /// Mapped where the system maps the cached file with huge pages, else copied
+    /// ([`Residence::Copied`]; mapped all the same when the copy would not fit in the
+    /// memory available). The choice for long solves: the search reads either at the
+    /// speed of huge pages, and a file cached in huge pages costs neither the copy nor
+    /// its memory.
     Huge,
 }
 
@@ -516,7 +496,10 @@ impl Egdb {
                 why: format!("{len} bytes, the header says {}", info.file_size()),
             });
         }
-        let game = widest_game(&info.rules)?;
+        let game = super::widest_game(&info.rules).map_err(|e| EgdbError::Corrupt {
+            path: name.clone(),
+            why: format!("impossible rules in the header: {e}"),
+        })?;
         let mapped = match residence {
             Residence::Mapped | Residence::Huge => map(&f),
             Residence::Copied => None,
@@ -655,16 +638,16 @@ impl Egdb {
         };
         if partial.exists() {
             return Err(refuse(format!(
-                "{} exists (an interrupted build): run the build again without --from to \
-                 resume it, or remove it",
+                "{} exists (an interrupted build): resume that build instead of starting \
+                 from a smaller file, or remove it",
                 partial.display()
             )));
         }
         let info = read_info(from)?;
         if info.max_seeds >= max_seeds {
             return Err(refuse(format!(
-                "it already holds every position with up to {} seeds, and --max-seeds is \
-                 {max_seeds}",
+                "it already holds every position with up to {} seeds, and the database to \
+                 build holds up to {max_seeds}",
                 info.max_seeds
             )));
         }
@@ -710,7 +693,7 @@ impl Egdb {
             if !db.supports(&old.rules) {
                 return Err(EgdbError::WrongGame {
                     path: format!(
-                        "{name} (left by an interrupted build; remove it or choose another --out)"
+                        "{name} (left by an interrupted build; remove it or build to another file)"
                     ),
                     built: super::describe(&old.rules),
                     wanted: super::describe(game.rules()),
@@ -720,9 +703,11 @@ impl Egdb {
                 return Err(EgdbError::Corrupt {
                     path: name,
                     why: format!(
-                        "it already holds {} levels, more than --max-seeds {max_seeds} asks for; \
-                         raise --max-seeds or remove it",
-                        old.levels
+                        "it already holds {} levels, more than the {} of a database of {max_seeds} \
+                         seeds; build one of {} seeds or more, or remove it",
+                        old.levels,
+                        max_seeds + 1,
+                        old.levels - 1
                     ),
                 });
             }
