@@ -22,6 +22,7 @@
 mod config;
 pub mod egdb;
 mod levels;
+mod os;
 mod pages;
 mod search;
 mod smp;

@@ -92,7 +92,7 @@ impl StopDb {
         }
         let len = *level_base.last().unwrap_or(&0) as usize;
         // Leave room for the rest (the table, the boards of a level being built).
-        if crate::egdb::file::available_memory().is_some_and(|bytes| len as u64 > bytes / 10 * 7) {
+        if crate::os::available_memory().is_some_and(|bytes| len as u64 > bytes / 10 * 7) {
             return None;
         }
         let db = StopDb {
