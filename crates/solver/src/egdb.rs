@@ -456,10 +456,17 @@ impl levels::Entries for Egdb {
     };
 
     #[inline(always)]
-    fn start(e: &mut Expanded, over: Option<i8>) {
+    fn start(e: &mut Expanded) {
         e.n = 0;
         e.passed = 0;
-        e.best = over.map_or(i32::MIN, i32::from);
+        e.best = i32::MIN;
+    }
+
+    #[inline(always)]
+    fn over(e: &mut Expanded, value: i8) {
+        e.n = 0;
+        e.passed = 0;
+        e.best = value as i32;
     }
 
     #[inline(always)]

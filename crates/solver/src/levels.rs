@@ -49,10 +49,12 @@ pub(crate) trait Entries: Sync {
     /// A board of no children, for the batch's initial contents.
     const EMPTY: Self::Board;
 
-    /// Starts the record `board` of a board again, with no children (and, where `over`
-    /// is given, as a board whose game is already over: `over` is the seeds the
-    /// end-of-game rule gives the mover less those it gives the opponent).
-    fn start(board: &mut Self::Board, over: Option<i8>);
+    /// Starts the record `board` of a board again, with no children.
+    fn start(board: &mut Self::Board);
+
+    /// Records in `board` a board whose game is already over, without children: `value`
+    /// is the seeds the end-of-game rule gives the mover less those it gives the opponent.
+    fn over(board: &mut Self::Board, value: i8);
 
     /// Adds to `board` (on `level`) the child that sowing `sown` leaves: `rank` is its
     /// rank (mover-first; the empty board's, 0, where the sowing ended the game).
@@ -163,10 +165,10 @@ fn expand<D: Entries, const H: usize>(
 ) {
     let theirs = their.row;
     if let Some((left_mine, left_theirs)) = game.settle_rows(mine, theirs) {
-        D::start(e, Some(left_mine as i8 - left_theirs as i8));
+        D::over(e, left_mine as i8 - left_theirs as i8);
         return;
     }
-    D::start(e, None);
+    D::start(e);
     for j in 0..H {
         if (mine >> (8 * j)) as u8 == 0 {
             continue;

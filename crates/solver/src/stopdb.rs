@@ -209,16 +209,19 @@ impl levels::Entries for StopDb {
     };
 
     #[inline(always)]
-    fn start(b: &mut Kids, over: Option<i8>) {
+    fn start(b: &mut Kids) {
         b.n = 0;
-        if let Some(value) = over {
-            // Never reached in play (the game would be over); valued like a finished game.
-            b.kids[0] = Kid {
-                value,
-                ..Kid::default()
-            };
-            b.n = 1;
-        }
+    }
+
+    /// Never reached in play (the game would be over): valued like a finished game, as
+    /// one child whose game ended.
+    #[inline(always)]
+    fn over(b: &mut Kids, value: i8) {
+        b.kids[0] = Kid {
+            value,
+            ..Kid::default()
+        };
+        b.n = 1;
     }
 
     #[inline(always)]
