@@ -39,15 +39,15 @@ use rayon::prelude::*;
 /// from the child's rank) in a record of the board, then values and stores the board's
 /// entries from its children's.
 pub(crate) trait Entries: Sync {
-    /// The ranks of the database's boards.
-    fn ranker(&self) -> &Ranker;
-
     /// What a board keeps of its children between [`Entries::child`] and
     /// [`Entries::store`], or its value where its own game is over.
     type Board: Copy;
 
     /// A board of no children, for the batch's initial contents.
     const EMPTY: Self::Board;
+
+    /// The ranks of the database's boards.
+    fn ranker(&self) -> &Ranker;
 
     /// Starts the record `board` of a board again, with no children.
     fn start(board: &mut Self::Board);
