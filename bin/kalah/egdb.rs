@@ -115,10 +115,14 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if rules.early_stop {
         return Err(egdb::EgdbError::EarlyStop.into());
     }
-    let need = Requirements::of(game.houses(), k)?;
+    let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
     let partial = file::partial_path(&args.out);
     if let Some(from) = &args.from {
-        let levels = Egdb::start_from(&game, k, from, &args.out)?;
+        // The smaller file is loaded like any database: its own errors name it.
+        let levels = Egdb::start_from(&game, k, from, &args.out).map_err(|e| match e {
+            e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
+            e => CliError::Egdb(e),
+        })?;
         if !args.quiet {
             eprintln!(
                 "starting from {}: levels 0 to {}",
@@ -163,7 +167,8 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     let start = Instant::now();
-    let (db, resumed) = Egdb::build_file(&game, k, &args.out, &progress)?;
+    let (db, resumed) =
+        Egdb::build_file(&game, k, &args.out, &progress).map_err(CliError::EgdbBuild)?;
     if let Ok(mut guard) = bars.lock() {
         if let Some(old) = guard.take() {
             old.finish(terminal);
@@ -313,10 +318,7 @@ fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         });
     }
     let db = Egdb::open(&args.file)?;
-    let game = Game::new(Rules {
-        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * h)) as u8,
-        ..header.rules
-    })?;
+    let game = egdb::widest_game(&header.rules)?;
     let pos = game.settle(pos).map_err(CliError::Position)?;
     let from_south = |p: &Position| db.probe(p).map(|v| v * p.side_to_move().sign());
     let value = from_south(&pos).unwrap_or(pos.score());

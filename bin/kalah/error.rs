@@ -44,6 +44,9 @@ pub enum CliError {
     },
     /// An endgame database could not be built, read or used.
     Egdb(EgdbError),
+    /// `kalah egdb build` could not build the database: the message adds the options to
+    /// change where the library's reason names a value one of them sets.
+    EgdbBuild(EgdbError),
     /// A position to probe is not in the endgame database (other board, too many seeds).
     NotInDatabase {
         /// The database file.
@@ -103,7 +106,21 @@ impl fmt::Display for CliError {
                  holds at most {max} (2 x {houses} houses x seeds per house, within 255): \
                  remove seeds from the position"
             ),
+            CliError::Egdb(e @ EgdbError::EarlyStop) => {
+                write!(f, "{e} (its size: kalah solve --egdb-seeds)")
+            }
             CliError::Egdb(e) => write!(f, "{e}"),
+            CliError::EgdbBuild(e) => match e {
+                EgdbError::TooManySeeds { .. } | EgdbError::NotEnoughMemory { .. } => {
+                    write!(f, "{e} (--max-seeds)")
+                }
+                EgdbError::NotEnoughDisk { .. } => write!(f, "{e} (--max-seeds, --out)"),
+                // A partial file of other rules, or with more levels than asked for.
+                EgdbError::WrongGame { .. } => write!(f, "{e} (--out)"),
+                EgdbError::Corrupt { .. } => write!(f, "{e} (--max-seeds, --out)"),
+                EgdbError::FromRefused { .. } => write!(f, "{e} (--from, --max-seeds)"),
+                e => CliError::Egdb(e.clone()).fmt(f),
+            },
             CliError::NotInDatabase {
                 file,
                 houses,

@@ -8,50 +8,22 @@
 //! houses, not on the seeds per house the game started with: one database serves
 //! Kalah(6,4) and Kalah(6,5) alike (see [`Egdb::supports`]).
 //!
-//! **Order of computation.** A sowing never adds seeds to the houses, so every child holds
-//! at most as many seeds as its parent: levels are computed in increasing order, and a
-//! child on a lower level is always ready. A child on the *same* level comes from a sowing
-//! that banked nothing: it stayed inside the mover's own row without reaching the store
-//! and captured nothing, so its seeds only moved towards the mover's store. The *distance
-//! sum* of a board (over all seeds, the distance of each from the start of its row: lane
-//! `j` of a row counts `j` per seed) then strictly grows, and a flip of the board does not
-//! change it. So a level is computed in decreasing distance sum, one sum at a time: every
-//! child on the same level has a larger sum and is ready, and the boards of one sum are
-//! independent of each other, so they are shared out between the threads freely.
+//! **Build.** Levels are computed in increasing seeds, and the boards of a level in
+//! decreasing distance sum, by the build shared with the early stop's database (the
+//! crate's `levels` module explains the order); a board's value is the best over its
+//! children of the margin the sowing banked plus (after an extra turn) or minus (after a
+//! passed turn) the child's entry.
 //!
-//! **Speed.** A board is one row for each player. The rows of a level are grouped by seeds
-//! and distance sum; the boards of one distance sum are the pairs of a mover's group and an
-//! opponent's group whose sums add up to it. One task takes one mover's row and walks the
-//! opponent's rows of its group in rank order. Most sowings leave the opponent's row
-//! unchanged, and then the mover's row after the sowing is the same for the whole task:
-//! its part of the child's rank is computed once ([`Kin`]), the opponent's row's part is
-//! known from the group, and the children of consecutive boards of a task lie close
-//! together in memory. A board whose game is already over is valued by its row sums
-//! without sowing. The children's ranks of a batch of `BATCH` boards are computed and
-//! prefetched before any of their values is read, so the random reads into hundreds of
-//! MiB overlap (7% faster than one board at a time; the prefetches themselves then wait
-//! on address translation); the values live on transparent huge pages to spare the TLB.
-//! The sowings work on the two rows as 64-bit words (no shifts of 128-bit words).
-//!
-//! Measured on 2 cores, the 16-seed build: walking each level in rank order and computing
-//! a same-level child on demand when first needed (38% of the boards) took 1.72-1.74 s on
-//! one thread and 0.93-0.99 s on two; the order by distance sum takes 1.47 s and
-//! 0.73-0.74 s (the 20-seed build 8.4 s -> 6.8 s). Fixing the mover's row in a task
-//! instead of the opponent's saved a further 3% there and 8% on the 20- and 24-seed
-//! builds (6.92 -> 6.34 s; 42.5 -> 39.1 s). A sowing without branches on the seeds (masks
-//! instead of ifs) was slower than this. With the mover's row fixed, a batch of 24 boards
-//! (rather than 8) saves 5-9% on the 16-seed build and 10-12% on the 20- and 24-seed
-//! builds (24 seeds: 35.7 -> 31.5 s); in the earlier rank-order build 16 had been slower.
-//!
-//! The file format, the resumable build to a file, and loading are in [`file`].
+//! The file format, the resumable build to a file, and loading are in [`file`](mod@file).
 
 pub mod file;
 pub(crate) mod store;
 
-use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
-use kalah_core::{Game, Position, Ranker, Rules, Side, MAX_HOUSES};
-use rayon::prelude::*;
+use kalah_core::{Game, Position, Ranker, RowSowing, Rules, Side, MAX_HOUSES};
+
+use crate::levels;
 
 pub use file::{FileInfo, Requirements, Residence};
 use store::Bytes;
@@ -155,7 +127,7 @@ impl std::fmt::Display for EgdbError {
             EgdbError::EarlyStop => write!(
                 f,
                 "an endgame database file cannot serve the early stop, whose values depend on the stores: \
-                 the solver builds that database in memory instead (--egdb-seeds)"
+                 the solver builds that database in memory instead"
             ),
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")
@@ -163,14 +135,14 @@ impl std::fmt::Display for EgdbError {
             EgdbError::NotEnoughMemory { needed, available } => write!(
                 f,
                 "the endgame database needs {:.0} MiB of memory but only {:.0} MiB is available: \
-                 lower --max-seeds",
+                 one of fewer seeds needs less",
                 mib(*needed),
                 mib(*available)
             ),
             EgdbError::NotEnoughDisk { path, needed, available } => write!(
                 f,
                 "{path} needs {:.0} MiB of disk space but only {:.0} MiB is free there: \
-                 lower --max-seeds or write elsewhere",
+                 build fewer seeds, or write to another file system",
                 mib(*needed),
                 mib(*available)
             ),
@@ -236,119 +208,6 @@ pub struct Egdb {
     path: Option<std::path::PathBuf>,
 }
 
-/// What a build task keeps of its children's ranks while the mover's row stays the same
-/// and the opponent's row runs through a group (see [`Egdb::expand_rows`]): for each
-/// house, the mover's row after its sowing and that row's part of the child's rank, where
-/// the opponent's row came through unchanged.
-#[derive(Clone, Copy)]
-struct Kin {
-    /// The opponent's seeds (the same for the whole group).
-    theirs_seeds: u64,
-    /// After a passed turn: the mover's row, now the child's second row, and
-    /// [`Ranker::rank_high`] of it below the opponent's seeds.
-    passed: [(u64, u64); MAX_HOUSES],
-    /// After an extra turn: the mover's row, still the child's first row, and
-    /// [`Ranker::rank_low`] of it.
-    extra: [(u64, u64); MAX_HOUSES],
-}
-
-impl Kin {
-    fn new(theirs_seeds: u64) -> Kin {
-        Kin {
-            theirs_seeds,
-            passed: [(u64::MAX, 0); MAX_HOUSES],
-            extra: [(u64::MAX, 0); MAX_HOUSES],
-        }
-    }
-}
-
-/// The rows of one player (`H` byte lanes) with at most a level's seeds, grouped by seeds
-/// and distance sum (see the module's notes), each with its parts of the ranks a build
-/// needs ([`Row`]), in increasing order of [`Row::low`].
-struct RowGroups {
-    /// `groups[seeds * (max_sum + 1) + sum]`.
-    groups: Vec<Vec<Row>>,
-    /// The largest distance sum of a row: every seed in the last lane.
-    max_sum: usize,
-}
-
-/// A row of a [`RowGroups`] and its parts of the ranks of the level's boards.
-#[derive(Clone, Copy)]
-struct Row {
-    row: u64,
-    /// [`Ranker::rank_low`]: its part as the mover's row.
-    low: u64,
-    /// [`Ranker::rank_high`] below the rest of the level's seeds: its part as the
-    /// opponent's row.
-    high: u64,
-    /// The same below one seed fewer: its part of the child after an extra turn that left
-    /// it unchanged.
-    extra_high: u64,
-}
-
-impl RowGroups {
-    fn new<const H: usize>(ranker: &Ranker, level: usize) -> RowGroups {
-        let max_sum = (H - 1) * level;
-        let mut groups = vec![Vec::new(); (level + 1) * (max_sum + 1)];
-        // Every row, lane by lane: the seeds given to the lanes so far, and their sum.
-        let mut stack = vec![(0u64, 0usize, 0usize)];
-        while let Some((row, lane, seeds)) = stack.pop() {
-            if lane == H {
-                let sum = (0..H)
-                    .map(|j| (row >> (8 * j) & 0xff) as usize * j)
-                    .sum::<usize>();
-                // As the opponent's row, the mover's row holds the rest of the level.
-                let below = (level - seeds) as u64;
-                groups[seeds * (max_sum + 1) + sum].push(Row {
-                    row,
-                    low: ranker.rank_low::<H>(row),
-                    high: ranker.rank_high::<H>(row, below),
-                    extra_high: ranker.rank_high::<H>(row, below.saturating_sub(1)),
-                });
-                continue;
-            }
-            for s in 0..=level - seeds {
-                stack.push((row | (s as u64) << (8 * lane), lane + 1, seeds + s));
-            }
-        }
-        for g in &mut groups {
-            g.sort_unstable_by_key(|r| r.low);
-        }
-        RowGroups { groups, max_sum }
-    }
-
-    /// The rows of `seeds` seeds and distance sum `sum`.
-    fn group(&self, seeds: usize, sum: usize) -> &[Row] {
-        &self.groups[seeds * (self.max_sum + 1) + sum]
-    }
-}
-
-/// Boards expanded together in a build before their children are read.
-const BATCH: usize = 24;
-
-/// A board of a build batch, expanded: its children (rank, board, what the sowing banked
-/// for the board's mover, and whether the turn passed: bit `i` of `passed`; a child
-/// whose game ended is the empty board), or in `best` the board's value where its own
-/// game is already over.
-#[derive(Clone, Copy)]
-struct Expanded {
-    n: u8,
-    passed: u8,
-    best: i32,
-    ranks: [usize; MAX_HOUSES],
-    margins: [i16; MAX_HOUSES],
-}
-
-impl Expanded {
-    const EMPTY: Expanded = Expanded {
-        n: 0,
-        passed: 0,
-        best: i32::MIN,
-        ranks: [0; MAX_HOUSES],
-        margins: [0; MAX_HOUSES],
-    };
-}
-
 impl Egdb {
     /// An empty database for `game` (every entry 0), to be filled level by level with
     /// [`Egdb::build_level`].
@@ -412,7 +271,7 @@ impl Egdb {
     }
 
     /// Computes level `level` (all lower levels must be complete), in decreasing distance
-    /// sum (see the module's notes on the order).
+    /// sum (see the module's notes).
     pub fn build_level(
         &mut self,
         game: &Game,
@@ -425,167 +284,8 @@ impl Egdb {
             "a database mapped from a file is read-only"
         );
         assert!(self.supports(game.rules()), "the game's rules");
-        match game.houses() {
-            6 => self.build_level_rows::<6>(game, level, progress),
-            1 => self.build_level_rows::<1>(game, level, progress),
-            2 => self.build_level_rows::<2>(game, level, progress),
-            3 => self.build_level_rows::<3>(game, level, progress),
-            4 => self.build_level_rows::<4>(game, level, progress),
-            5 => self.build_level_rows::<5>(game, level, progress),
-            7 => self.build_level_rows::<7>(game, level, progress),
-            _ => self.build_level_rows::<8>(game, level, progress),
-        }
+        levels::build_level::<Egdb, BATCH>(self, game, level, progress);
         self.complete = level + 1;
-    }
-
-    /// [`Egdb::build_level`] on a board of `H` houses a side.
-    fn build_level_rows<const H: usize>(
-        &self,
-        game: &Game,
-        level: usize,
-        progress: &(dyn Fn(usize, u64, u64) + Sync),
-    ) {
-        let groups = RowGroups::new::<H>(&self.ranker, level);
-        let total = self.ranker.level_start(level + 1) - self.ranker.level_start(level);
-        let done = AtomicU64::new(0);
-        for sum in (0..=2 * groups.max_sum).rev() {
-            // The pairs of a mover's group and an opponent's group of this distance sum,
-            // with the mover's seeds.
-            let mut pairs = Vec::new();
-            for mine_seeds in 0..=level {
-                let theirs_seeds = level - mine_seeds;
-                for mine_sum in 0..=sum.min((H - 1) * mine_seeds) {
-                    let theirs_sum = sum - mine_sum;
-                    if theirs_sum > (H - 1) * theirs_seeds {
-                        continue;
-                    }
-                    let mine = groups.group(mine_seeds, mine_sum);
-                    let theirs = groups.group(theirs_seeds, theirs_sum);
-                    if !mine.is_empty() && !theirs.is_empty() {
-                        pairs.push((mine, theirs, mine_seeds as u64));
-                    }
-                }
-            }
-            pairs.par_iter().for_each(|&(mine, theirs, mine_seeds)| {
-                let theirs_seeds = level as u64 - mine_seeds;
-                mine.par_iter().with_min_len(4).for_each_init(
-                    || [Expanded::EMPTY; BATCH],
-                    |batch, mine| {
-                        let mut kin = Kin::new(theirs_seeds);
-                        for rows in theirs.chunks(BATCH) {
-                            for (e, theirs) in batch.iter_mut().zip(rows) {
-                                self.expand_rows::<H>(game, mine.row, theirs, e, &mut kin);
-                            }
-                            for (e, theirs) in batch.iter().zip(rows) {
-                                let rank = mine.low.wrapping_add(theirs.high) as usize;
-                                self.values[rank].store(self.finish(e), Relaxed);
-                            }
-                        }
-                        let n = theirs.len() as u64;
-                        let d = done.fetch_add(n, Relaxed) + n;
-                        // About a hundred reports a level.
-                        if (d - n) * 128 / total.max(1) != d * 128 / total.max(1) {
-                            progress(level, d, total);
-                        }
-                    },
-                );
-            });
-        }
-        progress(level, total, total);
-    }
-
-    /// Expands the board of rows `mine` (the mover's) and `theirs`, `H` houses each, into
-    /// `e` (written in place: only its counts are reset): the children's ranks and
-    /// margins, their entries prefetched (a sowing that ends the game leaves the empty
-    /// board, whose value is 0); a board whose game is already over (an empty row, a stuck
-    /// mover) is valued at once by the end-of-game rule
-    /// ([`kalah_core::Game::settle_rows`], as `Game::settle` values it). `theirs` comes
-    /// with its parts of the ranks ([`Row`]); `kin` is kept by the caller while `mine`
-    /// stays the same.
-    #[inline(always)]
-    fn expand_rows<const H: usize>(
-        &self,
-        game: &Game,
-        mine: u64,
-        their: &Row,
-        e: &mut Expanded,
-        kin: &mut Kin,
-    ) {
-        let theirs = their.row;
-        e.n = 0;
-        e.passed = 0;
-        e.best = i32::MIN;
-        if let Some((left_mine, left_theirs)) = game.settle_rows(mine, theirs) {
-            e.best = left_mine as i32 - left_theirs as i32;
-            return;
-        }
-        for j in 0..H {
-            if (mine >> (8 * j)) as u8 == 0 {
-                continue;
-            }
-            let sown = game.sow_rows(mine, theirs, j);
-            let extra = sown.extra;
-            let banked = sown.to_mover as i32 - sown.to_opponent as i32;
-            // Where the opponent's row came through unchanged, its part of the child's
-            // rank is known (its first row after a passed turn, its second after an extra
-            // turn), and the mover's row's part is usually the same as for the last board.
-            let rank = if !sown.theirs_kept {
-                // The child seen from its mover (a sowing that ended the game leaves the
-                // empty board).
-                if extra {
-                    self.ranker.rank_rows::<H>(sown.mine, sown.theirs)
-                } else {
-                    self.ranker.rank_rows::<H>(sown.theirs, sown.mine)
-                }
-            } else if extra {
-                let (row, low) = &mut kin.extra[j];
-                if *row != sown.mine {
-                    *row = sown.mine;
-                    *low = self.ranker.rank_low::<H>(sown.mine);
-                }
-                low.wrapping_add(their.extra_high)
-            } else {
-                let (row, high) = &mut kin.passed[j];
-                if *row != sown.mine {
-                    *row = sown.mine;
-                    *high = self.ranker.rank_high::<H>(sown.mine, kin.theirs_seeds);
-                }
-                their.low.wrapping_add(*high)
-            } as usize;
-            debug_assert_eq!(rank as u64, {
-                let (a, b) = if extra {
-                    (sown.mine, sown.theirs)
-                } else {
-                    (sown.theirs, sown.mine)
-                };
-                self.ranker.rank_rows::<H>(a, b)
-            });
-            self.values.prefetch(rank);
-            let n = e.n as usize;
-            e.ranks[n] = rank;
-            e.margins[n] = banked as i16;
-            e.passed |= u8::from(!extra) << n;
-            e.n += 1;
-        }
-    }
-
-    /// The value of an expanded board from its children's entries (all computed: see the
-    /// module's notes on the order).
-    #[inline]
-    fn finish(&self, e: &Expanded) -> i8 {
-        let mut best = e.best;
-        for i in 0..e.n as usize {
-            let cv = self.values[e.ranks[i]].load(Relaxed);
-            // The child's value for its own mover is its relative value plus its store
-            // margin, which is `-banked` where the turn passed.
-            let v = if e.passed >> i & 1 == 1 {
-                e.margins[i] as i32 - cv as i32
-            } else {
-                e.margins[i] as i32 + cv as i32
-            };
-            best = best.max(v);
-        }
-        best as i8
     }
 
     /// The most seeds in the houses of a position in the database (for the levels built).
@@ -677,11 +377,7 @@ impl Egdb {
     /// sowing deep): each must be the best over its children of what they store. Returns
     /// the rank of the first entry that disagrees.
     pub fn spot_check(&self, samples: u64) -> Result<(), u64> {
-        let rules = Rules {
-            seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * self.rules.houses as usize)) as u8,
-            ..self.rules
-        };
-        let Ok(game) = Game::new(rules) else {
+        let Ok(game) = widest_game(&self.rules) else {
             return Err(0);
         };
         let count = self.ranker.level_start(self.complete);
@@ -727,6 +423,94 @@ impl Egdb {
     }
 }
 
+/// Boards expanded together in a build before their children are read.
+const BATCH: usize = 24;
+
+/// A board of a build batch (see [`crate::levels`]): its children (rank, what the sowing
+/// banked for the board's mover, and whether the turn passed: bit `i` of `passed`; a
+/// child whose game ended is the empty board, whose entry is 0), or in `best` the board's
+/// value where its own game is already over.
+#[derive(Clone, Copy)]
+pub(crate) struct Expanded {
+    n: u8,
+    passed: u8,
+    best: i32,
+    ranks: [usize; MAX_HOUSES],
+    margins: [i16; MAX_HOUSES],
+}
+
+impl levels::Entries for Egdb {
+    #[inline(always)]
+    fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    type Board = Expanded;
+
+    const EMPTY: Expanded = Expanded {
+        n: 0,
+        passed: 0,
+        best: i32::MIN,
+        ranks: [0; MAX_HOUSES],
+        margins: [0; MAX_HOUSES],
+    };
+
+    #[inline(always)]
+    fn start(e: &mut Expanded) {
+        e.n = 0;
+        e.passed = 0;
+        e.best = i32::MIN;
+    }
+
+    #[inline(always)]
+    fn over(e: &mut Expanded, value: i8) {
+        e.n = 0;
+        e.passed = 0;
+        e.best = value as i32;
+    }
+
+    #[inline(always)]
+    fn child(&self, e: &mut Expanded, _level: usize, rank: u64, sown: &RowSowing) {
+        let rank = rank as usize;
+        self.values.prefetch(rank);
+        let n = e.n as usize;
+        e.ranks[n] = rank;
+        e.margins[n] = sown.to_mover as i16 - sown.to_opponent as i16;
+        e.passed |= u8::from(!sown.extra) << n;
+        e.n += 1;
+    }
+
+    /// The value of a board is the best over its children of what they bring the mover.
+    #[inline(always)]
+    fn store(&self, _level: usize, rank: u64, e: &Expanded) {
+        let mut best = e.best;
+        for i in 0..e.n as usize {
+            let cv = self.values[e.ranks[i]].load(Relaxed);
+            // The child's value for its own mover is its relative value plus its store
+            // margin, which is `-banked` where the turn passed.
+            let v = if e.passed >> i & 1 == 1 {
+                e.margins[i] as i32 - cv as i32
+            } else {
+                e.margins[i] as i32 + cv as i32
+            };
+            best = best.max(v);
+        }
+        self.values[rank as usize].store(best as i8, Relaxed);
+    }
+}
+
+/// The game in which a database for `rules` is computed, checked and probed: the same
+/// rules without the early stop, with as many seeds per house as the packed board holds,
+/// so that every board of the database is a position of it (the seeds per house do not
+/// change a database's values, see [`Egdb::supports`]).
+pub fn widest_game(rules: &Rules) -> Result<Game, kalah_core::RulesError> {
+    Game::new(Rules {
+        seeds: (kalah_core::MAX_TOTAL_SEEDS / (2 * rules.houses.max(1) as usize)) as u8,
+        early_stop: false,
+        ..*rules
+    })
+}
+
 /// The board and rules a database's values depend on, for messages.
 pub fn describe(rules: &Rules) -> String {
     format!(
@@ -737,48 +521,4 @@ pub fn describe(rules: &Rules) -> String {
         rules.leftovers,
         if rules.early_stop { " early-stop" } else { "" }
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The pairs of row groups of a level hold every board of it once, at its rank.
-    fn groups_cover_the_level<const H: usize>(max_seeds: usize) {
-        let r = Ranker::new(2 * H, max_seeds);
-        for level in 0..=max_seeds {
-            let g = RowGroups::new::<H>(&r, level);
-            let mut ranks = Vec::new();
-            for mine_seeds in 0..=level {
-                for mine_sum in 0..=g.max_sum {
-                    for theirs_sum in 0..=g.max_sum {
-                        for m in g.group(mine_seeds, mine_sum) {
-                            for t in g.group(level - mine_seeds, theirs_sum) {
-                                let rank = m.low + t.high;
-                                assert_eq!(t.high, r.rank_high::<H>(t.row, mine_seeds as u64));
-                                assert_eq!(
-                                    t.extra_high,
-                                    r.rank_high::<H>(t.row, (mine_seeds as u64).saturating_sub(1))
-                                );
-                                let board = m.row as u128 | (t.row as u128) << (8 * H);
-                                assert_eq!(r.rank(board), rank, "H {H} level {level}");
-                                ranks.push(rank);
-                            }
-                        }
-                    }
-                }
-            }
-            ranks.sort_unstable();
-            let all: Vec<u64> = (r.level_start(level)..r.level_start(level + 1)).collect();
-            assert_eq!(ranks, all, "H {H} level {level}");
-        }
-    }
-
-    #[test]
-    fn row_groups_cover_every_level_once() {
-        groups_cover_the_level::<1>(6);
-        groups_cover_the_level::<2>(6);
-        groups_cover_the_level::<3>(6);
-        groups_cover_the_level::<6>(5);
-    }
 }

@@ -28,7 +28,9 @@
 
 mod config;
 pub mod egdb;
+mod levels;
 pub mod line;
+mod os;
 mod pages;
 mod search;
 mod smp;

@@ -13,12 +13,13 @@
 //! the plain database. The total matters only through `c`, so one database serves every
 //! game with a total of the same parity (every start position of Kalah has an even total).
 //!
-//! **Order of computation.** As in the plain database ([`crate::egdb`]): levels in
-//! increasing seeds; within a level, boards in decreasing distance sum, since a child on
-//! the same level banked nothing and only moved the mover's seeds towards its store. A
-//! board's children are the same for every `d` (a sowing does not read the stores): each
-//! is sown and ranked once, and the values of all its distances lie side by side, so one
-//! board reads one or two cache lines per child for all its entries.
+//! **Order of computation.** By the build shared with the plain database (the crate's
+//! `levels` module): levels in increasing seeds; within a level, boards in decreasing
+//! distance sum, since a child on the same level banked nothing and only moved the mover's
+//! seeds towards its store. A board's children are the same for every `d` (a sowing does
+//! not read the stores): each is sown and ranked once, and the values of all its distances
+//! lie side by side, so one board reads one or two cache lines per child for all its
+//! entries.
 //!
 //! **A child for distance `d`.** A sowing that banks `b` seeds (store and captures) with
 //! the game going on: where `d <= b` the mover reaches the majority and the game stops,
@@ -28,10 +29,10 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use kalah_core::{Game, Position, Ranker, Rules, MAX_HOUSES};
-use rayon::prelude::*;
+use kalah_core::{Game, Position, Ranker, RowSowing, Rules, MAX_HOUSES};
 
 use crate::egdb::store::Bytes;
+use crate::levels;
 
 /// The most seeds the database may hold: values (at most the seeds in the houses) fit a
 /// signed byte, and a board's entries (up to `MAX_SEEDS + 1`) a 64-entry array.
@@ -41,42 +42,10 @@ pub const MAX_SEEDS: usize = 62;
 /// any is read.
 const BATCH: usize = 16;
 
-/// Calls `f` with every board whose lanes `lane..lanes` hold `seeds` seeds (lanes below
-/// as in `board`, whose distance sum is `sum`) and its distance sum: lane `j` counts
-/// `j % houses` per seed.
-fn every_board(
-    lanes: usize,
-    houses: usize,
-    seeds: usize,
-    lane: usize,
-    board: u128,
-    sum: usize,
-    f: &mut dyn FnMut(u128, usize),
-) {
-    if lane + 1 == lanes {
-        f(
-            board | (seeds as u128) << (8 * lane),
-            sum + seeds * (lane % houses),
-        );
-        return;
-    }
-    for s in 0..=seeds {
-        every_board(
-            lanes,
-            houses,
-            seeds - s,
-            lane + 1,
-            board | (s as u128) << (8 * lane),
-            sum + s * (lane % houses),
-            f,
-        );
-    }
-}
-
 /// A child of a board in a build: where its game ended, its value (`live` false); else
 /// the offset of its entries, the seeds the sowing banked and whether the turn stayed.
 #[derive(Clone, Copy, Default)]
-struct Kid {
+pub(crate) struct Kid {
     base: usize,
     banked: u8,
     live: bool,
@@ -123,7 +92,7 @@ impl StopDb {
         }
         let len = *level_base.last().unwrap_or(&0) as usize;
         // Leave room for the rest (the table, the boards of a level being built).
-        if crate::egdb::file::available_memory().is_some_and(|bytes| len as u64 > bytes / 10 * 7) {
+        if crate::os::available_memory().is_some_and(|bytes| len as u64 > bytes / 10 * 7) {
             return None;
         }
         let db = StopDb {
@@ -135,7 +104,7 @@ impl StopDb {
             values: Bytes::filled(len, 0),
         };
         for level in 1..=max_seeds {
-            db.build_level(game, level);
+            levels::build_level::<StopDb, BATCH>(&db, game, level, &|_, _, _| {});
         }
         Some(db)
     }
@@ -149,119 +118,6 @@ impl StopDb {
                     * (l as u128 + 1)
             })
             .sum()
-    }
-
-    /// Computes every entry of `level` (the lower levels are done).
-    fn build_level(&self, game: &Game, level: usize) {
-        let h = game.houses();
-        // Boards by distance sum, largest first.
-        let max_sum = (h - 1) * level;
-        let mut by_sum: Vec<Vec<u128>> = vec![Vec::new(); max_sum + 1];
-        every_board(2 * h, h, level, 0, 0, 0, &mut |board, sum| {
-            by_sum[sum].push(board)
-        });
-        for boards in by_sum.iter().rev() {
-            boards
-                .par_chunks(BATCH)
-                .for_each(|batch| self.compute(game, level, batch));
-        }
-    }
-
-    /// Computes the entries of the boards of `batch` on `level`, for every distance. All
-    /// children are sown and ranked, and their entries prefetched, before any is read.
-    fn compute(&self, game: &Game, level: usize, batch: &[u128]) {
-        let h = game.houses();
-        let row = if h == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * h)) - 1
-        };
-        let k = level + self.c - 1;
-        let mut kids = [[Kid::default(); MAX_HOUSES]; BATCH];
-        let mut counts = [0usize; BATCH];
-        for (b, &board) in batch.iter().enumerate() {
-            let (mine, theirs) = (board as u64 & row, (board >> (8 * h)) as u64);
-            if let Some((to_mover, to_opponent)) = game.settle_rows(mine, theirs) {
-                // Never reached in play (the game would be over); valued like a finished
-                // game.
-                kids[b][0] = Kid {
-                    value: to_mover as i8 - to_opponent as i8,
-                    ..Kid::default()
-                };
-                counts[b] = 1;
-                continue;
-            }
-            for j in 0..h {
-                if mine >> (8 * j) & 0xff == 0 {
-                    continue;
-                }
-                let s = game.sow_rows(mine, theirs, j);
-                kids[b][counts[b]] = if s.ended {
-                    Kid {
-                        value: s.to_mover as i8 - s.to_opponent as i8,
-                        ..Kid::default()
-                    }
-                } else {
-                    let child = if s.extra {
-                        s.mine as u128 | (s.theirs as u128) << (8 * h)
-                    } else {
-                        s.theirs as u128 | (s.mine as u128) << (8 * h)
-                    };
-                    let banked = s.to_mover as usize;
-                    let base = self.entry_base(level - banked, self.ranker.rank(child)) as usize;
-                    self.values.prefetch(base);
-                    Kid {
-                        base,
-                        banked: banked as u8,
-                        live: true,
-                        extra: s.extra,
-                        value: 0,
-                    }
-                };
-                counts[b] += 1;
-            }
-        }
-        for (b, &board) in batch.iter().enumerate() {
-            // Values for distances 1..=k (k <= MAX_SEEDS + 1 < 64); at most 2 * MAX_SEEDS.
-            let mut best = [i16::MIN; 64];
-            for kid in &kids[b][..counts[b]] {
-                if !kid.live {
-                    for v in &mut best[1..=k] {
-                        *v = (*v).max(kid.value as i16);
-                    }
-                    continue;
-                }
-                let banked = kid.banked as usize;
-                let bv = banked as i16;
-                // Up to `banked` the mover reaches the majority: the game stops.
-                for v in &mut best[1..=banked.min(k)] {
-                    *v = (*v).max(bv);
-                }
-                if banked >= k {
-                    continue;
-                }
-                // SAFETY: the child's entries are finished: it is on a lower level, or on
-                // this one with a larger distance sum (an earlier pass of this level),
-                // and nothing writes them again.
-                let run = unsafe { self.values.finished(kid.base, k - banked) };
-                let rest = &mut best[banked + 1..=k];
-                if kid.extra {
-                    // Distance `d - banked`, the mover's again.
-                    for (v, &c) in rest.iter_mut().zip(run) {
-                        *v = (*v).max(bv + c as i16);
-                    }
-                } else {
-                    // The opponent's distance `L + c - d`: the run backwards.
-                    for (v, &c) in rest.iter_mut().zip(run.iter().rev()) {
-                        *v = (*v).max(bv - c as i16);
-                    }
-                }
-            }
-            let out = self.entry_base(level, self.ranker.rank(board)) as usize;
-            for (slot, &v) in self.values[out..out + k].iter().zip(&best[1..=k]) {
-                slot.store(v as i8, Relaxed);
-            }
-        }
     }
 
     /// The offset of the first entry (distance 1) of the board of `rank` on `level`.
@@ -322,5 +178,115 @@ impl StopDb {
     #[inline]
     pub fn prefetch(&self, index: u64) {
         self.values.prefetch(index as usize)
+    }
+}
+
+/// A board of a build batch: its children (`n` of them), or where its own game is over
+/// its value, as one child whose game ended.
+#[derive(Clone, Copy)]
+pub(crate) struct Kids {
+    n: usize,
+    kids: [Kid; MAX_HOUSES],
+}
+
+impl levels::Entries for StopDb {
+    #[inline(always)]
+    fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    type Board = Kids;
+
+    const EMPTY: Kids = Kids {
+        n: 0,
+        kids: [Kid {
+            base: 0,
+            banked: 0,
+            live: false,
+            extra: false,
+            value: 0,
+        }; MAX_HOUSES],
+    };
+
+    #[inline(always)]
+    fn start(b: &mut Kids) {
+        b.n = 0;
+    }
+
+    /// Never reached in play (the game would be over): valued like a finished game, as
+    /// one child whose game ended.
+    #[inline(always)]
+    fn over(b: &mut Kids, value: i8) {
+        b.kids[0] = Kid {
+            value,
+            ..Kid::default()
+        };
+        b.n = 1;
+    }
+
+    #[inline(always)]
+    fn child(&self, b: &mut Kids, level: usize, rank: u64, s: &RowSowing) {
+        b.kids[b.n] = if s.ended {
+            Kid {
+                value: s.to_mover as i8 - s.to_opponent as i8,
+                ..Kid::default()
+            }
+        } else {
+            let banked = s.to_mover as usize;
+            let base = self.entry_base(level - banked, rank) as usize;
+            self.values.prefetch(base);
+            Kid {
+                base,
+                banked: banked as u8,
+                live: true,
+                extra: s.extra,
+                value: 0,
+            }
+        };
+        b.n += 1;
+    }
+
+    /// The entries of a board for every distance `d` (see the module's notes).
+    fn store(&self, level: usize, rank: u64, b: &Kids) {
+        let k = level + self.c - 1;
+        // Values for distances 1..=k (k <= MAX_SEEDS + 1 < 64); at most 2 * MAX_SEEDS.
+        let mut best = [i16::MIN; 64];
+        for kid in &b.kids[..b.n] {
+            if !kid.live {
+                for v in &mut best[1..=k] {
+                    *v = (*v).max(kid.value as i16);
+                }
+                continue;
+            }
+            let banked = kid.banked as usize;
+            let bv = banked as i16;
+            // Up to `banked` the mover reaches the majority: the game stops.
+            for v in &mut best[1..=banked.min(k)] {
+                *v = (*v).max(bv);
+            }
+            if banked >= k {
+                continue;
+            }
+            // SAFETY: the child's entries are finished: it is on a lower level, or on
+            // this one with a larger distance sum (an earlier pass of this level), and
+            // nothing writes them again.
+            let run = unsafe { self.values.finished(kid.base, k - banked) };
+            let rest = &mut best[banked + 1..=k];
+            if kid.extra {
+                // Distance `d - banked`, the mover's again.
+                for (v, &c) in rest.iter_mut().zip(run) {
+                    *v = (*v).max(bv + c as i16);
+                }
+            } else {
+                // The opponent's distance `L + c - d`: the run backwards.
+                for (v, &c) in rest.iter_mut().zip(run.iter().rev()) {
+                    *v = (*v).max(bv - c as i16);
+                }
+            }
+        }
+        let out = self.entry_base(level, rank) as usize;
+        for (slot, &v) in self.values[out..out + k].iter().zip(&best[1..=k]) {
+            slot.store(v as i8, Relaxed);
+        }
     }
 }

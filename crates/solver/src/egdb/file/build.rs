@@ -1,0 +1,288 @@
+//! Writing database files: [`Egdb::save`], and the build to a file that survives
+//! interruption ([`Egdb::build_file`]), with the memory and disk space it needs checked
+//! up front ([`Requirements`]).
+//!
+//! **Writing.** A build writes to `FILE.partial`: after each level it appends the
+//! level's bytes, flushes them to disk, then rewrites the header with the new level
+//! count and checksum and flushes again. An interrupted build therefore leaves a file
+//! whose header describes only levels that are fully on disk; the next build for the same
+//! rules reads them back (after checking their checksum), drops anything beyond them and
+//! goes on from the first missing level. When every level is done, the file is renamed
+//! to `FILE`, so `FILE` either does not exist or is complete. [`Egdb::save`] likewise
+//! writes `FILE.tmp` and renames it.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use kalah_core::{mix, Game};
+
+use super::format::{
+    checksum, checksum_seed, hash_level, read_header, read_info, FileInfo, HEADER,
+};
+use super::io_error;
+use super::load::read_parallel;
+use crate::egdb::{Egdb, EgdbError, MAX_SEEDS};
+use crate::os::{available_disk, available_memory};
+
+/// What building (or loading) a database of `K` seeds on `H` houses takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requirements {
+    /// Entries (boards with at most `K` seeds), one byte each.
+    pub entries: u64,
+    /// Bytes of memory for the values.
+    pub memory: u64,
+    /// Bytes of the finished file.
+    pub disk: u64,
+}
+
+impl Requirements {
+    /// The requirements of a database of `max_seeds` seeds on `houses` houses per side.
+    pub fn of(houses: usize, max_seeds: usize) -> Result<Requirements, EgdbError> {
+        if max_seeds > MAX_SEEDS {
+            return Err(EgdbError::TooManySeeds {
+                seeds: max_seeds,
+                limit: MAX_SEEDS,
+            });
+        }
+        let entries = Egdb::entries(houses, max_seeds);
+        if entries > (isize::MAX as u128).min(u64::MAX as u128 / 2) {
+            return Err(EgdbError::NotEnoughMemory {
+                needed: u64::MAX,
+                available: available_memory().unwrap_or(0),
+            });
+        }
+        let entries = entries as u64;
+        Ok(Requirements {
+            entries,
+            memory: entries,
+            disk: HEADER + entries,
+        })
+    }
+
+    /// Refuses when the memory the values need is not available now.
+    pub fn check_memory(&self) -> Result<(), EgdbError> {
+        match available_memory() {
+            Some(available) if self.memory > available => Err(EgdbError::NotEnoughMemory {
+                needed: self.memory,
+                available,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses when the file system of `path` has less than `needed` bytes free.
+    pub fn check_disk(path: &Path, needed: u64) -> Result<(), EgdbError> {
+        match available_disk(path) {
+            Some(available) if needed > available => Err(EgdbError::NotEnoughDisk {
+                path: path.display().to_string(),
+                needed,
+                available,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The path of the unfinished file of a build to `path`: `path` with `.partial` added.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// Drops the pages of a file just written (and flushed) from the page cache, so that the
+/// first load reads it back through its map, into huge pages (see [`map`](super::load::map)). Pages written
+/// by `write` are cached as small pages, and a map of them stays on small pages for as
+/// long as they are cached, which makes every load slower.
+pub(super) fn drop_cached(f: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: advice on our own open file; failure only leaves the pages cached.
+        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = f;
+}
+
+impl Egdb {
+    /// Writes the database to `path` (through `path.tmp` and a rename).
+    pub fn save(&self, path: &Path) -> Result<(), EgdbError> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let levels = self.complete;
+        let entries = self.ranker.level_start(levels);
+        Requirements::check_disk(path, HEADER + entries)?;
+        let mut info = FileInfo {
+            rules: self.rules,
+            max_seeds: self.max_seeds(),
+            levels,
+            entries,
+            checksum: 0,
+        };
+        info.checksum = checksum(checksum_seed(&info.encode()), self, levels);
+        let write = || -> std::io::Result<()> {
+            let mut f = File::create(&tmp)?;
+            f.write_all(&info.encode())?;
+            f.write_all(&self.values.as_bytes()[..entries as usize])?;
+            f.sync_all()?;
+            drop_cached(&f);
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(io_error(path))
+    }
+
+    /// Prepares a build of `max_seeds` seeds to `path` from the finished database file
+    /// `from`, which holds fewer seeds for the same rules (a 24-seed file towards a 28-seed
+    /// one): loads and verifies it like any database, then copies it to `path.partial`,
+    /// from which [`Egdb::build_file`] resumes as from an interrupted build (a partial
+    /// file has the layout of a finished one, and the checksum leaves `K` out). Returns the
+    /// levels copied. Refused where `path.partial` exists (resume that instead) or `from`
+    /// holds as many seeds as asked for.
+    pub fn start_from(
+        game: &Game,
+        max_seeds: usize,
+        from: &Path,
+        path: &Path,
+    ) -> Result<usize, EgdbError> {
+        let partial = partial_path(path);
+        let refuse = |why: String| EgdbError::FromRefused {
+            path: from.display().to_string(),
+            why,
+        };
+        if partial.exists() {
+            return Err(refuse(format!(
+                "{} exists (an interrupted build): resume that build instead of starting \
+                 from a smaller file, or remove it",
+                partial.display()
+            )));
+        }
+        let info = read_info(from)?;
+        if info.max_seeds >= max_seeds {
+            return Err(refuse(format!(
+                "it already holds every position with up to {} seeds, and the database to \
+                 build holds up to {max_seeds}",
+                info.max_seeds
+            )));
+        }
+        // Checks the rules, the size, the checksum and a sample of entries.
+        drop(Egdb::load(from, game)?);
+        std::fs::copy(from, &partial).map_err(io_error(&partial))?;
+        Ok(info.levels)
+    }
+
+    /// Builds a database of every position with at most `max_seeds` seeds to the file
+    /// `path`, resuming from `path.partial` if an earlier build for the same rules was
+    /// interrupted (see the module doc). Refuses up front when the memory or the disk
+    /// space will not do. `progress(level, done, total)` is called from the worker threads;
+    /// returns the database and the number of levels read back from the partial file.
+    pub fn build_file(
+        game: &Game,
+        max_seeds: usize,
+        path: &Path,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<(Egdb, usize), EgdbError> {
+        let partial = partial_path(path);
+        let houses = game.houses();
+        let need = Requirements::of(houses, max_seeds)?;
+        need.check_memory()?;
+        let mut db = Egdb::empty(game, max_seeds)?;
+        let mut info = FileInfo {
+            rules: *game.rules(),
+            max_seeds,
+            levels: 0,
+            entries: 0,
+            checksum: 0,
+        };
+        let err = io_error(&partial);
+        let mut f;
+        if partial.exists() {
+            f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&partial)
+                .map_err(&err)?;
+            let old = read_header(&mut f, &partial)?;
+            let name = partial.display().to_string();
+            if !db.supports(&old.rules) {
+                return Err(EgdbError::WrongGame {
+                    path: format!(
+                        "{name} (left by an interrupted build; remove it or build to another file)"
+                    ),
+                    built: crate::egdb::describe(&old.rules),
+                    wanted: crate::egdb::describe(game.rules()),
+                });
+            }
+            if old.levels > max_seeds + 1 {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: format!(
+                        "it already holds {} levels, more than the {} of a database of {max_seeds} \
+                         seeds; build one of {} seeds or more, or remove it",
+                        old.levels,
+                        max_seeds + 1,
+                        old.levels - 1
+                    ),
+                });
+            }
+            let len = f.metadata().map_err(&err)?.len();
+            if len < old.file_size() {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: format!("{len} bytes, the header says {}", old.file_size()),
+                });
+            }
+            let have = old.entries as usize;
+            if let Some(bytes) = db.values.as_mut_bytes() {
+                read_parallel(&f, HEADER, &mut bytes[..have]).map_err(&err)?;
+            }
+            info.rules.seeds = old.rules.seeds;
+            let seed = checksum_seed(&info.encode());
+            if checksum(seed, &db, old.levels) != old.checksum {
+                return Err(EgdbError::Corrupt {
+                    path: name,
+                    why: "checksum mismatch; remove it to start again".into(),
+                });
+            }
+            db.complete = old.levels;
+            // Anything past the finished levels was cut off by the interruption.
+            f.set_len(old.file_size()).map_err(&err)?;
+            info.levels = old.levels;
+            info.entries = old.entries;
+            info.checksum = old.checksum;
+        } else {
+            f = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&partial)
+                .map_err(&err)?;
+            info.checksum = checksum_seed(&info.encode());
+            f.write_all(&info.encode()).map_err(&err)?;
+        }
+        let resumed = db.complete;
+        Requirements::check_disk(&partial, need.disk - HEADER - info.entries)?;
+        for level in db.complete..=max_seeds {
+            db.build_level(game, level, progress);
+            let lo = db.ranker.level_start(level) as usize;
+            let hi = db.ranker.level_start(level + 1) as usize;
+            let bytes = &db.values.as_bytes()[lo..hi];
+            f.seek(SeekFrom::Start(HEADER + lo as u64)).map_err(&err)?;
+            f.write_all(bytes).map_err(&err)?;
+            f.sync_data().map_err(&err)?;
+            info.levels = level + 1;
+            info.entries = hi as u64;
+            info.checksum = mix(info.checksum ^ hash_level(bytes));
+            f.seek(SeekFrom::Start(0)).map_err(&err)?;
+            f.write_all(&info.encode()).map_err(&err)?;
+            f.sync_data().map_err(&err)?;
+        }
+        drop_cached(&f);
+        drop(f);
+        std::fs::rename(&partial, path).map_err(io_error(path))?;
+        Ok((db, resumed))
+    }
+}
