@@ -10,6 +10,7 @@ use serde_json::Value;
 fn kalah(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -215,6 +216,7 @@ fn batch_answers_every_line_in_order_and_resumes_without_loss_or_duplicates() {
 fn batch_reads_standard_input_and_writes_standard_output() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
         .args(["batch", "--houses", "4", "--seeds", "2", "-q"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

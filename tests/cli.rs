@@ -11,6 +11,7 @@ use serde_json::Value;
 fn kalah_with_input(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

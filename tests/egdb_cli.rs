@@ -9,6 +9,7 @@ use serde_json::Value;
 fn kalah(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
         .args(args)
         .output()
         .expect("the kalah binary runs")
@@ -160,7 +161,9 @@ fn build_info_probe_and_solve_with_a_database_file() {
     }
     let picked = |args: &[&str], env: Option<&str>| -> Value {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kalah"));
-        cmd.args(args).env_remove("KALAH_EGDB_PATH");
+        cmd.args(args)
+            .env_remove("KALAH_EGDB_PATH")
+            .env("KALAH_CACHE", "off");
         if let Some(dir) = env {
             cmd.env("KALAH_EGDB_PATH", dir);
         }

@@ -1,5 +1,6 @@
 //! The library and the command line solve the same way: `Config::for_work` gives the
-//! settings `kalah solve` uses, so on one thread both search exactly the same tree.
+//! settings `kalah solve` uses, so on one thread both search exactly the same tree, and
+//! the database one of them keeps in the cache serves the other.
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +52,11 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
         ("kalah", 6, 3, "4-1,8"),
         ("online", 5, 3, ""),
     ];
+    // A cache of this test's own, for both sides: the library builds each database and
+    // keeps it there, the command line loads it. (The only test in this file, so setting
+    // the variable races with nothing.)
+    let cache = std::env::temp_dir().join(format!("kalah-library-test-{}", std::process::id()));
+    std::env::set_var("KALAH_CACHE", &cache);
     for (preset, houses, seeds, moves) in cases {
         let preset_value: Preset = preset.parse().unwrap();
         let game = Game::new(preset_value.rules(houses, seeds)).unwrap();
@@ -80,5 +86,15 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
             solver.database_seeds_for(&pos),
             "{case}"
         );
+        if !game.rules().early_stop {
+            assert!(
+                cli["egdb_file"]
+                    .as_str()
+                    .is_some_and(|f| f.starts_with(cache.to_str().unwrap())),
+                "{case}: {}",
+                cli["egdb_file"]
+            );
+        }
     }
+    let _ = std::fs::remove_dir_all(&cache);
 }

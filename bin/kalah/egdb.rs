@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position, Rules, Side};
+use kalah_solver::cache::{self, Cache};
 use kalah_solver::egdb::{self, file, Egdb, Requirements};
 use serde_json::json;
 
@@ -31,6 +32,49 @@ enum Command {
     Build(BuildArgs),
     Info(InfoArgs),
     Probe(ProbeArgs),
+    Cache(CacheArgs),
+}
+
+/// The database cache: the databases solves keep for later runs. List its files (the
+/// default), grow the database of a rule set, or clear it.
+///
+/// The cache is the directory in KALAH_CACHE, else the platform's cache directory
+/// (~/.cache/kalah on Linux); KALAH_CACHE=off turns it off, and KALAH_CACHE_MAX_MB caps its
+/// size (default 8192). A solve with the default database loads the cached file for its
+/// rules and board where it holds at least the database the work needs; else it builds
+/// that database and keeps it here, replacing smaller ones of the same rules.
+///
+/// Example: `kalah egdb cache grow --houses 6 --max-seeds 24 --capture empty`
+#[derive(clap::Args, Debug)]
+struct CacheArgs {
+    #[command(subcommand)]
+    action: Option<CacheAction>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum CacheAction {
+    /// List the cached files with their rules, seeds and sizes
+    List {
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build a larger database for a rule set into the cache, from the largest cached one
+    /// of the same rules (its levels are verified and copied, not computed again)
+    Grow {
+        /// The most seeds in the houses of a position in the database
+        #[arg(long, value_name = "K")]
+        max_seeds: usize,
+
+        /// No progress display on standard error
+        #[arg(long, short)]
+        quiet: bool,
+
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Remove every cached file
+    Clear,
 }
 
 /// Build a database file, in parallel over all cores, one seed level after the other.
@@ -96,7 +140,154 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Build(a) => build(a, out),
         Command::Info(a) => info(a, out),
         Command::Probe(a) => probe(a, out),
+        Command::Cache(a) => cache(a, out),
     }
+}
+
+/// The user's cache, or an error saying it is off.
+fn user_cache() -> Result<Cache, CliError> {
+    Cache::from_env().ok_or_else(|| {
+        CliError::Input(format!(
+            "the database cache is off ({}=off, or no home directory): set {} to a directory",
+            cache::CACHE_VAR,
+            cache::CACHE_VAR
+        ))
+    })
+}
+
+fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let cache = user_cache()?;
+    match &args.action {
+        None => list_cache(&cache, false, out),
+        Some(CacheAction::List { json }) => list_cache(&cache, *json, out),
+        Some(CacheAction::Clear) => {
+            let freed = cache.clear()?;
+            writeln!(
+                out,
+                "cleared {}: {:.1} MiB freed",
+                cache.dir().display(),
+                freed as f64 / MIB
+            )?;
+            Ok(())
+        }
+        Some(CacheAction::Grow {
+            max_seeds,
+            quiet,
+            rules,
+        }) => grow_cache(&cache, *max_seeds, *quiet, rules, out),
+    }
+}
+
+fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let files = cache.files();
+    let total: u64 = files.iter().map(|f| f.bytes).sum();
+    if json {
+        let rows: Vec<serde_json::Value> = files
+            .iter()
+            .map(|f| match &f.info {
+                Ok(info) => json!({
+                    "file": f.path.display().to_string(),
+                    "bytes": f.bytes,
+                    "rules": rules_json(&info.rules),
+                    "max_seeds": info.max_seeds,
+                    "finished": info.levels == info.max_seeds + 1,
+                }),
+                Err(e) => json!({
+                    "file": f.path.display().to_string(),
+                    "bytes": f.bytes,
+                    "error": e.to_string(),
+                }),
+            })
+            .collect();
+        let obj = json!({
+            "dir": cache.dir().display().to_string(),
+            "bytes": total,
+            "max_bytes": cache.max_bytes(),
+            "files": rows,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "cache {}: {} file{}, {:.1} MiB of at most {:.1} MiB",
+        cache.dir().display(),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        total as f64 / MIB,
+        cache.max_bytes() as f64 / MIB
+    )?;
+    for f in &files {
+        let what = match &f.info {
+            Ok(info) => format!(
+                "{}, up to {} seeds",
+                egdb::describe(&info.rules),
+                info.max_seeds
+            ),
+            Err(e) => format!("unreadable: {e}"),
+        };
+        writeln!(
+            out,
+            "  {}  {:.1} MiB  {what}",
+            f.path.file_name().unwrap_or_default().to_string_lossy(),
+            f.bytes as f64 / MIB
+        )?;
+    }
+    Ok(())
+}
+
+fn grow_cache(
+    cache: &Cache,
+    k: usize,
+    quiet: bool,
+    rules: &RulesArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let houses = rules.houses.unwrap_or(6);
+    let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
+    let target = cache.path_for(game.rules(), k);
+    // The largest cached database of these rules, to start from where it has fewer seeds.
+    let from = match cache.find(&game, usize::MAX) {
+        Some((_, held)) if held >= k => {
+            writeln!(
+                out,
+                "the cache already holds {held} seeds for {}",
+                egdb::describe(game.rules())
+            )?;
+            return Ok(());
+        }
+        found => found.map(|(path, _)| path),
+    };
+    let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
+    let freed: u64 = from
+        .as_ref()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map_or(0, |m| m.len());
+    if cache.bytes() - freed + need.disk > cache.max_bytes() {
+        return Err(egdb::EgdbError::CacheFull {
+            dir: cache.dir().display().to_string(),
+            needed: need.disk,
+            max: cache.max_bytes(),
+        }
+        .into());
+    }
+    std::fs::create_dir_all(cache.dir())
+        .map_err(|e| CliError::Input(format!("cannot create {}: {e}", cache.dir().display())))?;
+    build(
+        &BuildArgs {
+            max_seeds: k,
+            out: target,
+            from: from.clone(),
+            quiet,
+            rules: rules.clone(),
+        },
+        out,
+    )?;
+    if let Some(smaller) = from {
+        std::fs::remove_file(&smaller)
+            .map_err(|e| CliError::Input(format!("cannot remove {}: {e}", smaller.display())))?;
+    }
+    Ok(())
 }
 
 const MIB: f64 = (1u64 << 20) as f64;

@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position};
@@ -37,9 +37,16 @@ pub struct SolverArgs {
     /// best of its files for the rules and board (the smallest that holds every seed of
     /// the position, else the largest). Takes precedence over --egdb-seeds. Without
     /// either, the directory in the environment variable KALAH_EGDB_PATH is searched the
-    /// same way, if set (nothing found there: the default in-memory database)
+    /// same way, if set; nothing found there: the database cache (see --no-cache), else the
+    /// default in-memory database
     #[arg(long, value_name = "FILE|DIR")]
     pub egdb: Option<PathBuf>,
+
+    /// Neither read nor grow the endgame database cache (by default the database the work
+    /// needs is loaded from the cache directory, $KALAH_CACHE or ~/.cache/kalah, or built
+    /// and kept there for later runs; KALAH_CACHE=off turns it off for good)
+    #[arg(long)]
+    pub no_cache: bool,
 
     /// Sowings searched by the iterative deepening (heuristic leaf: the store margin)
     /// before the exact proof, to guess the value and fill the table with good moves
@@ -55,12 +62,14 @@ pub struct SolverArgs {
 
 impl SolverArgs {
     /// The endgame database the flags ask for: `--egdb`, else `--egdb-seeds` (0: none),
-    /// else the library's default (a file from `KALAH_EGDB_PATH`, else built in memory).
+    /// else the library's default (a file from `KALAH_EGDB_PATH`, else the cache unless
+    /// `--no-cache`, else built in memory).
     pub fn database(&self) -> Database {
         match (&self.egdb, self.egdb_seeds) {
             (Some(path), _) => Database::File(path.clone()),
             (None, Some(k)) => Database::Build(k),
-            (None, None) => Database::Auto,
+            (None, None) if self.no_cache => Database::Auto { cache: None },
+            (None, None) => Database::auto(),
         }
     }
 
@@ -87,19 +96,58 @@ impl SolverArgs {
         self.make_solver(self.config(game, seeds, 1)?, game)
     }
 
-    /// A solver with `config`, with a spinner while its database is built or loaded.
+    /// A solver with `config`, with a spinner while its database is built or loaded, and a
+    /// word on standard error (unless `--quiet`) when the database cache is filled.
     pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
         let spinner = self.spinner();
+        let timer = Instant::now();
         match &config.database {
-            Database::File(path) => {
-                spinner.set_message(format!("loading the endgame database {}", path.display()))
+            Database::File(path)
+            | Database::Cached {
+                file: Some(path), ..
+            } => spinner.set_message(format!("loading the endgame database {}", path.display())),
+            Database::Cached { seeds, cache, .. } => {
+                spinner.set_message("building the endgame database");
+                self.say(&format!(
+                    "building the endgame database of {seeds} seeds for {} ({}), to keep in the \
+                     cache {} for later runs",
+                    kalah_solver::egdb::describe(game.rules()),
+                    database_size(game, *seeds),
+                    cache.dir().display()
+                ));
             }
             Database::Build(_) => spinner.set_message("building the endgame database"),
             _ => {}
         }
         let solver = Solver::new(game.clone(), config)?;
         spinner.finish_and_clear();
+        if let Some(report) = solver.cache_report() {
+            if let Some((path, why)) = &report.removed {
+                self.say(&format!(
+                    "warning: removed the damaged cached database {} ({why}); built again",
+                    path.display()
+                ));
+            }
+            match &report.kept {
+                Some(Ok(path)) => self.say(&format!(
+                    "built in {:.1} s and kept as {}",
+                    timer.elapsed().as_secs_f64(),
+                    path.display()
+                )),
+                Some(Err(why)) => self.say(&format!(
+                    "warning: the endgame database was built but not kept in the cache: {why}"
+                )),
+                None => {}
+            }
+        }
         Ok(solver)
+    }
+
+    /// A line on standard error, unless `--quiet`.
+    fn say(&self, line: &str) {
+        if !self.quiet {
+            eprintln!("{line}");
+        }
     }
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
@@ -113,6 +161,19 @@ impl SolverArgs {
         );
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
+    }
+}
+
+/// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
+/// MiB`).
+fn database_size(game: &Game, seeds: usize) -> String {
+    match kalah_solver::egdb::file::Requirements::of(game.houses(), seeds) {
+        Ok(r) => format!(
+            "{:.1} M positions, {:.1} MiB",
+            r.entries as f64 / 1e6,
+            r.disk as f64 / (1u64 << 20) as f64
+        ),
+        Err(_) => "size unknown".to_string(),
     }
 }
 

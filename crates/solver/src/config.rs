@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use kalah_core::{Capture, Game, Position};
 
+use crate::cache::Cache;
 use crate::egdb::{self, file, Egdb, EgdbError, Residence};
 use crate::stopdb::StopDb;
 
@@ -19,13 +20,16 @@ use crate::stopdb::StopDb;
 pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
 
 /// Where a solver's endgame database comes from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Database {
-    /// The best file for the work in the directory named by [`EGDB_PATH_VAR`], where that
-    /// variable is set and the directory holds a file for the rules and board; else
-    /// [`Database::Memory`]. A directory that cannot be read is passed over.
-    #[default]
-    Auto,
+    /// The default ([`Database::auto`]): the best file for the work in the directory named
+    /// by [`EGDB_PATH_VAR`] (a directory that cannot be read is passed over); else, with a
+    /// cache, the database the work needs from the cache ([`Database::Cached`]); else
+    /// [`Database::Memory`].
+    Auto {
+        /// The database cache to read and grow, if any.
+        cache: Option<Cache>,
+    },
     /// Built in memory when the solver is created, sized for the work (none on tiny
     /// boards); under the early stop, the database that reads the stores.
     Memory,
@@ -35,15 +39,34 @@ pub enum Database {
     /// Loaded from this file, or from the best file of this directory for the work (see
     /// [`file::find_in`]).
     File(PathBuf),
+    /// From `cache`: its file `file` where it has one for the work (a file that cannot be
+    /// loaded, damaged say, is removed and the database built again), else a database of
+    /// `seeds` seeds built in memory and kept there ([`crate::Solver::kept`] says how that
+    /// went). [`Database::Auto`] chooses it; the cache is passed over under the early stop,
+    /// whose database has no file.
+    Cached {
+        /// The cache.
+        cache: Cache,
+        /// Seeds of the database to build where the cache has none for the work.
+        seeds: usize,
+        /// The cached file to load.
+        file: Option<PathBuf>,
+    },
     /// No database.
     None,
+}
+
+impl Default for Database {
+    fn default() -> Self {
+        Database::auto()
+    }
 }
 
 /// A [`Database`] made definite for some work: what to build or load, and how many seeds
 /// it holds.
 struct Chosen {
-    /// [`Database::Build`], [`Database::File`] (a file, not a directory) or
-    /// [`Database::None`].
+    /// [`Database::Build`], [`Database::File`] (a file, not a directory),
+    /// [`Database::Cached`] or [`Database::None`].
     database: Database,
     /// The most seeds in the houses of the positions it answers (`None`: no database).
     seeds: Option<usize>,
@@ -74,12 +97,19 @@ impl Chosen {
 }
 
 impl Database {
+    /// The default choice: [`Database::Auto`] with the user's cache ([`Cache::from_env`]).
+    pub fn auto() -> Database {
+        Database::Auto {
+            cache: Cache::from_env(),
+        }
+    }
+
     /// This choice made definite for solves of positions of `game` with at most `seeds`
     /// seeds in the houses, `solves` of them sharing the database: a directory is searched,
     /// a file's header read, a size chosen.
     fn choose(&self, game: &Game, seeds: usize, solves: usize) -> Result<Chosen, EgdbError> {
         match self {
-            Database::Auto => Ok(Database::auto(game, seeds, solves)),
+            Database::Auto { cache } => Ok(Database::choose_auto(cache, game, seeds, solves)),
             Database::Memory => Ok(Database::memory(game, seeds, solves)),
             Database::Build(k) => Ok(Chosen::built(game, *k)),
             Database::File(dir) if dir.is_dir() => match file::find_in(dir, game, seeds)? {
@@ -90,16 +120,41 @@ impl Database {
                 }),
             },
             Database::File(path) => Chosen::file(path.clone()),
+            Database::Cached { .. } => Ok(Chosen {
+                database: self.clone(),
+                seeds: Some(self.cached_seeds()),
+            }),
             Database::None => Ok(Chosen::built(game, 0)),
         }
     }
 
     /// [`Database::Auto`] made definite: never an error.
-    fn auto(game: &Game, seeds: usize, solves: usize) -> Chosen {
+    fn choose_auto(cache: &Option<Cache>, game: &Game, seeds: usize, solves: usize) -> Chosen {
         let dir = std::env::var_os(EGDB_PATH_VAR).filter(|dir| !dir.is_empty());
-        dir.and_then(|dir| file::find_in(Path::new(&dir), game, seeds).ok().flatten())
-            .and_then(|path| Chosen::file(path).ok())
-            .unwrap_or_else(|| Database::memory(game, seeds, solves))
+        let from_path = dir
+            .and_then(|dir| file::find_in(Path::new(&dir), game, seeds).ok().flatten())
+            .and_then(|path| Chosen::file(path).ok());
+        let memory = Database::memory(game, seeds, solves);
+        match (from_path, cache, memory.seeds) {
+            (Some(chosen), _, _) => chosen,
+            (None, Some(cache), Some(k)) if !game.rules().early_stop => {
+                // A cached file at least as large as the database the work needs, else
+                // that database, built and kept.
+                let (file, held) = match cache.find(game, seeds) {
+                    Some((path, held)) if held >= k => (Some(path), held),
+                    _ => (None, k),
+                };
+                Chosen {
+                    database: Database::Cached {
+                        cache: cache.clone(),
+                        seeds: k,
+                        file,
+                    },
+                    seeds: Some(held),
+                }
+            }
+            _ => memory,
+        }
     }
 
     /// [`Database::Memory`] made definite.
@@ -110,10 +165,104 @@ impl Database {
         )
     }
 
+    /// The seeds of a [`Database::Cached`]: its file's, else those it builds.
+    fn cached_seeds(&self) -> usize {
+        match self {
+            Database::Cached {
+                file: Some(path),
+                seeds,
+                ..
+            } => file::read_info(path).map_or(*seeds, |info| info.max_seeds),
+            Database::Cached { seeds, .. } => *seeds,
+            _ => 0,
+        }
+    }
+
     /// What a solver for `game` builds or loads for this choice, sized for one solve from
     /// the start where the choice leaves the size open.
     pub(crate) fn for_solver(&self, game: &Game) -> Result<Database, EgdbError> {
         Ok(self.choose(game, game.capacity(), 1)?.database)
+    }
+}
+
+/// What a solver's database came to: the databases it searches with, and what it did
+/// with the cache.
+pub(crate) struct Opened {
+    pub(crate) egdb: Option<Egdb>,
+    pub(crate) stopdb: Option<StopDb>,
+    pub(crate) cache: Option<CacheReport>,
+}
+
+/// What a solver did with the database cache ([`Database::Cached`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheReport {
+    /// A cached file that could not be loaded (damaged, say), removed, and why.
+    pub removed: Option<(PathBuf, EgdbError)>,
+    /// The file loaded from the cache.
+    pub loaded: Option<PathBuf>,
+    /// The database built in memory and kept in the cache: the file, or why it was not
+    /// kept (the search uses it all the same).
+    pub kept: Option<Result<PathBuf, EgdbError>>,
+}
+
+impl Database {
+    /// Builds or loads this choice's databases for a solver of `game`, a file held as
+    /// `residence` says.
+    pub(crate) fn open(&self, game: &Game, residence: Residence) -> Result<Opened, EgdbError> {
+        let built = |k: usize| Opened {
+            egdb: Egdb::build(game, k, &|_, _, _| {}).ok(),
+            // Under the early stop: the database of the start position's total (even on
+            // every board), which reads the stores.
+            stopdb: StopDb::build(game, k, game.start().total_seeds()),
+            cache: None,
+        };
+        Ok(match self.for_solver(game)? {
+            Database::File(path) => Opened {
+                egdb: Some(Egdb::load_as(&path, game, residence)?),
+                stopdb: None,
+                cache: None,
+            },
+            Database::Build(k) => built(k),
+            Database::Cached { cache, seeds, file } => {
+                let mut report = CacheReport {
+                    removed: None,
+                    loaded: None,
+                    kept: None,
+                };
+                if let Some(path) = file {
+                    match Egdb::load_as(&path, game, residence) {
+                        Ok(db) => {
+                            report.loaded = Some(path);
+                            return Ok(Opened {
+                                egdb: Some(db),
+                                stopdb: None,
+                                cache: Some(report),
+                            });
+                        }
+                        // Damage: never trusted, rebuilt below.
+                        Err(
+                            e @ (EgdbError::Corrupt { .. }
+                            | EgdbError::NotADatabase { .. }
+                            | EgdbError::Version { .. }
+                            | EgdbError::Incomplete { .. }),
+                        ) => {
+                            let _ = std::fs::remove_file(&path);
+                            report.removed = Some((path, e));
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                let mut opened = built(seeds);
+                report.kept = opened.egdb.as_ref().map(|db| cache.keep(db));
+                opened.cache = Some(report);
+                opened
+            }
+            _ => Opened {
+                egdb: None,
+                stopdb: None,
+                cache: None,
+            },
+        })
     }
 }
 
@@ -167,6 +316,23 @@ impl Default for Config {
     }
 }
 
+/// A database budget for positions with `seeds` seeds in the houses that grows with them
+/// without a step: `small` up to 40 seeds, `at_48` at 48 seeds, `at_60` from 60 seeds up,
+/// and in between the geometric interpolation of its neighbours (the search above the
+/// database grows about geometrically with the seeds in play, and so does what a larger
+/// database saves).
+fn budget_between(seeds: usize, small: u128, at_48: u128, at_60: u128) -> u128 {
+    let between = |from: u128, to: u128, t: f64| {
+        (from as f64 * (to as f64 / from as f64).powf(t)).round() as u128
+    };
+    match seeds {
+        ..=40 => small,
+        41..=47 => between(small, at_48, (seeds - 40) as f64 / 8.0),
+        48..=59 => between(at_48, at_60.max(at_48), (seeds - 48) as f64 / 12.0),
+        _ => at_60.max(at_48),
+    }
+}
+
 /// True where an endgame database of `egdb_seeds` seeds holds at least half of the `seeds`
 /// seeds in play: the proof above it is short, so set-up costs (table pages, loading a
 /// file, the deepening) weigh more than they save.
@@ -194,7 +360,11 @@ impl Config {
     /// ```
     pub fn for_work(game: &Game, pos: &Position, solves: usize) -> Config {
         let seeds = pos.seeds_in_houses() as usize;
-        Config::sized(game, seeds, Database::auto(game, seeds, solves))
+        Config::sized(
+            game,
+            seeds,
+            Database::choose_auto(&Cache::from_env(), game, seeds, solves),
+        )
     }
 
     /// [`Config::for_work`] for positions with at most `seeds` seeds in the houses and the
@@ -318,21 +488,24 @@ impl Config {
     /// it is the database that reads the stores ([`StopDb`]).
     ///
     /// The plain database's budget, in entries:
-    /// - about 3 million (12 seeds on 6 houses) below 48 seeds;
-    /// - for one solve of 48 to 59 seeds, about 32 million with empty capture (16 seeds on
-    ///   6 houses) and about 56 million with standard capture (17 seeds), whose proofs are
+    /// - about 3 million (12 seeds on 6 houses) up to 40 seeds;
+    /// - for one solve of 48 seeds, about 32 million with empty capture (16 seeds on 6
+    ///   houses) and about 56 million with standard capture (17 seeds), whose proofs are
     ///   larger and gain more from it;
-    /// - for four solves or more of 48 to 59 seeds, about 150 million with empty capture
-    ///   (19 seeds on 6 houses) and about 360 million with standard capture (21 seeds);
-    /// - about 1.9 billion (25 seeds on 6 houses, 1.7 GiB) from 60 seeds up.
+    /// - for four solves or more of 48 seeds, about 150 million with empty capture (19
+    ///   seeds on 6 houses) and about 360 million with standard capture (21 seeds);
+    /// - about 1.9 billion (25 seeds on 6 houses, 1.7 GiB) from 60 seeds up;
+    /// - in between, a budget between its neighbours' (no step from one seed to the next:
+    ///   a position of a played game, with a few seeds fewer than the start, gets nearly
+    ///   the start's database).
     ///
     /// The early stop's budget:
-    /// - about 7 million below 48 seeds (10 seeds on 6 houses);
-    /// - for one solve from 48 seeds up, 140 million with standard capture and 70 million
-    ///   with empty capture (14 and 13 seeds on 6 houses);
-    /// - for four solves or more from 48 seeds up, 1.6 billion with standard capture (18
-    ///   seeds) and 900 million with empty capture (17 seeds);
-    /// - 1.6 billion from 60 seeds up.
+    /// - about 7 million up to 40 seeds (10 seeds on 6 houses);
+    /// - for one solve of 48 seeds, 140 million with standard capture and 70 million with
+    ///   empty capture (14 and 13 seeds on 6 houses);
+    /// - for four solves or more of 48 seeds, 1.6 billion with standard capture (18 seeds)
+    ///   and 900 million with empty capture (17 seeds);
+    /// - 1.6 billion from 60 seeds up; in between, as for the plain database.
     pub fn default_egdb_seeds_for(game: &Game, seeds: usize, solves: usize) -> Option<usize> {
         if game.capacity() < 24 {
             return None;
@@ -360,27 +533,25 @@ impl Config {
 
     /// The plain database's budget in entries (see [`Config::default_egdb_seeds_for`]).
     fn egdb_budget(seeds: usize, solves: usize, standard: bool) -> u128 {
-        match (seeds, solves) {
-            (60.., _) => 1_900_000_000,
-            (48.., 4..) if standard => 360_000_000,
-            (48.., 4..) => 150_000_000,
-            (48.., _) if standard => 56_000_000,
-            (48.., _) => 32_000_000,
-            _ => 3_000_000,
-        }
+        let at_48 = match (solves, standard) {
+            (4.., true) => 360_000_000,
+            (4.., false) => 150_000_000,
+            (_, true) => 56_000_000,
+            (_, false) => 32_000_000,
+        };
+        budget_between(seeds, 3_000_000, at_48, 1_900_000_000)
     }
 
     /// The early stop's database budget in entries (see
     /// [`Config::default_egdb_seeds_for`]).
     fn stopdb_budget(seeds: usize, solves: usize, standard: bool) -> u128 {
-        match (seeds, solves) {
-            (60.., _) => 1_600_000_000,
-            (48.., 4..) if standard => 1_600_000_000,
-            (48.., 4..) => 900_000_000,
-            (48.., _) if standard => 140_000_000,
-            (48.., _) => 70_000_000,
-            _ => 7_000_000,
-        }
+        let at_48 = match (solves, standard) {
+            (4.., true) => 1_600_000_000,
+            (4.., false) => 900_000_000,
+            (_, true) => 140_000_000,
+            (_, false) => 70_000_000,
+        };
+        budget_between(seeds, 7_000_000, at_48, 1_600_000_000)
     }
 }
 
@@ -420,6 +591,31 @@ mod tests {
         assert_eq!(Config::default_hash_mb_with(&k64, 48, None), 128);
         assert_eq!(Config::default_hash_mb_with(&k65, 60, Some(24)), 512);
         assert_eq!(Config::default_hash_mb_with(&k65, 40, Some(24)), 128);
+    }
+
+    #[test]
+    fn default_database_grows_with_the_seeds_without_a_step() {
+        for capture in [kalah_core::Capture::Standard, kalah_core::Capture::Empty] {
+            for early_stop in [false, true] {
+                let game = Game::new(Rules {
+                    capture,
+                    early_stop,
+                    ..Rules::kalah(6, 5)
+                })
+                .unwrap();
+                let mut last = Config::default_egdb_seeds_for(&game, 40, 1).unwrap();
+                for seeds in 41..=60 {
+                    let k = Config::default_egdb_seeds_for(&game, seeds, 1).unwrap();
+                    assert!(
+                        (last..=last + 1).contains(&k),
+                        "{capture:?} early stop {early_stop}: {last} seeds at {} seeds in \
+                         the houses, {k} at {seeds}",
+                        seeds - 1
+                    );
+                    last = k;
+                }
+            }
+        }
     }
 
     #[test]

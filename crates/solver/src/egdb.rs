@@ -102,6 +102,15 @@ pub enum EgdbError {
         /// The rules and board of the game.
         wanted: String,
     },
+    /// Keeping a database in the cache would take the cache past its cap.
+    CacheFull {
+        /// The cache directory.
+        dir: String,
+        /// Bytes of the file to keep.
+        needed: u64,
+        /// The cap, in bytes.
+        max: u64,
+    },
     /// A build cannot start from this smaller database.
     FromRefused {
         /// The smaller database file.
@@ -167,6 +176,12 @@ impl std::fmt::Display for EgdbError {
                 f,
                 "{dir} holds no finished endgame database file (*.egdb) for {wanted}: build one \
                  there with `kalah egdb build` and the same rule options, or name a file"
+            ),
+            EgdbError::CacheFull { dir, needed, max } => write!(
+                f,
+                "a {:.1} MiB database would take the cache {dir} past its cap of {:.1} MiB",
+                mib(*needed),
+                mib(*max)
             ),
             EgdbError::FromRefused { path, why } => {
                 write!(f, "cannot start the build from {path}: {why}")

@@ -26,6 +26,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cache;
 mod config;
 pub mod egdb;
 mod levels;
@@ -42,7 +43,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
-pub use config::{Config, Database, EGDB_PATH_VAR};
+pub use config::{CacheReport, Config, Database, EGDB_PATH_VAR};
 use egdb::{Egdb, EgdbError};
 use search::{Worker, INF};
 use stopdb::StopDb;
@@ -198,6 +199,8 @@ pub struct Solver {
     /// solved (only positions entered by hand have it).
     stopdb_odd: std::sync::OnceLock<Option<StopDb>>,
     busy: smp::Busy,
+    /// What was done with the database cache, if the database came from it.
+    cache: Option<CacheReport>,
 }
 
 impl Solver {
@@ -209,24 +212,16 @@ impl Solver {
     /// that the rules do not support, or that would not fit in memory, is left out.
     pub fn new(game: Game, config: Config) -> Result<Solver, EgdbError> {
         let table = Table::for_game(config.hash_mb, &game);
-        let (egdb, stopdb) = match config.database.for_solver(&game)? {
-            Database::File(path) => (Some(Egdb::load_as(&path, &game, config.residence)?), None),
-            Database::Build(k) => (
-                Egdb::build(&game, k, &|_, _, _| {}).ok(),
-                // Under the early stop: the database of the start position's total (even
-                // on every board), which reads the stores.
-                StopDb::build(&game, k, game.start().total_seeds()),
-            ),
-            _ => (None, None),
-        };
+        let opened = config.database.open(&game, config.residence)?;
         Ok(Solver {
             game,
             table,
             config,
-            egdb: egdb.map(std::sync::Arc::new),
-            stopdb,
+            egdb: opened.egdb.map(std::sync::Arc::new),
+            stopdb: opened.stopdb,
             stopdb_odd: std::sync::OnceLock::new(),
             busy: smp::Busy::new(),
+            cache: opened.cache,
         })
     }
 
@@ -243,6 +238,12 @@ impl Solver {
             self.egdb = Some(egdb);
         }
         self
+    }
+
+    /// What the solver did with the database cache, where its database came from it
+    /// ([`Database::Cached`]).
+    pub fn cache_report(&self) -> Option<&CacheReport> {
+        self.cache.as_ref()
     }
 
     /// The endgame database in use, if any.
