@@ -88,23 +88,15 @@ impl MoveList {
         self.len
     }
 
-    /// Appends `kid` with static order `order`.
-    #[inline(always)]
-    fn push(&mut self, kid: Kid, order: i32) {
-        self.slots[self.len] = MaybeUninit::new(kid);
-        self.orders[self.len] = order;
-        self.len += 1;
-    }
-
     #[inline(always)]
     pub(super) fn kids(&self) -> &[Kid] {
-        // SAFETY: the first `len` slots were written by `push`.
+        // SAFETY: the first `len` slots were written by `generate`.
         unsafe { std::slice::from_raw_parts(self.slots.as_ptr() as *const Kid, self.len) }
     }
 
     #[inline(always)]
     pub(super) fn kids_mut(&mut self) -> &mut [Kid] {
-        // SAFETY: the first `len` slots were written by `push`.
+        // SAFETY: the first `len` slots were written by `generate`.
         unsafe { std::slice::from_raw_parts_mut(self.slots.as_mut_ptr() as *mut Kid, self.len) }
     }
 
@@ -112,14 +104,17 @@ impl MoveList {
     /// first child is selected.
     #[inline(always)]
     pub(super) fn rank(&mut self, hint: Option<u8>) {
-        for i in 0..self.len {
-            let house = self.kids()[i].house;
-            let order = if hint == Some(house) {
+        let n = self.len;
+        // SAFETY: the first `len` slots were written by `generate`.
+        let kids = unsafe { std::slice::from_raw_parts(self.slots.as_ptr() as *const Kid, n) };
+        let ranked = self.rank[..n].iter_mut().zip(&self.orders[..n]).zip(kids);
+        for (i, ((rank, &order), kid)) in ranked.enumerate() {
+            let order = if hint == Some(kid.house) {
                 HINT_ORDER
             } else {
-                self.orders[i]
+                order
             };
-            self.rank[i] = ((order + 4096) as u32) << 4 | i as u32;
+            *rank = ((order + 4096) as u32) << 4 | i as u32;
         }
         select_best(&mut self.rank[..self.len], 0);
     }
@@ -161,6 +156,8 @@ impl Worker<'_> {
     #[inline(always)]
     pub(super) fn generate(&self, pos: &Position, use_table: bool, list: &mut MoveList) {
         let margin = pos.store_margin();
+        // The count stays in a register: only the slots of actual children are written.
+        let mut n = 0;
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
             let same_mover = child.side_to_move() == pos.side_to_move();
@@ -185,8 +182,11 @@ impl Worker<'_> {
                 known: None,
                 pos: child,
             };
-            list.push(kid, order(j, same_mover, banked, &child));
+            list.slots[n] = MaybeUninit::new(kid);
+            list.orders[n] = order(j, same_mover, banked, &child);
+            n += 1;
         }
+        list.len = n;
     }
 }
 
