@@ -76,6 +76,16 @@ impl Bounds {
     }
 }
 
+/// The depth of a child of a node searched `depth` sowings deep.
+#[inline(always)]
+fn next(depth: u8) -> u8 {
+    if depth == EXACT_DEPTH {
+        EXACT_DEPTH
+    } else {
+        depth - 1
+    }
+}
+
 /// What a node knows before its children are searched.
 struct Node {
     /// The table key.
@@ -231,12 +241,6 @@ impl<'a> Worker<'a> {
         let use_table = left > self.small;
         let mut list = MoveList::new();
         self.generate(pos, use_table, &mut list);
-        // Their buckets are fetched now, after all the sowings.
-        for kid in list.kids() {
-            if kid.tabled {
-                self.tt.prefetch(kid.key);
-            }
-        }
         let mut node = Node {
             key,
             margin,
@@ -268,13 +272,8 @@ impl<'a> Worker<'a> {
             return v;
         }
 
-        let next = if depth == EXACT_DEPTH {
-            EXACT_DEPTH
-        } else {
-            depth - 1
-        };
         let share = self.busy.is_some() && left >= self.share_min;
-        let (best, best_move) = self.search_kids(&mut list, window, next, ply, share);
+        let (best, best_move) = self.search_kids(&mut list, window, next(depth), ply, share);
         if self.aborted {
             return 0;
         }

@@ -150,9 +150,9 @@ fn order(house: usize, same_mover: bool, banked: i32, child: &Position) -> i32 {
 
 impl Worker<'_> {
     /// Generates the children of `pos` into `list` with their static order and keys, and
-    /// asks for their database entries. The table key is computed only for a child that
-    /// uses the table (`use_table` here, and enough seeds there); a child the database
-    /// holds is answered from it, not the table.
+    /// asks for their database entries and table buckets. The table key is computed only
+    /// for a child that uses the table (`use_table` here, and enough seeds there); a child
+    /// the database holds is answered from it, not the table.
     #[inline(always)]
     pub(super) fn generate(&self, pos: &Position, use_table: bool, list: &mut MoveList) {
         let margin = pos.store_margin();
@@ -187,6 +187,12 @@ impl Worker<'_> {
             n += 1;
         }
         list.len = n;
+        // Their table buckets are fetched now, after all the sowings.
+        for kid in list.kids() {
+            if kid.tabled {
+                self.tt.prefetch(kid.key);
+            }
+        }
     }
 }
 
