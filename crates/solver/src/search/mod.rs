@@ -220,6 +220,7 @@ impl<'a> Worker<'a> {
         }
         let left = pos.seeds_in_houses() as i32;
         if left <= self.db_seeds {
+            // Held by the database (so there is one).
             let index = self.db.map_or(0, |db| db.index(pos, || key));
             return margin + self.db_value(pos, index);
         }
@@ -248,22 +249,21 @@ impl<'a> Worker<'a> {
             bounds: reach,
             merge: None,
         };
+        let asked = Bounds {
+            lo: alpha,
+            hi: beta,
+        };
         let mut hint = None;
         if use_table {
-            match self.probe_table(
-                &mut node,
-                Bounds {
-                    lo: alpha,
-                    hi: beta,
-                },
-            ) {
+            match self.probe_table(&mut node, asked) {
                 ControlFlow::Break(v) => return v,
                 ControlFlow::Continue(h) => hint = h,
             }
         }
+        // The window narrowed to what the node can still reach.
         let window = Bounds {
-            lo: alpha.max(node.bounds.lo),
-            hi: beta.min(node.bounds.hi),
+            lo: asked.lo.max(node.bounds.lo),
+            hi: asked.hi.min(node.bounds.hi),
         };
         let nodes0 = self.nodes;
         list.rank(hint);
