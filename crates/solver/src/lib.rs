@@ -28,6 +28,7 @@
 
 pub mod cache;
 mod config;
+mod database;
 pub mod egdb;
 mod levels;
 pub mod line;
@@ -44,8 +45,9 @@ use std::time::{Duration, Instant};
 use kalah_core::{Game, Position, Side};
 
 pub use config::{CacheReport, Config, Database, EGDB_PATH_VAR};
+use database::Lookup;
 use egdb::{Egdb, EgdbError};
-use search::{Worker, INF};
+use search::INF;
 use stopdb::StopDb;
 use tt::{Table, EXACT_DEPTH};
 
@@ -287,6 +289,18 @@ impl Solver {
             .as_ref()
     }
 
+    /// What the threads of a search of `pos` read, with the database that serves it
+    /// (resolved here, before any thread starts).
+    fn context(&self, pos: &Position) -> smp::Context<'_> {
+        smp::Context {
+            game: &self.game,
+            table: &self.table,
+            db: Lookup::choose(&self.game, self.egdb.as_deref(), self.stopdb_for(pos)),
+            config: &self.config,
+            busy: &self.busy,
+        }
+    }
+
     /// The game solved.
     pub fn game(&self) -> &Game {
         &self.game
@@ -314,7 +328,8 @@ impl Solver {
     ) -> Result<Solution, Cancelled> {
         let start = Instant::now();
         let shared = Shared::new(cancel);
-        let value = self.prove(pos, &shared, start, progress)?;
+        let ctx = self.context(pos);
+        let value = self.prove(&ctx, pos, &shared, start, progress)?;
         progress(&Progress {
             phase: Phase::PrincipalVariation,
             lower: value,
@@ -323,7 +338,7 @@ impl Solver {
             elapsed: start.elapsed(),
         });
         shared.done.store(false, Relaxed);
-        let pv = self.principal_variation(pos, value, &shared)?;
+        let pv = self.principal_variation(&ctx, pos, value, &shared)?;
         Ok(Solution {
             side: pos.side_to_move(),
             value,
@@ -338,12 +353,14 @@ impl Solver {
     /// The exact value of `pos` for the player to move, without a principal variation.
     pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
         let shared = Shared::new(cancel);
-        self.prove(pos, &shared, Instant::now(), &mut |_| {})
+        let ctx = self.context(pos);
+        self.prove(&ctx, pos, &shared, Instant::now(), &mut |_| {})
     }
 
     /// Iterative deepening, then MTD(f) to the exact value.
     fn prove(
         &self,
+        ctx: &smp::Context,
         pos: &Position,
         shared: &Shared,
         start: Instant,
@@ -369,7 +386,7 @@ impl Solver {
         let max_depth = self.config.deepening.min(left as u8);
         for depth in 1..=max_depth {
             let p = report(Phase::Deepening(depth), lower, upper);
-            guess = smp::search(self, pos, -INF, INF, depth, shared, &mut |nodes| {
+            guess = smp::search(ctx, pos, -INF, INF, depth, shared, &mut |nodes| {
                 progress(&Progress {
                     nodes,
                     elapsed: start.elapsed(),
@@ -387,7 +404,7 @@ impl Solver {
             let near = (beta - guess).abs() <= search::DEEPENING_HINT_REACH;
             shared.deepening_hints.store(near, Relaxed);
             g = smp::search(
-                self,
+                ctx,
                 pos,
                 beta - 1,
                 beta,
@@ -415,18 +432,12 @@ impl Solver {
     /// Follows moves that keep the proved value to the end of the game.
     fn principal_variation(
         &self,
+        ctx: &smp::Context,
         pos: &Position,
         value: i32,
         shared: &Shared,
     ) -> Result<Vec<Turn>, Cancelled> {
-        let mut worker = Worker::new(
-            &self.game,
-            &self.table,
-            shared,
-            self.egdb.as_deref(),
-            self.stopdb_for(pos),
-            &self.config,
-        );
+        let mut worker = ctx.worker(shared);
         let mut pv: Vec<Turn> = Vec::new();
         let (mut pos, mut value) = (*pos, value);
         while !pos.is_over() {
@@ -438,8 +449,8 @@ impl Solver {
             let mut next = None;
             for j in moves {
                 let child = self.game.play_unchecked(&pos, j);
-                let same = child.side_to_move() == pos.side_to_move();
-                let target = if same { value } else { -value };
+                let same_mover = child.side_to_move() == pos.side_to_move();
+                let target = search::across(same_mover, value);
                 let v = worker.search(
                     &child,
                     self.game.key(&child),

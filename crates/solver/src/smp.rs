@@ -9,15 +9,37 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use kalah_core::Position;
+use kalah_core::{Game, Position};
 
+use crate::config::Config;
+use crate::database::Lookup;
 use crate::search::Worker;
-use crate::{Shared, Solver};
+use crate::tt::Table;
+use crate::Shared;
+
+/// What the threads of one search read: everything is resolved before they start (the
+/// database chosen for the position searched, in particular).
+pub(crate) struct Context<'a> {
+    pub(crate) game: &'a Game,
+    pub(crate) table: &'a Table,
+    /// The endgame database serving the position searched.
+    pub(crate) db: Option<Lookup<'a>>,
+    pub(crate) config: &'a Config,
+    /// The subtrees some thread is searching (used with several threads).
+    pub(crate) busy: &'a Busy,
+}
+
+impl<'a> Context<'a> {
+    /// A worker that searches alone, counting into `shared`.
+    pub(crate) fn worker(&self, shared: &'a Shared<'a>) -> Worker<'a> {
+        Worker::new(self.game, self.table, shared, self.db, self.config)
+    }
+}
 
 /// Runs one search on every thread; `None` if it was cancelled. `tick` gets the node
 /// count a few times a second while it runs.
 pub(crate) fn search(
-    solver: &Solver,
+    ctx: &Context,
     pos: &Position,
     alpha: i32,
     beta: i32,
@@ -26,25 +48,16 @@ pub(crate) fn search(
     tick: &mut dyn FnMut(u64),
 ) -> Option<i32> {
     shared.done.store(false, Relaxed);
+    let threads = ctx.config.threads.max(1);
+    let key = ctx.game.key(pos);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|s| {
-        for id in 0..solver.config.threads.max(1) {
+        for id in 0..threads {
             let tx = tx.clone();
             s.spawn(move || {
-                let w = Worker::new(
-                    &solver.game,
-                    &solver.table,
-                    shared,
-                    solver.egdb.as_deref(),
-                    solver.stopdb_for(pos),
-                    &solver.config,
-                );
-                let mut w = if solver.config.threads > 1 {
-                    w.sharing(&solver.busy)
-                } else {
-                    w
-                };
-                let v = w.search(pos, solver.game.key(pos), alpha, beta, depth, 0);
+                let w = ctx.worker(shared);
+                let mut w = if threads > 1 { w.sharing(ctx.busy) } else { w };
+                let v = w.search(pos, key, alpha, beta, depth, 0);
                 w.flush();
                 if !w.aborted && !shared.done.swap(true, Relaxed) {
                     let _ = tx.send(Some(v));
