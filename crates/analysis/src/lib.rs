@@ -1,5 +1,5 @@
 //! Analysis on top of the exact solver: every first turn of a position solved
-//! ([`openings`]), the pie rule ([`pie`]), many positions solved in input order
+//! ([`openings()`]), the pie rule ([`pie()`]), many positions solved in input order
 //! ([`batch`]) and the evaluation table of every position near the start ([`export`]).
 //!
 //! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small

@@ -17,7 +17,7 @@ use kalah_solver::line::replay;
 
 /// Where the first move of the mover stops: after the whole turn, or after its first sowing.
 ///
-/// The name comes from the pie rule, whose offer comes at that point (see [`crate::pie`]).
+/// The name comes from the pie rule, whose offer comes at that point (see [`crate::pie()`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Offer {
     /// After the mover's complete first turn, extra sowings included (the rule of

@@ -41,7 +41,7 @@ pub enum Database {
     File(PathBuf),
     /// From `cache`: its file `file` where it has one for the work (a file that cannot be
     /// loaded, damaged say, is removed and the database built again), else a database of
-    /// `seeds` seeds built in memory and kept there ([`crate::Solver::kept`] says how that
+    /// `seeds` seeds built in memory and kept there ([`crate::Solver::cache_report`] says how that
     /// went). [`Database::Auto`] chooses it; the cache is passed over under the early stop,
     /// whose database has no file.
     Cached {
