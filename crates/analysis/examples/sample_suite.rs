@@ -1,0 +1,55 @@
+//! Samples positions for the analysis suite (`data/suite.txt`) from games played by a
+//! simple program: each turn is the one that leaves the mover's store margin largest, or,
+//! one time in four, a random turn (ties broken at random). From each game it keeps the
+//! first position, at the start of a turn, with at most each of the given numbers of seeds
+//! in the houses.
+//!
+//! `cargo run --release -p kalah-analysis --example sample_suite -- PRESET HOUSES SEEDS
+//! GAMES SEED MAX_SEEDS...` prints one bench line a position: `PRESET HOUSES SEEDS BOARD`
+//! (the values are added by solving them: `kalah bench --suite` checks them).
+
+use kalah_analysis::{first_steps, Offer};
+use kalah_core::{mix, Game, Preset};
+
+fn main() {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    if a.len() < 6 {
+        eprintln!("usage: sample_suite PRESET HOUSES SEEDS GAMES SEED MAX_SEEDS...");
+        std::process::exit(2);
+    }
+    let preset: Preset = a[0].parse().expect("a preset");
+    let houses: u8 = a[1].parse().expect("houses");
+    let seeds: u8 = a[2].parse().expect("seeds");
+    let games: u64 = a[3].parse().expect("games");
+    let mut rng: u64 = a[4].parse().expect("a seed");
+    let stops: Vec<u32> = a[5..].iter().map(|s| s.parse().expect("seeds")).collect();
+    let game = Game::new(preset.rules(houses, seeds)).expect("valid rules");
+    let mut next = move || {
+        rng = mix(rng.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        rng
+    };
+    for _ in 0..games {
+        let mut pos = game.start();
+        let mut kept = vec![false; stops.len()];
+        while !pos.is_over() {
+            for (k, &stop) in stops.iter().enumerate() {
+                if !kept[k] && pos.seeds_in_houses() <= stop {
+                    kept[k] = true;
+                    println!("{} {houses} {seeds} {pos}", a[0]);
+                }
+            }
+            let steps = first_steps(&game, &pos, Offer::AfterTurn);
+            let me = pos.side_to_move().sign();
+            let pick = if next() % 4 == 0 {
+                (next() % steps.len() as u64) as usize
+            } else {
+                let best = steps.iter().map(|s| me * s.after.score()).max().unwrap();
+                let ties: Vec<usize> = (0..steps.len())
+                    .filter(|&i| me * steps[i].after.score() == best)
+                    .collect();
+                ties[(next() % ties.len() as u64) as usize]
+            };
+            pos = steps[pick].after;
+        }
+    }
+}
