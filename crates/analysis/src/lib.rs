@@ -36,6 +36,7 @@
 pub mod batch;
 pub mod export;
 pub mod openings;
+pub mod output;
 pub mod pie;
 mod pool;
 
