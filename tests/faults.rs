@@ -565,3 +565,43 @@ fn export_killed_then_resumed_is_byte_identical_and_damaged_records_are_solved_a
         reference
     );
 }
+
+#[test]
+fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
+    let dir = scratch();
+    // Enumerating eight turns of Kalah(6,4) takes many seconds.
+    let args = [
+        "export",
+        "--houses",
+        "6",
+        "--seeds",
+        "4",
+        "--depth",
+        "8",
+        "-q",
+        "-o",
+        "book.json",
+    ];
+    let child = kalah_command(&args)
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "stopped late");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("interrupted by Ctrl-C"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("book.json").exists());
+}

@@ -22,16 +22,25 @@ use crate::solving::SolverArgs;
 ///
 /// Each input line is a position in the board form (`4,4,0,5,5,0,2,5,5,5,5,4,4,0:N`) or the
 /// move form (`3-6 9`: moves played from the start position of the rules given). `#` starts
-/// a comment; blank lines are skipped. Every other line gets one answer line:
-/// `{"line", "input", "position", "value", "best_turn", "pv", "nodes", "seconds"}` (value
-/// from South, principal variation replayed before writing), or `{"line", "input",
-/// "error"}` for a line that cannot be read; a bad line never stops the batch.
+/// a comment; blank lines are skipped. The input is read as it comes (a pipe is answered
+/// while it is being written). Every other line gets one answer line: `{"line", "input",
+/// "rules", "position", "value", "best_turn", "pv", "nodes", "seconds"}` (value from
+/// South, principal variation replayed before writing), or `{"line", "input", "rules",
+/// "error"}` for a line that cannot be read (not UTF-8 text, not a position); a bad line
+/// never stops the batch.
 ///
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
-/// before it are done. After an interruption (Ctrl-C keeps every answer finished in
-/// order), run the same command with --resume: the lines already answered are checked
-/// against the input and skipped, a half-written last line is dropped, and the rest is
-/// appended, so nothing is lost or written twice.
+/// before it are done. FILE is checked before any work (a directory or a missing
+/// directory is an error), a symlink is followed, and a FIFO or device (`/dev/stdout`) is
+/// written straight through; while the run lasts FILE.lock beside it keeps a second run
+/// off the same FILE. A write error (disk full, closed pipe) stops the run with exit
+/// status 2, keeping the answers written.
+///
+/// An existing non-empty FILE is never overwritten: after an interruption (Ctrl-C keeps
+/// every answer finished in order, `kill -9` at most half a line), run the same command
+/// with --resume: the lines already answered are checked against the input and the rules
+/// (other rules are refused), a half-written last line is dropped, and the rest is
+/// appended, so nothing is lost or written twice. A finished FILE resumed adds nothing.
 ///
 /// Example: `kalah batch positions.txt --houses 6 --seeds 4 --output answers.jsonl`
 #[derive(clap::Args, Debug)]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use kalah_analysis::export::{evaluate, plan, Entry};
+use kalah_analysis::export::{evaluate, plan_until, Entry};
 use kalah_analysis::output::{read_regular, replace, seal, unseal, Header, HeaderError, Output};
 use kalah_core::{notation, Game, Position};
 use serde_json::json;
@@ -37,9 +37,16 @@ enum Format {
 /// exact value from South, the value from South of every legal sowing and the best sowing.
 /// The schema is in the README.
 ///
-/// The table is written to a temporary file and renamed at the end, so a crash never
-/// leaves half a table. The values solved so far are kept in FILE.partial as they come;
-/// after an interruption (Ctrl-C) the same command goes on from there.
+/// Each FILE is checked before any work (a directory or a missing directory is an
+/// error) and kept from other runs by FILE.lock beside it while this one lasts. The table
+/// is written to a temporary file beside FILE (beside a symlink's target) and renamed at
+/// the end, so a crash never leaves half a table; an existing table is replaced. A FIFO
+/// or device (`/dev/stdout`) is written straight through instead, without resume.
+///
+/// The values solved so far are kept in FILE.partial (of the first FILE) as they come,
+/// each with a checksum; after an interruption (Ctrl-C, `kill -9`) the same command goes
+/// on from there, solving again any value that fails its check. A FILE.partial of
+/// another export (other rules, start or depth) is refused, saying what differs.
 ///
 /// Example: `kalah export --houses 6 --seeds 4 --depth 2 --output book.json`
 #[derive(clap::Args, Debug)]
@@ -86,7 +93,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             })
     };
     let started = Instant::now();
-    let plan = plan(&game, &start, args.depth);
+    let plan = plan_until(&game, &start, args.depth, interrupt_flag())
+        .map_err(|e| analysis_error(e, "nothing solved yet"))?;
     // The values solved so far are kept beside the first regular output (none for streams).
     let partial_path = outputs.iter().find_map(|o| o.sibling(".partial"));
     let header = Header::new(

@@ -235,3 +235,61 @@ fn solve_one(
         Err(e) => Err(LineError::Replay(e)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random bytes (a fixed xorshift sequence) biased towards the characters of the
+    /// notation, so that some lines parse and most do not.
+    fn noise(seed: u64, len: usize) -> Vec<u8> {
+        const ALPHABET: &[u8] = b"0123456789,:-# NSns\n\r\t\xff\xfe\xc3";
+        let mut x = seed.max(1);
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 4 {
+                    0 => (x >> 8) as u8,
+                    _ => ALPHABET[(x >> 8) as usize % ALPHABET.len()],
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arbitrary_bytes_give_numbered_lines_each_a_position_or_an_error() {
+        let game = Game::new(kalah_core::Rules::kalah(4, 3)).unwrap();
+        for seed in 1..300 {
+            let bytes = noise(seed, 400);
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+            let mut last = 0;
+            for item in Lines::new(&bytes[..]) {
+                let item = item.unwrap();
+                assert!(item.line > last && item.line <= lines);
+                last = item.line;
+                assert!(!item.input.is_empty() && !item.input.contains('#'));
+                if item.utf8 {
+                    // Never a panic: a position or an error.
+                    let _ = parse(&game, &item.input);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_kept_with_its_number() {
+        let items: Vec<Item> = Lines::new(&b"1\n\xff 2 # \xfe\n\n3\r\n"[..])
+            .map(Result::unwrap)
+            .collect();
+        let lines: Vec<(usize, &str, bool)> = items
+            .iter()
+            .map(|i| (i.line, i.input.as_str(), i.utf8))
+            .collect();
+        assert_eq!(
+            lines,
+            [(1, "1", true), (2, "\u{fffd} 2", false), (4, "3", true)]
+        );
+    }
+}
