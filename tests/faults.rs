@@ -605,3 +605,37 @@ fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
     );
     assert!(!dir.path().join("book.json").exists());
 }
+
+#[test]
+fn openings_and_pie_write_their_output_whole_and_check_it_first() {
+    let dir = scratch();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    for command in ["openings", "pie"] {
+        let args = |path: &str| {
+            [
+                command,
+                "--houses",
+                "3",
+                "--seeds",
+                "2",
+                "--json",
+                "--threads",
+                "1",
+                "-q",
+                "-o",
+                path,
+            ]
+            .map(str::to_string)
+        };
+        let out = kalah_in(dir.path(), &strs(&args("out.json")));
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap())
+                .unwrap();
+        assert!(v["value"].is_i64(), "{command}");
+        let refused = kalah_in(dir.path(), &strs(&args("sub")));
+        assert_eq!(refused.status.code(), Some(2), "{command}");
+        assert!(stderr(&refused).contains("is a directory"));
+    }
+}

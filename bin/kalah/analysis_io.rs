@@ -100,6 +100,24 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
+/// Runs `body` with its output going to `out`, or with `--output FILE` to FILE: checked
+/// and locked before `body` starts, written whole at the end (atomically for a regular
+/// file, straight through for a FIFO or device), untouched when `body` fails.
+pub fn with_output(
+    path: Option<&Path>,
+    out: &mut dyn io::Write,
+    body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let Some(path) = path else {
+        return body(out);
+    };
+    let output = kalah_analysis::output::Output::open(path)?;
+    let mut text = Vec::new();
+    body(&mut text)?;
+    output.replace(&text)?;
+    Ok(())
+}
+
 /// An I/O error naming the file it happened on.
 pub fn file_error(path: &Path, e: io::Error) -> CliError {
     CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
