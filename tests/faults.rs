@@ -284,7 +284,7 @@ fn a_second_run_on_the_same_output_fails_at_once() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let lock = dir.path().join("out.jsonl.lock");
+    let lock = dir.path().join("out.jsonl.kalah-lock");
     assert!(wait_for(&mut first, || lock.exists()));
     std::thread::sleep(Duration::from_millis(200));
     for extra in [&[][..], &["--resume"][..]] {

@@ -32,8 +32,8 @@ use crate::solving::SolverArgs;
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
 /// before it are done. FILE is checked before any work (a directory or a missing
 /// directory is an error), a symlink is followed, and a FIFO or device (`/dev/stdout`) is
-/// written straight through; while the run lasts FILE.lock beside it keeps a second run
-/// off the same FILE. A write error (disk full, closed pipe) stops the run with exit
+/// written straight through; while the run lasts FILE.kalah-lock beside it keeps a second
+/// run off the same FILE. A write error (disk full, closed pipe) stops the run with exit
 /// status 2, keeping the answers written.
 ///
 /// An existing non-empty FILE is never overwritten: after an interruption (Ctrl-C keeps

@@ -38,10 +38,11 @@ enum Format {
 /// The schema is in the README.
 ///
 /// Each FILE is checked before any work (a directory or a missing directory is an
-/// error) and kept from other runs by FILE.lock beside it while this one lasts. The table
-/// is written to a temporary file beside FILE (beside a symlink's target) and renamed at
-/// the end, so a crash never leaves half a table; an existing table is replaced. A FIFO
-/// or device (`/dev/stdout`) is written straight through instead, without resume.
+/// error) and kept from other runs by FILE.kalah-lock beside it while this one lasts.
+/// The table is written to a temporary file beside FILE (beside a symlink's target) and
+/// renamed at the end, so a crash never leaves half a table; an existing table is
+/// replaced. A FIFO or device (`/dev/stdout`) is written straight through instead,
+/// without resume.
 ///
 /// The values solved so far are kept in FILE.partial (of the first FILE) as they come,
 /// each with a checksum; after an interruption (Ctrl-C, `kill -9`) the same command goes

@@ -5,8 +5,8 @@
 //! [`Output::open`] is called before the work starts. It follows symlinks (the file
 //! written is the link's target, replaced beside the target), refuses a directory, a
 //! missing directory or a path that names no file (`.`, `..`, `dir/`), and takes an
-//! exclusive advisory lock (`flock`) on `TARGET.lock` beside the target, held until the
-//! [`Output`] is dropped, so that a second run on the same file fails at once with
+//! exclusive advisory lock (`flock`) on `TARGET.kalah-lock` beside the target, held until
+//! the [`Output`] is dropped, so that a second run on the same file fails at once with
 //! [`OutputError::Busy`] instead of mixing its work into the first one's.
 //!
 //! A regular file (or one still to be created) is written whole with
@@ -135,8 +135,10 @@ impl Output {
         if text.is_empty() || text.ends_with('/') || path.file_name().is_none() {
             return Err(OutputError::NotAFileName(path.to_path_buf()));
         }
-        if is_special(path) {
-            // Written through as given: `/dev/stdout` may name a pipe or the shell's file.
+        let target = resolve(path).map_err(io_err)?;
+        if is_special(path) || is_special(&target) {
+            // Written through as given: `/dev/stdout` may name a pipe or the shell's file,
+            // and nothing is ever created under /dev or /proc.
             return match fs::metadata(path) {
                 Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
                 Ok(_) => Ok(Output {
@@ -148,7 +150,6 @@ impl Output {
                 Err(_) => Err(OutputError::Unsupported(path.to_path_buf())),
             };
         }
-        let target = resolve(path).map_err(io_err)?;
         let kind = match fs::metadata(&target) {
             Ok(m) if m.is_dir() => return Err(OutputError::Directory(path.to_path_buf())),
             Ok(m) if m.is_file() => OutputKind::File,
@@ -260,9 +261,12 @@ impl Output {
 impl Drop for Output {
     fn drop(&mut self) {
         // Removed while still locked: a run waiting on the old file sees it gone and
-        // takes a fresh one (see `lock`).
-        if let Some((path, _file)) = self.lock.take() {
-            let _ = fs::remove_file(path);
+        // takes a fresh one (see `lock`). Lock files stay empty: one that is not is
+        // someone else's file of that name, and is left alone.
+        if let Some((path, file)) = self.lock.take() {
+            if file.metadata().is_ok_and(|m| m.len() == 0) {
+                let _ = fs::remove_file(path);
+            }
         }
     }
 }
@@ -361,11 +365,11 @@ fn is_streamable(_: &fs::Metadata) -> bool {
     false
 }
 
-/// Takes the lock of `target`: an exclusive `flock` on `TARGET.lock`. The lock file is
+/// Takes the lock of `target`: an exclusive `flock` on `TARGET.kalah-lock`. The lock file is
 /// removed when the run ends, so a run that opened it just before is checked to hold the
 /// file still at that path, else it tries again with the new one.
 fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
-    let path = sibling(target, ".lock");
+    let path = sibling(target, ".kalah-lock");
     let io_err = |error| OutputError::Io {
         path: path.clone(),
         error,
@@ -542,6 +546,34 @@ mod tests {
             }
         }
         assert_eq!(unseal(&line[..line.len() - 1]), None);
+    }
+
+    #[test]
+    fn an_output_is_checked_locked_and_its_lock_file_removed() {
+        let dir = std::env::temp_dir().join(format!("kalah-output-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("book.json");
+        assert!(matches!(Output::open(&dir), Err(OutputError::Directory(_))));
+        assert!(matches!(
+            Output::open(Path::new("..")),
+            Err(OutputError::NotAFileName(_))
+        ));
+        assert!(matches!(
+            Output::open(&dir.join("missing/book.json")),
+            Err(OutputError::NoDirectory { .. })
+        ));
+        let first = Output::open(&file).unwrap();
+        assert_eq!(first.kind(), OutputKind::File);
+        assert!(matches!(Output::open(&file), Err(OutputError::Busy(_))));
+        first.replace(b"table").unwrap();
+        drop(first);
+        assert_eq!(fs::read(&file).unwrap(), b"table");
+        assert!(!dir.join("book.json.kalah-lock").exists());
+        // A file of that name that is not an empty lock file is someone else's: kept.
+        fs::write(dir.join("book.json.kalah-lock"), "mine").unwrap();
+        drop(Output::open(&file).unwrap());
+        assert_eq!(fs::read(dir.join("book.json.kalah-lock")).unwrap(), b"mine");
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The worker pool: `workers` rayon threads take jobs strictly in input order from one
-//! shared source (a counter, or a reader), so the early jobs finish first (a batch can write its answers
-//! in input order while later ones run) and a cancelled run has done a prefix of the work,
-//! give or take the jobs in flight.
+//! shared source (a counter, or a reader), so the early jobs finish first (a batch can
+//! write its answers in input order while later ones run) and a cancelled run has done a
+//! prefix of the work, give or take the jobs in flight.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
