@@ -1,8 +1,8 @@
 //! What the analysis subcommands (`openings`, `pie`, `batch`, `export`) share: a solver
-//! made for many solves at once, the progress bar, Ctrl-C, CSV fields and atomic files.
+//! made for many solves at once, the progress bar, Ctrl-C, CSV fields and error messages.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -52,6 +52,20 @@ pub fn progress_bar(quiet: bool, len: usize, unit: &str) -> ProgressBar {
     bar
 }
 
+/// A counter of `unit` done on standard error, for work of unknown length (a batch read
+/// from a pipe); hidden like [`progress_bar`].
+pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let template = format!("{{spinner}} {{pos}} {unit} [{{elapsed}}] {{msg}}");
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 /// The flag that Ctrl-C raises, installed on first use. The work in progress watches it
 /// and stops cleanly, keeping what was finished; a second Ctrl-C ends the program at once.
 pub fn interrupt_flag() -> &'static AtomicBool {
@@ -86,31 +100,22 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// Writes a file whole or not at all: into a temporary file beside it, synced, then
-/// renamed over `path`, so a crash never leaves half a file under the final name.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), CliError> {
-    use std::io::Write;
-    let tmp = sibling(path, ".tmp");
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CliError::Io(io::Error::new(
-            e.kind(),
-            format!("cannot write {}: {e}", path.display()),
-        ))
-    })
-}
-
-/// `path` with `suffix` added to its file name (`table.json` -> `table.json.tmp`).
-pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(suffix);
-    path.with_file_name(name)
+/// Runs `body` with its output going to `out`, or with `--output FILE` to FILE: checked
+/// and locked before `body` starts, written whole at the end (atomically for a regular
+/// file, straight through for a FIFO or device), untouched when `body` fails.
+pub fn with_output(
+    path: Option<&Path>,
+    out: &mut dyn io::Write,
+    body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let Some(path) = path else {
+        return body(out);
+    };
+    let output = kalah_analysis::output::Output::open(path)?;
+    let mut text = Vec::new();
+    body(&mut text)?;
+    output.replace(&text)?;
+    Ok(())
 }
 
 /// An I/O error naming the file it happened on.

@@ -1,16 +1,18 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
 //! resumable after an interruption.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use kalah_analysis::batch::{items, solve_in_order, Answer, Item, LineError};
+use kalah_analysis::batch::{solve_stream_in_order, Answer, Item, LineError, Lines};
+use kalah_analysis::output::{Output, OutputError, OutputKind};
 use serde_json::{json, Value};
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, line_strings, parallel_solver,
-    progress_bar, signed,
+    progress_bar, progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -20,16 +22,25 @@ use crate::solving::SolverArgs;
 ///
 /// Each input line is a position in the board form (`4,4,0,5,5,0,2,5,5,5,5,4,4,0:N`) or the
 /// move form (`3-6 9`: moves played from the start position of the rules given). `#` starts
-/// a comment; blank lines are skipped. Every other line gets one answer line:
-/// `{"line", "input", "position", "value", "best_turn", "pv", "nodes", "seconds"}` (value
-/// from South, principal variation replayed before writing), or `{"line", "input",
-/// "error"}` for a line that cannot be read; a bad line never stops the batch.
+/// a comment; blank lines are skipped. The input is read as it comes (a pipe is answered
+/// while it is being written). Every other line gets one answer line: `{"line", "input",
+/// "rules", "position", "value", "best_turn", "pv", "nodes", "seconds"}` (value from
+/// South, principal variation replayed before writing), or `{"line", "input", "rules",
+/// "error"}` for a line that cannot be read (not UTF-8 text, not a position); a bad line
+/// never stops the batch.
 ///
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
-/// before it are done. After an interruption (Ctrl-C keeps every answer finished in
-/// order), run the same command with --resume: the lines already answered are checked
-/// against the input and skipped, a half-written last line is dropped, and the rest is
-/// appended, so nothing is lost or written twice.
+/// before it are done. FILE is checked before any work (a directory or a missing
+/// directory is an error), a symlink is followed, and a FIFO or device (`/dev/stdout`) is
+/// written straight through; while the run lasts FILE.kalah-lock beside it keeps a second
+/// run off the same FILE. A write error (disk full, closed pipe) stops the run with exit
+/// status 2, keeping the answers written.
+///
+/// An existing non-empty FILE is never overwritten: after an interruption (Ctrl-C keeps
+/// every answer finished in order, `kill -9` at most half a line), run the same command
+/// with --resume: the lines already answered are checked against the input and the rules
+/// (other rules are refused), a half-written last line is dropped, and the rest is
+/// appended, so nothing is lost or written twice. A finished FILE resumed adds nothing.
 ///
 /// Example: `kalah batch positions.txt --houses 6 --seeds 4 --output answers.jsonl`
 #[derive(clap::Args, Debug)]
@@ -57,36 +68,54 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let text = read_input(args.input.as_deref())?;
     // The rules and board of the options (the defaults of every subcommand), from the start.
     let no_position = PositionArgs {
         position: None,
         moves: None,
     };
     let (game, _) = setup(&args.rules, &no_position)?;
-    let all = items(&text);
-
-    let (skip, mut file) = match &args.output {
-        None => (0, None),
-        Some(path) => {
-            let done = answered(path, &all, args.resume)?;
-            let f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| file_error(path, e))?;
-            (done, Some(f))
+    // The output is checked and locked before any work.
+    let output = args.output.as_deref().map(Output::open).transpose()?;
+    if let Some(o) = &output {
+        if args.resume && o.kind() == OutputKind::Stream {
+            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
         }
+    }
+    let (reader, count) = open_input(args.input.as_deref())?;
+    let mut lines = Lines::new(reader);
+    let input_name = match &args.input {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard input".to_string(),
     };
-    let todo = &all[skip..];
-    if todo.is_empty() {
+    let read_error = |e: std::io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
+    let rules = game.rules().to_string();
+
+    let (skip, keep) = match &output {
+        Some(o) => answered(o, &mut lines, &rules, args.resume, &read_error)?,
+        None => (0, 0),
+    };
+    // A few positions read ahead: none left means nothing to do (no database to build),
+    // and their number sizes the database when the input's length is not known.
+    let mut ahead = VecDeque::new();
+    for item in lines.by_ref().take(READ_AHEAD) {
+        ahead.push_back(item.map_err(read_error)?);
+    }
+    if ahead.is_empty() {
         if skip > 0 && !args.solver.quiet {
             eprintln!("all {skip} positions were already answered");
         }
         return Ok(());
     }
-    let (solver, workers) = parallel_solver(&args.solver, &game, game.capacity(), todo.len())?;
-    let bar = progress_bar(args.solver.quiet, todo.len(), "positions");
+    let mut file = match &output {
+        Some(o) => Some(o.append(keep)?),
+        None => None,
+    };
+    let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
+    let (solver, workers) = parallel_solver(&args.solver, &game, game.capacity(), solves)?;
+    let bar = match count {
+        Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
+        None => progress_counter(args.solver.quiet, "positions"),
+    };
     if skip > 0 {
         bar.println(format!(
             "resuming after the {skip} positions already answered"
@@ -94,68 +123,102 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let h = game.houses();
     let mut write_error = None;
-    let result = solve_in_order(&solver, todo, workers, interrupt_flag(), &mut |i, r| {
-        let line = answer_line(&todo[i], &r, h);
-        let sink: &mut dyn Write = match file.as_mut() {
-            Some(f) => f,
-            None => &mut *out,
-        };
-        if let Err(e) = writeln!(sink, "{line}").and_then(|()| sink.flush()) {
-            write_error = Some(e);
-            return false;
-        }
-        bar.set_message(match &r {
-            Ok(a) => format!("line {}: {}", todo[i].line, signed(a.value)),
-            Err(_) => format!("line {}: error", todo[i].line),
-        });
-        bar.inc(1);
-        true
-    });
+    let mut input_error = None;
+    let mut next = || {
+        ahead.pop_front().or_else(|| match lines.next()? {
+            Ok(item) => Some(item),
+            Err(e) => {
+                input_error = Some(e);
+                None
+            }
+        })
+    };
+    let result = solve_stream_in_order(
+        &solver,
+        &mut next,
+        workers,
+        interrupt_flag(),
+        &mut |_, item, r| {
+            let line = answer_line(&item, &r, h, &rules);
+            let sink: &mut dyn Write = match file.as_mut() {
+                Some(f) => f,
+                None => &mut *out,
+            };
+            if let Err(e) = writeln!(sink, "{line}").and_then(|()| sink.flush()) {
+                write_error = Some(e);
+                return false;
+            }
+            bar.set_message(match &r {
+                Ok(a) => format!("line {}: {}", item.line, signed(a.value)),
+                Err(_) => format!("line {}: error", item.line),
+            });
+            bar.inc(1);
+            true
+        },
+    );
     bar.finish_and_clear();
     let done = result.map_err(|e| analysis_error(e, ""))?;
     if let Some(e) = write_error {
-        return Err(match &args.output {
-            Some(path) => file_error(path, e),
+        return Err(match &output {
+            Some(o) => CliError::Output(o.error(e)),
             None => CliError::Io(e),
         });
     }
     if let Some(f) = file {
         f.sync_all().ok();
     }
-    if done < todo.len() {
-        let kept = match &args.output {
-            Some(path) => format!(
-                "{} of {} positions answered in {}; run the same command with --resume to \
-                 answer the rest",
+    if let Some(e) = input_error {
+        return Err(read_error(e));
+    }
+    if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
+        let kept = match &output {
+            Some(o) => format!(
+                "{} positions answered in {}; run the same command with --resume to answer \
+                 the rest",
                 skip + done,
-                all.len(),
-                path.display()
+                o.path().display()
             ),
-            None => format!("{} of {} positions answered", done, all.len()),
+            None => format!("{done} positions answered"),
         };
         return Err(crate::analysis_io::interrupted(&kept));
     }
     Ok(())
 }
 
-fn read_input(path: Option<&Path>) -> Result<String, CliError> {
-    let mut text = String::new();
+/// Positions read before the solver is made: enough to size its database for several
+/// solves, few enough not to wait long on a slow pipe.
+const READ_AHEAD: usize = 4;
+
+/// The input as a reader, and its number of positions when it is a file (counted in a
+/// first pass, for the progress bar); standard input is read as it comes.
+fn open_input(path: Option<&Path>) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {
     match path {
-        None => std::io::stdin().read_to_string(&mut text)?,
-        Some(p) if p.as_os_str() == "-" => std::io::stdin().read_to_string(&mut text)?,
-        Some(p) => File::open(p)
-            .and_then(|mut f| f.read_to_string(&mut text))
-            .map_err(|e| file_error(p, e))?,
-    };
-    Ok(text)
+        None => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
+        Some(p) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
+        Some(p) => {
+            let open = || {
+                File::open(p)
+                    .map(BufReader::new)
+                    .map_err(|e| file_error(p, e))
+            };
+            let is_file = std::fs::metadata(p).is_ok_and(|m| m.is_file());
+            let count = if is_file {
+                Some(Lines::new(open()?).filter(Result::is_ok).count())
+            } else {
+                None
+            };
+            Ok((Box::new(open()?), count))
+        }
+    }
 }
 
 /// One answer as a JSON line.
-fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize) -> Value {
+fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize, rules: &str) -> Value {
     match r {
         Ok(a) => json!({
             "line": item.line,
             "input": item.input,
+            "rules": rules,
             "position": a.position.to_string(),
             "value": a.value,
             "best_turn": a.best_turn().map(|t| t.notation(houses)),
@@ -166,23 +229,29 @@ fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize) -> Val
         Err(e) => json!({
             "line": item.line,
             "input": item.input,
+            "rules": rules,
             "error": e.to_string(),
         }),
     }
 }
 
-/// How many items of `all` the existing output file already answers, checking that its
-/// lines answer them in order; a half-written last line is cut off the file. Refuses an
-/// existing non-empty file without `resume`, so nothing is overwritten by accident.
-fn answered(path: &Path, all: &[Item], resume: bool) -> Result<usize, CliError> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(file_error(path, e)),
+/// How many positions the existing output already answers, and the length of the file
+/// that holds them: its lines are checked against the input (read from `lines`, which is
+/// left after them) and the rules; a half-written last line is left out, to be cut off.
+/// Refuses an existing non-empty file without `resume`, so nothing is overwritten by
+/// accident. Only a regular file is read.
+fn answered(
+    output: &Output,
+    lines: &mut Lines<Box<dyn BufRead + Send>>,
+    rules: &str,
+    resume: bool,
+    read_error: &dyn Fn(std::io::Error) -> CliError,
+) -> Result<(usize, u64), CliError> {
+    let bytes = match output.existing()? {
+        Some(b) if !b.is_empty() => b,
+        _ => return Ok((0, 0)),
     };
-    if bytes.is_empty() {
-        return Ok(0);
-    }
+    let path = output.path();
     if !resume {
         return Err(invalid(format!(
             "{} already exists: add --resume to continue the run that wrote it, or remove it",
@@ -201,13 +270,27 @@ fn answered(path: &Path, all: &[Item], resume: bool) -> Result<usize, CliError> 
                 done + 1
             ))
         })?;
-        let item = all.get(done).ok_or_else(|| {
-            invalid(format!(
-                "{} holds more answers than the input has positions: is it the output of \
+        if value["rules"] != json!(rules) {
+            return Err(invalid(format!(
+                "{}: answer {} was solved under the rules {}, this run has the rules {}: \
+                 resume with the rules of that run, or write elsewhere",
+                path.display(),
+                done + 1,
+                value["rules"].as_str().unwrap_or("(not recorded)"),
+                rules
+            )));
+        }
+        let item = lines
+            .next()
+            .transpose()
+            .map_err(read_error)?
+            .ok_or_else(|| {
+                invalid(format!(
+                    "{} holds more answers than the input has positions: is it the output of \
                  this input?",
-                path.display()
-            ))
-        })?;
+                    path.display()
+                ))
+            })?;
         if value["line"] != json!(item.line) || value["input"] != json!(item.input) {
             return Err(invalid(format!(
                 "{}: answer {} is for line {} '{}', but that position of the input is line \
@@ -224,14 +307,5 @@ fn answered(path: &Path, all: &[Item], resume: bool) -> Result<usize, CliError> 
         good_len += end + 1;
         rest = &rest[end + 1..];
     }
-    if good_len < bytes.len() {
-        // The interrupted run died in the middle of a line: drop the fragment.
-        let f = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| file_error(path, e))?;
-        f.set_len(good_len as u64)
-            .map_err(|e| file_error(path, e))?;
-    }
-    Ok(done)
+    Ok((done, good_len as u64))
 }

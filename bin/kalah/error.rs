@@ -66,6 +66,8 @@ pub enum CliError {
     Internal(String),
     /// An input file that cannot be read or understood; the message names the place.
     Input(String),
+    /// An output file that cannot be used or written (see `kalah_analysis::output`).
+    Output(kalah_analysis::output::OutputError),
 }
 
 impl fmt::Display for CliError {
@@ -136,6 +138,7 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),
+            CliError::Output(e) => write!(f, "{e}"),
         }
     }
 }
@@ -151,6 +154,12 @@ impl From<RulesError> for CliError {
 impl From<EgdbError> for CliError {
     fn from(e: EgdbError) -> Self {
         CliError::Egdb(e)
+    }
+}
+
+impl From<kalah_analysis::output::OutputError> for CliError {
+    fn from(e: kalah_analysis::output::OutputError) -> Self {
+        CliError::Output(e)
     }
 }
 

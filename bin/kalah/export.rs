@@ -2,19 +2,19 @@
 //! written atomically, with finished work kept across interruptions.
 
 use std::collections::HashMap;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use kalah_analysis::export::{evaluate, plan, Entry};
+use kalah_analysis::export::{evaluate, plan_until, Entry};
+use kalah_analysis::output::{read_regular, replace, seal, unseal, Header, HeaderError, Output};
 use kalah_core::{notation, Game, Position};
 use serde_json::json;
 
 use crate::analysis_io::{
-    analysis_error, csv_field, file_error, interrupt_flag, parallel_solver, progress_bar, sibling,
-    write_atomically,
+    analysis_error, csv_field, file_error, interrupt_flag, parallel_solver, progress_bar,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -37,9 +37,17 @@ enum Format {
 /// exact value from South, the value from South of every legal sowing and the best sowing.
 /// The schema is in the README.
 ///
-/// The table is written to a temporary file and renamed at the end, so a crash never
-/// leaves half a table. The values solved so far are kept in FILE.partial as they come;
-/// after an interruption (Ctrl-C) the same command goes on from there.
+/// Each FILE is checked before any work (a directory or a missing directory is an
+/// error) and kept from other runs by FILE.kalah-lock beside it while this one lasts.
+/// The table is written to a temporary file beside FILE (beside a symlink's target) and
+/// renamed at the end, so a crash never leaves half a table; an existing table is
+/// replaced. A FIFO or device (`/dev/stdout`) is written straight through instead,
+/// without resume.
+///
+/// The values solved so far are kept in FILE.partial (of the first FILE) as they come,
+/// each with a checksum; after an interruption (Ctrl-C, `kill -9`) the same command goes
+/// on from there, solving again any value that fails its check. A FILE.partial of
+/// another export (other rules, start or depth) is refused, saying what differs.
 ///
 /// Example: `kalah export --houses 6 --seeds 4 --depth 2 --output book.json`
 #[derive(clap::Args, Debug)]
@@ -72,6 +80,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     let (game, start) = setup(&args.rules, &args.position)?;
+    // Every output is checked and locked before any work.
+    let outputs = args
+        .output
+        .iter()
+        .map(|p| Output::open(p))
+        .collect::<Result<Vec<_>, _>>()?;
     let format = |path: &Path| {
         args.format
             .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
@@ -80,36 +94,44 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             })
     };
     let started = Instant::now();
-    let plan = plan(&game, &start, args.depth);
-    let partial_path = sibling(&args.output[0], ".partial");
-    let header = format!("# kalah export: {} from {}", game.rules(), start);
-    let (known, cut_short) = load_partial(&partial_path, &header)?;
+    let plan = plan_until(&game, &start, args.depth, interrupt_flag())
+        .map_err(|e| analysis_error(e, "nothing solved yet"))?;
+    // The values solved so far are kept beside the first regular output (none for streams).
+    let partial_path = outputs.iter().find_map(|o| o.sibling(".partial"));
+    let header = Header::new(
+        "export-partial",
+        &[
+            ("rules", game.rules().to_string()),
+            ("start", start.to_string()),
+            ("depth", args.depth.to_string()),
+        ],
+    );
+    let (known, damaged) = match &partial_path {
+        Some(path) => load_partial(path, &header)?,
+        None => (HashMap::new(), 0),
+    };
+    if damaged > 0 {
+        eprintln!(
+            "warning: {damaged} values in {} failed their check and are solved again",
+            partial_path.as_deref().unwrap_or(Path::new("")).display()
+        );
+    }
     let todo = plan.to_solve(&known).len();
 
     let (solver, workers) =
         parallel_solver(&args.solver, &game, start.seeds_in_houses() as usize, todo)?;
-    let mut partial = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&partial_path)
-        .map_err(|e| file_error(&partial_path, e))?;
-    if known.is_empty() {
-        partial
-            .set_len(0)
-            .and_then(|()| writeln!(partial, "{header}"))
-            .map_err(|e| file_error(&partial_path, e))?;
-    } else if cut_short {
-        // End the fragment a crash left, so the next value starts a line of its own.
-        writeln!(partial).map_err(|e| file_error(&partial_path, e))?;
-    }
+    let partial = match &partial_path {
+        Some(path) => Some(start_partial(path, &header, &known)?),
+        None => None,
+    };
     let partial = Mutex::new(partial);
     let write_failed = Mutex::new(None);
     let bar = progress_bar(args.solver.quiet, todo, "positions past the table solved");
-    if !known.is_empty() {
+    if let (false, Some(path)) = (known.is_empty(), &partial_path) {
         bar.println(format!(
             "resuming: {} values kept in {}",
             known.len(),
-            partial_path.display()
+            path.display()
         ));
     }
     let result = evaluate(
@@ -119,10 +141,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         workers,
         interrupt_flag(),
         &|p, v| {
-            if let Ok(mut f) = partial.lock() {
-                if let Err(e) = writeln!(f, "{p} {v}") {
-                    if let Ok(mut w) = write_failed.lock() {
-                        w.get_or_insert(e);
+            if let Ok(mut guard) = partial.lock() {
+                if let Some(f) = guard.as_mut() {
+                    // One write per record, so a kill leaves whole records and at most one
+                    // cut short.
+                    let record = seal(&format!("{p} {v}")) + "\n";
+                    if let Err(e) = f.write_all(record.as_bytes()) {
+                        if let Ok(mut w) = write_failed.lock() {
+                            w.get_or_insert(e);
+                        }
+                        // Stop writing: one error is enough to end the run.
+                        *guard = None;
+                        interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
                     }
                 }
             }
@@ -130,23 +160,28 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         },
     );
     bar.finish_and_clear();
-    if let Some(e) = write_failed.into_inner().ok().flatten() {
-        return Err(file_error(&partial_path, e));
+    if let (Some(e), Some(path)) = (write_failed.into_inner().ok().flatten(), &partial_path) {
+        return Err(file_error(path, e));
     }
-    let kept = format!(
-        "the values solved so far are kept in {}; run the same command again to go on",
-        partial_path.display()
-    );
+    let kept = match &partial_path {
+        Some(path) => format!(
+            "the values solved so far are kept in {}; run the same command again to go on",
+            path.display()
+        ),
+        None => "nothing kept: the outputs are not regular files".to_string(),
+    };
     let table = result.map_err(|e| analysis_error(e, &kept))?;
 
-    for path in &args.output {
-        let text = match format(path) {
+    for output in &outputs {
+        let text = match format(output.path()) {
             Format::Json => json_table(&game, &start, args.depth, &table),
             Format::Csv => csv_table(&game, &table),
         };
-        write_atomically(path, text.as_bytes())?;
+        output.replace(text.as_bytes())?;
     }
-    let _ = std::fs::remove_file(&partial_path);
+    if let Some(path) = &partial_path {
+        let _ = std::fs::remove_file(path);
+    }
     let names: Vec<String> = args
         .output
         .iter()
@@ -164,30 +199,79 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The values kept by an interrupted run with the same rules and start, if any, and
-/// whether the file ends in the middle of a line.
-fn load_partial(path: &Path, header: &str) -> Result<(HashMap<Position, i32>, bool), CliError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), false)),
-        Err(e) => return Err(file_error(path, e)),
+/// The values kept by an interrupted run of the same export, and how many of its
+/// records failed their check (they are solved again). A file from another export (other
+/// rules, start or depth) or with a damaged header is refused, saying what differs; only
+/// a regular file is read.
+fn load_partial(path: &Path, header: &Header) -> Result<(HashMap<Position, i32>, usize), CliError> {
+    let bytes = match read_regular(path).map_err(|e| file_error(path, e))? {
+        Some(b) if !b.is_empty() => b,
+        _ => return Ok((HashMap::new(), 0)),
     };
-    let mut lines = text.lines();
-    if lines.next() != Some(header) {
-        // Another table's work: start afresh (the file is rewritten).
-        return Ok((HashMap::new(), false));
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.split('\n');
+    let first = lines.next().unwrap_or("");
+    let refuse = |why: String| {
+        CliError::Input(format!(
+            "{} {why}: remove it to start afresh, or run the export that wrote it",
+            path.display()
+        ))
+    };
+    let found = match Header::parse(first) {
+        Ok(h) => h,
+        Err(HeaderError::Foreign) => {
+            return Err(refuse(
+                "was not written by this version of kalah export".into(),
+            ))
+        }
+        Err(HeaderError::Damaged) => return Err(refuse("has a damaged header".into())),
+    };
+    let differences = header.differences(&found);
+    if !differences.is_empty() {
+        return Err(refuse(format!(
+            "holds the work of another export ({})",
+            differences.join("; ")
+        )));
     }
     let mut known = HashMap::new();
-    // A line cut short by a crash fails to parse and is simply solved again.
-    for line in lines {
-        let Some((p, v)) = line.split_once(' ') else {
-            continue;
-        };
-        if let (Ok(p), Ok(v)) = (p.parse::<Position>(), v.trim().parse::<i32>()) {
-            known.insert(p, v);
+    let mut damaged = 0;
+    let records: Vec<&str> = lines.collect();
+    // The last piece is empty after a final line break, or a line a crash cut short: left
+    // out without a warning.
+    let whole = records.split_last().map_or(&[][..], |(_, whole)| whole);
+    for line in whole {
+        let parsed = unseal(line).and_then(|r| {
+            let (p, v) = r.split_once(' ')?;
+            Some((p.parse::<Position>().ok()?, v.parse::<i32>().ok()?))
+        });
+        match parsed {
+            Some((p, v)) => {
+                known.insert(p, v);
+            }
+            None => damaged += 1,
         }
     }
-    Ok((known, !text.ends_with('\n')))
+    Ok((known, damaged))
+}
+
+/// Rewrites the partial file with `header` and the `known` values (the good records of an
+/// interrupted run) and opens it to add the values solved from now on.
+fn start_partial(
+    path: &Path,
+    header: &Header,
+    known: &HashMap<Position, i32>,
+) -> Result<File, CliError> {
+    let mut text = header.line();
+    text.push('\n');
+    for (p, v) in known {
+        text.push_str(&seal(&format!("{p} {v}")));
+        text.push('\n');
+    }
+    replace(path, text.as_bytes()).map_err(|e| file_error(path, e))?;
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| file_error(path, e))
 }
 
 /// The bin of each legal sowing, as the published notation numbers them.

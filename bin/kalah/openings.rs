@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::analysis_io::{
     analysis_error, csv_field, interrupt_flag, line_strings, opening_done, parallel_solver,
-    progress_bar, signed,
+    progress_bar, signed, with_output,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -35,6 +35,11 @@ pub struct Args {
     /// Print a CSV table (turn, value, value_for_mover, position_after, pv) instead of text
     #[arg(long)]
     csv: bool,
+
+    /// Write to FILE instead of standard output: checked before any work, written whole
+    /// (atomically) at the end, never half a file
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 
     #[command(flatten)]
     rules: RulesArgs,
@@ -83,6 +88,11 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
+    with_output(args.output.as_deref(), out, |out| report(args, out))
+}
+
+/// Solves and prints to `out`.
+fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = setup(&args.rules, &args.position)?;
     let (list, seconds) = with_progress(
         &args.solver,

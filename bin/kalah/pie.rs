@@ -8,7 +8,7 @@ use kalah_core::Side;
 use serde_json::json;
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, invalid, line_strings, signed, single_solver,
+    analysis_error, interrupt_flag, invalid, line_strings, signed, single_solver, with_output,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -52,6 +52,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "turn")]
     offer: OfferArg,
 
+    /// Write to FILE instead of standard output: checked before any work, written whole
+    /// (atomically) at the end, never half a file
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     rules: RulesArgs,
 
@@ -77,11 +82,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    if args.position.position.is_some() || args.position.moves.is_some() {
-        decide_one(args, offer, out)
-    } else {
-        analyse(args, offer, out)
-    }
+    with_output(args.output.as_deref(), out, |out| {
+        if args.position.position.is_some() || args.position.moves.is_some() {
+            decide_one(args, offer, out)
+        } else {
+            analyse(args, offer, out)
+        }
+    })
 }
 
 /// The whole pie-rule analysis from the start position.

@@ -3,13 +3,16 @@
 //! Input is text, one position a line: the board form (`4,4,0,5,5,0,2,5,5,5,5,4,4,0:N`)
 //! or the move form (`3-6 9`: moves from the start position). `#` starts a comment to the
 //! end of the line; blank and comment-only lines are not positions. A line that cannot be
-//! read gets an error answer and never stops the batch.
+//! read (not UTF-8 text, not a position) gets an error answer and never stops the batch.
 //!
-//! [`solve_in_order`] hands every answer to a sink in input order, as soon as it and
-//! everything before it are done, so a run that is stopped has answered a prefix of its
-//! input: the caller can write that prefix and later resume after it.
+//! [`Lines`] reads the input as it comes (a pipe is answered while it is still being
+//! written). [`solve_in_order`] and [`solve_stream_in_order`] hand every answer to a sink
+//! in input order, as soon as it and everything before it are done, so a run that is
+//! stopped has answered a prefix of its input: the caller can write that prefix and later
+//! resume after it.
 
 use std::fmt;
+use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -25,22 +28,81 @@ use kalah_solver::line::replay;
 pub struct Item {
     /// 1-based line number in the input.
     pub line: usize,
-    /// The text of the position, without comment and outer blanks.
+    /// The text of the position, without comment and outer blanks (for a line that is not
+    /// UTF-8, its bytes decoded with U+FFFD for each bad sequence).
     pub input: String,
+    /// Whether the line was UTF-8 text; a line that was not is answered with
+    /// [`LineError::NotUtf8`].
+    pub utf8: bool,
+}
+
+impl Item {
+    /// The item of line `line` (1-based) with the bytes `bytes`, line break included or
+    /// not; `None` for a blank or comment-only line.
+    pub fn from_bytes(line: usize, bytes: &[u8]) -> Option<Item> {
+        let text = bytes.split(|&b| b == b'#').next().unwrap_or(&[]);
+        let (input, utf8) = match std::str::from_utf8(text) {
+            Ok(s) => (s.to_string(), true),
+            Err(_) => (String::from_utf8_lossy(text).into_owned(), false),
+        };
+        let input = input.trim();
+        (!input.is_empty()).then(|| Item {
+            line,
+            input: input.to_string(),
+            utf8,
+        })
+    }
 }
 
 /// The positions of a batch input: every line that is not blank or only a comment.
 pub fn items(text: &str) -> Vec<Item> {
     text.lines()
         .enumerate()
-        .filter_map(|(i, l)| {
-            let input = l.split('#').next().unwrap_or("").trim();
-            (!input.is_empty()).then(|| Item {
-                line: i + 1,
-                input: input.to_string(),
-            })
-        })
+        .filter_map(|(i, l)| Item::from_bytes(i + 1, l.as_bytes()))
         .collect()
+}
+
+/// The positions of a batch input read as they come, line by line, as bytes: an iterator
+/// of [`Item`]s, or the read error that ended the input.
+pub struct Lines<R> {
+    reader: R,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// Reads the positions of `reader`.
+    pub fn new(reader: R) -> Lines<R> {
+        Lines {
+            reader,
+            line: 0,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for Lines<R> {
+    type Item = io::Result<Item>;
+
+    fn next(&mut self) -> Option<io::Result<Item>> {
+        loop {
+            self.buf.clear();
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {
+                    self.line += 1;
+                    let mut bytes = &self.buf[..];
+                    bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+                    bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+                    if let Some(item) = Item::from_bytes(self.line, bytes) {
+                        return Some(Ok(item));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
 }
 
 /// Why a line of a batch has no value.
@@ -50,6 +112,8 @@ pub enum LineError {
     Board(PositionError),
     /// The move form could not be read or played from the start.
     Moves(PositionError),
+    /// The line is not UTF-8 text.
+    NotUtf8,
     /// A principal variation failed its check: a bug.
     Replay(ReplayError),
 }
@@ -59,6 +123,7 @@ impl fmt::Display for LineError {
         match self {
             LineError::Board(e) => write!(f, "bad board: {e}"),
             LineError::Moves(e) => write!(f, "bad moves: {e}"),
+            LineError::NotUtf8 => f.write_str("not UTF-8 text: write positions in ASCII"),
             LineError::Replay(e) => write!(f, "internal error, please report it: {e}"),
         }
     }
@@ -112,29 +177,119 @@ pub fn solve_in_order(
     cancel: &AtomicBool,
     sink: &mut dyn FnMut(usize, Result<Answer, LineError>) -> bool,
 ) -> Result<usize, AnalysisError> {
-    let game = solver.game();
-    pool::run_in_order(
+    let mut next = items.iter().cloned();
+    let workers = workers.clamp(1, items.len().max(1));
+    solve_stream_in_order(
+        solver,
+        &mut || next.next(),
         workers,
-        items.len(),
         cancel,
-        |i| {
-            let pos = match parse(game, &items[i].input) {
-                Ok(p) => p,
-                Err(e) => return Some(Err(e)),
-            };
-            let solution = solver.solve(&pos, cancel, &mut |_| {}).ok()?;
-            let value = solution.value_from_south();
-            Some(match replay(game, &pos, &solution.pv, value) {
-                Ok(_) => Ok(Answer {
-                    position: pos,
-                    value,
-                    pv: solution.pv,
-                    nodes: solution.nodes,
-                    elapsed: solution.elapsed,
-                }),
-                Err(e) => Err(LineError::Replay(e)),
-            })
-        },
+        &mut |i, _, r| sink(i, r),
+    )
+}
+
+/// [`solve_in_order`] for items that come one by one from `next` (called under a lock,
+/// from the worker threads, until it returns `None`): `sink(index, item, answer)` gets
+/// each in input order. Items are taken only as workers are free, so a pipe is answered
+/// while it is still being written.
+pub fn solve_stream_in_order(
+    solver: &Solver,
+    next: &mut (dyn FnMut() -> Option<Item> + Send),
+    workers: usize,
+    cancel: &AtomicBool,
+    sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
+) -> Result<usize, AnalysisError> {
+    pool::run_stream_in_order(
+        workers,
+        next,
+        cancel,
+        |item: &Item| solve_one(solver, item, cancel),
         sink,
     )
+}
+
+/// The answer for one item; `None` when cancelled.
+fn solve_one(
+    solver: &Solver,
+    item: &Item,
+    cancel: &AtomicBool,
+) -> Option<Result<Answer, LineError>> {
+    let game = solver.game();
+    if !item.utf8 {
+        return Some(Err(LineError::NotUtf8));
+    }
+    let pos = match parse(game, &item.input) {
+        Ok(p) => p,
+        Err(e) => return Some(Err(e)),
+    };
+    let solution = solver.solve(&pos, cancel, &mut |_| {}).ok()?;
+    let value = solution.value_from_south();
+    Some(match replay(game, &pos, &solution.pv, value) {
+        Ok(_) => Ok(Answer {
+            position: pos,
+            value,
+            pv: solution.pv,
+            nodes: solution.nodes,
+            elapsed: solution.elapsed,
+        }),
+        Err(e) => Err(LineError::Replay(e)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random bytes (a fixed xorshift sequence) biased towards the characters of the
+    /// notation, so that some lines parse and most do not.
+    fn noise(seed: u64, len: usize) -> Vec<u8> {
+        const ALPHABET: &[u8] = b"0123456789,:-# NSns\n\r\t\xff\xfe\xc3";
+        let mut x = seed.max(1);
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                match x % 4 {
+                    0 => (x >> 8) as u8,
+                    _ => ALPHABET[(x >> 8) as usize % ALPHABET.len()],
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arbitrary_bytes_give_numbered_lines_each_a_position_or_an_error() {
+        let game = Game::new(kalah_core::Rules::kalah(4, 3)).unwrap();
+        for seed in 1..300 {
+            let bytes = noise(seed, 400);
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+            let mut last = 0;
+            for item in Lines::new(&bytes[..]) {
+                let item = item.unwrap();
+                assert!(item.line > last && item.line <= lines);
+                last = item.line;
+                assert!(!item.input.is_empty() && !item.input.contains('#'));
+                if item.utf8 {
+                    // Never a panic: a position or an error.
+                    let _ = parse(&game, &item.input);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_kept_with_its_number() {
+        let items: Vec<Item> = Lines::new(&b"1\n\xff 2 # \xfe\n\n3\r\n"[..])
+            .map(Result::unwrap)
+            .collect();
+        let lines: Vec<(usize, &str, bool)> = items
+            .iter()
+            .map(|i| (i.line, i.input.as_str(), i.utf8))
+            .collect();
+        assert_eq!(
+            lines,
+            [(1, "1", true), (2, "\u{fffd} 2", false), (4, "3", true)]
+        );
+    }
 }

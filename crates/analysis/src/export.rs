@@ -56,12 +56,31 @@ pub struct Plan {
 /// the children of those at exactly `depth` turns that are not themselves in the table
 /// form the frontier.
 pub fn plan(game: &kalah_core::Game, start: &Position, depth: u32) -> Plan {
+    let never = AtomicBool::new(false);
+    match plan_until(game, start, depth, &never) {
+        Ok(plan) => plan,
+        Err(_) => unreachable!("the flag is never raised"),
+    }
+}
+
+/// [`plan`], stopping with [`AnalysisError::Cancelled`] as soon as `cancel` is raised (a
+/// deep table takes a while to enumerate).
+pub fn plan_until(
+    game: &kalah_core::Game,
+    start: &Position,
+    depth: u32,
+    cancel: &AtomicBool,
+) -> Result<Plan, AnalysisError> {
+    let cancelled = || cancel.load(std::sync::atomic::Ordering::Relaxed);
     let mut turns: HashMap<Position, u32> = HashMap::new();
     let mut order: Vec<Position> = Vec::new();
     let mut queue = VecDeque::from([(*start, 0u32)]);
     turns.insert(*start, 0);
     order.push(*start);
     while let Some((p, t)) = queue.pop_front() {
+        if cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         if turns.get(&p).is_some_and(|&best| best < t) || t >= depth {
             continue;
         }
@@ -89,6 +108,9 @@ pub fn plan(game: &kalah_core::Game, start: &Position, depth: u32) -> Plan {
         if t < depth {
             continue;
         }
+        if cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         for j in p.moves() {
             let c = game.play_unchecked(&p, j);
             if !turns.contains_key(&c) && seen.insert(c) {
@@ -96,10 +118,10 @@ pub fn plan(game: &kalah_core::Game, start: &Position, depth: u32) -> Plan {
             }
         }
     }
-    Plan {
+    Ok(Plan {
         positions,
         frontier,
-    }
+    })
 }
 
 impl Plan {

@@ -1,10 +1,10 @@
-//! The worker pool: `workers` rayon threads take jobs `0..n` strictly in index order
-//! from one shared counter, so the early jobs finish first (a batch can write its answers
-//! in input order while later ones run) and a cancelled run has done a prefix of the work,
-//! give or take the jobs in flight.
+//! The worker pool: `workers` rayon threads take jobs strictly in input order from one
+//! shared source (a counter, or a reader), so the early jobs finish first (a batch can
+//! write its answers in input order while later ones run) and a cancelled run has done a
+//! prefix of the work, give or take the jobs in flight.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{mpsc, Mutex};
 
 use crate::AnalysisError;
 
@@ -24,15 +24,41 @@ where
     J: Fn(usize) -> Option<T> + Sync,
     S: FnMut(usize, T) -> bool,
 {
-    let workers = workers.clamp(1, n.max(1));
+    let mut count = 0..n;
+    run_stream_in_order(
+        workers.clamp(1, n.max(1)),
+        &mut || count.next(),
+        cancel,
+        |&i: &usize| job(i),
+        |i, _, t| sink(i, t),
+    )
+}
+
+/// [`run_in_order`] over the inputs that `next` gives (called under a lock by the workers
+/// as they become free, until it returns `None`): `job(&input)` runs on a worker and
+/// `sink(index, input, result)` on the calling thread, in input order.
+pub(crate) fn run_stream_in_order<I, T, J, S>(
+    workers: usize,
+    next: &mut (dyn FnMut() -> Option<I> + Send),
+    cancel: &AtomicBool,
+    job: J,
+    mut sink: S,
+) -> Result<usize, AnalysisError>
+where
+    I: Send,
+    T: Send,
+    J: Fn(&I) -> Option<T> + Sync,
+    S: FnMut(usize, I, T) -> bool,
+{
+    let workers = workers.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
         .thread_name(|i| format!("kalah-analysis-{i}"))
         .build()
         .map_err(|e| AnalysisError::Threads(e.to_string()))?;
-    let next = AtomicUsize::new(0);
+    let source = Mutex::new((0usize, next));
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Option<T>)>();
+    let (tx, rx) = mpsc::channel::<(usize, I, Option<T>)>();
     let mut delivered = 0;
     std::thread::scope(|s| {
         // The pool's scope blocks until every worker is done, so it runs on its own thread
@@ -41,16 +67,26 @@ where
             pool.scope(|scope| {
                 for _ in 0..workers {
                     let tx = tx.clone();
-                    let (next, stop, job) = (&next, &stop, &job);
+                    let (source, stop, job) = (&source, &stop, &job);
                     scope.spawn(move |_| loop {
                         if stop.load(Relaxed) || cancel.load(Relaxed) {
                             break;
                         }
-                        let i = next.fetch_add(1, Relaxed);
-                        if i >= n {
+                        let taken = match source.lock() {
+                            Ok(mut guard) => {
+                                let (count, next) = &mut *guard;
+                                next().map(|input| {
+                                    *count += 1;
+                                    (*count - 1, input)
+                                })
+                            }
+                            Err(_) => None,
+                        };
+                        let Some((i, input)) = taken else {
                             break;
-                        }
-                        if tx.send((i, job(i))).is_err() {
+                        };
+                        let result = job(&input);
+                        if tx.send((i, input, result)).is_err() {
                             break;
                         }
                     });
@@ -61,14 +97,14 @@ where
         // Results that arrived ahead of a slower earlier job wait here.
         let mut waiting = std::collections::BTreeMap::new();
         let mut gap = false;
-        for (i, result) in rx.iter() {
+        for (i, input, result) in rx.iter() {
             if gap {
                 continue;
             }
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&delivered) {
+            waiting.insert(i, (input, result));
+            while let Some((input, result)) = waiting.remove(&delivered) {
                 let accepted = match result {
-                    Some(t) => sink(delivered, t),
+                    Some(t) => sink(delivered, input, t),
                     None => false,
                 };
                 if !accepted {

@@ -1,0 +1,601 @@
+//! The one way every command writes a file: the path checked before any work, a lock
+//! for the whole run, whole files replaced atomically, non-regular files streamed to,
+//! and the header and record checks that let an interrupted run be resumed safely.
+//!
+//! [`Output::open`] is called before the work starts. It follows symlinks (the file
+//! written is the link's target, replaced beside the target), refuses a directory, a
+//! missing directory or a path that names no file (`.`, `..`, `dir/`), and takes an
+//! exclusive advisory lock (`flock`) on `TARGET.kalah-lock` beside the target, held until
+//! the [`Output`] is dropped, so that a second run on the same file fails at once with
+//! [`OutputError::Busy`] instead of mixing its work into the first one's.
+//!
+//! A regular file (or one still to be created) is written whole with
+//! [`Output::replace`] (a temporary file in the target's directory, synced, then renamed
+//! over it: a crash leaves the old file or the new one, never half of one), or extended in
+//! place with [`Output::append`] for a resumable run. Anything else (a FIFO, a character
+//! device such as `/dev/stdout` or `/dev/null`) is never replaced and never read: it is
+//! [streamed](OutputKind::Stream) to directly, and cannot be resumed. Sockets and block
+//! devices are refused.
+//!
+//! Files that a later run resumes from start with a [`Header`] naming the kind of file
+//! and every parameter the work depends on; [`Header::differences`] says what a resume
+//! would change. Their records can carry a checksum ([`seal`], [`unseal`]) so that a
+//! damaged record is found and its work done again.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use fs4::FileExt;
+
+/// Why an output file cannot be used or written.
+#[derive(Debug)]
+pub enum OutputError {
+    /// The path names no file: `.`, `..`, a path ending in `/`, or the empty path.
+    NotAFileName(PathBuf),
+    /// The path is a directory.
+    Directory(PathBuf),
+    /// The directory the file would go in does not exist.
+    NoDirectory {
+        /// The output as given.
+        path: PathBuf,
+        /// The directory that is missing.
+        dir: PathBuf,
+    },
+    /// A socket, a block device, or a file under `/dev` or `/proc` that does not exist:
+    /// neither replaced, created nor written to.
+    Unsupported(PathBuf),
+    /// Another process holds the lock on this output.
+    Busy(PathBuf),
+    /// Resuming asks for a regular file and the output is not one.
+    NotResumable(PathBuf),
+    /// Reading or writing the file failed (disk full, closed pipe, no permission...).
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OutputError::NotAFileName(p) => {
+                write!(f, "{}: not a file name: give a file to write", p.display())
+            }
+            OutputError::Directory(p) => write!(
+                f,
+                "{} is a directory: give a file to write, such as {}",
+                p.display(),
+                p.join("out.json").display()
+            ),
+            OutputError::NoDirectory { path, dir } => write!(
+                f,
+                "cannot write {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ),
+            OutputError::Unsupported(p) => write!(
+                f,
+                "{} is not a file that can be written (a socket, a block device, or a new \
+                 file under /dev or /proc): give a regular file, a FIFO or /dev/stdout",
+                p.display()
+            ),
+            OutputError::Busy(p) => write!(
+                f,
+                "{} is being written by another kalah process: wait for it to finish or \
+                 write elsewhere",
+                p.display()
+            ),
+            OutputError::NotResumable(p) => write!(
+                f,
+                "{} is not a regular file: only a regular file can be resumed",
+                p.display()
+            ),
+            OutputError::Io { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// What kind of file an [`Output`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputKind {
+    /// A regular file, or one still to be created: replaced atomically, resumable.
+    File,
+    /// A FIFO or character device (`/dev/stdout`, a pipe): written to directly.
+    Stream,
+}
+
+/// An output file checked and locked for one run (see the [module](self) doc).
+#[derive(Debug)]
+pub struct Output {
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+    /// The file written: symlinks followed.
+    target: PathBuf,
+    kind: OutputKind,
+    /// The lock file beside the target and its open, locked handle.
+    lock: Option<(PathBuf, File)>,
+}
+
+impl Output {
+    /// Checks `path` and locks it for this run. Call it before any work starts.
+    pub fn open(path: &Path) -> Result<Output, OutputError> {
+        let io_err = |error| OutputError::Io {
+            path: path.to_path_buf(),
+            error,
+        };
+        let text = path.as_os_str().to_string_lossy();
+        if text.is_empty() || text.ends_with('/') || path.file_name().is_none() {
+            return Err(OutputError::NotAFileName(path.to_path_buf()));
+        }
+        let target = resolve(path).map_err(io_err)?;
+        if is_special(path) || is_special(&target) {
+            // Written through as given: `/dev/stdout` may name a pipe or the shell's file,
+            // and nothing is ever created under /dev or /proc.
+            return match fs::metadata(path) {
+                Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
+                Ok(_) => Ok(Output {
+                    shown: path.to_path_buf(),
+                    target: path.to_path_buf(),
+                    kind: OutputKind::Stream,
+                    lock: None,
+                }),
+                Err(_) => Err(OutputError::Unsupported(path.to_path_buf())),
+            };
+        }
+        let kind = match fs::metadata(&target) {
+            Ok(m) if m.is_dir() => return Err(OutputError::Directory(path.to_path_buf())),
+            Ok(m) if m.is_file() => OutputKind::File,
+            Ok(m) if is_streamable(&m) => OutputKind::Stream,
+            Ok(_) => return Err(OutputError::Unsupported(path.to_path_buf())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let dir = match target.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                if !dir.is_dir() {
+                    return Err(OutputError::NoDirectory {
+                        path: path.to_path_buf(),
+                        dir,
+                    });
+                }
+                OutputKind::File
+            }
+            Err(e) => return Err(io_err(e)),
+        };
+        let lock = match kind {
+            OutputKind::File => Some(lock(path, &target)?),
+            OutputKind::Stream => None,
+        };
+        Ok(Output {
+            shown: path.to_path_buf(),
+            target,
+            kind,
+            lock,
+        })
+    }
+
+    /// The path as given, for messages.
+    pub fn path(&self) -> &Path {
+        &self.shown
+    }
+
+    /// The file written: the path with its symlinks followed.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Whether the output is a regular file or a stream.
+    pub fn kind(&self) -> OutputKind {
+        self.kind
+    }
+
+    /// A file beside the target named after it (`book.json` -> `book.json.partial`),
+    /// covered by this output's lock; `None` for a stream, which keeps no files beside it.
+    pub fn sibling(&self, suffix: &str) -> Option<PathBuf> {
+        (self.kind == OutputKind::File).then(|| sibling(&self.target, suffix))
+    }
+
+    /// The file's contents when it is a regular file that exists; `None` for a stream or
+    /// a file not there yet. A stream is never read.
+    pub fn existing(&self) -> Result<Option<Vec<u8>>, OutputError> {
+        if self.kind != OutputKind::File {
+            return Ok(None);
+        }
+        read_regular(&self.target).map_err(|e| self.error(e))
+    }
+
+    /// Writes `contents` as the whole file: atomically for a regular file (temporary
+    /// file beside the target, synced, renamed over it, keeping the old file's
+    /// permissions), straight through for a stream.
+    pub fn replace(&self, contents: &[u8]) -> Result<(), OutputError> {
+        match self.kind {
+            OutputKind::File => replace(&self.target, contents).map_err(|e| self.error(e)),
+            OutputKind::Stream => self
+                .stream()
+                .and_then(|mut f| f.write_all(contents).and_then(|()| f.flush()))
+                .map_err(|e| self.error(e)),
+        }
+    }
+
+    /// A handle that extends the file: for a regular file, created if missing and cut to
+    /// its first `keep` bytes (what an interrupted run left that is kept); for a stream,
+    /// opened for writing (`keep` must be 0).
+    pub fn append(&self, keep: u64) -> Result<File, OutputError> {
+        match self.kind {
+            OutputKind::File => (|| {
+                let mut f = OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&self.target)?;
+                f.set_len(keep)?;
+                f.seek(io::SeekFrom::End(0))?;
+                Ok(f)
+            })()
+            .map_err(|e| self.error(e)),
+            OutputKind::Stream => self.stream().map_err(|e| self.error(e)),
+        }
+    }
+
+    /// An I/O error on this output.
+    pub fn error(&self, error: io::Error) -> OutputError {
+        OutputError::Io {
+            path: self.shown.clone(),
+            error,
+        }
+    }
+
+    fn stream(&self) -> io::Result<File> {
+        OpenOptions::new().write(true).open(&self.target)
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        // Removed while still locked: a run waiting on the old file sees it gone and
+        // takes a fresh one (see `lock`). Lock files stay empty: one that is not is
+        // someone else's file of that name, and is left alone.
+        if let Some((path, file)) = self.lock.take() {
+            if file.metadata().is_ok_and(|m| m.len() == 0) {
+                let _ = fs::remove_file(path);
+            }
+        }
+    }
+}
+
+/// `path` with `suffix` added to its file name (`table.json` -> `table.json.tmp`).
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// The contents of `path` when it is a regular file, `None` when it does not exist; an
+/// error for anything else (only a regular file is read to resume from).
+pub fn read_regular(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() => fs::read(path).map(Some),
+        Ok(_) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file: remove it",
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory,
+/// synced, renamed over `path` (keeping the permissions of the file it replaces).
+pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    let name = format!(
+        ".{}.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    );
+    builder.prefix(&name).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The mode of the file replaced, else what a plain create gives (umask applies).
+        let mode = fs::metadata(path).map_or(0o666, |m| m.permissions().mode() & 0o7777);
+        builder.permissions(fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(contents)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // The rename itself is durable once the directory is synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// `path` with its symlinks followed as far as they go (a link to a file not yet there
+/// gives that file's path).
+fn resolve(path: &Path) -> io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            Ok(_) => return Ok(p),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "too many levels of symbolic links",
+    ))
+}
+
+/// The standard streams and the process's descriptors are never replaced, whatever they
+/// point at (`-o /dev/stdout > file` writes through the shell's descriptor).
+fn is_special(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
+#[cfg(unix)]
+fn is_streamable(m: &fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    t.is_fifo() || t.is_char_device()
+}
+
+#[cfg(not(unix))]
+fn is_streamable(_: &fs::Metadata) -> bool {
+    false
+}
+
+/// Takes the lock of `target`: an exclusive `flock` on `TARGET.kalah-lock`. The lock file is
+/// removed when the run ends, so a run that opened it just before is checked to hold the
+/// file still at that path, else it tries again with the new one.
+fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
+    let path = sibling(target, ".kalah-lock");
+    let io_err = |error| OutputError::Io {
+        path: path.clone(),
+        error,
+    };
+    loop {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err)?;
+        match FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                return Err(OutputError::Busy(shown.to_path_buf()))
+            }
+            Err(fs4::TryLockError::Error(e)) => return Err(io_err(e)),
+        }
+        if same_file(&file, &path) {
+            return Ok((path, file));
+        }
+    }
+}
+
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &File, _: &Path) -> bool {
+    true
+}
+
+/// The first line of a resumable file: the kind of file and every parameter the work in
+/// it depends on, as `# kalah KIND v1\tkey=value\t...\tcheck=XXXXXXXX` (the check covers
+/// the rest of the line, so a damaged header is told from another run's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// What the file holds (`export-partial`).
+    pub kind: String,
+    /// The parameters, in order.
+    pub fields: Vec<(String, String)>,
+}
+
+/// Why a header line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// Not a header written by this program (another file, or an older format).
+    Foreign,
+    /// A header whose checksum does not match: the file is damaged.
+    Damaged,
+}
+
+impl Header {
+    /// A header of `kind` with `fields`.
+    pub fn new(kind: &str, fields: &[(&str, String)]) -> Header {
+        Header {
+            kind: kind.to_string(),
+            fields: fields
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// The header as one line, without its line break.
+    pub fn line(&self) -> String {
+        let mut text = format!("# kalah {} v1", self.kind);
+        for (k, v) in &self.fields {
+            text.push('\t');
+            text.push_str(k);
+            text.push('=');
+            text.push_str(&v.replace(['\t', '\n'], " "));
+        }
+        seal(&text)
+    }
+
+    /// Reads a header line (without its line break).
+    pub fn parse(line: &str) -> Result<Header, HeaderError> {
+        if !line.starts_with("# kalah ") || !line.contains("\tcheck=") {
+            return Err(HeaderError::Foreign);
+        }
+        let text = unseal(line).ok_or(HeaderError::Damaged)?;
+        let mut parts = text.split('\t');
+        let first = parts.next().unwrap_or("");
+        let kind = first
+            .strip_prefix("# kalah ")
+            .and_then(|k| k.strip_suffix(" v1"))
+            .ok_or(HeaderError::Foreign)?;
+        let fields = parts
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (k.to_string(), v.to_string())
+            })
+            .collect();
+        Ok(Header {
+            kind: kind.to_string(),
+            fields,
+        })
+    }
+
+    /// What differs between this run's header and `found` (read from the file), one
+    /// phrase each (`rules: kalah(5,4) here, kalah(5,4) capture=empty in the file`);
+    /// empty when a resume may go on.
+    pub fn differences(&self, found: &Header) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.kind != found.kind {
+            out.push(format!(
+                "kind: {} here, {} in the file",
+                self.kind, found.kind
+            ));
+        }
+        let value = |h: &Header, k: &str| {
+            h.fields
+                .iter()
+                .find(|(key, _)| key == k)
+                .map_or_else(|| "(none)".to_string(), |(_, v)| v.clone())
+        };
+        let mut keys: Vec<&str> = self.fields.iter().map(|(k, _)| k.as_str()).collect();
+        for (k, _) in &found.fields {
+            if !keys.contains(&k.as_str()) {
+                keys.push(k);
+            }
+        }
+        for k in keys {
+            let (here, there) = (value(self, k), value(found, k));
+            if here != there {
+                out.push(format!("{k}: {here} here, {there} in the file"));
+            }
+        }
+        out
+    }
+}
+
+/// `record` followed by a tab and its checksum, to be checked by [`unseal`].
+pub fn seal(record: &str) -> String {
+    format!("{record}\tcheck={:08x}", checksum(record.as_bytes()))
+}
+
+/// The record of a line written by [`seal`], or `None` when the line is damaged (cut
+/// short, a byte changed) or has no checksum.
+pub fn unseal(line: &str) -> Option<&str> {
+    let (record, check) = line.rsplit_once("\tcheck=")?;
+    let valid = check.len() == 8 && check.bytes().all(|b| b.is_ascii_hexdigit());
+    let check = u32::from_str_radix(check, 16).ok().filter(|_| valid)?;
+    (check == checksum(record.as_bytes())).then_some(record)
+}
+
+/// FNV-1a, 32 bits: enough to catch a damaged record, not meant against forgery.
+fn checksum(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_record_with_any_byte_flipped_is_refused() {
+        let line = seal("2,2,0,2,2,0:S -3");
+        assert_eq!(unseal(&line), Some("2,2,0,2,2,0:S -3"));
+        for i in 0..line.len() {
+            let mut bytes = line.clone().into_bytes();
+            bytes[i] ^= 0x04;
+            if let Ok(s) = String::from_utf8(bytes) {
+                assert_eq!(unseal(&s), None, "flip at {i}: {s}");
+            }
+        }
+        assert_eq!(unseal(&line[..line.len() - 1]), None);
+    }
+
+    #[test]
+    fn an_output_is_checked_locked_and_its_lock_file_removed() {
+        let dir = std::env::temp_dir().join(format!("kalah-output-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("book.json");
+        assert!(matches!(Output::open(&dir), Err(OutputError::Directory(_))));
+        assert!(matches!(
+            Output::open(Path::new("..")),
+            Err(OutputError::NotAFileName(_))
+        ));
+        assert!(matches!(
+            Output::open(&dir.join("missing/book.json")),
+            Err(OutputError::NoDirectory { .. })
+        ));
+        let first = Output::open(&file).unwrap();
+        assert_eq!(first.kind(), OutputKind::File);
+        assert!(matches!(Output::open(&file), Err(OutputError::Busy(_))));
+        first.replace(b"table").unwrap();
+        drop(first);
+        assert_eq!(fs::read(&file).unwrap(), b"table");
+        assert!(!dir.join("book.json.kalah-lock").exists());
+        // A file of that name that is not an empty lock file is someone else's: kept.
+        fs::write(dir.join("book.json.kalah-lock"), "mine").unwrap();
+        drop(Output::open(&file).unwrap());
+        assert_eq!(fs::read(dir.join("book.json.kalah-lock")).unwrap(), b"mine");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn header_round_trips_and_names_what_differs() {
+        let a = Header::new("export-partial", &[("rules", "kalah(5,4)".into())]);
+        let b = Header::new("export-partial", &[("rules", "kalah(5,4) empty".into())]);
+        assert_eq!(Header::parse(&a.line()), Ok(a.clone()));
+        assert!(a.differences(&a).is_empty());
+        assert_eq!(
+            a.differences(&b),
+            ["rules: kalah(5,4) here, kalah(5,4) empty in the file"]
+        );
+        assert_eq!(
+            Header::parse("# kalah export: old"),
+            Err(HeaderError::Foreign)
+        );
+        let mut damaged = a.line().into_bytes();
+        damaged[12] ^= 1;
+        assert_eq!(
+            Header::parse(std::str::from_utf8(&damaged).unwrap()),
+            Err(HeaderError::Damaged)
+        );
+        assert_eq!(Header::parse("4,4:S 3"), Err(HeaderError::Foreign));
+    }
+}

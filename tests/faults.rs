@@ -1,0 +1,643 @@
+//! Fault injection: the commands that write files (`batch`, `export`) run against bad
+//! paths, special files, full disks, closed pipes, a second run on the same output,
+//! damaged and foreign resume files, bad input bytes and `kill -9`, on boards small enough
+//! that each case takes a second or two. Each test is a case that once lost or mixed work.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use kalah_analysis::export::plan;
+use kalah_core::{Game, Rules};
+use serde_json::Value;
+
+/// The binary, without a database from the environment.
+fn kalah_command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kalah"));
+    c.env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .args(args);
+    c
+}
+
+fn kalah_in(dir: &Path, args: &[&str]) -> Output {
+    kalah_command(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the kalah binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("kalah-faults-")
+        .tempdir()
+        .expect("a scratch directory")
+}
+
+/// A small export: Kalah(3,2) to depth 2, solved in a blink.
+const SMALL_EXPORT: [&str; 11] = [
+    "export",
+    "--houses",
+    "3",
+    "--seeds",
+    "2",
+    "--depth",
+    "2",
+    "--threads",
+    "1",
+    "-q",
+    "-o",
+];
+
+/// An export long enough to be interrupted: Kalah(4,3) to depth 3, about 700 solves.
+const LONG_EXPORT: [&str; 13] = [
+    "export",
+    "--houses",
+    "4",
+    "--seeds",
+    "3",
+    "--depth",
+    "3",
+    "--threads",
+    "1",
+    "--egdb-seeds",
+    "6",
+    "-q",
+    "-o",
+];
+
+/// The options of a batch on Kalah(4,3).
+const BATCH: [&str; 10] = [
+    "batch",
+    "--houses",
+    "4",
+    "--seeds",
+    "3",
+    "--threads",
+    "1",
+    "--egdb-seeds",
+    "6",
+    "-q",
+];
+
+fn with(base: &[&str], more: &[&str]) -> Vec<String> {
+    base.iter().chain(more).map(|s| s.to_string()).collect()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Several hundred positions of Kalah(4,3) in the board form, one a line: the positions
+/// just past three turns from the start.
+fn batch_input() -> String {
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let plan = plan(&game, &game.start(), 3);
+    let mut text: String = plan
+        .frontier
+        .iter()
+        .filter(|p| !p.is_over())
+        .map(|p| format!("{p}\n"))
+        .collect();
+    text.insert_str(0, "# positions past three turns\n");
+    text
+}
+
+/// The answers of a batch output without what depends on the run (time, nodes, and the
+/// principal variation, one of several best lines).
+fn answers(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let obj = v.as_object_mut().unwrap();
+            for k in ["nodes", "seconds", "pv", "best_turn"] {
+                obj.remove(k);
+            }
+            v
+        })
+        .collect()
+}
+
+/// Waits until `done()` or the child ends (`false` then), polling.
+fn wait_for(child: &mut Child, done: impl Fn() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("the child neither progressed nor ended");
+}
+
+fn lines_in(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
+#[test]
+fn symlinked_output_is_followed_and_its_target_replaced() {
+    let dir = scratch();
+    let target = dir.path().join("real.json");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink("real.json", &link).unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["link.json"])));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link is still a link");
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert!(table["count"].as_u64().unwrap() > 0);
+    // A link to a file not there yet creates that file.
+    std::fs::remove_file(&target).unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["link.json"])));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(target.is_file());
+}
+
+#[test]
+fn special_files_are_written_through_never_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch();
+    // A symlink to the null device: the table goes to the device, the link stays.
+    let null = dir.path().join("null.json");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["null.json"])));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&null)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+
+    // A FIFO: the answers are streamed to its reader, the FIFO stays a FIFO.
+    let fifo = dir.path().join("answers.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    let mut child = kalah_command(&strs(&with(&BATCH, &["-o", "answers.fifo"])))
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"1\n2\n3\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(answers(&reader.join().unwrap()).len(), 3);
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    // A stream cannot be resumed.
+    let out = kalah_in(
+        dir.path(),
+        &strs(&with(&BATCH, &["-o", "answers.fifo", "--resume"])),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("only a regular file can be resumed"));
+}
+
+#[test]
+fn a_directory_as_output_is_refused_before_any_work() {
+    let dir = scratch();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    for (path, says) in [
+        ("sub", "is a directory"),
+        (".", "not a file name"),
+        ("..", "not a file name"),
+        ("sub/", "not a file name"),
+        ("missing/book.json", "does not exist"),
+    ] {
+        // Large enough that solving it first would take several seconds.
+        let args = [
+            "export",
+            "--houses",
+            "5",
+            "--seeds",
+            "3",
+            "--depth",
+            "3",
+            "--threads",
+            "1",
+            "-q",
+            "-o",
+            path,
+        ];
+        let started = Instant::now();
+        let out = kalah_in(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{path}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{path}: {}", stderr(&out));
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{path}: refused late"
+        );
+    }
+    let left: Vec<_> = walk(dir.path());
+    assert_eq!(left, vec![sub], "nothing written");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        out.push(p.clone());
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_second_run_on_the_same_output_fails_at_once() {
+    let dir = scratch();
+    // The first run holds the lock while it waits for its input.
+    let mut first = kalah_command(&strs(&with(&BATCH, &["-o", "out.jsonl"])))
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = dir.path().join("out.jsonl.kalah-lock");
+    assert!(wait_for(&mut first, || lock.exists()));
+    std::thread::sleep(Duration::from_millis(200));
+    for extra in [&[][..], &["--resume"][..]] {
+        let started = Instant::now();
+        let second = kalah_in(
+            dir.path(),
+            &strs(&with(&BATCH, &[&["-o", "out.jsonl"][..], extra].concat())),
+        );
+        assert_eq!(second.status.code(), Some(2));
+        assert!(
+            stderr(&second).contains("out.jsonl is being written by another kalah process"),
+            "{}",
+            stderr(&second)
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+    // Another export on the same file is refused the same way.
+    let export = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["out.jsonl"])));
+    assert_eq!(export.status.code(), Some(2));
+    first.stdin.take().unwrap().write_all(b"1\n2\n").unwrap();
+    let out = first.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.path().join("out.jsonl")).unwrap();
+    assert_eq!(answers(&text).len(), 2, "every answer once");
+    assert!(!lock.exists(), "the lock file goes with the run");
+}
+
+#[test]
+fn batch_resume_with_other_rules_is_refused() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("in.txt"), "1\n2\n3\n4\n").unwrap();
+    let run = |more: &[&str]| {
+        let args = with(&BATCH, &[&["in.txt", "-o", "out.jsonl"][..], more].concat());
+        kalah_in(dir.path(), &strs(&args))
+    };
+    assert!(run(&[]).status.success());
+    let full = std::fs::read_to_string(dir.path().join("out.jsonl")).unwrap();
+    // Two answers kept, as after an interruption, then resumed under other rules.
+    let two: String = full.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.path().join("out.jsonl"), &two).unwrap();
+    let out = run(&["--resume", "--capture", "empty"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("capture=standard"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("capture=empty"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.jsonl")).unwrap(),
+        two
+    );
+    // With the same rules it goes on.
+    assert!(run(&["--resume"]).status.success());
+    assert_eq!(
+        answers(&std::fs::read_to_string(dir.path().join("out.jsonl")).unwrap()),
+        answers(&full)
+    );
+}
+
+#[test]
+fn export_resume_from_another_exports_work_is_refused() {
+    use kalah_analysis::output::{seal, Header};
+    let dir = scratch();
+    let game = Game::new(Rules::kalah(3, 2)).unwrap();
+    let header = |rules: String, depth: &str| {
+        Header::new(
+            "export-partial",
+            &[
+                ("rules", rules),
+                ("start", game.start().to_string()),
+                ("depth", depth.to_string()),
+            ],
+        )
+        .line()
+    };
+    let partial = dir.path().join("book.json.partial");
+    let empty = Rules {
+        capture: kalah_core::Capture::Empty,
+        ..Rules::kalah(3, 2)
+    };
+    for (head, says) in [
+        (
+            header(empty.to_string(), "2"),
+            "capture=empty end=row-empty leftovers=owner in the file",
+        ),
+        (header(game.rules().to_string(), "3"), "depth: 2 here, 3"),
+        (
+            "# kalah export: an older file".to_string(),
+            "not written by",
+        ),
+    ] {
+        std::fs::write(
+            &partial,
+            format!("{head}\n{}\n", seal("2,2,2,0,2,2,2,0:N 0")),
+        )
+        .unwrap();
+        let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["book.json"])));
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        assert!(!dir.path().join("book.json").exists());
+    }
+}
+
+#[test]
+fn a_full_disk_or_closed_pipe_stops_the_run_with_an_error() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("in.txt"), batch_input()).unwrap();
+    for args in [
+        with(&BATCH, &["in.txt", "-o", "/dev/full"]),
+        with(&SMALL_EXPORT, &["/dev/full"]),
+    ] {
+        let started = Instant::now();
+        let out = kalah_in(dir.path(), &strs(&args));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("No space left on device"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+    // A pipe whose reader has gone: the batch stops at the first answer it cannot write.
+    let mut child = kalah_command(&strs(&with(&BATCH, &["in.txt", "-o", "/dev/stdout"])))
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_the_batch_goes_on() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("in.txt"), b"1\n2 \xff\xfe 3\n3\n").unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["in.txt"])));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answers = answers(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(answers.len(), 3);
+    assert!(answers[0]["value"].is_i64());
+    assert!(answers[1]["error"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(answers[1]["line"], 2);
+    assert!(answers[2]["value"].is_i64());
+}
+
+#[test]
+fn batch_answers_standard_input_as_it_comes() {
+    let mut child = kalah_command(&BATCH)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the batch reads ahead, then wait for the first answer with the pipe open.
+    stdin.write_all(b"1\n2\n3\n4\n1 5\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        tx.send(()).unwrap();
+        let mut rest = String::new();
+        stdout.read_to_string(&mut rest).unwrap();
+        rest
+    });
+    let answered = rx.recv_timeout(Duration::from_secs(20)).is_ok();
+    drop(stdin);
+    if !answered {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(answered, "no answer before the end of the input");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(reader.join().unwrap().lines().count(), 5);
+}
+
+#[test]
+fn batch_killed_then_resumed_gives_the_uninterrupted_answers() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("in.txt"), batch_input()).unwrap();
+    let reference = kalah_in(dir.path(), &strs(&with(&BATCH, &["in.txt"])));
+    assert!(reference.status.success());
+    let reference = answers(&String::from_utf8(reference.stdout).unwrap());
+    assert!(reference.len() > 200);
+
+    let args = with(&BATCH, &["in.txt", "-o", "out.jsonl"]);
+    let out = dir.path().join("out.jsonl");
+    let mut child = kalah_command(&strs(&args))
+        .current_dir(dir.path())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let killed = wait_for(&mut child, || lines_in(&out) >= 20);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(killed, "the batch ended before it could be killed");
+    // Half a line, as a kill in the middle of a write leaves.
+    let mut f = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
+    f.write_all(b"{\"line\":9").unwrap();
+    drop(f);
+    let resumed = kalah_in(
+        dir.path(),
+        &strs(&with(&BATCH, &["in.txt", "-o", "out.jsonl", "--resume"])),
+    );
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(answers(&std::fs::read_to_string(&out).unwrap()), reference);
+}
+
+/// Runs the long export into `book.json`, kills it once its partial file holds
+/// `records` values, and returns the partial file's path.
+fn killed_export(dir: &Path, records: usize) -> PathBuf {
+    let partial = dir.join("book.json.partial");
+    let mut child = kalah_command(&strs(&with(&LONG_EXPORT, &["book.json"])))
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let killed = wait_for(&mut child, || lines_in(&partial) > records);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(killed, "the export ended before it could be killed");
+    assert!(!dir.join("book.json").exists(), "no half table");
+    partial
+}
+
+#[test]
+fn export_killed_then_resumed_is_byte_identical_and_damaged_records_are_solved_again() {
+    let dir = scratch();
+    let reference = kalah_in(dir.path(), &strs(&with(&LONG_EXPORT, &["ref.json"])));
+    assert!(reference.status.success(), "{}", stderr(&reference));
+    let reference = std::fs::read(dir.path().join("ref.json")).unwrap();
+
+    // Killed, then resumed as it was.
+    let partial = killed_export(dir.path(), 40);
+    let resumed = kalah_in(dir.path(), &strs(&with(&LONG_EXPORT, &["book.json"])));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(
+        std::fs::read(dir.path().join("book.json")).unwrap(),
+        reference
+    );
+    assert!(!partial.exists());
+    std::fs::remove_file(dir.path().join("book.json")).unwrap();
+
+    // Killed, then two values damaged: a bit flipped, a value edited by hand.
+    let partial = killed_export(dir.path(), 40);
+    let text = std::fs::read_to_string(&partial).unwrap();
+    // Whole records only (a kill in the middle of a write leaves one cut short).
+    let whole = &text[..text.rfind('\n').unwrap() + 1];
+    let mut lines: Vec<String> = whole.lines().map(str::to_string).collect();
+    let flip = |line: &str, at: usize| {
+        let mut bytes = line.as_bytes().to_vec();
+        bytes[at] ^= 0x01;
+        String::from_utf8(bytes).unwrap()
+    };
+    lines[1] = flip(&lines[1], 0);
+    let value_end = lines[2].find('\t').unwrap();
+    lines[2] = flip(&lines[2], value_end - 1);
+    std::fs::write(&partial, lines.join("\n") + "\n").unwrap();
+    let resumed = kalah_in(dir.path(), &strs(&with(&LONG_EXPORT, &["book.json"])));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("warning: 2 values"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("book.json")).unwrap(),
+        reference
+    );
+}
+
+#[test]
+fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
+    let dir = scratch();
+    // Enumerating eight turns of Kalah(6,4) takes many seconds.
+    let args = [
+        "export",
+        "--houses",
+        "6",
+        "--seeds",
+        "4",
+        "--depth",
+        "8",
+        "-q",
+        "-o",
+        "book.json",
+    ];
+    let child = kalah_command(&args)
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5), "stopped late");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("interrupted by Ctrl-C"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("book.json").exists());
+}
+
+#[test]
+fn openings_and_pie_write_their_output_whole_and_check_it_first() {
+    let dir = scratch();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    for command in ["openings", "pie"] {
+        let args = |path: &str| {
+            [
+                command,
+                "--houses",
+                "3",
+                "--seeds",
+                "2",
+                "--json",
+                "--threads",
+                "1",
+                "-q",
+                "-o",
+                path,
+            ]
+            .map(str::to_string)
+        };
+        let out = kalah_in(dir.path(), &strs(&args("out.json")));
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap())
+                .unwrap();
+        assert!(v["value"].is_i64(), "{command}");
+        let refused = kalah_in(dir.path(), &strs(&args("sub")));
+        assert_eq!(refused.status.code(), Some(2), "{command}");
+        assert!(stderr(&refused).contains("is a directory"));
+    }
+}
