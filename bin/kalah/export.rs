@@ -35,7 +35,7 @@ enum Format {
 /// --depth turns, the positions in the middle of a turn included, each once however many
 /// lines reach it: the position, the side to move, the fewest turns that reach it, its
 /// exact value from South, the value from South of every legal sowing and the best sowing.
-/// The schema is in the README.
+/// The schema is in data/README.md.
 ///
 /// Each FILE is checked before any work (a directory or a missing directory is an
 /// error) and kept from other runs by FILE.kalah-lock beside it while this one lasts.

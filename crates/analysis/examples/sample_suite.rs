@@ -1,8 +1,8 @@
 //! Samples positions for the analysis suite (`data/suite.txt`) from games played by a
-//! simple program: each turn is the one that leaves the mover's store margin largest, or,
-//! one time in four, a random turn (ties broken at random). From each game it keeps the
-//! first position, at the start of a turn, with at most each of the given numbers of seeds
-//! in the houses.
+//! simple program: each turn is the one whose worst reply leaves the mover's store margin
+//! largest (two turns of lookahead), or, one time in eight, a random turn (ties broken at
+//! random). From each game it keeps the first position, at the start of a turn, with at
+//! most each of the given numbers of seeds in the houses.
 //!
 //! `cargo run --release -p kalah-analysis --example sample_suite -- PRESET HOUSES SEEDS
 //! GAMES SEED MAX_SEEDS...` prints one bench line a position: `PRESET HOUSES SEEDS BOARD`
@@ -40,13 +40,22 @@ fn main() {
             }
             let steps = first_steps(&game, &pos, Offer::AfterTurn);
             let me = pos.side_to_move().sign();
-            let pick = if next() % 4 == 0 {
+                    let pick = if next() % 8 == 0 {
                 (next() % steps.len() as u64) as usize
             } else {
-                let best = steps.iter().map(|s| me * s.after.score()).max().unwrap();
-                let ties: Vec<usize> = (0..steps.len())
-                    .filter(|&i| me * steps[i].after.score() == best)
+                // The margin for the mover after the opponent's best reply.
+                let worth: Vec<i32> = steps
+                    .iter()
+                    .map(|s| {
+                        first_steps(&game, &s.after, Offer::AfterTurn)
+                            .iter()
+                            .map(|r| me * r.after.score())
+                            .min()
+                            .unwrap_or(me * s.after.score())
+                    })
                     .collect();
+                let best = *worth.iter().max().unwrap();
+                let ties: Vec<usize> = (0..steps.len()).filter(|&i| worth[i] == best).collect();
                 ties[(next() % ties.len() as u64) as usize]
             };
             pos = steps[pick].after;
