@@ -641,3 +641,25 @@ fn openings_and_pie_write_their_output_whole_and_check_it_first() {
         assert!(stderr(&refused).contains("is a directory"));
     }
 }
+
+#[test]
+fn memory_requests_too_large_are_errors_not_aborts() {
+    // A table of a TiB and a database of a billion billion entries: more than any machine
+    // that runs these tests has.
+    for (args, flag) in [
+        (
+            &["solve", "--houses", "4", "--seeds", "3", "--hash-mb", "1048576"][..],
+            "--hash-mb",
+        ),
+        (
+            &["solve", "--houses", "8", "--seeds", "15", "--egdb-seeds", "100"][..],
+            "--egdb-seeds",
+        ),
+    ] {
+        let out = kalah_command(args).output().expect("kalah runs");
+        let said = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("at most") && said.contains(flag), "{said}");
+        assert!(!said.contains("panicked"), "{said}");
+    }
+}

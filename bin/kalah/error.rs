@@ -6,6 +6,7 @@ use std::io;
 
 use kalah_core::{MoveError, PositionError, RulesError};
 use kalah_solver::egdb::EgdbError;
+use kalah_solver::SolverError;
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -44,6 +45,8 @@ pub enum CliError {
     },
     /// An endgame database could not be built, read or used.
     Egdb(EgdbError),
+    /// The solver's table or database does not fit in the memory available.
+    Solver(SolverError),
     /// `kalah egdb build` could not build the database: the message adds the options to
     /// change where the library's reason names a value one of them sets.
     EgdbBuild(EgdbError),
@@ -112,6 +115,11 @@ impl fmt::Display for CliError {
                 write!(f, "{e} (its size: kalah solve --egdb-seeds)")
             }
             CliError::Egdb(e) => write!(f, "{e}"),
+            CliError::Solver(SolverError::Database(e)) => CliError::Egdb(e.clone()).fmt(f),
+            CliError::Solver(e @ SolverError::TableTooLarge { .. }) => write!(f, "{e} (--hash-mb)"),
+            CliError::Solver(e @ SolverError::DatabaseTooLarge { .. }) => {
+                write!(f, "{e} (--egdb-seeds)")
+            }
             CliError::EgdbBuild(e) => match e {
                 EgdbError::TooManySeeds { .. } | EgdbError::NotEnoughMemory { .. } => {
                     write!(f, "{e} (--max-seeds)")
@@ -154,6 +162,12 @@ impl From<RulesError> for CliError {
 impl From<EgdbError> for CliError {
     fn from(e: EgdbError) -> Self {
         CliError::Egdb(e)
+    }
+}
+
+impl From<SolverError> for CliError {
+    fn from(e: SolverError) -> Self {
+        CliError::Solver(e)
     }
 }
 

@@ -40,7 +40,7 @@ fn main() {
             }
             let steps = first_steps(&game, &pos, Offer::AfterTurn);
             let me = pos.side_to_move().sign();
-                    let pick = if next() % 8 == 0 {
+            let pick = if next() % 8 == 0 {
                 (next() % steps.len() as u64) as usize
             } else {
                 // The margin for the mover after the opponent's best reply.

@@ -209,12 +209,19 @@ impl Database {
     /// Builds or loads this choice's databases for a solver of `game`, a file held as
     /// `residence` says.
     pub(crate) fn open(&self, game: &Game, residence: Residence) -> Result<Opened, EgdbError> {
-        let built = |k: usize| Opened {
-            egdb: Egdb::build(game, k, &|_, _, _| {}).ok(),
-            // Under the early stop: the database of the start position's total (even on
-            // every board), which reads the stores.
-            stopdb: StopDb::build(game, k, game.start().total_seeds()),
-            cache: None,
+        let built = |k: usize| -> Result<Opened, EgdbError> {
+            Ok(Opened {
+                egdb: match Egdb::build(game, k, &|_, _, _| {}) {
+                    Ok(db) => Some(db),
+                    // Under the early stop the plain database does not apply.
+                    Err(EgdbError::EarlyStop) => None,
+                    Err(e) => return Err(e),
+                },
+                // Under the early stop: the database of the start position's total (even on
+                // every board), which reads the stores.
+                stopdb: StopDb::build(game, k, game.start().total_seeds()),
+                cache: None,
+            })
         };
         Ok(match self.for_solver(game)? {
             Database::File(path) => Opened {
@@ -222,7 +229,7 @@ impl Database {
                 stopdb: None,
                 cache: None,
             },
-            Database::Build(k) => built(k),
+            Database::Build(k) => built(k)?,
             Database::Cached { cache, seeds, file } => {
                 let mut report = CacheReport {
                     removed: None,
@@ -252,7 +259,7 @@ impl Database {
                         Err(e) => return Err(e),
                     }
                 }
-                let mut opened = built(seeds);
+                let mut opened = built(seeds)?;
                 report.kept = opened.egdb.as_ref().map(|db| cache.keep(db));
                 opened.cache = Some(report);
                 opened

@@ -234,7 +234,19 @@ impl Egdb {
     /// from a file: fresh memory is zero already, so nothing is written twice).
     pub(crate) fn filled(game: &Game, max_seeds: usize, fill: i8) -> Result<Egdb, EgdbError> {
         Egdb::with_values(game, max_seeds, |entries| {
-            Ok(Bytes::filled(entries as usize, fill))
+            // Sized against the memory available first; an allocation the system refuses
+            // all the same is the same error, never an abort.
+            let memory = || crate::os::available_memory().unwrap_or(0);
+            if crate::os::available_memory().is_some_and(|bytes| entries > bytes) {
+                return Err(EgdbError::NotEnoughMemory {
+                    needed: entries,
+                    available: memory(),
+                });
+            }
+            Bytes::filled(entries as usize, fill).ok_or_else(|| EgdbError::NotEnoughMemory {
+                needed: entries,
+                available: memory(),
+            })
         })
     }
 

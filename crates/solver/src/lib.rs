@@ -93,6 +93,72 @@ impl std::fmt::Display for Cancelled {
 
 impl std::error::Error for Cancelled {}
 
+/// Why a solver could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverError {
+    /// The endgame database cannot be built, loaded or used.
+    Database(EgdbError),
+    /// The transposition table does not fit in the memory available.
+    TableTooLarge {
+        /// The table asked for, in MiB.
+        megabytes: usize,
+        /// Bytes of memory available.
+        available: u64,
+        /// The largest table that fits, in MiB (a power of two).
+        largest: usize,
+    },
+    /// The endgame database to build does not fit in the memory available.
+    DatabaseTooLarge {
+        /// Its seeds.
+        seeds: usize,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes of memory available.
+        available: u64,
+        /// The most seeds of a database that fits.
+        largest: usize,
+    },
+}
+
+impl std::fmt::Display for SolverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = |b: u64| b >> 20;
+        match self {
+            SolverError::Database(e) => write!(f, "{e}"),
+            SolverError::TableTooLarge {
+                megabytes,
+                available,
+                largest,
+            } => write!(
+                f,
+                "a transposition table of {megabytes} MiB does not fit in the {} MiB of memory \
+                 available: {largest} MiB at most",
+                mib(*available)
+            ),
+            SolverError::DatabaseTooLarge {
+                seeds,
+                needed,
+                available,
+                largest,
+            } => write!(
+                f,
+                "an endgame database of {seeds} seeds needs {} MiB of memory but {} MiB is \
+                 available: {largest} seeds at most",
+                mib(*needed),
+                mib(*available)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolverError {}
+
+impl From<EgdbError> for SolverError {
+    fn from(e: EgdbError) -> Self {
+        SolverError::Database(e)
+    }
+}
+
 /// Which stage a solve is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -210,11 +276,27 @@ impl Solver {
     /// endgame database of [`Config::database`] (built in memory in parallel; a file is
     /// verified and checked against the game's rules and board).
     ///
-    /// An error where a database file or directory cannot be used. A database to build
-    /// that the rules do not support, or that would not fit in memory, is left out.
-    pub fn new(game: Game, config: Config) -> Result<Solver, EgdbError> {
-        let table = Table::for_game(config.hash_mb, &game);
-        let opened = config.database.open(&game, config.residence)?;
+    /// An error where a database file or directory cannot be used, or where the table or
+    /// a database to build does not fit in the memory available (never an abort). Under
+    /// the early stop, a database too large for the memory is left out.
+    pub fn new(game: Game, config: Config) -> Result<Solver, SolverError> {
+        let table = Solver::allocate_table(&game, config.hash_mb)?;
+        let opened = config.database.open(&game, config.residence).map_err(|e| {
+            match (e, &config.database.for_solver(&game)) {
+                (EgdbError::NotEnoughMemory { needed, available }, Ok(Database::Build(k))) => {
+                    SolverError::DatabaseTooLarge {
+                        seeds: *k,
+                        needed,
+                        available,
+                        largest: (0..*k)
+                            .rev()
+                            .find(|&j| Egdb::entries(game.houses(), j) <= available as u128)
+                            .unwrap_or(0),
+                    }
+                }
+                (e, _) => SolverError::Database(e),
+            }
+        })?;
         Ok(Solver {
             game,
             table,
@@ -225,6 +307,23 @@ impl Solver {
             busy: smp::Busy::new(),
             cache: opened.cache,
         })
+    }
+
+    /// The table of `megabytes` MiB for `game`, sized against the memory available first.
+    fn allocate_table(game: &Game, megabytes: usize) -> Result<Table, SolverError> {
+        let available = os::available_memory();
+        let too_large = |available: u64| SolverError::TableTooLarge {
+            megabytes,
+            available,
+            largest: ((available >> 20) as usize)
+                .checked_next_power_of_two()
+                .map_or(1, |p| (p / 2).max(1)),
+        };
+        match available {
+            Some(bytes) if Table::bytes_for(megabytes) as u64 > bytes => Err(too_large(bytes)),
+            _ => Table::try_for_game(megabytes, game)
+                .ok_or_else(|| too_large(available.unwrap_or(0))),
+        }
     }
 
     /// Searches `depth` sowings of iterative deepening before each proof (see

@@ -33,15 +33,24 @@ unsafe impl<T: Zeroable> Sync for Block<T> {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl<T: Zeroable> Block<T> {
-    /// `len` zeroed elements.
-    pub(crate) fn zeroed(len: usize) -> Block<T> {
-        let layout = Layout::array::<T>(len).expect("block size fits in memory");
+    /// No elements.
+    pub(crate) fn zeroed_empty() -> Block<T> {
+        Block {
+            ptr: std::ptr::NonNull::dangling().as_ptr(),
+            len: 0,
+            mapped: 0,
+        }
+    }
+
+    /// `len` zeroed elements; `None` where the system has not that much memory to give.
+    pub(crate) fn try_zeroed(len: usize) -> Option<Block<T>> {
+        let layout = Layout::array::<T>(len).ok()?;
         if layout.size() == 0 {
-            return Block {
+            return Some(Block {
                 ptr: std::ptr::NonNull::dangling().as_ptr(),
                 len,
                 mapped: 0,
-            };
+            });
         }
         #[cfg(target_os = "linux")]
         {
@@ -61,23 +70,20 @@ impl<T: Zeroable> Block<T> {
             if p != libc::MAP_FAILED {
                 // SAFETY: advising our own mapping; failure only means small pages.
                 unsafe { libc::madvise(p, bytes, libc::MADV_HUGEPAGE) };
-                return Block {
+                return Some(Block {
                     ptr: p as *mut T,
                     len,
                     mapped: bytes,
-                };
+                });
             }
         }
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Block {
+        (!p.is_null()).then_some(Block {
             ptr: p,
             len,
             mapped: 0,
-        }
+        })
     }
 
     /// The raw pointer to the first element.

@@ -101,7 +101,7 @@ impl StopDb {
             ranker,
             level_base,
             level_first,
-            values: Bytes::filled(len, 0),
+            values: Bytes::filled(len, 0)?,
         };
         for level in 1..=max_seeds {
             levels::build_level::<StopDb, BATCH>(&db, game, level, &|_, _, _| {});

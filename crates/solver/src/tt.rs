@@ -163,27 +163,67 @@ impl Table {
     /// `megabytes` MiB (at least one bucket), for keys below `keys` where that is
     /// `Some`: compact slots where the keys allow (see the type's notes), else wide ones.
     /// With compact slots, an entry whose bounds do not fit in a signed byte is not kept.
+    ///
+    /// Ends the process, as a failed allocation of the standard library does, where the
+    /// system has not that much memory to give; [`Table::try_for_game`] returns `None`.
     pub fn new(megabytes: usize, keys: Option<u64>) -> Table {
-        let buckets = ((megabytes << 20) / (BUCKET_WORDS * 8)).max(1);
-        Table::with_bits(buckets.ilog2(), keys)
+        Table::try_new(megabytes, keys).unwrap_or_else(|| {
+            let bytes = Table::bytes_for(megabytes);
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 8)
+                    .unwrap_or(std::alloc::Layout::new::<u64>()),
+            )
+        })
+    }
+
+    /// [`Table::new`], or `None` where the system has not that much memory to give.
+    pub fn try_new(megabytes: usize, keys: Option<u64>) -> Option<Table> {
+        Table::try_with_bits(Table::bits_for(megabytes), keys)
+    }
+
+    /// A table of `1 << bits` buckets, for the tests.
+    #[cfg(test)]
+    fn with_bits(bits: u32, keys: Option<u64>) -> Table {
+        Table::try_with_bits(bits, keys).expect("a small table")
+    }
+
+    fn try_with_bits(bits: u32, keys: Option<u64>) -> Option<Table> {
+        let compact = keys.is_some_and(|n| n.saturating_sub(1) >> bits < COMPACT_CHECK_MAX);
+        Some(Table {
+            slots: Block::try_zeroed(BUCKET_WORDS << bits)?,
+            bits,
+            compact,
+            generation: Default::default(),
+        })
     }
 
     /// The table for `game`: compact where its keys are exact and its values fit a byte.
     pub fn for_game(megabytes: usize, game: &kalah_core::Game) -> Table {
-        let keys = game
-            .key_count()
-            .filter(|_| game.capacity() <= i8::MAX as usize);
-        Table::new(megabytes, keys)
+        Table::new(megabytes, Table::keys_of(game))
     }
 
-    fn with_bits(bits: u32, keys: Option<u64>) -> Table {
-        let compact = keys.is_some_and(|n| n.saturating_sub(1) >> bits < COMPACT_CHECK_MAX);
-        Table {
-            slots: Block::zeroed(BUCKET_WORDS << bits),
-            bits,
-            compact,
-            generation: Default::default(),
-        }
+    /// [`Table::for_game`], or `None` where the system has not that much memory to give.
+    pub fn try_for_game(megabytes: usize, game: &kalah_core::Game) -> Option<Table> {
+        Table::try_new(megabytes, Table::keys_of(game))
+    }
+
+    /// The bytes a table of `megabytes` MiB takes: the largest power of two of buckets
+    /// that fits (at least one bucket).
+    pub fn bytes_for(megabytes: usize) -> usize {
+        (BUCKET_WORDS << Table::bits_for(megabytes)) * 8
+    }
+
+    /// log2 of the buckets of a table of `megabytes` MiB.
+    fn bits_for(megabytes: usize) -> u32 {
+        (megabytes.saturating_mul(1 << 20) / (BUCKET_WORDS * 8))
+            .max(1)
+            .ilog2()
+    }
+
+    /// The keys of `game` where a compact table can hold them.
+    fn keys_of(game: &kalah_core::Game) -> Option<u64> {
+        game.key_count()
+            .filter(|_| game.capacity() <= i8::MAX as usize)
     }
 
     /// Size in bytes.

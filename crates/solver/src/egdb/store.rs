@@ -31,9 +31,20 @@ unsafe impl Send for Bytes {}
 unsafe impl Sync for Bytes {}
 
 impl Bytes {
-    /// `len` bytes, each set to `value`.
-    pub(crate) fn filled(len: usize, value: i8) -> Bytes {
-        let block = Block::<AtomicI8>::zeroed(len);
+    /// No bytes.
+    pub(crate) fn empty() -> Bytes {
+        let block = Block::<AtomicI8>::zeroed_empty();
+        Bytes {
+            ptr: block.as_ptr(),
+            len: 0,
+            owner: Owner::Block(block),
+        }
+    }
+
+    /// `len` bytes, each set to `value`; `None` where the system has not that much memory
+    /// to give.
+    pub(crate) fn filled(len: usize, value: i8) -> Option<Bytes> {
+        let block = Block::<AtomicI8>::try_zeroed(len)?;
         let mut bytes = Bytes {
             ptr: block.as_ptr(),
             len,
@@ -44,7 +55,7 @@ impl Bytes {
                 b.fill(value as u8);
             }
         }
-        bytes
+        Some(bytes)
     }
 
     /// The `len` bytes of `map` from byte `offset` on (`None` when the map is shorter).

@@ -224,7 +224,7 @@ impl Egdb {
         let probe = Egdb {
             rules: info.rules,
             ranker: Ranker::new(0, 0),
-            values: Bytes::filled(0, 0),
+            values: Bytes::empty(),
             complete: 0,
             path: None,
         };
