@@ -648,11 +648,27 @@ fn memory_requests_too_large_are_errors_not_aborts() {
     // that runs these tests has.
     for (args, flag) in [
         (
-            &["solve", "--houses", "4", "--seeds", "3", "--hash-mb", "1048576"][..],
+            &[
+                "solve",
+                "--houses",
+                "4",
+                "--seeds",
+                "3",
+                "--hash-mb",
+                "1048576",
+            ][..],
             "--hash-mb",
         ),
         (
-            &["solve", "--houses", "8", "--seeds", "15", "--egdb-seeds", "100"][..],
+            &[
+                "solve",
+                "--houses",
+                "8",
+                "--seeds",
+                "15",
+                "--egdb-seeds",
+                "100",
+            ][..],
             "--egdb-seeds",
         ),
     ] {
@@ -662,4 +678,83 @@ fn memory_requests_too_large_are_errors_not_aborts() {
         assert!(said.contains("at most") && said.contains(flag), "{said}");
         assert!(!said.contains("panicked"), "{said}");
     }
+}
+
+#[test]
+fn a_damaged_file_in_a_database_directory_is_passed_over() {
+    let dir = scratch();
+    let dbs = dir.path().join("dbs");
+    std::fs::create_dir(&dbs).unwrap();
+    for (k, name) in [("8", "small.egdb"), ("10", "large.egdb")] {
+        let out = kalah_in(
+            dir.path(),
+            &[
+                "egdb",
+                "build",
+                "--houses",
+                "4",
+                "--max-seeds",
+                k,
+                "--out",
+                &format!("dbs/{name}"),
+                "-q",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let solve = |extra: &[&str], path_var: Option<&Path>| -> (Value, String) {
+        let mut cmd = kalah_command(
+            &[
+                &[
+                    "solve",
+                    "--houses",
+                    "4",
+                    "--seeds",
+                    "3",
+                    "--threads",
+                    "1",
+                    "--json",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        );
+        if let Some(path) = path_var {
+            cmd.env("KALAH_EGDB_PATH", path);
+        }
+        let out = cmd.output().expect("kalah runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+        (serde_json::from_slice(&out.stdout).unwrap(), stderr(&out))
+    };
+    let (plain, _) = solve(&["--egdb-seeds", "0"], None);
+    let (good, _) = solve(&["--egdb", dbs.to_str().unwrap()], None);
+    assert!(good["egdb_file"].as_str().unwrap().ends_with("large.egdb"));
+
+    // Damage the larger file, which a 24-seed game picks first.
+    let large = dbs.join("large.egdb");
+    let mut bytes = std::fs::read(&large).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x21;
+    std::fs::write(&large, &bytes).unwrap();
+    let dir_arg = dbs.to_str().unwrap();
+    for (extra, var) in [
+        (&["--egdb", dir_arg][..], None),
+        (&[][..], Some(dbs.as_path())),
+    ] {
+        let (json, said) = solve(extra, var);
+        assert_eq!(json["value"], plain["value"]);
+        assert!(
+            json["egdb_file"].as_str().unwrap().ends_with("small.egdb"),
+            "{json}"
+        );
+        assert!(
+            said.contains("passed over") && said.contains("large.egdb"),
+            "{said}"
+        );
+    }
+    // KALAH_EGDB_PATH may name a file, too.
+    let small = dbs.join("small.egdb");
+    let (json, _) = solve(&[], Some(&small));
+    assert_eq!(json["egdb_file"], small.to_str().unwrap());
+    assert_eq!(json["value"], plain["value"]);
 }

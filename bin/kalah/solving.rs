@@ -103,6 +103,7 @@ impl SolverArgs {
         let timer = Instant::now();
         match &config.database {
             Database::File(path)
+            | Database::BestIn { dir: path, .. }
             | Database::Cached {
                 file: Some(path), ..
             } => spinner.set_message(format!("loading the endgame database {}", path.display())),
@@ -121,6 +122,12 @@ impl SolverArgs {
         }
         let solver = Solver::new(game.clone(), config)?;
         spinner.finish_and_clear();
+        for (path, why) in solver.skipped_files() {
+            self.say(&format!(
+                "warning: passed over the endgame database {} ({why})",
+                path.display()
+            ));
+        }
         if let Some(report) = solver.cache_report() {
             if let Some((path, why)) = &report.removed {
                 self.say(&format!(

@@ -37,8 +37,18 @@ pub enum Database {
     /// none).
     Build(usize),
     /// Loaded from this file, or from the best file of this directory for the work (see
-    /// [`file::find_in`]).
+    /// [`Database::BestIn`]).
     File(PathBuf),
+    /// Loaded from the best file in `dir` for positions with at most `seeds` seeds in the
+    /// houses ([`file::candidates`]), past any that turns out damaged when loaded
+    /// ([`crate::Solver::skipped_files`]). [`Database::File`] with a directory, and
+    /// [`Database::Auto`], choose it.
+    BestIn {
+        /// The directory.
+        dir: PathBuf,
+        /// The most seeds in the houses of the work's positions.
+        seeds: usize,
+    },
     /// From `cache`: its file `file` where it has one for the work (a file that cannot be
     /// loaded, damaged say, is removed and the database built again), else a database of
     /// `seeds` seeds built in memory and kept there ([`crate::Solver::cache_report`] says how that
@@ -94,6 +104,31 @@ impl Chosen {
             seeds: Some(held),
         })
     }
+
+    /// The directory `dir`, sized by its best file for the work ([`file::candidates`]);
+    /// `None` where it has no file for the rules and board. The file is picked when the
+    /// solver loads it, past any that turns out damaged.
+    fn directory(dir: &Path, game: &Game, seeds: usize) -> Result<Option<Chosen>, EgdbError> {
+        Ok(file::candidates(dir, game, seeds)?
+            .first()
+            .map(|(_, held)| Chosen {
+                database: Database::BestIn {
+                    dir: dir.to_path_buf(),
+                    seeds,
+                },
+                seeds: Some(*held),
+            }))
+    }
+
+    /// True where the chosen file was built for the rules and board of `game`.
+    fn serves(&self, game: &Game) -> bool {
+        match &self.database {
+            Database::File(path) => {
+                file::read_info(path).is_ok_and(|info| egdb::serves(&info.rules, game.rules()))
+            }
+            _ => false,
+        }
+    }
 }
 
 impl Database {
@@ -112,14 +147,19 @@ impl Database {
             Database::Auto { cache } => Ok(Database::choose_auto(cache, game, seeds, solves)),
             Database::Memory => Ok(Database::memory(game, seeds, solves)),
             Database::Build(k) => Ok(Chosen::built(game, *k)),
-            Database::File(dir) if dir.is_dir() => match file::find_in(dir, game, seeds)? {
-                Some(path) => Chosen::file(path),
-                None => Err(EgdbError::NoneInDirectory {
+            Database::File(dir) if dir.is_dir() => {
+                Chosen::directory(dir, game, seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
                     dir: dir.display().to_string(),
                     wanted: egdb::describe(game.rules()),
-                }),
-            },
+                })
+            }
             Database::File(path) => Chosen::file(path.clone()),
+            Database::BestIn { dir, seeds } => {
+                Chosen::directory(dir, game, *seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
+                    dir: dir.display().to_string(),
+                    wanted: egdb::describe(game.rules()),
+                })
+            }
             Database::Cached { .. } => Ok(Chosen {
                 database: self.clone(),
                 seeds: Some(self.cached_seeds()),
@@ -130,10 +170,14 @@ impl Database {
 
     /// [`Database::Auto`] made definite: never an error.
     fn choose_auto(cache: &Option<Cache>, game: &Game, seeds: usize, solves: usize) -> Chosen {
-        let dir = std::env::var_os(EGDB_PATH_VAR).filter(|dir| !dir.is_empty());
-        let from_path = dir
-            .and_then(|dir| file::find_in(Path::new(&dir), game, seeds).ok().flatten())
-            .and_then(|path| Chosen::file(path).ok());
+        // A directory (its best file for the work), or a file for these rules.
+        let from_path = std::env::var_os(EGDB_PATH_VAR)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from)
+            .and_then(|path| match path.is_dir() {
+                true => Chosen::directory(&path, game, seeds).ok().flatten(),
+                false => Chosen::file(path).ok().filter(|c| c.serves(game)),
+            });
         let memory = Database::memory(game, seeds, solves);
         match (from_path, cache, memory.seeds) {
             (Some(chosen), _, _) => chosen,
@@ -191,6 +235,8 @@ pub(crate) struct Opened {
     pub(crate) egdb: Option<Egdb>,
     pub(crate) stopdb: Option<StopDb>,
     pub(crate) cache: Option<CacheReport>,
+    /// Files of a directory passed over because they could not be loaded, and why.
+    pub(crate) skipped: Vec<(PathBuf, EgdbError)>,
 }
 
 /// What a solver did with the database cache ([`Database::Cached`]).
@@ -221,13 +267,40 @@ impl Database {
                 // every board), which reads the stores.
                 stopdb: StopDb::build(game, k, game.start().total_seeds()),
                 cache: None,
+                skipped: Vec::new(),
             })
         };
         Ok(match self.for_solver(game)? {
+            Database::BestIn { dir, seeds } => {
+                // The best file that loads; a damaged one is passed over.
+                let mut skipped = Vec::new();
+                for (path, _) in file::candidates(&dir, game, seeds)? {
+                    match Egdb::load_as(&path, game, residence) {
+                        Ok(db) => {
+                            return Ok(Opened {
+                                egdb: Some(db),
+                                stopdb: None,
+                                cache: None,
+                                skipped,
+                            })
+                        }
+                        Err(e) if damaged(&e) => skipped.push((path, e)),
+                        Err(e) => return Err(e),
+                    }
+                }
+                return Err(skipped.pop().map_or_else(
+                    || EgdbError::NoneInDirectory {
+                        dir: dir.display().to_string(),
+                        wanted: egdb::describe(game.rules()),
+                    },
+                    |(_, e)| e,
+                ));
+            }
             Database::File(path) => Opened {
                 egdb: Some(Egdb::load_as(&path, game, residence)?),
                 stopdb: None,
                 cache: None,
+                skipped: Vec::new(),
             },
             Database::Build(k) => built(k)?,
             Database::Cached { cache, seeds, file } => {
@@ -244,15 +317,11 @@ impl Database {
                                 egdb: Some(db),
                                 stopdb: None,
                                 cache: Some(report),
+                                skipped: Vec::new(),
                             });
                         }
                         // Damage: never trusted, rebuilt below.
-                        Err(
-                            e @ (EgdbError::Corrupt { .. }
-                            | EgdbError::NotADatabase { .. }
-                            | EgdbError::Version { .. }
-                            | EgdbError::Incomplete { .. }),
-                        ) => {
+                        Err(e) if damaged(&e) => {
                             let _ = std::fs::remove_file(&path);
                             report.removed = Some((path, e));
                         }
@@ -268,9 +337,22 @@ impl Database {
                 egdb: None,
                 stopdb: None,
                 cache: None,
+                skipped: Vec::new(),
             },
         })
     }
+}
+
+/// True where a database file failed to load because of what it holds (damage, another
+/// format), not because of this machine (memory, permissions).
+fn damaged(e: &EgdbError) -> bool {
+    matches!(
+        e,
+        EgdbError::Corrupt { .. }
+            | EgdbError::NotADatabase { .. }
+            | EgdbError::Version { .. }
+            | EgdbError::Incomplete { .. }
+    )
 }
 
 /// Solver settings.

@@ -269,6 +269,8 @@ pub struct Solver {
     busy: smp::Busy,
     /// What was done with the database cache, if the database came from it.
     cache: Option<CacheReport>,
+    /// Files of a database directory passed over because they could not be loaded.
+    skipped: Vec<(std::path::PathBuf, EgdbError)>,
 }
 
 impl Solver {
@@ -306,6 +308,7 @@ impl Solver {
             stopdb_odd: std::sync::OnceLock::new(),
             busy: smp::Busy::new(),
             cache: opened.cache,
+            skipped: opened.skipped,
         })
     }
 
@@ -345,6 +348,12 @@ impl Solver {
     /// ([`Database::Cached`]).
     pub fn cache_report(&self) -> Option<&CacheReport> {
         self.cache.as_ref()
+    }
+
+    /// The files of a database directory passed over because they could not be loaded
+    /// (damaged, say), and why: the solver loaded the next best.
+    pub fn skipped_files(&self) -> &[(std::path::PathBuf, EgdbError)] {
+        &self.skipped
     }
 
     /// The endgame database in use, if any.

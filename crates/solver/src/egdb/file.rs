@@ -44,7 +44,7 @@ use super::EgdbError;
 pub use crate::os::{available_disk, available_memory};
 pub use build::{partial_path, Requirements};
 pub use format::{read_info, FileInfo, HEADER, MAGIC, VERSION};
-pub use load::{find_in, Residence};
+pub use load::{candidates, find_in, Residence};
 
 /// The error of a failed read or write of `path`.
 fn io_error(path: &Path) -> impl Fn(std::io::Error) -> EgdbError + '_ {

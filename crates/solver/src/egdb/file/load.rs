@@ -15,11 +15,26 @@ use crate::egdb::{store::Bytes, Egdb, EgdbError};
 const SPOT_CHECKS: u64 = 4096;
 
 /// The database file in `dir` best suited to solving positions of `game` with at most
-/// `seeds` seeds in the houses: among the finished `*.egdb` files built for its rules and
-/// board (by their headers; other files are passed over), the smallest that holds `seeds`
-/// seeds, else the largest. `None` when there is none; an error only when `dir` cannot be
-/// read.
+/// `seeds` seeds in the houses: the first of [`candidates`]. `None` when there is none; an
+/// error only when `dir` cannot be read.
 pub fn find_in(dir: &Path, game: &Game, seeds: usize) -> Result<Option<PathBuf>, EgdbError> {
+    Ok(candidates(dir, game, seeds)?
+        .into_iter()
+        .next()
+        .map(|(p, _)| p))
+}
+
+/// The finished `*.egdb` files in `dir` built for the rules and board of `game` (by their
+/// headers; other files are passed over), with their seeds, best first for solving
+/// positions with at most `seeds` seeds in the houses: those that hold `seeds` seeds,
+/// smallest first, then the others, largest first. A header says nothing of the rest of
+/// the file: a loader that finds the first damaged takes the next. An error only when
+/// `dir` cannot be read.
+pub fn candidates(
+    dir: &Path,
+    game: &Game,
+    seeds: usize,
+) -> Result<Vec<(PathBuf, usize)>, EgdbError> {
     let mut found: Vec<(usize, PathBuf)> = std::fs::read_dir(dir)
         .map_err(io_error(dir))?
         .flatten()
@@ -32,8 +47,11 @@ pub fn find_in(dir: &Path, game: &Game, seeds: usize) -> Result<Option<PathBuf>,
         })
         .collect();
     found.sort();
-    let enough = found.iter().find(|(k, _)| *k >= seeds).cloned();
-    Ok(enough.or_else(|| found.pop()).map(|(_, p)| p))
+    let (mut enough, mut fewer): (Vec<_>, Vec<_>) =
+        found.into_iter().partition(|(k, _)| *k >= seeds);
+    fewer.reverse();
+    enough.append(&mut fewer);
+    Ok(enough.into_iter().map(|(k, p)| (p, k)).collect())
 }
 
 /// A private read-only map of the whole of `f`; `None` where the system cannot map it
