@@ -758,3 +758,38 @@ fn a_damaged_file_in_a_database_directory_is_passed_over() {
     assert_eq!(json["egdb_file"], small.to_str().unwrap());
     assert_eq!(json["value"], plain["value"]);
 }
+
+#[test]
+fn egdb_build_checks_its_output_before_any_work() {
+    let dir = scratch();
+    let build = |out: &str| {
+        kalah_in(
+            dir.path(),
+            &[
+                "egdb",
+                "build",
+                "--houses",
+                "3",
+                "--max-seeds",
+                "6",
+                "--out",
+                out,
+                "-q",
+            ],
+        )
+    };
+    for bad in [".", "..", "missing/db.egdb", "sub/"] {
+        let out = build(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+    }
+    assert!(walk(dir.path()).is_empty(), "{:?}", walk(dir.path()));
+    // A symlink is followed: the target is written, the link stays a link.
+    std::os::unix::fs::symlink("real.egdb", dir.path().join("link.egdb")).unwrap();
+    let out = build("link.egdb");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("link.egdb").is_symlink());
+    assert!(dir.path().join("real.egdb").is_file());
+    let info = kalah_in(dir.path(), &["egdb", "info", "link.egdb"]);
+    assert!(info.status.success(), "{}", stderr(&info));
+}

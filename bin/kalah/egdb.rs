@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use kalah_analysis::output::{Output, OutputKind};
 use kalah_core::{Game, Position, Rules, Side};
 use kalah_solver::cache::{self, Cache};
 use kalah_solver::egdb::{self, file, Egdb, Requirements};
@@ -307,10 +308,20 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(egdb::EgdbError::EarlyStop.into());
     }
     let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
-    let partial = file::partial_path(&args.out);
+    // The path checked and locked before any work, like every output: a symlink is
+    // followed, a directory refused, and a second build of the same file fails at once.
+    let output = Output::open(&args.out)?;
+    if output.kind() != OutputKind::File {
+        return Err(CliError::Input(format!(
+            "--out {}: a database is a file to map and resume, not a stream: name a file",
+            args.out.display()
+        )));
+    }
+    let out_file = output.target().to_path_buf();
+    let partial = file::partial_path(&out_file);
     if let Some(from) = &args.from {
         // The smaller file is loaded like any database: its own errors name it.
-        let levels = Egdb::start_from(&game, k, from, &args.out).map_err(|e| match e {
+        let levels = Egdb::start_from(&game, k, from, &out_file).map_err(|e| match e {
             e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
             e => CliError::Egdb(e),
         })?;
@@ -359,7 +370,8 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let start = Instant::now();
     let (db, resumed) =
-        Egdb::build_file(&game, k, &args.out, &progress).map_err(CliError::EgdbBuild)?;
+        Egdb::build_file(&game, k, &out_file, &progress).map_err(CliError::EgdbBuild)?;
+    drop(output);
     if let Ok(mut guard) = bars.lock() {
         if let Some(old) = guard.take() {
             old.finish(terminal);
