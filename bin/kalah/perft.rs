@@ -41,30 +41,28 @@ pub struct Args {
 }
 
 /// Runs `kalah perft`.
+///
+/// In text, each depth is printed as soon as it is counted (one traversal per depth, so a
+/// long count shows its progress; the last one also splits by first sowing); the JSON
+/// object comes at the end, from one traversal that counts every depth at once.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = setup(&args.rules, &args.position)?;
     let depth = args.depth as usize;
     let timer = Instant::now();
-    let moves: Vec<usize> = pos.moves().collect();
-    let bar = ProgressBar::new(moves.len() as u64).with_style(
+    if !args.json {
+        writeln!(out, "rules:    {}", game.rules())?;
+        writeln!(out, "position: {pos}")?;
+        for d in 1..depth {
+            let (counts, _) = perft(&game, &pos, d, &ProgressBar::hidden());
+            writeln!(out, "perft({d}) = {}", counts[d - 1])?;
+            out.flush()?;
+        }
+    }
+    let bar = ProgressBar::new(pos.moves().len() as u64).with_style(
         ProgressStyle::with_template("perft {pos}/{len} first sowings [{elapsed}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    // counts[d - 1] = perft(d); per_move[k][d - 1] the same below the k-th first sowing.
-    let mut counts = vec![0u64; depth];
-    let mut per_move = Vec::with_capacity(moves.len());
-    if !pos.is_over() {
-        for &j in &moves {
-            let mut below = vec![0u64; depth];
-            below[0] = 1;
-            count(&game, &game.play_unchecked(&pos, j), 1, &mut below);
-            for (total, n) in counts.iter_mut().zip(&below) {
-                *total += n;
-            }
-            per_move.push((bin(game.houses(), pos.side_to_move(), j), below[depth - 1]));
-            bar.inc(1);
-        }
-    }
+    let (counts, per_move) = perft(&game, &pos, depth, &bar);
     bar.finish_and_clear();
     let seconds = timer.elapsed().as_secs_f64();
     let nodes: u64 = counts.iter().sum();
@@ -86,11 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(out, "{report}")?;
         return Ok(());
     }
-    writeln!(out, "rules:    {}", game.rules())?;
-    writeln!(out, "position: {pos}")?;
-    for (d, n) in counts.iter().enumerate() {
-        writeln!(out, "perft({}) = {n}", d + 1)?;
-    }
+    writeln!(out, "perft({depth}) = {}", counts[depth - 1])?;
     if args.divide {
         writeln!(out, "divide at depth {depth}:")?;
         for (b, n) in &per_move {
@@ -103,6 +97,32 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         nodes as f64 / seconds.max(1e-9) / 1e6
     )?;
     Ok(())
+}
+
+/// perft(1) to perft(`depth`) from `pos` (`counts[d - 1]` = perft(d)), and each first
+/// sowing's bin with its count at `depth`; `bar` ticks once per first sowing.
+fn perft(
+    game: &Game,
+    pos: &Position,
+    depth: usize,
+    bar: &ProgressBar,
+) -> (Vec<u64>, Vec<(usize, u64)>) {
+    let mut counts = vec![0u64; depth];
+    let mut per_move = Vec::new();
+    if pos.is_over() {
+        return (counts, per_move);
+    }
+    for j in pos.moves() {
+        let mut below = vec![0u64; depth];
+        below[0] = 1;
+        count(game, &game.play_unchecked(pos, j), 1, &mut below);
+        for (total, n) in counts.iter_mut().zip(&below) {
+            *total += n;
+        }
+        per_move.push((bin(game.houses(), pos.side_to_move(), j), below[depth - 1]));
+        bar.inc(1);
+    }
+    (counts, per_move)
 }
 
 /// Adds to `counts[d]` the sowings at depth `d + 1` reachable below `pos`, which sits at
