@@ -793,3 +793,50 @@ fn egdb_build_checks_its_output_before_any_work() {
     let info = kalah_in(dir.path(), &["egdb", "info", "link.egdb"]);
     assert!(info.status.success(), "{}", stderr(&info));
 }
+
+#[test]
+fn egdb_build_killed_then_resumed_is_byte_identical() {
+    let dir = scratch();
+    let build = |out: &str| {
+        let mut cmd = kalah_command(&[
+            "egdb",
+            "build",
+            "--houses",
+            "5",
+            "--max-seeds",
+            "16",
+            "--out",
+            out,
+            "-q",
+        ]);
+        cmd.current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    };
+    let whole = build("whole.egdb").output().unwrap();
+    assert!(whole.status.success(), "{}", stderr(&whole));
+
+    // Killed a while after its partial file appears (some levels are in it by then).
+    let partial = dir.path().join("cut.egdb.partial");
+    let mut child = build("cut.egdb").spawn().unwrap();
+    let started = wait_for(&mut child, || {
+        std::fs::metadata(&partial).is_ok_and(|m| m.len() > 1 << 20)
+    });
+    std::thread::sleep(Duration::from_millis(
+        100 + u64::from(std::process::id() % 200),
+    ));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(started, "the build ended before it could be killed");
+    assert!(!dir.path().join("cut.egdb").exists(), "no half database");
+
+    assert!(partial.exists(), "the killed build left its partial file");
+    let resumed = build("cut.egdb").output().unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(!partial.exists());
+    assert_eq!(
+        std::fs::read(dir.path().join("cut.egdb")).unwrap(),
+        std::fs::read(dir.path().join("whole.egdb")).unwrap()
+    );
+}
