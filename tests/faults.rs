@@ -840,3 +840,45 @@ fn egdb_build_killed_then_resumed_is_byte_identical() {
         std::fs::read(dir.path().join("whole.egdb")).unwrap()
     );
 }
+
+#[test]
+fn a_flipped_rules_byte_in_a_database_header_is_damage() {
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "egdb",
+            "build",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "6",
+            "--out",
+            "db.egdb",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = dir.path().join("db.egdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[14] ^= 1; // capture: standard -> empty
+    std::fs::write(&file, &bytes).unwrap();
+    for args in [
+        &["egdb", "info", "db.egdb"][..],
+        &[
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--capture",
+            "empty",
+            "--egdb",
+            "db.egdb",
+        ][..],
+    ] {
+        let out = kalah_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
+    }
+}

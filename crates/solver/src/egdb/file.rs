@@ -18,7 +18,9 @@
 //!     19    5  zero
 //!     24    8  entries that follow (the boards of the finished levels)
 //!     32    8  checksum
-//!     40   24  zero
+//!     40    8  header check: a hash of bytes 0..40, never 0 (0 in files written before
+//!              it existed, which are read without it)
+//!     48   16  zero
 //!     64    .  one signed byte per board, in rank order (see kalah_core::Ranker)
 //! ```
 //!

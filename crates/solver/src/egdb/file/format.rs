@@ -49,6 +49,8 @@ impl FileInfo {
         h[18] = self.levels as u8;
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..40].copy_from_slice(&self.checksum.to_le_bytes());
+        let check = header_check(&h);
+        h[40..48].copy_from_slice(&check.to_le_bytes());
         h
     }
 
@@ -69,6 +71,11 @@ impl FileInfo {
             path: path.to_string(),
             why: why.to_string(),
         };
+        // Files written before the header had its own check hold zeros there.
+        let check = u64::from_le_bytes(h[40..48].try_into().unwrap_or_default());
+        if check != 0 && check != header_check(h) {
+            return Err(corrupt("the header does not match its own checksum"));
+        }
         let flag = |b: u8, what: &str| match b {
             0 => Ok(false),
             1 => Ok(true),
@@ -130,6 +137,13 @@ pub(super) fn entries_below(houses: usize, levels: usize) -> u64 {
 }
 
 /// The header fields the checksum starts from.
+/// The check of the header's first 40 bytes, stored in bytes 40..48 (never 0, which marks
+/// a file written before the header had one): a damaged header (a flipped rules byte, say)
+/// is found as damage when the file is opened, not taken for a file of other rules.
+fn header_check(header: &[u8; HEADER as usize]) -> u64 {
+    hash_bytes(&header[0..40]).max(1)
+}
+
 pub(super) fn checksum_seed(header: &[u8; HEADER as usize]) -> u64 {
     hash_bytes(&header[0..17])
 }
@@ -244,7 +258,18 @@ mod tests {
             entries: Egdb::entries(3, 5) as u64,
             checksum: 12345,
         };
-        assert_eq!(FileInfo::decode(&info.encode(), "x"), Ok(info));
+        assert_eq!(FileInfo::decode(&info.encode(), "x"), Ok(info.clone()));
+        // A header written before it had its own check (zeros there) still reads.
+        let mut legacy = info.encode();
+        legacy[40..48].fill(0);
+        assert_eq!(FileInfo::decode(&legacy, "x"), Ok(info.clone()));
+        // A flipped rules byte is damage.
+        let mut flipped = info.encode();
+        flipped[14] ^= 1;
+        assert!(matches!(
+            FileInfo::decode(&flipped, "x"),
+            Err(EgdbError::Corrupt { .. })
+        ));
     }
 
     #[test]
