@@ -671,6 +671,21 @@ fn memory_requests_too_large_are_errors_not_aborts() {
             ][..],
             "--egdb-seeds",
         ),
+        // The early stop's database.
+        (
+            &[
+                "solve",
+                "--rules",
+                "online",
+                "--houses",
+                "8",
+                "--seeds",
+                "15",
+                "--egdb-seeds",
+                "100",
+            ][..],
+            "--egdb-seeds",
+        ),
     ] {
         let out = kalah_command(args).output().expect("kalah runs");
         let said = stderr(&out);
@@ -881,5 +896,47 @@ fn a_flipped_rules_byte_in_a_database_header_is_damage() {
         let out = kalah_in(dir.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains("checksum"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_truncated_database_file_is_an_error_not_a_crash() {
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "egdb",
+            "build",
+            "--houses",
+            "4",
+            "--max-seeds",
+            "8",
+            "--out",
+            "db.egdb",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = dir.path().join("db.egdb");
+    let bytes = std::fs::read(&file).unwrap();
+    for keep in [bytes.len() / 2, 40, 0] {
+        std::fs::write(&file, &bytes[..keep]).unwrap();
+        for args in [
+            &["egdb", "info", "db.egdb"][..],
+            &[
+                "solve", "--houses", "4", "--seeds", "3", "--egdb", "db.egdb",
+            ][..],
+            &[
+                "egdb",
+                "probe",
+                "db.egdb",
+                "--position",
+                "1,0,0,0,0,1,0,0,0,0:S",
+            ][..],
+        ] {
+            let out = kalah_in(dir.path(), args);
+            assert_eq!(out.status.code(), Some(2), "{keep} bytes, {args:?}");
+            assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+        }
     }
 }

@@ -264,8 +264,19 @@ impl Database {
                     Err(e) => return Err(e),
                 },
                 // Under the early stop: the database of the start position's total (even on
-                // every board), which reads the stores.
-                stopdb: StopDb::build(game, k, game.start().total_seeds()),
+                // every board), which reads the stores; refused where its values would take
+                // more than seven tenths of the memory available.
+                stopdb: match (game.rules().early_stop, crate::os::available_memory()) {
+                    (true, Some(bytes))
+                        if StopDb::entries(game.houses(), k) > bytes as u128 / 10 * 7 =>
+                    {
+                        return Err(EgdbError::NotEnoughMemory {
+                            needed: StopDb::entries(game.houses(), k).min(u64::MAX as u128) as u64,
+                            available: bytes / 10 * 7,
+                        })
+                    }
+                    _ => StopDb::build(game, k, game.start().total_seeds()),
+                },
                 cache: None,
                 skipped: Vec::new(),
             })

@@ -292,7 +292,13 @@ impl Solver {
                         available,
                         largest: (0..*k)
                             .rev()
-                            .find(|&j| Egdb::entries(game.houses(), j) <= available as u128)
+                            .find(|&j| {
+                                let entries = match game.rules().early_stop {
+                                    true => StopDb::entries(game.houses(), j),
+                                    false => Egdb::entries(game.houses(), j),
+                                };
+                                entries <= available as u128
+                            })
                             .unwrap_or(0),
                     }
                 }
