@@ -1,7 +1,6 @@
 //! The analysis subcommands seen from outside: `openings`, `pie`, `batch` (with an
 //! interrupted run resumed) and `export`, on boards small enough to solve in a blink.
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use kalah_core::{notation, Game, Rules};
@@ -27,13 +26,12 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("kalah-analysis-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kalah-analysis-cli-{name}-"))
+        .tempdir()
+        .expect("a scratch directory")
 }
 
 /// Plays a principal variation (published notation) and returns the final score.
@@ -150,7 +148,8 @@ fn answers(text: &str) -> Vec<Value> {
 
 #[test]
 fn batch_answers_every_line_in_order_and_resumes_without_loss_or_duplicates() {
-    let dir = scratch("batch");
+    let scratch = scratch("batch");
+    let dir = scratch.path();
     let input = dir.join("in.txt");
     std::fs::write(&input, BATCH).unwrap();
     let out = dir.join("out.jsonl");
@@ -236,7 +235,8 @@ fn batch_reads_standard_input_and_writes_standard_output() {
 
 #[test]
 fn export_writes_whole_tables_in_json_and_csv() {
-    let dir = scratch("export");
+    let scratch = scratch("export");
+    let dir = scratch.path();
     let json_path = dir.join("book.json");
     let csv_path = dir.join("book.csv");
     for path in [&json_path, &csv_path] {
@@ -278,7 +278,7 @@ fn export_writes_whole_tables_in_json_and_csv() {
     let csv = std::fs::read_to_string(&csv_path).unwrap();
     assert!(csv.starts_with("position,side,turns,value,best,house1,house2,house3\n"));
     assert_eq!(csv.lines().count(), positions.len() + 1);
-    let left: Vec<_> = std::fs::read_dir(&dir)
+    let left: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter(|n| n.ends_with(".tmp") || n.ends_with(".partial"))
