@@ -1,83 +1,374 @@
-//! The search's view of the endgame databases: one interface over the plain database
-//! ([`Egdb`]) and the early stop's ([`StopDb`]), chosen once per solve.
-//!
-//! A database answers the positions whose houses hold at most [`Lookup::max_seeds`]
-//! seeds (and whose game is not over) with their *relative value*: the final margin minus
-//! the store margin, for the mover. Each position has an *index*, the place of its entry,
-//! which the search computes for a child when it generates it, prefetches, and reads when
-//! it settles the child. Where the table key is the position's rank
-//! ([`Game::key_is_rank`]), the plain database's index is the table key itself.
+//! Where a solver's endgame database comes from: the [`Database`] a [`Config`] names, made
+//! definite for the work (a directory searched, a file's header read, a size chosen), and
+//! opened when the solver is made (built in memory, loaded from a file, or taken from the
+//! cache and kept there).
 
-use kalah_core::{Game, Position};
+use std::path::{Path, PathBuf};
 
-use crate::egdb::Egdb;
+use kalah_core::Game;
+
+use crate::cache::Cache;
+use crate::config::Config;
+use crate::egdb::{self, file, Egdb, EgdbError, Residence};
 use crate::stopdb::StopDb;
 
-/// The endgame database a search reads (a small `Copy` handle; no dynamic dispatch).
-#[derive(Clone, Copy)]
-pub(crate) enum Lookup<'a> {
-    /// The plain database, indexed by rank, where the table key is that rank: a
-    /// position's index is its table key.
-    RankKeyed(&'a Egdb),
-    /// The plain database where table keys are not ranks: it ranks the position itself
-    /// when asked for a value, so there is no index to fetch ahead.
-    Plain(&'a Egdb),
-    /// Under the early stop, the database that reads the stores.
-    EarlyStop(&'a StopDb),
+/// The environment variable naming a directory of endgame database files, searched by
+/// [`Database::Auto`].
+pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
+
+/// Where a solver's endgame database comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// The default ([`Database::auto`]): the best file for the work in the directory named
+    /// by [`EGDB_PATH_VAR`] (a directory that cannot be read is passed over); else, with a
+    /// cache, the database the work needs from the cache ([`Database::Cached`]); else
+    /// [`Database::Memory`].
+    Auto {
+        /// The database cache to read and grow, if any.
+        cache: Option<Cache>,
+    },
+    /// Built in memory when the solver is created, sized for the work (none on tiny
+    /// boards); under the early stop, the database that reads the stores.
+    Memory,
+    /// Built in memory: every position with at most this many seeds in the houses (0:
+    /// none).
+    Build(usize),
+    /// Loaded from this file, or from the best file of this directory for the work (see
+    /// [`Database::BestIn`]).
+    File(PathBuf),
+    /// Loaded from the best file in `dir` for positions with at most `seeds` seeds in the
+    /// houses ([`file::candidates`]), past any that turns out damaged when loaded
+    /// ([`crate::Solver::skipped_files`]). [`Database::File`] with a directory, and
+    /// [`Database::Auto`], choose it.
+    BestIn {
+        /// The directory.
+        dir: PathBuf,
+        /// The most seeds in the houses of the work's positions.
+        seeds: usize,
+    },
+    /// From `cache`: its file `file` where it has one for the work (a file that cannot be
+    /// loaded, damaged say, is removed and the database built again), else a database of
+    /// `seeds` seeds built in memory and kept there ([`crate::Solver::cache_report`] says how that
+    /// went). [`Database::Auto`] chooses it; the cache is passed over under the early stop,
+    /// whose database has no file.
+    Cached {
+        /// The cache.
+        cache: Cache,
+        /// Seeds of the database to build where the cache has none for the work.
+        seeds: usize,
+        /// The cached file to load.
+        file: Option<PathBuf>,
+    },
+    /// No database.
+    None,
 }
 
-impl<'a> Lookup<'a> {
-    /// The database for `game`: the plain one where there is one, else the early stop's.
+impl Default for Database {
+    fn default() -> Self {
+        Database::auto()
+    }
+}
+
+/// A [`Database`] made definite for some work: what to build or load, and how many seeds
+/// it holds.
+pub(crate) struct Chosen {
+    /// [`Database::Build`], [`Database::File`] (a file, not a directory),
+    /// [`Database::Cached`] or [`Database::None`].
+    pub(crate) database: Database,
+    /// The most seeds in the houses of the positions it answers (`None`: no database).
+    pub(crate) seeds: Option<usize>,
+}
+
+impl Chosen {
+    /// A database built in memory with `k` seeds (at most the game's), or none for 0.
+    fn built(game: &Game, k: usize) -> Chosen {
+        let k = k.min(game.capacity());
+        Chosen {
+            database: if k == 0 {
+                Database::None
+            } else {
+                Database::Build(k)
+            },
+            seeds: (k > 0).then_some(k),
+        }
+    }
+
+    /// The file at `path` (not a directory), by its header.
+    fn file(path: PathBuf) -> Result<Chosen, EgdbError> {
+        let held = file::read_info(&path)?.max_seeds;
+        Ok(Chosen {
+            database: Database::File(path),
+            seeds: Some(held),
+        })
+    }
+
+    /// The directory `dir`, sized by its best file for the work ([`file::candidates`]);
+    /// `None` where it has no file for the rules and board. The file is picked when the
+    /// solver loads it, past any that turns out damaged.
+    fn directory(dir: &Path, game: &Game, seeds: usize) -> Result<Option<Chosen>, EgdbError> {
+        Ok(file::candidates(dir, game, seeds)?
+            .first()
+            .map(|(_, held)| Chosen {
+                database: Database::BestIn {
+                    dir: dir.to_path_buf(),
+                    seeds,
+                },
+                seeds: Some(*held),
+            }))
+    }
+
+    /// True where the chosen file was built for the rules and board of `game`.
+    fn serves(&self, game: &Game) -> bool {
+        match &self.database {
+            Database::File(path) => {
+                file::read_info(path).is_ok_and(|info| egdb::serves(&info.rules, game.rules()))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Database {
+    /// The default choice: [`Database::Auto`] with the user's cache ([`Cache::from_env`]).
+    pub fn auto() -> Database {
+        Database::Auto {
+            cache: Cache::from_env(),
+        }
+    }
+
+    /// This choice made definite for solves of positions of `game` with at most `seeds`
+    /// seeds in the houses, `solves` of them sharing the database: a directory is searched,
+    /// a file's header read, a size chosen.
     pub(crate) fn choose(
+        &self,
         game: &Game,
-        egdb: Option<&'a Egdb>,
-        stopdb: Option<&'a StopDb>,
-    ) -> Option<Lookup<'a>> {
-        match (egdb, stopdb) {
-            (Some(db), _) if game.key_is_rank() => Some(Lookup::RankKeyed(db)),
-            (Some(db), _) => Some(Lookup::Plain(db)),
-            (None, Some(db)) => Some(Lookup::EarlyStop(db)),
-            (None, None) => None,
+        seeds: usize,
+        solves: usize,
+    ) -> Result<Chosen, EgdbError> {
+        match self {
+            Database::Auto { cache } => Ok(Database::choose_auto(cache, game, seeds, solves)),
+            Database::Memory => Ok(Database::memory(game, seeds, solves)),
+            Database::Build(k) => Ok(Chosen::built(game, *k)),
+            Database::File(dir) if dir.is_dir() => {
+                Chosen::directory(dir, game, seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
+                    dir: dir.display().to_string(),
+                    wanted: egdb::describe(game.rules()),
+                })
+            }
+            Database::File(path) => Chosen::file(path.clone()),
+            Database::BestIn { dir, seeds } => {
+                Chosen::directory(dir, game, *seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
+                    dir: dir.display().to_string(),
+                    wanted: egdb::describe(game.rules()),
+                })
+            }
+            Database::Cached { .. } => Ok(Chosen {
+                database: self.clone(),
+                seeds: Some(self.cached_seeds()),
+            }),
+            Database::None => Ok(Chosen::built(game, 0)),
         }
     }
 
-    /// The most seeds in the houses of a position the database holds.
-    pub(crate) fn max_seeds(self) -> usize {
-        match self {
-            Lookup::RankKeyed(db) | Lookup::Plain(db) => db.max_seeds(),
-            Lookup::EarlyStop(db) => db.max_seeds(),
+    /// [`Database::Auto`] made definite: never an error.
+    pub(crate) fn choose_auto(
+        cache: &Option<Cache>,
+        game: &Game,
+        seeds: usize,
+        solves: usize,
+    ) -> Chosen {
+        // A directory (its best file for the work), or a file for these rules.
+        let from_path = std::env::var_os(EGDB_PATH_VAR)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from)
+            .and_then(|path| match path.is_dir() {
+                true => Chosen::directory(&path, game, seeds).ok().flatten(),
+                false => Chosen::file(path).ok().filter(|c| c.serves(game)),
+            });
+        let memory = Database::memory(game, seeds, solves);
+        match (from_path, cache, memory.seeds) {
+            (Some(chosen), _, _) => chosen,
+            (None, Some(cache), Some(k)) if !game.rules().early_stop => {
+                // A cached file at least as large as the database the work needs, else
+                // that database, built and kept.
+                let (file, held) = match cache.find(game, seeds) {
+                    Some((path, held)) if held >= k => (Some(path), held),
+                    _ => (None, k),
+                };
+                Chosen {
+                    database: Database::Cached {
+                        cache: cache.clone(),
+                        seeds: k,
+                        file,
+                    },
+                    seeds: Some(held),
+                }
+            }
+            _ => memory,
         }
     }
 
-    /// The index of the entry of `pos` (held, the game not over); `key` gives its table
-    /// key and is called only where that key is the index. 0 for [`Lookup::Plain`].
-    #[inline(always)]
-    pub(crate) fn index(self, pos: &Position, key: impl FnOnce() -> u64) -> u64 {
+    /// [`Database::Memory`] made definite.
+    fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
+        Chosen::built(
+            game,
+            Config::default_egdb_seeds_for(game, seeds, solves).unwrap_or(0),
+        )
+    }
+
+    /// The seeds of a [`Database::Cached`]: its file's, else those it builds.
+    fn cached_seeds(&self) -> usize {
         match self {
-            Lookup::RankKeyed(_) => key(),
-            Lookup::Plain(_) => 0,
-            Lookup::EarlyStop(db) => db.index(pos),
+            Database::Cached {
+                file: Some(path),
+                seeds,
+                ..
+            } => file::read_info(path).map_or(*seeds, |info| info.max_seeds),
+            Database::Cached { seeds, .. } => *seeds,
+            _ => 0,
         }
     }
 
-    /// Asks the CPU to bring the entry at `index` ([`Lookup::index`]) into cache.
-    #[inline(always)]
-    pub(crate) fn prefetch(self, index: u64) {
-        match self {
-            Lookup::RankKeyed(db) => db.prefetch(index),
-            Lookup::Plain(_) => {}
-            Lookup::EarlyStop(db) => db.prefetch(index),
-        }
+    /// What a solver for `game` builds or loads for this choice, sized for one solve from
+    /// the start where the choice leaves the size open.
+    pub(crate) fn for_solver(&self, game: &Game) -> Result<Database, EgdbError> {
+        Ok(self.choose(game, game.capacity(), 1)?.database)
     }
+}
 
-    /// The relative value of `pos` (held, the game not over), whose entry is at `index`
-    /// ([`Lookup::index`]).
-    #[inline(always)]
-    pub(crate) fn value(self, pos: &Position, index: u64) -> i32 {
-        match self {
-            Lookup::RankKeyed(db) => db.value_at(index),
-            Lookup::Plain(db) => db.relative_value(pos),
-            Lookup::EarlyStop(db) => db.value_at(index),
-        }
+/// What a solver's database came to: the databases it searches with, and what it did
+/// with the cache.
+pub(crate) struct Opened {
+    pub(crate) egdb: Option<Egdb>,
+    pub(crate) stopdb: Option<StopDb>,
+    pub(crate) cache: Option<CacheReport>,
+    /// Files of a directory passed over because they could not be loaded, and why.
+    pub(crate) skipped: Vec<(PathBuf, EgdbError)>,
+}
+
+/// What a solver did with the database cache ([`Database::Cached`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheReport {
+    /// A cached file that could not be loaded (damaged, say), removed, and why.
+    pub removed: Option<(PathBuf, EgdbError)>,
+    /// The file loaded from the cache.
+    pub loaded: Option<PathBuf>,
+    /// The database built in memory and kept in the cache: the file, or why it was not
+    /// kept (the search uses it all the same).
+    pub kept: Option<Result<PathBuf, EgdbError>>,
+}
+
+impl Database {
+    /// Builds or loads this choice's databases for a solver of `game`, a file held as
+    /// `residence` says.
+    pub(crate) fn open(&self, game: &Game, residence: Residence) -> Result<Opened, EgdbError> {
+        let built = |k: usize| -> Result<Opened, EgdbError> {
+            Ok(Opened {
+                egdb: match Egdb::build(game, k, &|_, _, _| {}) {
+                    Ok(db) => Some(db),
+                    // Under the early stop the plain database does not apply.
+                    Err(EgdbError::EarlyStop) => None,
+                    Err(e) => return Err(e),
+                },
+                // Under the early stop: the database of the start position's total (even on
+                // every board), which reads the stores; refused where its values would take
+                // more than seven tenths of the memory available.
+                stopdb: match (game.rules().early_stop, crate::os::available_memory()) {
+                    (true, Some(bytes))
+                        if StopDb::entries(game.houses(), k) > bytes as u128 / 10 * 7 =>
+                    {
+                        return Err(EgdbError::NotEnoughMemory {
+                            needed: StopDb::entries(game.houses(), k).min(u64::MAX as u128) as u64,
+                            available: bytes / 10 * 7,
+                        })
+                    }
+                    _ => StopDb::build(game, k, game.start().total_seeds()),
+                },
+                cache: None,
+                skipped: Vec::new(),
+            })
+        };
+        Ok(match self.for_solver(game)? {
+            Database::BestIn { dir, seeds } => {
+                // The best file that loads; a damaged one is passed over.
+                let mut skipped = Vec::new();
+                for (path, _) in file::candidates(&dir, game, seeds)? {
+                    match Egdb::load_as(&path, game, residence) {
+                        Ok(db) => {
+                            return Ok(Opened {
+                                egdb: Some(db),
+                                stopdb: None,
+                                cache: None,
+                                skipped,
+                            })
+                        }
+                        Err(e) if damaged(&e) => skipped.push((path, e)),
+                        Err(e) => return Err(e),
+                    }
+                }
+                return Err(skipped.pop().map_or_else(
+                    || EgdbError::NoneInDirectory {
+                        dir: dir.display().to_string(),
+                        wanted: egdb::describe(game.rules()),
+                    },
+                    |(_, e)| e,
+                ));
+            }
+            Database::File(path) => Opened {
+                egdb: Some(Egdb::load_as(&path, game, residence)?),
+                stopdb: None,
+                cache: None,
+                skipped: Vec::new(),
+            },
+            Database::Build(k) => built(k)?,
+            Database::Cached { cache, seeds, file } => {
+                let mut report = CacheReport {
+                    removed: None,
+                    loaded: None,
+                    kept: None,
+                };
+                if let Some(path) = file {
+                    match Egdb::load_as(&path, game, residence) {
+                        Ok(db) => {
+                            report.loaded = Some(path);
+                            return Ok(Opened {
+                                egdb: Some(db),
+                                stopdb: None,
+                                cache: Some(report),
+                                skipped: Vec::new(),
+                            });
+                        }
+                        // Damage: never trusted, rebuilt below.
+                        Err(e) if damaged(&e) => {
+                            let _ = std::fs::remove_file(&path);
+                            report.removed = Some((path, e));
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                let mut opened = built(seeds)?;
+                report.kept = opened.egdb.as_ref().map(|db| cache.keep(db));
+                opened.cache = Some(report);
+                opened
+            }
+            _ => Opened {
+                egdb: None,
+                stopdb: None,
+                cache: None,
+                skipped: Vec::new(),
+            },
+        })
     }
+}
+
+/// True where a database file failed to load because of what it holds (damage, another
+/// format), not because of this machine (memory, permissions).
+fn damaged(e: &EgdbError) -> bool {
+    matches!(
+        e,
+        EgdbError::Corrupt { .. }
+            | EgdbError::NotADatabase { .. }
+            | EgdbError::Version { .. }
+            | EgdbError::Incomplete { .. }
+    )
 }

@@ -32,6 +32,7 @@ mod database;
 pub mod egdb;
 mod levels;
 pub mod line;
+mod lookup;
 mod os;
 mod pages;
 mod search;
@@ -44,9 +45,10 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
-pub use config::{CacheReport, Config, Database, EGDB_PATH_VAR};
-use database::Lookup;
+pub use config::Config;
+pub use database::{CacheReport, Database, EGDB_PATH_VAR};
 use egdb::{Egdb, EgdbError};
+use lookup::Lookup;
 use search::INF;
 use stopdb::StopDb;
 use tt::{Table, EXACT_DEPTH};

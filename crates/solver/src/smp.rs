@@ -12,7 +12,7 @@ use std::time::Duration;
 use kalah_core::{Game, Position};
 
 use crate::config::Config;
-use crate::database::Lookup;
+use crate::lookup::Lookup;
 use crate::search::Worker;
 use crate::tt::Table;
 use crate::Shared;

@@ -23,7 +23,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use kalah_core::{Game, Position};
 
 use crate::config::Config;
-use crate::database::Lookup;
+use crate::lookup::Lookup;
 use crate::smp::{Busy, Claim};
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use crate::Shared;
