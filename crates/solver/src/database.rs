@@ -117,6 +117,15 @@ impl Chosen {
             }))
     }
 
+    /// [`Chosen::directory`] for a directory the caller named: one without a file for the
+    /// rules and board is an error.
+    fn named_directory(dir: &Path, game: &Game, seeds: usize) -> Result<Chosen, EgdbError> {
+        Chosen::directory(dir, game, seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
+            dir: dir.display().to_string(),
+            wanted: egdb::describe(game.rules()),
+        })
+    }
+
     /// True where the chosen file was built for the rules and board of `game`.
     fn serves(&self, game: &Game) -> bool {
         match &self.database {
@@ -149,19 +158,9 @@ impl Database {
             Database::Auto { cache } => Ok(Database::choose_auto(cache, game, seeds, solves)),
             Database::Memory => Ok(Database::memory(game, seeds, solves)),
             Database::Build(k) => Ok(Chosen::built(game, *k)),
-            Database::File(dir) if dir.is_dir() => {
-                Chosen::directory(dir, game, seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
-                    dir: dir.display().to_string(),
-                    wanted: egdb::describe(game.rules()),
-                })
-            }
+            Database::File(dir) if dir.is_dir() => Chosen::named_directory(dir, game, seeds),
             Database::File(path) => Chosen::file(path.clone()),
-            Database::BestIn { dir, seeds } => {
-                Chosen::directory(dir, game, *seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
-                    dir: dir.display().to_string(),
-                    wanted: egdb::describe(game.rules()),
-                })
-            }
+            Database::BestIn { dir, seeds } => Chosen::named_directory(dir, game, *seeds),
             Database::Cached { .. } => Ok(Chosen {
                 database: self.clone(),
                 seeds: Some(self.cached_seeds()),
