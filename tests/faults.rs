@@ -29,6 +29,25 @@ fn kalah_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the kalah binary runs")
 }
 
+/// `kalah egdb build` of a `houses`-house database of `max_seeds` seeds to `out`, run in
+/// `dir`, quietly.
+fn egdb_build(dir: &Path, houses: &str, max_seeds: &str, out: &str) -> Output {
+    kalah_in(
+        dir,
+        &[
+            "egdb",
+            "build",
+            "--houses",
+            houses,
+            "--max-seeds",
+            max_seeds,
+            "--out",
+            out,
+            "-q",
+        ],
+    )
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -701,20 +720,7 @@ fn a_damaged_file_in_a_database_directory_is_passed_over() {
     let dbs = dir.path().join("dbs");
     std::fs::create_dir(&dbs).unwrap();
     for (k, name) in [("8", "small.egdb"), ("10", "large.egdb")] {
-        let out = kalah_in(
-            dir.path(),
-            &[
-                "egdb",
-                "build",
-                "--houses",
-                "4",
-                "--max-seeds",
-                k,
-                "--out",
-                &format!("dbs/{name}"),
-                "-q",
-            ],
-        );
+        let out = egdb_build(dir.path(), "4", k, &format!("dbs/{name}"));
         assert!(out.status.success(), "{}", stderr(&out));
     }
     let solve = |extra: &[&str], path_var: Option<&Path>| -> (Value, String) {
@@ -777,22 +783,7 @@ fn a_damaged_file_in_a_database_directory_is_passed_over() {
 #[test]
 fn egdb_build_checks_its_output_before_any_work() {
     let dir = scratch();
-    let build = |out: &str| {
-        kalah_in(
-            dir.path(),
-            &[
-                "egdb",
-                "build",
-                "--houses",
-                "3",
-                "--max-seeds",
-                "6",
-                "--out",
-                out,
-                "-q",
-            ],
-        )
-    };
+    let build = |out: &str| egdb_build(dir.path(), "3", "6", out);
     for bad in [".", "..", "missing/db.egdb", "sub/"] {
         let out = build(bad);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
@@ -860,20 +851,7 @@ fn egdb_build_killed_then_resumed_is_byte_identical() {
 #[test]
 fn a_flipped_rules_byte_in_a_database_header_is_damage() {
     let dir = scratch();
-    let out = kalah_in(
-        dir.path(),
-        &[
-            "egdb",
-            "build",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "6",
-            "--out",
-            "db.egdb",
-            "-q",
-        ],
-    );
+    let out = egdb_build(dir.path(), "3", "6", "db.egdb");
     assert!(out.status.success(), "{}", stderr(&out));
     let file = dir.path().join("db.egdb");
     let mut bytes = std::fs::read(&file).unwrap();
@@ -902,20 +880,7 @@ fn a_flipped_rules_byte_in_a_database_header_is_damage() {
 #[test]
 fn a_truncated_database_file_is_an_error_not_a_crash() {
     let dir = scratch();
-    let out = kalah_in(
-        dir.path(),
-        &[
-            "egdb",
-            "build",
-            "--houses",
-            "4",
-            "--max-seeds",
-            "8",
-            "--out",
-            "db.egdb",
-            "-q",
-        ],
-    );
+    let out = egdb_build(dir.path(), "4", "8", "db.egdb");
     assert!(out.status.success(), "{}", stderr(&out));
     let file = dir.path().join("db.egdb");
     let bytes = std::fs::read(&file).unwrap();
