@@ -231,7 +231,12 @@ impl Database {
     /// What a solver for `game` builds or loads for this choice, sized for one solve from
     /// the start where the choice leaves the size open.
     pub(crate) fn for_solver(&self, game: &Game) -> Result<Database, EgdbError> {
-        Ok(self.choose(game, game.capacity(), 1)?.database)
+        match self {
+            // Already definite: nothing to search or read again.
+            Database::File(path) if !path.is_dir() => Ok(self.clone()),
+            Database::BestIn { .. } | Database::Cached { .. } => Ok(self.clone()),
+            _ => Ok(self.choose(game, game.capacity(), 1)?.database),
+        }
     }
 }
 
