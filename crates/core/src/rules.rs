@@ -9,18 +9,88 @@ pub const MAX_HOUSES: usize = 8;
 /// house can in principle gather every seed of the game.
 pub const MAX_TOTAL_SEEDS: usize = 255;
 
-/// Which rule family a game follows.
+/// Which rule family a game follows: how a sowing goes round the board and what it
+/// captures (docs/rules.md §5). The end and leftovers options and the early stop apply to
+/// every family; the capture option to Kalah only.
 ///
-/// Only the Kalah family (standard Kalah and its options) is implemented. The
-/// other families of docs/rules.md §5 (General, Ethiopian, Nigerian, Oware) sow and
-/// capture differently; they are meant to come as further variants here with
-/// their own position type behind the same move-generation interface, so the
-/// Kalah sowing path never has to test for them.
+/// The families whose game graph has no cycles are here; in all of them a seed that
+/// reaches a store stays there, so a position's value is its store margin plus a value of
+/// the houses alone. Ethiopian Kalah and Oware, whose positions can repeat, are not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Family {
-    /// Kalah (the "Egyptian" row of seed 001): extra turns and captures.
+    /// Kalah (also the "Egyptian" rules of seed 001): extra turns and captures.
     #[default]
     Kalah,
+    /// General Kalah (seed 001): Kalah's sowing without extra turns or captures.
+    General,
+    /// Nigerian Kalah (seed 001): sowing passes both stores, relay sowing from a house
+    /// that was not empty, and a house that reaches 4 seeds is captured by its owner.
+    Nigerian,
+}
+
+impl Family {
+    /// Every family with its name, for help texts and parsing.
+    pub const ALL: [(Family, &'static str); 3] = [
+        (Family::Kalah, "kalah"),
+        (Family::General, "general"),
+        (Family::Nigerian, "nigerian"),
+    ];
+
+    /// The family's name as written in the notation of rules (`kalah`, `general`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Kalah => "kalah",
+            Family::General => "general",
+            Family::Nigerian => "nigerian",
+        }
+    }
+
+    /// The family's name as a title (`Kalah`, `General`, `Nigerian`), for descriptions.
+    pub fn title(self) -> &'static str {
+        match self {
+            Family::Kalah => "Kalah",
+            Family::General => "General",
+            Family::Nigerian => "Nigerian",
+        }
+    }
+
+    /// True where the capture option ([`Capture`]) applies: Kalah's capture of a last
+    /// seed in an empty own house. General captures nothing; Nigerian captures fours.
+    pub fn has_capture_option(self) -> bool {
+        self == Family::Kalah
+    }
+
+    /// What the family captures, as written in descriptions and JSON: the capture
+    /// option's name for Kalah, `none` for General, `fours` for Nigerian.
+    pub fn capture_name(self, capture: Capture) -> &'static str {
+        match self {
+            Family::Kalah => capture.name(),
+            Family::General => "none",
+            Family::Nigerian => "fours",
+        }
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Family {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Self, RulesError> {
+        let s = s.trim().to_ascii_lowercase();
+        Family::ALL
+            .iter()
+            .find(|(_, n)| *n == s)
+            .map(|(f, _)| *f)
+            .ok_or(RulesError::UnknownValue {
+                option: "rule family",
+                given: s,
+                expected: "kalah general nigerian",
+            })
+    }
 }
 
 /// What a last seed in an empty house of the mover's own row captures.
@@ -92,15 +162,26 @@ pub enum Preset {
     Online,
     /// Seed 002's rules with its "empty capture" option.
     OnlineEmpty,
+    /// General Kalah (seed 001): no extra turns, no captures, the game ends when a row is
+    /// empty and only the stores count.
+    General,
+    /// Egyptian Kalah (seed 001): Kalah, reading its capture as empty capture **(choice)**.
+    Egyptian,
+    /// Nigerian Kalah (seed 001): relay sowing through both stores, fours captured, the
+    /// game ends when the mover has no seeds and the other row is not counted.
+    Nigerian,
 }
 
 impl Preset {
     /// Every preset with its name, for help texts and parsing.
-    pub const ALL: [(Preset, &'static str); 4] = [
+    pub const ALL: [(Preset, &'static str); 7] = [
         (Preset::Kalah, "kalah"),
         (Preset::KalahEmpty, "kalah-empty"),
         (Preset::Online, "online"),
         (Preset::OnlineEmpty, "online-empty"),
+        (Preset::General, "general"),
+        (Preset::Egyptian, "egyptian"),
+        (Preset::Nigerian, "nigerian"),
     ];
 
     /// The preset's name as written on the command line.
@@ -132,6 +213,12 @@ impl Preset {
                 early_stop: true,
                 ..base
             },
+            Preset::General => Rules::general(houses, seeds),
+            Preset::Egyptian => Rules {
+                capture: Capture::Empty,
+                ..base
+            },
+            Preset::Nigerian => Rules::nigerian(houses, seeds),
         }
     }
 }
@@ -148,6 +235,45 @@ impl Rules {
             leftovers: Leftovers::Owner,
             early_stop: false,
         }
+    }
+
+    /// General Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each:
+    /// no extra turns and no captures; the game ends as soon as either row is empty, and
+    /// the seeds left in the houses are not counted.
+    pub const fn general(houses: u8, seeds: u8) -> Rules {
+        Rules {
+            family: Family::General,
+            leftovers: Leftovers::Discard,
+            ..Rules::kalah(houses, seeds)
+        }
+    }
+
+    /// Nigerian Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each:
+    /// the game ends when the player to move has no seeds, and the seeds on the other side
+    /// are not counted.
+    pub const fn nigerian(houses: u8, seeds: u8) -> Rules {
+        Rules {
+            family: Family::Nigerian,
+            end: End::MoverStuck,
+            leftovers: Leftovers::Discard,
+            ..Rules::kalah(houses, seeds)
+        }
+    }
+
+    /// Every combination of the rule options of every family on `houses` houses with
+    /// `seeds` seeds: Kalah's 16 ([`Rules::every_option`]), then General's and
+    /// Nigerian's 8 each (end, leftovers, early stop; they have no capture option).
+    pub fn every_variant(houses: u8, seeds: u8) -> Vec<Rules> {
+        let mut v = Rules::every_option(houses, seeds);
+        for family in [Family::General, Family::Nigerian] {
+            v.extend(
+                Rules::every_option(houses, seeds)
+                    .into_iter()
+                    .filter(|r| r.capture == Capture::Standard)
+                    .map(|r| Rules { family, ..r }),
+            );
+        }
+        v
     }
 
     /// Every combination of the rule options (capture, end, leftovers, early stop: 16 in
@@ -187,6 +313,9 @@ impl Rules {
         if self.seeds == 0 {
             return Err(RulesError::NoSeeds);
         }
+        if self.capture != Capture::Standard && !self.family.has_capture_option() {
+            return Err(RulesError::NoCaptureOption(self.family));
+        }
         if self.total_seeds() > MAX_TOTAL_SEEDS {
             return Err(RulesError::TooManySeeds {
                 houses: h,
@@ -198,14 +327,16 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// A one-line description such as `Kalah(6,4) capture=standard end=row-empty leftovers=owner`.
+    /// A one-line description such as `Kalah(6,4) capture=standard end=row-empty
+    /// leftovers=owner`, or `Nigerian(6,4) capture=fours end=mover-stuck leftovers=discard`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Kalah({},{}) capture={} end={} leftovers={}{}",
+            "{}({},{}) capture={} end={} leftovers={}{}",
+            self.family.title(),
             self.houses,
             self.seeds,
-            self.capture,
+            self.family.capture_name(self.capture),
             self.end,
             self.leftovers,
             if self.early_stop { " early-stop" } else { "" }
@@ -227,6 +358,8 @@ pub enum RulesError {
         /// Seeds per house.
         seeds: usize,
     },
+    /// A capture option other than the default for a family without one.
+    NoCaptureOption(Family),
     /// An option value that is not one of the known names.
     UnknownValue {
         /// The option.
@@ -246,6 +379,12 @@ impl fmt::Display for RulesError {
                 "{h} houses per side is not supported: use 1 to {MAX_HOUSES} houses"
             ),
             RulesError::NoSeeds => write!(f, "seeds per house must be at least 1"),
+            RulesError::NoCaptureOption(family) => write!(
+                f,
+                "{} Kalah has no capture option (it captures {}; standard and empty capture are Kalah's)",
+                family.title(),
+                family.capture_name(Capture::Standard)
+            ),
             RulesError::TooManySeeds { houses, seeds } => write!(
                 f,
                 "{houses} houses with {seeds} seeds each make {} seeds, more than the {MAX_TOTAL_SEEDS} the packed board holds",
@@ -304,7 +443,7 @@ impl FromStr for Preset {
             .ok_or(RulesError::UnknownValue {
                 option: "rules preset",
                 given: s,
-                expected: "kalah kalah-empty online online-empty",
+                expected: "kalah kalah-empty online online-empty general egyptian nigerian",
             })
     }
 }

@@ -8,8 +8,8 @@ mod common;
 use std::fmt::Write as _;
 
 use common::reference::{self, RefBoard};
-use common::{all_rules, perft_dir, read_perft_tables, PerftEntry, Rng, PERFT_HEADER};
-use kalah_core::{Capture, End, Game, Leftovers, Position, Rules};
+use common::{family_rules, perft_dir, perft_header, read_perft_tables, PerftEntry, Rng};
+use kalah_core::{Capture, End, Family, Game, Leftovers, Position, Rules};
 
 /// Entries whose cost (the counts of their series up to their depth, about the sowings a
 /// perft makes) is at most this are checked in every `cargo test` (debug build).
@@ -21,23 +21,54 @@ const SERIES_LIMIT: u64 = 200_000;
 /// ... or at this depth.
 const SERIES_MAX_DEPTH: u32 = 40;
 
-/// The tables: file name, then the boards (houses, seeds) it holds.
-const TABLES: [(&str, &[(u8, u8)]); 5] = [
+/// A perft table: the family, the file name, then the boards (houses, seeds) it holds.
+type Table = (Family, &'static str, &'static [(u8, u8)]);
+
+/// The tables.
+const TABLES: [Table; 7] = [
     (
+        Family::Kalah,
         "small.txt",
         &[(1, 1), (1, 3), (1, 8), (2, 1), (2, 3), (2, 5)],
     ),
-    ("h3.txt", &[(3, 1), (3, 2), (3, 3), (3, 4), (3, 6)]),
-    ("h4.txt", &[(4, 1), (4, 2), (4, 3), (4, 4), (4, 5)]),
-    ("h6.txt", &[(6, 3), (6, 4), (6, 5), (6, 6)]),
-    ("h8.txt", &[(8, 1), (8, 2), (8, 4)]),
+    (
+        Family::Kalah,
+        "h3.txt",
+        &[(3, 1), (3, 2), (3, 3), (3, 4), (3, 6)],
+    ),
+    (
+        Family::Kalah,
+        "h4.txt",
+        &[(4, 1), (4, 2), (4, 3), (4, 4), (4, 5)],
+    ),
+    (Family::Kalah, "h6.txt", &[(6, 3), (6, 4), (6, 5), (6, 6)]),
+    (Family::Kalah, "h8.txt", &[(8, 1), (8, 2), (8, 4)]),
+    (Family::General, "general.txt", FAMILY_BOARDS),
+    (Family::Nigerian, "nigerian.txt", FAMILY_BOARDS),
+];
+
+/// The boards of the tables of the families other than Kalah.
+const FAMILY_BOARDS: &[(u8, u8)] = &[
+    (1, 3),
+    (2, 2),
+    (2, 5),
+    (3, 3),
+    (3, 4),
+    (4, 3),
+    (6, 3),
+    (6, 4),
+    (6, 5),
+    (8, 2),
 ];
 
 /// Kalah(6,4) from the start goes deeper: depth 9 for every rule option, depth 11 for
 /// the four capture x end combinations with the default leftovers and no early stop
 /// (`benches/sowing.rs` checks its perft against these).
 fn deep_depth(rules: &Rules, position: &str) -> u32 {
-    if (rules.houses, rules.seeds) != (6, 4) || !position.starts_with("4,4,4,4,4,4,0,") {
+    if (rules.houses, rules.seeds) != (6, 4)
+        || !position.starts_with("4,4,4,4,4,4,0,")
+        || rules.family != Family::Kalah
+    {
         return 0;
     }
     if rules.leftovers == Leftovers::Owner && !rules.early_stop {
@@ -90,10 +121,10 @@ fn positions(h: u8, s: u8) -> Vec<String> {
 #[ignore = "rewrites data/perft; run with --release (see data/perft/README.md)"]
 fn regenerate_perft_tables() {
     std::fs::create_dir_all(perft_dir()).unwrap();
-    for (file, boards) in TABLES {
-        let mut text = String::from(PERFT_HEADER);
+    for (family, file, boards) in TABLES {
+        let mut text = perft_header(family);
         for &(h, s) in boards {
-            for rules in all_rules(h, s) {
+            for rules in family_rules(family, h, s) {
                 for position in positions(h, s) {
                     let parsed: Position = position.parse().unwrap();
                     let board =
@@ -199,6 +230,7 @@ fn perft_tables_match_reference() {
 #[test]
 fn perft_tables_cover_every_rule_option() {
     let entries = read_perft_tables();
+    let all_rules = |h, s| family_rules(Family::Kalah, h, s);
     let deepest = |rules: &Rules, position: &str| {
         entries
             .iter()
@@ -235,6 +267,17 @@ fn perft_tables_cover_every_rule_option() {
                 ..Rules::kalah(6, 4)
             };
             assert!(deepest(&rules, &start) >= 11, "{rules}");
+        }
+    }
+    // Every rule set of the other families, from the start of every board of theirs
+    // (a game of one house may end within three sowings).
+    for family in [Family::General, Family::Nigerian] {
+        for &(h, s) in FAMILY_BOARDS {
+            let start = RefBoard::start(h as usize, s).notation();
+            let depth = if h == 1 { 1 } else { 3 };
+            for rules in family_rules(family, h, s) {
+                assert!(deepest(&rules, &start) >= depth, "{rules} from the start");
+            }
         }
     }
 }

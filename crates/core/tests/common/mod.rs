@@ -41,9 +41,19 @@ impl Rng {
     }
 }
 
-/// All 16 combinations of capture x end x leftovers x early stop for one board.
+/// Every rule set of every family for one board: Kalah's 16 combinations of capture x
+/// end x leftovers x early stop, then General's and Nigerian's 8 (end x leftovers x early
+/// stop).
 pub fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
-    Rules::every_option(houses, seeds)
+    Rules::every_variant(houses, seeds)
+}
+
+/// The rule sets of [`all_rules`] of one family.
+pub fn family_rules(family: Family, houses: u8, seeds: u8) -> Vec<Rules> {
+    all_rules(houses, seeds)
+        .into_iter()
+        .filter(|r| r.family == family)
+        .collect()
 }
 
 /// Every board size the differential tests visit: H = 1..8, S = 1..8.
@@ -151,8 +161,8 @@ pub struct PerftEntry {
     pub count: u64,
 }
 
-/// The header every perft table starts with.
-pub const PERFT_HEADER: &str = "\
+/// The head of the perft tables of Kalah (see [`perft_header`]).
+const KALAH_PERFT_HEAD: &str = "\
 # Perft counts of Kalah, computed by the simple reference implementation in
 # crates/core/tests/common/reference.rs (regenerate: see data/perft/README.md).
 #
@@ -160,6 +170,33 @@ pub const PERFT_HEADER: &str = "\
 #   houses seeds capture end leftovers early-stop position depth count
 # houses, seeds: the board (seeds per house at the start; a position may hold fewer seeds)
 # capture:       standard | empty
+";
+
+/// The header a perft table of `family` starts with.
+pub fn perft_header(family: Family) -> String {
+    if family == Family::Kalah {
+        return format!("{KALAH_PERFT_HEAD}{PERFT_FIELDS}");
+    }
+    format!(
+        "\
+# Perft counts of {title} Kalah, computed by the simple reference implementation in
+# crates/core/tests/common/reference.rs (regenerate: see data/perft/README.md).
+#
+# One line per (rules, position, depth, count), fields separated by spaces:
+#   family houses seeds capture end leftovers early-stop position depth count
+# family:        {name}
+# houses, seeds: the board (seeds per house at the start; a position may hold fewer seeds)
+# capture:       {capture} (what the family captures; it has no capture option)
+{rest}",
+        title = family.title(),
+        name = family.name(),
+        capture = family.capture_name(kalah_core::Capture::Standard),
+        rest = PERFT_FIELDS
+    )
+}
+
+/// The lines of the perft headers after the capture field.
+const PERFT_FIELDS: &str = "\
 # end:           row-empty | mover-stuck
 # leftovers:     owner | discard
 # early-stop:    on | off
@@ -172,13 +209,19 @@ pub const PERFT_HEADER: &str = "\
 ";
 
 impl PerftEntry {
+    /// The entry's line: Kalah's as in [`perft_header`], another family's with its name
+    /// first (see [`perft_header`]).
     pub fn to_line(&self) -> String {
         let r = &self.rules;
+        let family = match r.family {
+            Family::Kalah => String::new(),
+            other => format!("{other} "),
+        };
         format!(
-            "{} {} {} {} {} {} {} {} {}",
+            "{family}{} {} {} {} {} {} {} {} {}",
             r.houses,
             r.seeds,
-            r.capture,
+            r.family.capture_name(r.capture),
             r.end,
             r.leftovers,
             if r.early_stop { "on" } else { "off" },
@@ -189,16 +232,30 @@ impl PerftEntry {
     }
 
     pub fn parse(line: &str) -> Result<PerftEntry, String> {
-        let f: Vec<&str> = line.split_whitespace().collect();
+        let mut f: Vec<&str> = line.split_whitespace().collect();
+        let family = if f.len() == 10 {
+            f.remove(0).parse().map_err(|e| format!("{e}"))?
+        } else {
+            Family::Kalah
+        };
         if f.len() != 9 {
-            return Err(format!("expected 9 fields: {line}"));
+            return Err(format!(
+                "expected 9 fields, or 10 with a family first: {line}"
+            ));
         }
         let num = |s: &str| s.parse::<u64>().map_err(|e| format!("{s}: {e}"));
+        let capture = if family.has_capture_option() {
+            f[2].parse().map_err(|e| format!("{e}"))?
+        } else if f[2] == family.capture_name(kalah_core::Capture::Standard) {
+            kalah_core::Capture::Standard
+        } else {
+            return Err(format!("capture '{}' for the {family} family", f[2]));
+        };
         let rules = Rules {
-            family: Family::Kalah,
+            family,
             houses: num(f[0])? as u8,
             seeds: num(f[1])? as u8,
-            capture: f[2].parse().map_err(|e| format!("{e}"))?,
+            capture,
             end: f[3].parse().map_err(|e| format!("{e}"))?,
             leftovers: f[4].parse().map_err(|e| format!("{e}"))?,
             early_stop: match f[5] {

@@ -1,8 +1,9 @@
-//! A deliberately simple reference implementation of the Kalah rules, written from
-//! docs/rules.md alone: a plain array of places in the absolute layout, one loop step per
-//! seed. It is slow on purpose; the fast engine is checked against it.
+//! A deliberately simple reference implementation of the rules of every family (Kalah,
+//! General, Nigerian), written from docs/rules.md and the rule texts alone: a plain array
+//! of places in the absolute layout, one loop step per seed. It is slow on purpose; the
+//! fast engine is checked against it.
 
-use kalah_core::{Capture, End, Leftovers, Rules, Side};
+use kalah_core::{Capture, End, Family, Leftovers, Rules, Side};
 
 /// The most places a board has: 2 * 8 houses + 2 stores.
 pub const MAX_PLACES: usize = 18;
@@ -108,9 +109,76 @@ impl RefBoard {
             .collect()
     }
 
-    /// Sows house `j` of the mover: one seed per step, counter-clockwise.
+    /// Sows house `j` of the mover by the rules of `rules.family`, then applies the end
+    /// of game.
     pub fn sow(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
+        match rules.family {
+            Family::Kalah | Family::General => self.sow_kalah(rules, j),
+            Family::Nigerian => self.sow_nigerian(rules, j),
+        }
+    }
+
+    /// Nigerian Kalah, from seed 001: sow one seed per place counter-clockwise, into both
+    /// stores. Whenever a house reaches 4 seeds its owner takes them at once. If the last
+    /// seed lands in a house (either side) that was not empty and does not now hold 4,
+    /// take up all its seeds and go on sowing; the turn ends in a store, in an empty
+    /// house, or on a four. There are no extra turns.
+    fn sow_nigerian(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
         assert!(!self.over, "sowing in a finished game");
+        let mover = self.to_move;
+        let mut b = *self;
+        let n = 2 * b.h + 2;
+        let mut at = b.house_index(mover, j);
+        let mut hand = b.places[at];
+        assert!(hand > 0, "sowing an empty house");
+        b.places[at] = 0;
+        let mut steps = 0;
+        loop {
+            let mut was_empty = false;
+            let mut four = false;
+            while hand > 0 {
+                at = (at + 1) % n;
+                was_empty = b.places[at] == 0;
+                b.places[at] += 1;
+                hand -= 1;
+                four = false;
+                if let Some(owner) = b.owner(at) {
+                    if b.places[at] == 4 {
+                        let store = b.store_index(owner);
+                        b.places[store] += 4;
+                        b.places[at] = 0;
+                        four = true;
+                    }
+                }
+            }
+            if b.owner(at).is_none() || was_empty || four {
+                break;
+            }
+            // Relay: the house that took the last seed is taken up and sown on.
+            hand = b.places[at];
+            b.places[at] = 0;
+            steps += 1;
+            assert!(
+                steps < 100_000,
+                "a relay that does not end: {}",
+                self.notation()
+            );
+        }
+        b.to_move = mover.other();
+        b.apply_end(rules);
+        let outcome = if b.over {
+            Outcome::GameOver
+        } else {
+            Outcome::Passed
+        };
+        (b, outcome)
+    }
+
+    /// Kalah (and General Kalah, which has no extra turns and no captures): one seed per
+    /// step, counter-clockwise, skipping the opponent's store.
+    fn sow_kalah(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
+        assert!(!self.over, "sowing in a finished game");
+        let general = rules.family == Family::General;
         let mover = self.to_move;
         let mut b = *self;
         let n = 2 * b.h + 2;
@@ -130,8 +198,8 @@ impl RefBoard {
             hand -= 1;
         }
         let my_store = b.store_index(mover);
-        let extra = at == my_store;
-        if !extra && b.owner(at) == Some(mover) && empty_before_last {
+        let extra = at == my_store && !general;
+        if !general && !extra && b.owner(at) == Some(mover) && empty_before_last {
             // Opposite places add up to 2H (house 0 faces house 2H, as 0 faces 12 on 6 houses).
             let opposite = 2 * b.h - at;
             if b.places[opposite] > 0 || rules.capture == Capture::Empty {
