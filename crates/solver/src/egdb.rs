@@ -540,10 +540,15 @@ pub fn widest_game(rules: &Rules) -> Result<Game, kalah_core::RulesError> {
 
 /// The board and rules a database's values depend on, for messages.
 pub fn describe(rules: &Rules) -> String {
+    // Kalah's descriptions (and so its cache's file names) came before the families.
+    let family = match rules.family {
+        kalah_core::Family::Kalah => String::new(),
+        other => format!("{other} "),
+    };
     format!(
-        "{} houses capture={} end={} leftovers={}{}",
+        "{family}{} houses capture={} end={} leftovers={}{}",
         rules.houses,
-        rules.capture,
+        rules.family.capture_name(rules.capture),
         rules.end,
         rules.leftovers,
         if rules.early_stop { " early-stop" } else { "" }

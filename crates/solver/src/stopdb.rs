@@ -21,11 +21,13 @@
 //! lie side by side, so one board reads one or two cache lines per child for all its
 //! entries.
 //!
-//! **A child for distance `d`.** A sowing that banks `b` seeds (store and captures) with
-//! the game going on: where `d <= b` the mover reaches the majority and the game stops,
-//! worth `b` over the store margin; else the child is the mover's again at distance
-//! `d - b` after an extra turn, or the opponent's at its own distance `L + c - d` (the
-//! opponent's store did not move).
+//! **A child for distance `d`.** A sowing that banks `b` seeds for the mover (store and
+//! captures) and gives `o` to the opponent's store (Nigerian Kalah sows into both stores
+//! and captures fours for either side; Kalah's `o` is 0), the game going on: where
+//! `d <= b` the mover reaches the majority, and where the opponent's distance `L + c - d`
+//! is at most `o` the opponent does (never both: `b + o <= L`); the game stops, worth
+//! `b - o` over the store margin. Else the child is the mover's again at distance `d - b`
+//! after an extra turn, or the opponent's at its own distance `L + c - d - o`.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -43,11 +45,13 @@ pub const MAX_SEEDS: usize = 62;
 const BATCH: usize = 16;
 
 /// A child of a board in a build: where its game ended, its value (`live` false); else
-/// the offset of its entries, the seeds the sowing banked and whether the turn stayed.
+/// the offset of its entries, the seeds the sowing banked for the mover and gave the
+/// opponent, and whether the turn stayed.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Kid {
     base: usize,
     banked: u8,
+    given: u8,
     live: bool,
     extra: bool,
     value: i8,
@@ -202,6 +206,7 @@ impl levels::Entries for StopDb {
         kids: [Kid {
             base: 0,
             banked: 0,
+            given: 0,
             live: false,
             extra: false,
             value: 0,
@@ -232,12 +237,13 @@ impl levels::Entries for StopDb {
                 ..Kid::default()
             }
         } else {
-            let banked = s.to_mover as usize;
-            let base = self.entry_base(level - banked, rank) as usize;
+            let (banked, given) = (s.to_mover, s.to_opponent);
+            let base = self.entry_base(level - banked as usize - given as usize, rank) as usize;
             self.values.prefetch(base);
             Kid {
                 base,
-                banked: banked as u8,
+                banked,
+                given,
                 live: true,
                 extra: s.extra,
                 value: 0,
@@ -258,27 +264,32 @@ impl levels::Entries for StopDb {
                 }
                 continue;
             }
-            let banked = kid.banked as usize;
-            let bv = banked as i16;
-            // Up to `banked` the mover reaches the majority: the game stops.
+            let (banked, given) = (kid.banked as usize, kid.given as usize);
+            let bv = banked as i16 - given as i16;
+            // Up to `banked` the mover reaches the majority, and above `top` the
+            // opponent does: the game stops.
+            let top = k.saturating_sub(given);
             for v in &mut best[1..=banked.min(k)] {
                 *v = (*v).max(bv);
             }
-            if banked >= k {
+            for v in &mut best[(top + 1).max(1)..=k] {
+                *v = (*v).max(bv);
+            }
+            if banked >= top {
                 continue;
             }
             // SAFETY: the child's entries are finished: it is on a lower level, or on
             // this one with a larger distance sum (an earlier pass of this level), and
             // nothing writes them again.
-            let run = unsafe { self.values.finished(kid.base, k - banked) };
-            let rest = &mut best[banked + 1..=k];
+            let run = unsafe { self.values.finished(kid.base, top - banked) };
+            let rest = &mut best[banked + 1..=top];
             if kid.extra {
                 // Distance `d - banked`, the mover's again.
                 for (v, &c) in rest.iter_mut().zip(run) {
                     *v = (*v).max(bv + c as i16);
                 }
             } else {
-                // The opponent's distance `L + c - d`: the run backwards.
+                // The opponent's distance `L + c - d - o`: the run backwards.
                 for (v, &c) in rest.iter_mut().zip(run.iter().rev()) {
                     *v = (*v).max(bv - c as i16);
                 }

@@ -8,23 +8,14 @@ use std::path::PathBuf;
 use kalah_core::{Capture, End, Game, Leftovers, Position, Ranker, Rules, Side};
 use kalah_solver::egdb::{file::partial_path, Egdb, EgdbError, Residence};
 
-/// Every combination of the options the database supports (the early stop excluded).
+/// Every combination of the options the database supports (the early stop excluded), in
+/// every family.
 fn all_rules(houses: u8) -> Vec<Rules> {
-    let mut v = Vec::new();
-    for capture in [Capture::Standard, Capture::Empty] {
-        for end in [End::RowEmpty, End::MoverStuck] {
-            for leftovers in [Leftovers::Owner, Leftovers::Discard] {
-                v.push(Rules {
-                    capture,
-                    end,
-                    leftovers,
-                    // Enough seeds for any board of the test.
-                    ..Rules::kalah(houses, 8)
-                });
-            }
-        }
-    }
-    v
+    // Enough seeds for any board of the test.
+    Rules::every_variant(houses, 8)
+        .into_iter()
+        .filter(|r| !r.early_stop)
+        .collect()
 }
 
 /// The value for the mover by plain negamax over every sowing, memoised on the board.

@@ -20,6 +20,14 @@ pub const HEADER: u64 = 64;
 /// Bytes per block of the checksum.
 const BLOCK: usize = 1 << 20;
 
+/// The rule families by their code in byte 19 of the header.
+const FAMILIES: [Family; 3] = [Family::Kalah, Family::General, Family::Nigerian];
+
+/// The code of `family` in the header ([`FAMILIES`]).
+fn family_code(family: Family) -> u8 {
+    FAMILIES.iter().position(|&f| f == family).unwrap_or(0) as u8
+}
+
 /// What a file's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileInfo {
@@ -47,6 +55,7 @@ impl FileInfo {
         h[16] = (self.rules.leftovers == Leftovers::Discard) as u8;
         h[17] = self.max_seeds as u8;
         h[18] = self.levels as u8;
+        h[19] = family_code(self.rules.family);
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..40].copy_from_slice(&self.checksum.to_le_bytes());
         let check = header_check(&h);
@@ -81,8 +90,13 @@ impl FileInfo {
             1 => Ok(true),
             _ => Err(corrupt(&format!("unknown {what} rule {b} in the header"))),
         };
+        // Files written before the other families hold 0 (Kalah) there.
+        let family = FAMILIES
+            .get(h[19] as usize)
+            .copied()
+            .ok_or_else(|| corrupt(&format!("unknown rule family {} in the header", h[19])))?;
         let rules = Rules {
-            family: Family::Kalah,
+            family,
             houses: h[12],
             seeds: h[13],
             capture: if flag(h[14], "capture")? {
@@ -102,6 +116,11 @@ impl FileInfo {
             },
             early_stop: false,
         };
+        if rules.capture == Capture::Empty && !family.has_capture_option() {
+            return Err(corrupt(
+                "a capture rule for a family without one in the header",
+            ));
+        }
         if rules.houses == 0 || rules.houses as usize > kalah_core::MAX_HOUSES {
             return Err(corrupt("impossible number of houses in the header"));
         }
@@ -136,7 +155,6 @@ pub(super) fn entries_below(houses: usize, levels: usize) -> u64 {
     }
 }
 
-/// The header fields the checksum starts from.
 /// The check of the header's first 40 bytes, stored in bytes 40..48 (never 0, which marks
 /// a file written before the header had one): a damaged header (a flipped rules byte, say)
 /// is found as damage when the file is opened, not taken for a file of other rules.
@@ -144,8 +162,14 @@ fn header_check(header: &[u8; HEADER as usize]) -> u64 {
     hash_bytes(&header[0..40]).max(1)
 }
 
+/// The header fields the checksum starts from: the board and the rules (bytes 0..17),
+/// then the family where it is not Kalah (byte 19; Kalah's files came first).
 pub(super) fn checksum_seed(header: &[u8; HEADER as usize]) -> u64 {
-    hash_bytes(&header[0..17])
+    let seed = hash_bytes(&header[0..17]);
+    match header[19] {
+        0 => seed,
+        family => mix(seed ^ family as u64),
+    }
 }
 
 /// The hash of one block: its 64-bit words folded by multiply and rotate, then mixed.
