@@ -453,8 +453,9 @@ impl LevelBar {
 
 fn rules_json(rules: &Rules) -> serde_json::Value {
     json!({
+        "family": rules.family.name(),
         "houses": rules.houses,
-        "capture": rules.capture.name(),
+        "capture": rules.family.capture_name(rules.capture),
         "end": rules.end.name(),
         "leftovers": rules.leftovers.name(),
     })

@@ -300,9 +300,10 @@ fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> Str
     // The header first, then one position a line: a table that diffs and greps well.
     let header = json!({
         "rules": rules.to_string(),
+        "family": rules.family.name(),
         "houses": rules.houses,
         "seeds": rules.seeds,
-        "capture": rules.capture.to_string(),
+        "capture": rules.family.capture_name(rules.capture),
         "end": rules.end.to_string(),
         "leftovers": rules.leftovers.to_string(),
         "early_stop": rules.early_stop,
