@@ -1,5 +1,6 @@
 //! The rules engine: validated rules plus the precomputed sowing tables, and the
-//! sowing itself as a constant number of word operations.
+//! sowing itself: a constant number of word operations for Kalah and General Kalah, a
+//! few per relay step for Nigerian Kalah.
 
 use crate::position::{Position, Side};
 use crate::rules::{Capture, End, Family, Leftovers, Rules, RulesError, MAX_HOUSES};
@@ -332,7 +333,8 @@ impl Game {
                 last = lane(to).map_or(0, |(i, s)| (rows[i] >> s) as u8);
                 capture_fours(&mut rows, &mut banked, [step.mine, step.theirs]);
             }
-            // In a store, in an empty house, or a four just captured: the turn ends.
+            // In an empty house, or a four just captured: the turn ends. In a store
+            // (`last` 0) it ends too, as the loop finds no house to lift at `to`.
             if last == 1 || last == 4 {
                 break;
             }

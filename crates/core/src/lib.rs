@@ -1,7 +1,9 @@
 //! Kalah rules, packed positions, sowing, notation and perft.
 //!
-//! A [`Game`] is a validated [`Rules`] with its precomputed sowing tables; a [`Position`]
-//! is a small `Copy` value (the house counts packed in byte lanes of a `u128`, mover first).
+//! [`Rules`] name a [`Family`] (Kalah, or the General and Nigerian Kalah of seed 001) and
+//! its options; a [`Game`] is a validated [`Rules`] with its precomputed sowing tables; a
+//! [`Position`] is a small `Copy` value (the house counts packed in byte lanes of a
+//! `u128`, mover first).
 //! Sowing is copy-make: [`Game::play_unchecked`] returns the next position.
 //!
 //! ```

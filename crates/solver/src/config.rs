@@ -7,7 +7,7 @@
 //! share one solver, the rules, the endgame database at hand and the memory available. The
 //! measurements behind each threshold are in `docs/tuning.md`.
 
-use kalah_core::{Capture, Game, Position};
+use kalah_core::{Capture, Family, Game, Position};
 
 use crate::cache::Cache;
 use crate::database::{Chosen, Database};
@@ -61,6 +61,23 @@ impl Default for Config {
             etc_min_seeds: Config::NO_ETC,
             share_min_seeds: 20,
         }
+    }
+}
+
+/// The seeds of a Kalah position whose search is about as large as that of a position of
+/// `game` with `seeds` seeds in the houses, for the defaults that grow with the work
+/// (database budget, table size):
+/// - General Kalah: 12 more. Nothing is captured and no turn is extra, so games run long
+///   and proofs are deep: from the start of General(6,3) (36 seeds) a 12-seed database
+///   leaves 156 M nodes (29 s), a 17-seed one (Kalah's budget at 48 seeds) about 6 s.
+/// - Nigerian Kalah: never more than 40. Relays and fours end games fast: from the start
+///   of Nigerian(6,4) and (6,5) the search takes about 0.5 s with a 12-seed database,
+///   faster than a 17-seed one is built (9 s).
+fn work_seeds(game: &Game, seeds: usize) -> usize {
+    match game.rules().family {
+        Family::Kalah => seeds,
+        Family::General => seeds + 12,
+        Family::Nigerian => seeds.min(40),
     }
 }
 
@@ -158,7 +175,7 @@ impl Config {
     /// table costs the zeroing of its pages and slower address translation, and saves no
     /// nodes on the smaller boards.
     pub fn default_hash_mb(game: &Game) -> usize {
-        if game.capacity() >= 60 {
+        if work_seeds(game, game.capacity()) >= 60 {
             512
         } else {
             128
@@ -254,10 +271,14 @@ impl Config {
     /// - for four solves or more of 48 seeds, 1.6 billion with standard capture (18 seeds)
     ///   and 900 million with empty capture (17 seeds);
     /// - 1.6 billion from 60 seeds up; in between, as for the plain database.
+    ///
+    /// The seeds stand for the work of a Kalah position; the other families' are weighed
+    /// first (General as 12 seeds more, Nigerian as at most 40; see `work_seeds`).
     pub fn default_egdb_seeds_for(game: &Game, seeds: usize, solves: usize) -> Option<usize> {
         if game.capacity() < 24 {
             return None;
         }
+        let seeds = work_seeds(game, seeds);
         let standard = game.rules().capture == Capture::Standard;
         // Entries of a database of `k` seeds on this board, and the budget for them.
         let (entries, budget): (fn(usize, usize) -> u128, u128) = if game.rules().early_stop {
@@ -307,6 +328,23 @@ impl Config {
 mod tests {
     use super::*;
     use kalah_core::{Game, Rules};
+
+    #[test]
+    fn families_weigh_the_work_of_their_seeds() {
+        let seeds = |rules: Rules| {
+            let game = Game::new(rules).unwrap();
+            Config::default_egdb_seeds_for(&game, game.capacity(), 1)
+        };
+        // General(6,3) gets Kalah's database for 48 seeds, Nigerian never more than the
+        // smallest budget's (available memory permitting: both are small).
+        assert_eq!(seeds(Rules::kalah(6, 3)), Some(12));
+        assert_eq!(seeds(Rules::general(6, 3)), Some(17));
+        assert_eq!(seeds(Rules::kalah(6, 4)), Some(17));
+        assert_eq!(seeds(Rules::nigerian(6, 4)), Some(12));
+        assert_eq!(seeds(Rules::nigerian(6, 5)), Some(12));
+        let general = Game::new(Rules::general(6, 4)).unwrap();
+        assert_eq!(Config::default_hash_mb(&general), 512);
+    }
 
     #[test]
     fn deepening_is_skipped_only_where_the_database_holds_half_the_seeds() {
