@@ -227,3 +227,45 @@ fn egdb_files_of_a_family_name_it_and_serve_only_it() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The committed values of data/families (docs/families.md): every principal variation
+/// replays from the start to the value written beside it, North swaps exactly after the
+/// turns worth more than 0 to South, and the values with the pie rule follow from them.
+#[test]
+fn committed_family_values_replay() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/families");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let parts: Vec<&str> = name.split('-').collect();
+        let preset: Preset = parts[0].parse().unwrap();
+        let (houses, seeds): (u8, u8) = (parts[1].parse().unwrap(), parts[2].parse().unwrap());
+        let game = Game::new(preset.rules(houses, seeds)).unwrap();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["rules"], game.rules().to_string(), "{name}");
+        let start = game.start();
+        if parts[3] == "solve" {
+            assert_eq!(
+                replay(&game, &start, &v["pv"]),
+                v["value"].as_i64().unwrap() as i32
+            );
+        } else {
+            let turns = v["turns"].as_array().unwrap();
+            let mut outcomes = Vec::new();
+            for t in turns {
+                let value = t["value"].as_i64().unwrap() as i32;
+                assert_eq!(replay(&game, &start, &t["pv"]), value, "{name} {t}");
+                assert_eq!(t["swap"].as_bool().unwrap(), value > 0, "{name} {t}");
+                assert_eq!(t["first_player"].as_i64().unwrap() as i32, -value.abs());
+                outcomes.push(-value.abs());
+            }
+            assert_eq!(
+                v["value"].as_i64().unwrap() as i32,
+                *outcomes.iter().max().unwrap()
+            );
+        }
+        files += 1;
+    }
+    assert!(files >= 7, "only {files} files in data/families");
+}
