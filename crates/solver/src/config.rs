@@ -66,13 +66,11 @@ impl Default for Config {
 
 /// The seeds of a Kalah position whose search is about as large as that of a position of
 /// `game` with `seeds` seeds in the houses, for the defaults that grow with the work
-/// (database budget, table size):
+/// (database budget, table size); the measurements are in docs/tuning.md:
 /// - General Kalah: 12 more. Nothing is captured and no turn is extra, so games run long
-///   and proofs are deep: from the start of General(6,3) (36 seeds) a 12-seed database
-///   leaves 156 M nodes (29 s), a 17-seed one (Kalah's budget at 48 seeds) about 6 s.
-/// - Nigerian Kalah: never more than 40. Relays and fours end games fast: from the start
-///   of Nigerian(6,4) and (6,5) the search takes about 0.5 s with a 12-seed database,
-///   faster than a 17-seed one is built (9 s).
+///   and proofs are deep: a larger database saves far more than it costs to build.
+/// - Nigerian Kalah: never more than 40. Relays and fours end games fast: the search from
+///   the start takes less time than building a database larger than the smallest budget's.
 fn work_seeds(game: &Game, seeds: usize) -> usize {
     match game.rules().family {
         Family::Kalah => seeds,
