@@ -257,17 +257,33 @@ impl Game {
                 theirs_kept = false;
             }
         }
-        // The player to move next is the mover again after an extra turn.
-        let ended = if lap.extra {
-            self.ends(a, b)
+        self.finish(a, b, [to_mover, 0], lap.extra, theirs_kept)
+    }
+
+    /// The [`RowSowing`] of a sowing that left the rows `mine` and `theirs` and banked
+    /// `banked` seeds (`[mover, opponent]`), once the end-of-game rule is applied to it:
+    /// the player to move next is the mover again after an `extra` turn, the opponent
+    /// otherwise. `theirs_kept`: the sowing left the opponent's row as it was.
+    #[inline(always)]
+    fn finish(
+        &self,
+        mine: u64,
+        theirs: u64,
+        banked: [u8; 2],
+        extra: bool,
+        theirs_kept: bool,
+    ) -> RowSowing {
+        let ended = if extra {
+            self.ends(mine, theirs)
         } else {
-            self.ends(b, a)
+            self.ends(theirs, mine)
         };
-        let mut to_opponent = 0;
+        let (mut a, mut b) = (mine, theirs);
+        let [mut to_mover, mut to_opponent] = banked;
         if ended {
             let (left_mine, left_theirs) = self.leftovers(a, b);
             to_mover += left_mine;
-            to_opponent = left_theirs;
+            to_opponent += left_theirs;
             a = 0;
             b = 0;
         }
@@ -276,7 +292,7 @@ impl Game {
             theirs: b,
             to_mover,
             to_opponent,
-            extra: lap.extra,
+            extra,
             ended,
             theirs_kept: theirs_kept && !ended,
         }
@@ -340,25 +356,8 @@ impl Game {
             }
             from = to;
         }
-        let [mut a, mut b] = rows;
-        let [mut to_mover, mut to_opponent] = banked;
-        let ended = self.ends(b, a);
-        if ended {
-            let (left_mine, left_theirs) = self.leftovers(a, b);
-            to_mover += left_mine;
-            to_opponent += left_theirs;
-            a = 0;
-            b = 0;
-        }
-        RowSowing {
-            mine: a,
-            theirs: b,
-            to_mover,
-            to_opponent,
-            extra: false,
-            ended,
-            theirs_kept: !ended && b == theirs,
-        }
+        let [a, b] = rows;
+        self.finish(a, b, banked, false, b == theirs)
     }
 
     /// Sows `house` after checking that it is a legal move.
