@@ -23,7 +23,10 @@ pub struct RulesArgs {
     #[arg(long, value_name = "S")]
     pub seeds: Option<u8>,
 
-    /// Rule preset; the options below override it
+    /// Rule preset; the options below override it. `general`, `egyptian` and `nigerian` are
+    /// the rule families of seed 001 (docs/rules.md §5): General (no extra turns, no
+    /// captures), Egyptian (Kalah with empty capture) and Nigerian (relay sowing through
+    /// both stores, fours captured)
     #[arg(
         long = "rules",
         value_name = "PRESET",
@@ -35,6 +38,7 @@ pub struct RulesArgs {
 
     /// What a last seed in an empty own house captures: `standard` needs seeds in the
     /// opposite house, `empty` captures the single seed even when the opposite house is empty
+    /// (Kalah and Egyptian only: General and Nigerian have their own rules)
     #[arg(
         long,
         value_name = "RULE",
