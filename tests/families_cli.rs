@@ -16,14 +16,19 @@ fn kalah(args: &[&str]) -> Output {
         .expect("the kalah binary runs")
 }
 
-fn json(args: &[&str]) -> Value {
+/// Runs the binary with `args`, which must succeed.
+fn kalah_ok(args: &[&str]) -> Output {
     let out = kalah(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("the output is JSON")
+    out
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_slice(&kalah_ok(args).stdout).expect("the output is JSON")
 }
 
 /// The presets of seed 001 on a board, with the arguments that name them.
@@ -139,12 +144,7 @@ fn pie_batch_and_export_work_under_a_family() {
     std::fs::write(&input, "2\n0,0,4,4,1,4,3,3,3,0:N\n").unwrap();
     let mut args = vec!["batch", input.to_str().unwrap(), "--quiet"];
     args.extend_from_slice(&board);
-    let out = kalah(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = kalah_ok(&args);
     let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -170,12 +170,7 @@ fn pie_batch_and_export_work_under_a_family() {
         "--quiet",
     ];
     args.extend_from_slice(&board);
-    let out = kalah(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    kalah_ok(&args);
     let table: Value = serde_json::from_str(&std::fs::read_to_string(&book).unwrap()).unwrap();
     assert_eq!(table["family"], "nigerian");
     assert_eq!(table["capture"], "fours");
@@ -186,7 +181,7 @@ fn egdb_files_of_a_family_name_it_and_serve_only_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("g4.egdb");
     let path = file.to_str().unwrap();
-    let out = kalah(&[
+    kalah_ok(&[
         "egdb",
         "build",
         "--rules",
@@ -199,11 +194,6 @@ fn egdb_files_of_a_family_name_it_and_serve_only_it() {
         path,
         "--quiet",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let info = json(&["egdb", "info", path, "--json"]);
     assert_eq!(info["rules"]["family"], "general");
     assert_eq!(info["rules"]["capture"], "none");

@@ -29,12 +29,8 @@ pub enum Family {
 }
 
 impl Family {
-    /// Every family with its name, for help texts and parsing.
-    pub const ALL: [(Family, &'static str); 3] = [
-        (Family::Kalah, "kalah"),
-        (Family::General, "general"),
-        (Family::Nigerian, "nigerian"),
-    ];
+    /// Every family, for help texts and parsing.
+    pub const ALL: [Family; 3] = [Family::Kalah, Family::General, Family::Nigerian];
 
     /// The family's name as written in the notation of rules (`kalah`, `general`, ...).
     pub fn name(self) -> &'static str {
@@ -82,9 +78,8 @@ impl FromStr for Family {
     fn from_str(s: &str) -> Result<Self, RulesError> {
         let s = s.trim().to_ascii_lowercase();
         Family::ALL
-            .iter()
-            .find(|(_, n)| *n == s)
-            .map(|(f, _)| *f)
+            .into_iter()
+            .find(|f| f.name() == s)
             .ok_or(RulesError::UnknownValue {
                 option: "rule family",
                 given: s,

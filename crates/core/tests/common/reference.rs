@@ -118,20 +118,26 @@ impl RefBoard {
         }
     }
 
+    /// The board with house `j` of the mover emptied, where that house is, and its seeds.
+    fn take_up(&self, j: usize) -> (RefBoard, usize, u8) {
+        assert!(!self.over, "sowing in a finished game");
+        let mut b = *self;
+        let at = b.house_index(self.to_move, j);
+        let hand = b.places[at];
+        assert!(hand > 0, "sowing an empty house");
+        b.places[at] = 0;
+        (b, at, hand)
+    }
+
     /// Nigerian Kalah, from seed 001: sow one seed per place counter-clockwise, into both
     /// stores. Whenever a house reaches 4 seeds its owner takes them at once. If the last
     /// seed lands in a house (either side) that was not empty and does not now hold 4,
     /// take up all its seeds and go on sowing; the turn ends in a store, in an empty
     /// house, or on a four. There are no extra turns.
     fn sow_nigerian(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
-        assert!(!self.over, "sowing in a finished game");
+        let (mut b, mut at, mut hand) = self.take_up(j);
         let mover = self.to_move;
-        let mut b = *self;
         let n = 2 * b.h + 2;
-        let mut at = b.house_index(mover, j);
-        let mut hand = b.places[at];
-        assert!(hand > 0, "sowing an empty house");
-        b.places[at] = 0;
         let mut steps = 0;
         loop {
             let mut was_empty = false;
@@ -177,15 +183,10 @@ impl RefBoard {
     /// Kalah (and General Kalah, which has no extra turns and no captures): one seed per
     /// step, counter-clockwise, skipping the opponent's store.
     fn sow_kalah(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
-        assert!(!self.over, "sowing in a finished game");
         let general = rules.family == Family::General;
+        let (mut b, mut at, mut hand) = self.take_up(j);
         let mover = self.to_move;
-        let mut b = *self;
         let n = 2 * b.h + 2;
-        let mut at = b.house_index(mover, j);
-        let mut hand = b.places[at];
-        assert!(hand > 0, "sowing an empty house");
-        b.places[at] = 0;
         let their_store = b.store_index(mover.other());
         let mut empty_before_last = false;
         while hand > 0 {
