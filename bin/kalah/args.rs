@@ -2,7 +2,7 @@
 //! start from, and the one function that turns them into a [`Game`] and a [`Position`].
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_core::{notation, Capture, End, Game, Leftovers, Position, Preset, Rules};
+use kalah_core::{notation, Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 
 use crate::error::CliError;
 
@@ -23,10 +23,12 @@ pub struct RulesArgs {
     #[arg(long, value_name = "S")]
     pub seeds: Option<u8>,
 
-    /// Rule preset; the options below override it. `general`, `egyptian` and `nigerian` are
-    /// the rule families of seed 001 (docs/rules.md §5): General (no extra turns, no
-    /// captures), Egyptian (Kalah with empty capture) and Nigerian (relay sowing through
-    /// both stores, fours captured)
+    /// Rule preset; the options below override it. `general`, `egyptian`, `nigerian` and
+    /// `ethiopian` are the rule families of seed 001 (docs/rules.md §5, §6): General (no
+    /// extra turns, no captures), Egyptian (Kalah with empty capture), Nigerian (relay
+    /// sowing through both stores, fours captured), Ethiopian (Egyptian with the direction
+    /// chosen each turn: `3<` sows bin 3 clockwise); `oware` is abapa Oware (seed 004).
+    /// Ethiopian and Oware repeat positions and are solved by retrograde analysis
     #[arg(
         long = "rules",
         value_name = "PRESET",
@@ -38,7 +40,7 @@ pub struct RulesArgs {
 
     /// What a last seed in an empty own house captures: `standard` needs seeds in the
     /// opposite house, `empty` captures the single seed even when the opposite house is empty
-    /// (Kalah and Egyptian only: General and Nigerian have their own rules)
+    /// (Kalah, Egyptian and Ethiopian only: the other families have their own rules)
     #[arg(
         long,
         value_name = "RULE",
@@ -48,7 +50,7 @@ pub struct RulesArgs {
     pub capture: Option<Capture>,
 
     /// When the game ends: `row-empty` as soon as either row is empty, `mover-stuck` when
-    /// the player to move has no seeds
+    /// the player to move has no seeds (Ethiopian and Oware have their own end)
     #[arg(
         long,
         value_name = "RULE",
@@ -66,6 +68,16 @@ pub struct RulesArgs {
             .try_map(|s| s.parse::<Leftovers>())
     )]
     pub leftovers: Option<Leftovers>,
+
+    /// Oware: what a sowing that would capture every seed of the opponent does:
+    /// `no-capture` (it is played and captures nothing) or `capture-all`
+    #[arg(
+        long,
+        value_name = "RULE",
+        value_parser = PossibleValuesParser::new(["no-capture", "capture-all"])
+            .try_map(|s| s.parse::<GrandSlam>())
+    )]
+    pub grand_slam: Option<GrandSlam>,
 
     /// End the game as soon as one store holds more than half of all seeds (on in the
     /// online presets)
@@ -89,6 +101,9 @@ impl RulesArgs {
         }
         if let Some(leftovers) = self.leftovers {
             rules.leftovers = leftovers;
+        }
+        if let Some(grand_slam) = self.grand_slam {
+            rules.grand_slam = grand_slam;
         }
         if self.early_stop {
             rules.early_stop = true;

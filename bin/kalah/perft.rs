@@ -5,8 +5,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::notation::bin;
-use kalah_core::{Game, Position};
+use kalah_core::notation::{bin, format_move};
+use kalah_core::{Game, Position, CLOCKWISE};
 use serde_json::json;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -58,7 +58,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             out.flush()?;
         }
     }
-    let bar = ProgressBar::new(pos.moves().len() as u64).with_style(
+    let bar = ProgressBar::new(game.legal_moves(&pos).len() as u64).with_style(
         ProgressStyle::with_template("perft {pos}/{len} first sowings [{elapsed}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -78,7 +78,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if args.divide {
             report["divide"] = per_move
                 .iter()
-                .map(|&(b, n)| json!({ "bin": b, "count": n }))
+                .map(|&(j, n)| {
+                    let b = bin(game.houses(), pos.side_to_move(), j % CLOCKWISE);
+                    match j >= CLOCKWISE {
+                        true => json!({ "bin": b, "clockwise": true, "count": n }),
+                        false => json!({ "bin": b, "count": n }),
+                    }
+                })
                 .collect();
         }
         writeln!(out, "{report}")?;
@@ -87,8 +93,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "perft({depth}) = {}", counts[depth - 1])?;
     if args.divide {
         writeln!(out, "divide at depth {depth}:")?;
-        for (b, n) in &per_move {
-            writeln!(out, "  {b:>2}: {n}")?;
+        for &(j, n) in &per_move {
+            let name = format_move(game.houses(), pos.side_to_move(), j);
+            writeln!(out, "  {name:>3}: {n}")?;
         }
     }
     writeln!(
@@ -100,7 +107,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// perft(1) to perft(`depth`) from `pos` (`counts[d - 1]` = perft(d)), and each first
-/// sowing's bin with its count at `depth`; `bar` ticks once per first sowing.
+/// sowing (a move: house, [`CLOCKWISE`] added) with its count at `depth`; `bar` ticks once
+/// per first sowing.
 fn perft(
     game: &Game,
     pos: &Position,
@@ -112,14 +120,14 @@ fn perft(
     if pos.is_over() {
         return (counts, per_move);
     }
-    for j in pos.moves() {
+    for j in game.legal_moves(pos) {
         let mut below = vec![0u64; depth];
         below[0] = 1;
         count(game, &game.play_unchecked(pos, j), 1, &mut below);
         for (total, n) in counts.iter_mut().zip(&below) {
             *total += n;
         }
-        per_move.push((bin(game.houses(), pos.side_to_move(), j), below[depth - 1]));
+        per_move.push((j, below[depth - 1]));
         bar.inc(1);
     }
     (counts, per_move)
@@ -131,7 +139,7 @@ fn count(game: &Game, pos: &Position, level: usize, counts: &mut [u64]) {
     if level >= counts.len() || pos.is_over() {
         return;
     }
-    let moves = pos.moves();
+    let moves = game.legal_moves(pos);
     counts[level] += moves.len() as u64;
     if level + 1 < counts.len() {
         for j in moves {

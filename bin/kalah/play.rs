@@ -117,11 +117,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             write!(
                 out,
                 "{mover} to move ({})> ",
-                show::move_bins(&pos)
-                    .iter()
-                    .map(|b| b.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                show::move_names(&game, &pos).join(" ")
             )?;
             out.flush()?;
             let mut line = String::new();

@@ -42,11 +42,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The legal moves of the player to move, as bins in increasing order.
-pub fn move_bins(pos: &Position) -> Vec<usize> {
+/// The bins the player to move may sow, in increasing order (in Ethiopian Kalah each in
+/// either direction).
+pub fn move_bins(game: &Game, pos: &Position) -> Vec<usize> {
     let h = pos.houses_per_side();
     let side = pos.side_to_move();
-    pos.moves().map(|j| bin(h, side, j)).collect()
+    let mut bins: Vec<usize> = game
+        .legal_moves(pos)
+        .map(|j| bin(h, side, j % kalah_core::CLOCKWISE))
+        .collect();
+    bins.sort_unstable();
+    bins.dedup();
+    bins
+}
+
+/// The legal moves of the player to move in the notation (`3`, and `3<` for a clockwise
+/// sowing where the family has them), counter-clockwise ones first.
+pub fn move_names(game: &Game, pos: &Position) -> Vec<String> {
+    let (h, side) = (pos.houses_per_side(), pos.side_to_move());
+    game.legal_moves(pos)
+        .map(|j| kalah_core::notation::format_move(h, side, j))
+        .collect()
 }
 
 /// The position as a JSON object.
@@ -62,7 +78,7 @@ fn to_json(game: &Game, pos: &Position) -> serde_json::Value {
         "side": pos.side_to_move().to_string(),
         "houses": houses,
         "stores": [pos.store(Side::South), pos.store(Side::North)],
-        "moves": move_bins(pos),
+        "moves": move_bins(game, pos),
         "over": pos.is_over(),
         "score": pos.score(),
     })
@@ -70,15 +86,11 @@ fn to_json(game: &Game, pos: &Position) -> serde_json::Value {
 
 /// The drawing followed by the side to move, the moves, the score and the notation.
 pub fn describe(game: &Game, pos: &Position) -> String {
-    let moves = move_bins(pos);
+    let moves = move_names(game, pos);
     let moves = if moves.is_empty() {
         "none".to_string()
     } else {
-        moves
-            .iter()
-            .map(|b| b.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        moves.join(" ")
     };
     let state = if pos.is_over() {
         format!("game over, final score {:+} (South - North)", pos.score())

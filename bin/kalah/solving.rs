@@ -195,6 +195,8 @@ pub fn progress_message(p: &Progress, side_sign: i32) -> String {
         Phase::Deepening(d) => format!("deepening to {d} sowings"),
         Phase::Proving => "proving".to_string(),
         Phase::PrincipalVariation => "principal variation".to_string(),
+        Phase::Retrograde(None) => "retrograde analysis: finding the positions".to_string(),
+        Phase::Retrograde(Some(n)) => format!("retrograde analysis: level of {n} seeds"),
     };
     format!(
         "{phase}: value for South in [{lo:+}, {hi:+}], {} nodes, {:.1} M nodes/s",

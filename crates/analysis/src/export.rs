@@ -84,7 +84,7 @@ pub fn plan_until(
         if turns.get(&p).is_some_and(|&best| best < t) || t >= depth {
             continue;
         }
-        for j in p.moves() {
+        for j in game.legal_moves(&p) {
             let (c, how) = game.sow(&p, j);
             let ct = if how == Sowing::ExtraTurn { t } else { t + 1 };
             match turns.get(&c) {
@@ -111,7 +111,7 @@ pub fn plan_until(
         if cancelled() {
             return Err(AnalysisError::Cancelled);
         }
-        for j in p.moves() {
+        for j in game.legal_moves(&p) {
             let c = game.play_unchecked(&p, j);
             if !turns.contains_key(&c) && seen.insert(c) {
                 frontier.push(c);
@@ -206,8 +206,8 @@ pub fn evaluate(
         if p.is_over() {
             return p.score();
         }
-        let list: Vec<(usize, i32)> = p
-            .moves()
+        let list: Vec<(usize, i32)> = game
+            .legal_moves(p)
             .map(|j| {
                 let c = game.play_unchecked(p, j);
                 (j, value_of(game, &c, values, moves))
@@ -227,7 +227,7 @@ pub fn evaluate(
             Vec::new()
         } else {
             moves.get(&p).cloned().unwrap_or_else(|| {
-                p.moves()
+                game.legal_moves(&p)
                     .map(|j| {
                         let c = game.play_unchecked(&p, j);
                         (j, value_of(game, &c, &values, &mut moves))

@@ -45,7 +45,7 @@ pub struct Step {
 /// turn or ends the game.
 pub fn first_steps(game: &Game, pos: &Position, offer: Offer) -> Vec<Step> {
     fn chains(game: &Game, pos: &Position, prefix: &mut Vec<usize>, out: &mut Vec<Step>) {
-        for j in pos.moves() {
+        for j in game.legal_moves(pos) {
             let (next, how) = game.sow(pos, j);
             prefix.push(j);
             if how == Sowing::ExtraTurn {
@@ -68,7 +68,7 @@ pub fn first_steps(game: &Game, pos: &Position, offer: Offer) -> Vec<Step> {
     }
     match offer {
         Offer::AfterTurn => chains(game, pos, &mut Vec::new(), &mut out),
-        Offer::AfterFirstSowing => out.extend(pos.moves().map(|j| Step {
+        Offer::AfterFirstSowing => out.extend(game.legal_moves(pos).map(|j| Step {
             turn: Turn {
                 side: pos.side_to_move(),
                 sowings: vec![j],

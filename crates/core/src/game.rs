@@ -2,8 +2,38 @@
 //! sowing itself: a constant number of word operations for Kalah and General Kalah, a
 //! few per relay step for Nigerian Kalah.
 
+use crate::position::Moves;
 use crate::position::{Position, Side};
-use crate::rules::{Capture, End, Family, Leftovers, Rules, RulesError, MAX_HOUSES};
+use crate::rules::{Capture, End, Family, GrandSlam, Leftovers, Rules, RulesError, MAX_HOUSES};
+
+/// Added to a house to name its clockwise sowing, in the families where the mover chooses
+/// the direction (Ethiopian): move `j` sows house `j` counter-clockwise (the usual way),
+/// move `CLOCKWISE + j` sows it clockwise. Written `3<` in the notation.
+pub const CLOCKWISE: usize = MAX_HOUSES;
+
+/// The sowings of the families that [`Game::sow_rows`] does not do with its lap tables.
+#[derive(Clone)]
+enum Special {
+    /// Nigerian Kalah's relay.
+    Relay(RelaySteps),
+    /// Ethiopian Kalah and Oware: the places of the sowing cycle in order.
+    Cycles(Cycles),
+}
+
+/// A place of a sowing cycle: a lane of the mover's row (0..H), of the opponent's row
+/// (`THEIRS + 0..H`), or the mover's store.
+const THEIRS: u8 = 8;
+const STORE: u8 = 255;
+
+/// The sowing cycles of Ethiopian Kalah and Oware, from the mover's view: `ccw` the usual
+/// counter-clockwise order from the mover's first house, `cw` the clockwise one (Ethiopian
+/// only), as lists of places ([`THEIRS`], [`STORE`]); house `j` is place `j` of `ccw` and
+/// place `H-1-j` of `cw`.
+#[derive(Clone)]
+struct Cycles {
+    ccw: Vec<u8>,
+    cw: Vec<u8>,
+}
 
 /// The part of a sowing that does not go all the way round, on the two rows as words:
 /// which lanes of each row get one more seed, whether the mover's store does, and where
@@ -96,9 +126,9 @@ pub struct Game {
     /// `0xff` in each of the `H` lanes of a row.
     row: u64,
     laps: [[PartialLap; 2 * MAX_HOUSES + 1]; MAX_HOUSES],
-    /// The relay sowing's steps where the family sows through both stores (Nigerian);
-    /// `None` for the families that sow with `laps`.
-    relay: Option<Box<RelaySteps>>,
+    /// The sowing of a family that does not sow with `laps` (Nigerian, Ethiopian, Oware):
+    /// `None` for Kalah and General, one test at the top of the hot path.
+    special: Option<Box<Special>>,
     keys: crate::key::KeyCoder,
 }
 
@@ -141,7 +171,14 @@ impl Game {
             ones,
             row: ones * 0xff,
             laps,
-            relay: (rules.family == Family::Nigerian).then(|| relay_steps(h)),
+            special: match rules.family {
+                Family::Nigerian => Some(Box::new(Special::Relay(relay_steps(h)))),
+                Family::Ethiopian | Family::Oware => Some(Box::new(Special::Cycles(cycles(
+                    h,
+                    rules.family == Family::Ethiopian,
+                )))),
+                Family::Kalah | Family::General => None,
+            },
             keys: crate::key::KeyCoder::new(&rules),
         })
     }
@@ -182,7 +219,7 @@ impl Game {
     /// Like [`Game::play_unchecked`], also saying how the sowing ended.
     #[inline(always)]
     pub fn sow(&self, pos: &Position, house: usize) -> (Position, Sowing) {
-        debug_assert!(house < self.h && pos.houses as usize == self.h);
+        debug_assert!(house % CLOCKWISE < self.h && pos.houses as usize == self.h);
         let s = 8 * self.h as u32;
         let sown = self.sow_rows(pos.board as u64 & self.row, (pos.board >> s) as u64, house);
         let [mut mine, mut theirs] = pos.stores;
@@ -226,10 +263,13 @@ impl Game {
     /// builds check).
     #[inline(always)]
     pub fn sow_rows(&self, mine: u64, theirs: u64, house: usize) -> RowSowing {
-        debug_assert!(house < self.h);
-        if let Some(steps) = &self.relay {
-            return self.sow_relay(steps, mine, theirs, house);
+        if let Some(special) = &self.special {
+            return match &**special {
+                Special::Relay(steps) => self.sow_relay(steps, mine, theirs, house),
+                Special::Cycles(cycles) => self.sow_cycle(cycles, mine, theirs, house),
+            };
         }
+        debug_assert!(house < self.h);
         let n = (mine >> (8 * house)) as u8 as usize;
         debug_assert!(n > 0, "sowing an empty house");
         let (mut a, mut b) = (mine & !(0xff << (8 * house)), theirs);
@@ -360,19 +400,187 @@ impl Game {
         self.finish(a, b, banked, false, b == theirs)
     }
 
-    /// Sows `house` after checking that it is a legal move.
+    /// [`Game::sow_rows`] for Ethiopian Kalah and Oware (docs/rules.md §6): the seeds go
+    /// round a cycle of places one by one (Ethiopian: both rows and the mover's store, in
+    /// the direction the move names; Oware: both rows, skipping the emptied house on a
+    /// sowing of a lap or more), then the family's capture and end of game. The move must
+    /// be legal ([`Game::legal_moves`]).
+    #[inline(never)]
+    fn sow_cycle(&self, cycles: &Cycles, mine: u64, theirs: u64, mv: usize) -> RowSowing {
+        let h = self.h;
+        let (house, clockwise) = (mv % CLOCKWISE, mv >= CLOCKWISE);
+        debug_assert!(house < h);
+        let mut lanes = [0u8; 2 * MAX_HOUSES];
+        for j in 0..h {
+            lanes[j] = (mine >> (8 * j)) as u8;
+            lanes[THEIRS as usize + j] = (theirs >> (8 * j)) as u8;
+        }
+        let n = lanes[house] as usize;
+        debug_assert!(n > 0, "sowing an empty house");
+        lanes[house] = 0;
+        let oware = self.rules.family == Family::Oware;
+        let (cycle, at) = match clockwise {
+            false => (&cycles.ccw, house),
+            true => (&cycles.cw, h - 1 - house),
+        };
+        // Oware skips the emptied house: the cycle is the others, from the one after it.
+        let len = cycle.len() - oware as usize;
+        let place = |k: usize| cycle[(at + 1 + k % len) % cycle.len()];
+        let mut store = 0u8;
+        let mut drop = |p: u8, seeds: u8, lanes: &mut [u8; 2 * MAX_HOUSES]| match p {
+            STORE => store += seeds,
+            p => lanes[p as usize] += seeds,
+        };
+        for k in 0..len {
+            drop(place(k), (n / len) as u8, &mut lanes);
+        }
+        for k in 0..n % len {
+            drop(place(k), 1, &mut lanes);
+        }
+        let last = place(n - 1);
+        let mut banked = [store, 0];
+        let mut extra = false;
+        if oware {
+            if last >= THEIRS && last != STORE {
+                let mut k = last as usize;
+                let mut taken = 0u8;
+                let mut emptied = lanes;
+                while k >= THEIRS as usize && matches!(emptied[k], 2 | 3) {
+                    taken += emptied[k];
+                    emptied[k] = 0;
+                    k -= 1;
+                }
+                let slam = emptied[THEIRS as usize..THEIRS as usize + h]
+                    .iter()
+                    .all(|&c| c == 0);
+                if taken > 0 && (!slam || self.rules.grand_slam == GrandSlam::CaptureAll) {
+                    banked[0] += taken;
+                    lanes = emptied;
+                }
+            }
+        } else if last == STORE {
+            extra = true;
+        } else if last < THEIRS && lanes[last as usize] == 1 {
+            let opposite = THEIRS as usize + h - 1 - last as usize;
+            if lanes[opposite] != 0 || self.rules.capture == Capture::Empty {
+                banked[0] += 1 + lanes[opposite];
+                lanes[last as usize] = 0;
+                lanes[opposite] = 0;
+            }
+        }
+        let (mut a, mut b) = (0u64, 0u64);
+        for j in 0..h {
+            a |= (lanes[j] as u64) << (8 * j);
+            b |= (lanes[THEIRS as usize + j] as u64) << (8 * j);
+        }
+        // The end of game, for the player to move next.
+        let (next, other) = if extra { (a, b) } else { (b, a) };
+        let ended = match self.cyclic_end(next, other) {
+            Some(kept) => {
+                // `kept`: [next mover's row, the other row] go to their owners' stores.
+                let (to_next, to_other) = (kept.0, kept.1);
+                if extra {
+                    banked[0] += to_next;
+                    banked[1] += to_other;
+                } else {
+                    banked[0] += to_other;
+                    banked[1] += to_next;
+                }
+                a = 0;
+                b = 0;
+                true
+            }
+            None => false,
+        };
+        RowSowing {
+            mine: a,
+            theirs: b,
+            to_mover: banked[0],
+            to_opponent: banked[1],
+            extra,
+            ended,
+            theirs_kept: !ended && b == theirs,
+        }
+    }
+
+    /// The end of game of Ethiopian Kalah and Oware for the player about to move with the
+    /// row `next` against `other`: `None` while the game goes on, else the seeds that go to
+    /// the stores of the owners of the two rows. Ethiopian: the mover is stuck when no
+    /// house holds two seeds, and the houses are not counted. Oware: a mover without seeds
+    /// ends the game, the other keeping their row; so does a mover who cannot feed an
+    /// opponent without seeds, keeping their own.
+    #[inline]
+    fn cyclic_end(&self, next: u64, other: u64) -> Option<(u8, u8)> {
+        const HIGH7: u64 = 0xfefe_fefe_fefe_fefe;
+        match self.rules.family {
+            Family::Ethiopian => (next & HIGH7 == 0).then_some((0, 0)),
+            _ if next == 0 => Some((0, row_sum(other))),
+            _ if other == 0 && self.feeding(next) == 0 => Some((row_sum(next), 0)),
+            _ => None,
+        }
+    }
+
+    /// The houses of an Oware row `row` whose sowing reaches the opponent's row (house `j`
+    /// holding at least `H - j` seeds), as a move set.
+    #[inline]
+    fn feeding(&self, row: u64) -> u16 {
+        let mut m = 0u16;
+        for j in 0..self.h {
+            if (row >> (8 * j)) as u8 as usize >= self.h - j {
+                m |= 1 << j;
+            }
+        }
+        m
+    }
+
+    /// The legal moves of the player to move in `pos` (none once the game is over): the
+    /// houses holding seeds, except that Ethiopian Kalah sows only houses of two seeds or
+    /// more, in either direction ([`CLOCKWISE`]), and Oware, when the opponent has no
+    /// seeds, only the sowings that reach them.
+    pub fn legal_moves(&self, pos: &Position) -> Moves {
+        let all = pos.moves();
+        if pos.is_over() {
+            return Moves(0);
+        }
+        match self.rules.family {
+            Family::Ethiopian => {
+                let row = pos.board as u64 & self.row;
+                let two = (0..self.h)
+                    .filter(|&j| (row >> (8 * j)) as u8 >= 2)
+                    .fold(0u16, |m, j| m | 1 << j);
+                Moves(two | two << CLOCKWISE)
+            }
+            Family::Oware if (pos.board >> (8 * self.h)) as u64 & self.row == 0 => {
+                Moves(self.feeding(pos.board as u64 & self.row))
+            }
+            _ => all,
+        }
+    }
+
+    /// Sows `house` after checking that it is a legal move ([`CLOCKWISE`] added for a
+    /// clockwise sowing where the family has them).
     pub fn try_play(&self, pos: &Position, house: usize) -> Result<(Position, Sowing), MoveError> {
         if pos.is_over() {
             return Err(MoveError::GameOver);
         }
-        if house >= self.h {
+        let j = house % CLOCKWISE;
+        if j >= self.h || house >= 2 * CLOCKWISE {
             return Err(MoveError::NoSuchHouse {
-                house,
+                house: j,
                 houses: self.h,
             });
         }
-        if pos.mover_house(house) == 0 {
-            return Err(MoveError::EmptyHouse { house });
+        if house >= CLOCKWISE && !self.rules.family.has_direction() {
+            return Err(MoveError::NoDirection(self.rules.family));
+        }
+        if pos.mover_house(j) == 0 {
+            return Err(MoveError::EmptyHouse { house: j });
+        }
+        if !self.legal_moves(pos).contains(house) {
+            return Err(match self.rules.family {
+                Family::Ethiopian => MoveError::SingleSeed { house: j },
+                _ => MoveError::MustFeed { house: j },
+            });
         }
         Ok(self.sow(pos, house))
     }
@@ -399,6 +607,18 @@ impl Game {
         }
         // The mover is about to move, as after a sowing that passed the turn to them.
         let mut p = pos;
+        let (mine, theirs) = (
+            pos.board as u64 & self.row,
+            (pos.board >> (8 * self.h)) as u64,
+        );
+        if self.rules.family.is_cyclic() {
+            if let Some((a, b)) = self.cyclic_end(mine, theirs) {
+                p.stores[0] += a;
+                p.stores[1] += b;
+                p.board = 0;
+                return Ok(p);
+            }
+        }
         if let Some((mine, theirs)) = self.settle_rows(
             pos.board as u64 & self.row,
             (pos.board >> (8 * self.h)) as u64,
@@ -488,12 +708,25 @@ impl Game {
     }
 }
 
+/// The sowing cycles of a board of `h` houses (see [`Cycles`]); Oware's (`store` false)
+/// leave out the store.
+fn cycles(h: usize, store: bool) -> Cycles {
+    let (mine, theirs) = (0..h as u8, (0..h as u8).map(|j| THEIRS + j));
+    let mut ccw: Vec<u8> = mine.clone().collect();
+    if store {
+        ccw.push(STORE);
+    }
+    ccw.extend(theirs.clone());
+    let mut cw: Vec<u8> = mine.rev().collect();
+    cw.extend(theirs.rev());
+    cw.push(STORE);
+    Cycles { ccw, cw }
+}
+
 /// The relay steps of a board of `h` houses (see [`RelayStep`]).
-fn relay_steps(h: usize) -> Box<RelaySteps> {
+fn relay_steps(h: usize) -> RelaySteps {
     let places = 2 * h + 2;
-    let mut steps = Box::new(RelaySteps(
-        [[RelayStep::default(); RELAY_PLACES]; RELAY_PLACES],
-    ));
+    let mut steps = RelaySteps([[RelayStep::default(); RELAY_PLACES]; RELAY_PLACES]);
     for (from, row) in steps.0.iter_mut().enumerate().take(places) {
         for (r, step) in row.iter_mut().enumerate().take(places) {
             for k in 1..=r {
@@ -548,6 +781,18 @@ pub enum MoveError {
         /// 0-based house of the mover.
         house: usize,
     },
+    /// A clockwise sowing in a family that sows one way only.
+    NoDirection(Family),
+    /// Ethiopian Kalah: the house holds a single seed.
+    SingleSeed {
+        /// 0-based house of the mover.
+        house: usize,
+    },
+    /// Oware: the opponent has no seeds and this sowing gives them none.
+    MustFeed {
+        /// 0-based house of the mover.
+        house: usize,
+    },
 }
 
 impl std::fmt::Display for MoveError {
@@ -564,6 +809,21 @@ impl std::fmt::Display for MoveError {
             MoveError::EmptyHouse { house } => {
                 write!(f, "house {} of the mover is empty", house + 1)
             }
+            MoveError::NoDirection(family) => write!(
+                f,
+                "{} sows counter-clockwise only: leave out the '<'",
+                family.long_title()
+            ),
+            MoveError::SingleSeed { house } => write!(
+                f,
+                "house {} of the mover holds a single seed, which Ethiopian Kalah does not sow",
+                house + 1
+            ),
+            MoveError::MustFeed { house } => write!(
+                f,
+                "the opponent has no seeds and sowing house {} gives them none: the mover must feed them",
+                house + 1
+            ),
         }
     }
 }

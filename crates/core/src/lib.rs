@@ -29,11 +29,12 @@ mod perft;
 mod position;
 mod rules;
 
-pub use game::{Game, MoveError, RowSowing, Sowing};
+pub use game::{Game, MoveError, RowSowing, Sowing, CLOCKWISE};
 pub use key::{binomial, mix, Ranker};
 pub use notation::PositionError;
 pub use perft::{divide, perft};
 pub use position::{Moves, Position, Side};
 pub use rules::{
-    Capture, End, Family, Leftovers, Preset, Rules, RulesError, MAX_HOUSES, MAX_TOTAL_SEEDS,
+    Capture, End, Family, GrandSlam, Leftovers, Preset, Rules, RulesError, MAX_HOUSES,
+    MAX_TOTAL_SEEDS,
 };

@@ -180,18 +180,30 @@ pub fn house_of_bin(houses: usize, side: Side, b: usize) -> Option<usize> {
     (b >= first && b < first + houses).then(|| b - first)
 }
 
-/// Writes a turn (the sowings of one player in a row) as bins joined by `-`.
+/// Writes one sowing: its bin, followed by `<` where it goes clockwise (a move of
+/// [`crate::CLOCKWISE`] plus the house, Ethiopian Kalah).
+pub fn format_move(houses: usize, side: Side, mv: usize) -> String {
+    let b = bin(houses, side, mv % crate::CLOCKWISE);
+    match mv >= crate::CLOCKWISE {
+        true => format!("{b}<"),
+        false => b.to_string(),
+    }
+}
+
+/// Writes a turn (the sowings of one player in a row) as moves joined by `-`.
 pub fn format_turn(houses: usize, side: Side, sowings: &[usize]) -> String {
     sowings
         .iter()
-        .map(|&j| bin(houses, side, j).to_string())
+        .map(|&j| format_move(houses, side, j))
         .collect::<Vec<_>>()
         .join("-")
 }
 
 /// Plays a list of moves: items separated by commas or spaces, each a bin (`3`) or a
 /// turn of several sowings (`3-6`, every sowing but the last must give an extra turn).
-/// Returns the position reached and the sowings played (as 0-based houses).
+/// Where the mover chooses the direction (Ethiopian Kalah), `3<` sows bin 3 clockwise
+/// and `3` (or `3>`) counter-clockwise. Returns the position reached and the sowings
+/// played (0-based houses, [`crate::CLOCKWISE`] added for a clockwise one).
 pub fn play_moves(
     game: &Game,
     start: Position,
@@ -205,12 +217,19 @@ pub fn play_moves(
     {
         let parts: Vec<&str> = item.split('-').collect();
         for (k, part) in parts.iter().enumerate() {
-            let b: usize = part
-                .trim()
+            let part = part.trim();
+            let (digits, clockwise) = match part.strip_suffix('<') {
+                Some(d) => (d, true),
+                None => (part.strip_suffix('>').unwrap_or(part), false),
+            };
+            let b: usize = digits
                 .parse()
                 .map_err(|_| PositionError::BadMove(item.to_string()))?;
-            let (next, how) = play_bin(game, &pos, b)?;
-            played.push(house_of_bin(game.houses(), pos.side_to_move(), b).unwrap_or(0));
+            let (next, how) = play_sowing(game, &pos, b, clockwise)?;
+            played.push(
+                house_of_bin(game.houses(), pos.side_to_move(), b).unwrap_or(0)
+                    + clockwise as usize * crate::CLOCKWISE,
+            );
             if k + 1 < parts.len() && how != Sowing::ExtraTurn {
                 return Err(PositionError::NoExtraTurn { bin: b });
             }
@@ -220,11 +239,21 @@ pub fn play_moves(
     Ok((pos, played))
 }
 
-/// Sows bin `b` for the player to move, checking everything.
+/// Sows bin `b` for the player to move (counter-clockwise), checking everything.
 pub fn play_bin(
     game: &Game,
     pos: &Position,
     b: usize,
+) -> Result<(Position, Sowing), PositionError> {
+    play_sowing(game, pos, b, false)
+}
+
+/// Sows bin `b` for the player to move, clockwise if `clockwise`, checking everything.
+pub fn play_sowing(
+    game: &Game,
+    pos: &Position,
+    b: usize,
+    clockwise: bool,
 ) -> Result<(Position, Sowing), PositionError> {
     let side = pos.side_to_move();
     if pos.is_over() {
@@ -239,6 +268,6 @@ pub fn play_bin(
         side,
         range: (bin(h, side, 0), bin(h, side, h - 1)),
     })?;
-    game.try_play(pos, j)
+    game.try_play(pos, j + clockwise as usize * crate::CLOCKWISE)
         .map_err(|why| PositionError::Illegal { bin: b, why })
 }

@@ -15,7 +15,7 @@ pub fn perft(game: &Game, pos: &Position, depth: u32) -> u64 {
         return 0;
     }
     let mut n = 0;
-    for j in pos.moves() {
+    for j in game.legal_moves(pos) {
         let child = game.play_unchecked(pos, j);
         n += if depth == 1 {
             1
@@ -31,7 +31,7 @@ pub fn divide(game: &Game, pos: &Position, depth: u32) -> Vec<(usize, u64)> {
     if depth == 0 || pos.is_over() {
         return Vec::new();
     }
-    pos.moves()
+    game.legal_moves(pos)
         .map(|j| (j, perft(game, &game.play_unchecked(pos, j), depth - 1)))
         .collect()
 }

@@ -13,9 +13,10 @@ pub const MAX_TOTAL_SEEDS: usize = 255;
 /// captures (docs/rules.md §5). The end and leftovers options and the early stop apply to
 /// every family; the capture option to Kalah only.
 ///
-/// The families whose game graph has no cycles are here; in all of them a seed that
-/// reaches a store stays there, so a position's value is its store margin plus a value of
-/// the houses alone. Ethiopian Kalah and Oware, whose positions can repeat, are not.
+/// In every family a seed that reaches a store stays there, so a position's value is its
+/// store margin plus a value of the houses alone. Ethiopian Kalah and Oware can return to
+/// a position already seen ([`Family::is_cyclic`]); they are solved by retrograde analysis,
+/// the others by search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Family {
     /// Kalah (also the "Egyptian" rules of seed 001): extra turns and captures.
@@ -26,11 +27,24 @@ pub enum Family {
     /// Nigerian Kalah (seed 001): sowing passes both stores, relay sowing from a house
     /// that was not empty, and a house that reaches 4 seeds is captured by its owner.
     Nigerian,
+    /// Ethiopian Kalah (seed 001): Egyptian Kalah where the mover chooses the direction of
+    /// each sowing, may not sow a single seed, and is stuck (the game ends) when every
+    /// house of theirs holds at most one seed; only the stores count.
+    Ethiopian,
+    /// Oware (abapa, seed 004): no stores on the sowing path, captures of 2 and 3 in the
+    /// opponent's row, the obligation to feed an opponent without seeds.
+    Oware,
 }
 
 impl Family {
     /// Every family, for help texts and parsing.
-    pub const ALL: [Family; 3] = [Family::Kalah, Family::General, Family::Nigerian];
+    pub const ALL: [Family; 5] = [
+        Family::Kalah,
+        Family::General,
+        Family::Nigerian,
+        Family::Ethiopian,
+        Family::Oware,
+    ];
 
     /// The family's name as written in the notation of rules (`kalah`, `general`, ...).
     pub fn name(self) -> &'static str {
@@ -38,6 +52,8 @@ impl Family {
             Family::Kalah => "kalah",
             Family::General => "general",
             Family::Nigerian => "nigerian",
+            Family::Ethiopian => "ethiopian",
+            Family::Oware => "oware",
         }
     }
 
@@ -47,13 +63,52 @@ impl Family {
             Family::Kalah => "Kalah",
             Family::General => "General",
             Family::Nigerian => "Nigerian",
+            Family::Ethiopian => "Ethiopian",
+            Family::Oware => "Oware",
         }
     }
 
-    /// True where the capture option ([`Capture`]) applies: Kalah's capture of a last
-    /// seed in an empty own house. General captures nothing; Nigerian captures fours.
+    /// The family's full name: `General Kalah`, `Oware`.
+    pub fn long_title(self) -> &'static str {
+        match self {
+            Family::Kalah => "Kalah",
+            Family::General => "General Kalah",
+            Family::Nigerian => "Nigerian Kalah",
+            Family::Ethiopian => "Ethiopian Kalah",
+            Family::Oware => "Oware",
+        }
+    }
+
+    /// True where the capture option ([`Capture`]) applies: Kalah's (and Ethiopian
+    /// Kalah's) capture of a last seed in an empty own house. General captures nothing;
+    /// Nigerian captures fours, Oware twos and threes.
     pub fn has_capture_option(self) -> bool {
-        self == Family::Kalah
+        matches!(self, Family::Kalah | Family::Ethiopian)
+    }
+
+    /// True where positions can repeat (Ethiopian, Oware): values come from retrograde
+    /// analysis of the whole game graph, play that would go on forever ends with the
+    /// store margin standing (docs/rules.md §6).
+    pub fn is_cyclic(self) -> bool {
+        matches!(self, Family::Ethiopian | Family::Oware)
+    }
+
+    /// True where the mover chooses the direction of each sowing (Ethiopian): a move is
+    /// then a house and a direction ([`crate::CLOCKWISE`]).
+    pub fn has_direction(self) -> bool {
+        self == Family::Ethiopian
+    }
+
+    /// The end and leftovers rules of a family that fixes its own (Ethiopian: the mover
+    /// is stuck when no house holds two seeds, only the stores count; Oware: a player who
+    /// cannot move or cannot feed ends the game and the owners keep their rows); `None`
+    /// where both options apply.
+    pub fn fixed_end(self) -> Option<(End, Leftovers)> {
+        match self {
+            Family::Ethiopian => Some((End::MoverStuck, Leftovers::Discard)),
+            Family::Oware => Some((End::MoverStuck, Leftovers::Owner)),
+            _ => None,
+        }
     }
 
     /// What the family captures, as written in descriptions and JSON: the capture
@@ -63,6 +118,8 @@ impl Family {
             Family::Kalah => capture.name(),
             Family::General => "none",
             Family::Nigerian => "fours",
+            Family::Ethiopian => capture.name(),
+            Family::Oware => "twos-threes",
         }
     }
 }
@@ -83,7 +140,7 @@ impl FromStr for Family {
             .ok_or(RulesError::UnknownValue {
                 option: "rule family",
                 given: s,
-                expected: "kalah general nigerian",
+                expected: "kalah general nigerian ethiopian oware",
             })
     }
 }
@@ -119,6 +176,17 @@ pub enum Leftovers {
     Discard,
 }
 
+/// What an Oware sowing that would capture every seed of the opponent's row does (a
+/// "grand slam").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GrandSlam {
+    /// The sowing is played and captures nothing **(choice)**, the common tournament rule.
+    #[default]
+    NoCapture,
+    /// The sowing captures every seed it reached, leaving the opponent without seeds.
+    CaptureAll,
+}
+
 /// A complete set of rule options. Small and `Copy`; validated by [`crate::Game::new`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -137,6 +205,8 @@ pub struct Rules {
     /// End the game as soon as one store holds more than half of all seeds.
     /// The seeds still in the houses are then not counted **(choice)**.
     pub early_stop: bool,
+    /// Oware's grand slam; the other families ignore it and keep the default.
+    pub grand_slam: GrandSlam,
 }
 
 impl Default for Rules {
@@ -165,11 +235,15 @@ pub enum Preset {
     /// Nigerian Kalah (seed 001): relay sowing through both stores, fours captured, the
     /// game ends when the mover has no seeds and the other row is not counted.
     Nigerian,
+    /// Ethiopian Kalah (seed 001): Egyptian Kalah with the direction chosen each turn.
+    Ethiopian,
+    /// Oware (abapa) with the grand slam capturing nothing.
+    Oware,
 }
 
 impl Preset {
     /// Every preset with its name, for help texts and parsing.
-    pub const ALL: [(Preset, &'static str); 7] = [
+    pub const ALL: [(Preset, &'static str); 9] = [
         (Preset::Kalah, "kalah"),
         (Preset::KalahEmpty, "kalah-empty"),
         (Preset::Online, "online"),
@@ -177,6 +251,8 @@ impl Preset {
         (Preset::General, "general"),
         (Preset::Egyptian, "egyptian"),
         (Preset::Nigerian, "nigerian"),
+        (Preset::Ethiopian, "ethiopian"),
+        (Preset::Oware, "oware"),
     ];
 
     /// The preset's name as written on the command line.
@@ -214,6 +290,8 @@ impl Preset {
                 ..base
             },
             Preset::Nigerian => Rules::nigerian(houses, seeds),
+            Preset::Ethiopian => Rules::ethiopian(houses, seeds),
+            Preset::Oware => Rules::oware(houses, seeds),
         }
     }
 }
@@ -229,6 +307,7 @@ impl Rules {
             end: End::RowEmpty,
             leftovers: Leftovers::Owner,
             early_stop: false,
+            grand_slam: GrandSlam::NoCapture,
         }
     }
 
@@ -253,6 +332,53 @@ impl Rules {
             leftovers: Leftovers::Discard,
             ..Rules::kalah(houses, seeds)
         }
+    }
+
+    /// Ethiopian Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each,
+    /// with the empty capture of the Egyptian reading **(choice)**.
+    pub const fn ethiopian(houses: u8, seeds: u8) -> Rules {
+        Rules {
+            family: Family::Ethiopian,
+            capture: Capture::Empty,
+            end: End::MoverStuck,
+            leftovers: Leftovers::Discard,
+            ..Rules::kalah(houses, seeds)
+        }
+    }
+
+    /// Oware (abapa, seed 004) on `houses` houses per side with `seeds` seeds in each,
+    /// the grand slam capturing nothing **(choice)**.
+    pub const fn oware(houses: u8, seeds: u8) -> Rules {
+        Rules {
+            family: Family::Oware,
+            end: End::MoverStuck,
+            ..Rules::kalah(houses, seeds)
+        }
+    }
+
+    /// Every combination of the options of the families whose positions can repeat:
+    /// Ethiopian's capture and early stop (4), then Oware's grand slam and early stop (4).
+    pub fn every_cyclic_variant(houses: u8, seeds: u8) -> Vec<Rules> {
+        let mut v = Vec::with_capacity(8);
+        for capture in [Capture::Empty, Capture::Standard] {
+            for early_stop in [false, true] {
+                v.push(Rules {
+                    capture,
+                    early_stop,
+                    ..Rules::ethiopian(houses, seeds)
+                });
+            }
+        }
+        for grand_slam in [GrandSlam::NoCapture, GrandSlam::CaptureAll] {
+            for early_stop in [false, true] {
+                v.push(Rules {
+                    grand_slam,
+                    early_stop,
+                    ..Rules::oware(houses, seeds)
+                });
+            }
+        }
+        v
     }
 
     /// Every combination of the rule options of every family on `houses` houses with
@@ -311,6 +437,14 @@ impl Rules {
         if self.capture != Capture::Standard && !self.family.has_capture_option() {
             return Err(RulesError::NoCaptureOption(self.family));
         }
+        if let Some((end, leftovers)) = self.family.fixed_end() {
+            if (self.end, self.leftovers) != (end, leftovers) {
+                return Err(RulesError::FixedEnd(self.family));
+            }
+        }
+        if self.grand_slam != GrandSlam::NoCapture && self.family != Family::Oware {
+            return Err(RulesError::NoGrandSlam(self.family));
+        }
         if self.total_seeds() > MAX_TOTAL_SEEDS {
             return Err(RulesError::TooManySeeds {
                 houses: h,
@@ -324,14 +458,20 @@ impl Rules {
 impl fmt::Display for Rules {
     /// A one-line description such as `Kalah(6,4) capture=standard end=row-empty
     /// leftovers=owner`, or `Nigerian(6,4) capture=fours end=mover-stuck leftovers=discard`.
+    /// Oware adds its grand slam: `Oware(6,4) capture=twos-threes grand-slam=no-capture
+    /// end=mover-stuck leftovers=owner`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}({},{}) capture={} end={} leftovers={}{}",
+            "{}({},{}) capture={}{} end={} leftovers={}{}",
             self.family.title(),
             self.houses,
             self.seeds,
             self.family.capture_name(self.capture),
+            match self.family {
+                Family::Oware => format!(" grand-slam={}", self.grand_slam),
+                _ => String::new(),
+            },
             self.end,
             self.leftovers,
             if self.early_stop { " early-stop" } else { "" }
@@ -355,6 +495,10 @@ pub enum RulesError {
     },
     /// A capture option other than the default for a family without one.
     NoCaptureOption(Family),
+    /// End or leftovers options other than those of a family that fixes its own.
+    FixedEnd(Family),
+    /// A grand slam option for a family other than Oware.
+    NoGrandSlam(Family),
     /// An option value that is not one of the known names.
     UnknownValue {
         /// The option.
@@ -376,9 +520,22 @@ impl fmt::Display for RulesError {
             RulesError::NoSeeds => write!(f, "seeds per house must be at least 1"),
             RulesError::NoCaptureOption(family) => write!(
                 f,
-                "{} Kalah has no capture option (it captures {}; standard and empty capture are Kalah's)",
-                family.title(),
+                "{} has no capture option (it captures {}; standard and empty capture are Kalah's)",
+                family.long_title(),
                 family.capture_name(Capture::Standard)
+            ),
+            RulesError::FixedEnd(family) => {
+                let (end, leftovers) = family.fixed_end().unwrap_or_default();
+                write!(
+                    f,
+                    "{} has its own end of game (end={end} leftovers={leftovers}): leave out --end and --leftovers",
+                    family.long_title()
+                )
+            }
+            RulesError::NoGrandSlam(family) => write!(
+                f,
+                "the grand slam is Oware's option; {} has none",
+                family.title()
             ),
             RulesError::TooManySeeds { houses, seeds } => write!(
                 f,
@@ -426,6 +583,7 @@ macro_rules! named_enum {
 named_enum!(Capture, "capture rule", Standard => "standard", Empty => "empty");
 named_enum!(End, "end rule", RowEmpty => "row-empty", MoverStuck => "mover-stuck");
 named_enum!(Leftovers, "leftovers rule", Owner => "owner", Discard => "discard");
+named_enum!(GrandSlam, "grand slam rule", NoCapture => "no-capture", CaptureAll => "capture-all");
 
 impl FromStr for Preset {
     type Err = RulesError;
@@ -436,9 +594,10 @@ impl FromStr for Preset {
             .find(|(_, n)| *n == s)
             .map(|(p, _)| *p)
             .ok_or(RulesError::UnknownValue {
-                option: "rules preset",
-                given: s,
-                expected: "kalah kalah-empty online online-empty general egyptian nigerian",
-            })
+            option: "rules preset",
+            given: s,
+            expected:
+                "kalah kalah-empty online online-empty general egyptian nigerian ethiopian oware",
+        })
     }
 }

@@ -76,6 +76,8 @@ fn work_seeds(game: &Game, seeds: usize) -> usize {
         Family::Kalah => seeds,
         Family::General => seeds + 12,
         Family::Nigerian => seeds.min(40),
+        // Solved by retrograde analysis, which takes no database budget.
+        Family::Ethiopian | Family::Oware => seeds,
     }
 }
 
@@ -139,6 +141,14 @@ impl Config {
         solves: usize,
         database: &Database,
     ) -> Result<Config, EgdbError> {
+        if game.rules().family.is_cyclic() {
+            // Solved by retrograde analysis of the whole game graph: no database.
+            return Ok(Config {
+                threads: Config::default_threads(),
+                database: Database::Build(0),
+                ..Config::default()
+            });
+        }
         Ok(Config::sized(
             game,
             seeds,

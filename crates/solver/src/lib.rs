@@ -38,6 +38,7 @@ pub mod line;
 mod lookup;
 mod os;
 mod pages;
+pub mod retro;
 mod search;
 mod smp;
 pub mod stopdb;
@@ -173,6 +174,10 @@ pub enum Phase {
     Proving,
     /// Walking the principal variation.
     PrincipalVariation,
+    /// Retrograde analysis of a game whose positions repeat ([`retro`]): finding the
+    /// positions of the game graph (`None`), then solving the level of this many seeds in
+    /// the houses.
+    Retrograde(Option<u32>),
 }
 
 /// A report on a running solve, for progress displays.
@@ -276,6 +281,9 @@ pub struct Solver {
     cache: Option<CacheReport>,
     /// Files of a database directory passed over because they could not be loaded.
     skipped: Vec<(std::path::PathBuf, EgdbError)>,
+    /// The retrograde solver, for the families whose positions repeat (no search, table
+    /// or database then).
+    retro: Option<retro::Retro>,
 }
 
 impl Solver {
@@ -287,6 +295,23 @@ impl Solver {
     /// a database to build does not fit in the memory available (never an abort). Under
     /// the early stop, a database too large for the memory is left out.
     pub fn new(game: Game, config: Config) -> Result<Solver, SolverError> {
+        if game.rules().family.is_cyclic() {
+            // The whole game graph is solved: at most what a share of the memory holds.
+            let memory = os::available_memory().unwrap_or(8 << 30);
+            let limit = memory / 4 * 3 / retro::BYTES_PER_POSITION;
+            return Ok(Solver {
+                table: Solver::allocate_table(&game, 1)?,
+                game,
+                config,
+                egdb: None,
+                stopdb: None,
+                stopdb_odd: std::sync::OnceLock::new(),
+                busy: smp::Busy::new(),
+                cache: None,
+                skipped: Vec::new(),
+                retro: Some(retro::Retro::new(limit)),
+            });
+        }
         let table = Solver::allocate_table(&game, config.hash_mb)?;
         let opened = config.database.open(&game, config.residence).map_err(|e| {
             match (e, &config.database.for_solver(&game)) {
@@ -320,6 +345,7 @@ impl Solver {
             busy: smp::Busy::new(),
             cache: opened.cache,
             skipped: opened.skipped,
+            retro: None,
         })
     }
 
@@ -420,6 +446,40 @@ impl Solver {
         }
     }
 
+    /// The retrograde solver, for the families whose positions repeat.
+    pub fn retro(&self) -> Option<&retro::Retro> {
+        self.retro.as_ref()
+    }
+
+    /// A solve by retrograde analysis ([`retro`]), as a [`Solution`].
+    fn solve_retro(
+        &self,
+        retro: &retro::Retro,
+        pos: &Position,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, Cancelled> {
+        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
+        let s = retro.solve(&self.game, pos, cancel, &mut |p| {
+            progress(&Progress {
+                phase: Phase::Retrograde(p.level),
+                lower: margin - left,
+                upper: margin + left,
+                nodes: p.positions,
+                elapsed: p.elapsed,
+            })
+        })?;
+        Ok(Solution {
+            side: pos.side_to_move(),
+            value: s.value,
+            pv: s.pv,
+            nodes: s.positions,
+            elapsed: s.elapsed,
+            table_permille: 0,
+            egdb_hits: 0,
+        })
+    }
+
     /// The game solved.
     pub fn game(&self) -> &Game {
         &self.game
@@ -445,6 +505,9 @@ impl Solver {
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, Cancelled> {
+        if let Some(retro) = &self.retro {
+            return self.solve_retro(retro, pos, cancel, progress);
+        }
         let start = Instant::now();
         let shared = Shared::new(cancel);
         let ctx = self.context(pos);
@@ -471,6 +534,9 @@ impl Solver {
 
     /// The exact value of `pos` for the player to move, without a principal variation.
     pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
+        if let Some(retro) = &self.retro {
+            return Ok(self.solve_retro(retro, pos, cancel, &mut |_| {})?.value);
+        }
         let shared = Shared::new(cancel);
         let ctx = self.context(pos);
         self.prove(&ctx, pos, &shared, Instant::now(), &mut |_| {})

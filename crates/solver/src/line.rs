@@ -27,8 +27,14 @@ pub enum ReplayError {
         /// 0-based index of the turn in the line.
         turn: usize,
     },
-    /// The line ends before the game is over.
+    /// The line ends before the game is over (and not by returning to a position of the
+    /// line, in a family whose positions repeat).
     NotOver,
+    /// A turn after the line returned to a position it had already reached.
+    AfterRepetition {
+        /// 0-based index of the turn in the line.
+        turn: usize,
+    },
     /// The game ends with another score than the value claimed.
     WrongScore {
         /// The final score from South.
@@ -55,6 +61,11 @@ impl fmt::Display for ReplayError {
                 turn + 1
             ),
             ReplayError::NotOver => f.write_str("the line ends before the game is over"),
+            ReplayError::AfterRepetition { turn } => write!(
+                f,
+                "turn {} follows a return to a position already reached",
+                turn + 1
+            ),
             ReplayError::WrongScore { score, value } => write!(
                 f,
                 "the line ends with score {score:+}, not the value {value:+}"
@@ -67,8 +78,10 @@ impl std::error::Error for ReplayError {}
 
 /// Plays `line` from `pos` and checks that it is a complete game ending with the score
 /// `value` (from South). Every sowing must be legal, each turn must end exactly where the
-/// extra turns end (or where the game ends), and the last turn must end the game.
-/// Returns the final position.
+/// extra turns end (or where the game ends), and the last turn must end the game, or, in
+/// the families whose positions repeat, return to a position of the line: play would then
+/// go on for ever, and the cycle rule (docs/rules.md §6) ends it with the store margin
+/// standing. Returns the final position.
 pub fn replay(
     game: &Game,
     pos: &Position,
@@ -76,7 +89,12 @@ pub fn replay(
     value: i32,
 ) -> Result<Position, ReplayError> {
     let mut p = *pos;
+    let mut seen = std::collections::HashSet::from([p]);
+    let mut repeated = false;
     for (t, turn) in line.iter().enumerate() {
+        if repeated {
+            return Err(ReplayError::AfterRepetition { turn: t });
+        }
         if p.side_to_move() != turn.side || turn.sowings.is_empty() {
             return Err(ReplayError::WrongSide { turn: t });
         }
@@ -94,8 +112,10 @@ pub fn replay(
             }
             p = next;
         }
+        repeated = !seen.insert(p);
     }
-    if !p.is_over() {
+    let cycle = repeated && game.rules().family.is_cyclic();
+    if !p.is_over() && !cycle {
         return Err(ReplayError::NotOver);
     }
     if p.score() != value {

@@ -115,6 +115,7 @@ impl FileInfo {
                 Leftovers::Owner
             },
             early_stop: false,
+            grand_slam: kalah_core::GrandSlam::NoCapture,
         };
         if rules.capture == Capture::Empty && !family.has_capture_option() {
             return Err(corrupt(
