@@ -85,6 +85,15 @@ pub fn interrupt_flag() -> &'static AtomicBool {
 
 /// The error for a run stopped by Ctrl-C, saying what was kept.
 pub fn interrupted(what_was_kept: &str) -> CliError {
+    if let Some(limit) = kalah_solver::retro::too_large() {
+        return CliError::Io(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!(
+                "{}: {what_was_kept}",
+                kalah_solver::retro::too_large_message(limit)
+            ),
+        ));
+    }
     CliError::Io(io::Error::new(
         io::ErrorKind::Interrupted,
         format!("interrupted by Ctrl-C: {what_was_kept}"),

@@ -246,6 +246,7 @@ fn grow_cache(
 ) -> Result<(), CliError> {
     let houses = rules.houses.unwrap_or(6);
     let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
+    refuse_cyclic(game.rules())?;
     let target = cache.path_for(game.rules(), k);
     // The largest cached database of these rules, to start from where it has fewer seeds.
     let from = match cache.find(&game, usize::MAX) {
@@ -293,6 +294,20 @@ fn grow_cache(
 
 const MIB: f64 = (1u64 << 20) as f64;
 
+/// Ethiopian Kalah and Oware keep no database files: `kalah solve` analyses the whole game
+/// graph of the position (docs/rules.md §6, docs/cyclic.md).
+fn refuse_cyclic(rules: &kalah_core::Rules) -> Result<(), CliError> {
+    match rules.family.is_cyclic() {
+        true => Err(crate::analysis_io::invalid(format!(
+            "{} has no endgame database files: its positions repeat, and `kalah solve` (or \
+             openings, pie, batch, export) solves the whole game graph of the position by \
+             retrograde analysis, in memory",
+            rules.family.long_title()
+        ))),
+        false => Ok(()),
+    }
+}
+
 fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let houses = args.rules.houses.unwrap_or(6);
     let k = args.max_seeds;
@@ -304,6 +319,7 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .max(k.div_ceil(2 * houses.max(1) as usize).min(255) as u8);
     let rules = args.rules.rules(houses, seeds);
     let game = Game::new(rules)?;
+    refuse_cyclic(&rules)?;
     if rules.early_stop {
         return Err(egdb::EgdbError::EarlyStop.into());
     }

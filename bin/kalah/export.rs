@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use kalah_analysis::export::{evaluate, plan_until, Entry};
 use kalah_analysis::output::{read_regular, replace, seal, unseal, Header, HeaderError, Output};
-use kalah_core::{notation, Game, Position};
+use kalah_core::{notation, Game, Position, CLOCKWISE};
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -275,8 +275,17 @@ fn start_partial(
 }
 
 /// The bin of each legal sowing, as the published notation numbers them.
+/// The bin of a move's house (a clockwise move of Ethiopian Kalah is marked apart).
 fn bin(game: &Game, pos: &Position, house: usize) -> usize {
-    notation::bin(game.houses(), pos.side_to_move(), house)
+    notation::bin(game.houses(), pos.side_to_move(), house % CLOCKWISE)
+}
+
+/// A move as JSON: its bin, and `"clockwise": true` for a clockwise sowing.
+fn move_json(game: &Game, pos: &Position, j: usize, value: i32) -> serde_json::Value {
+    match j >= CLOCKWISE {
+        true => json!({ "bin": bin(game, pos, j), "clockwise": true, "value": value }),
+        false => json!({ "bin": bin(game, pos, j), "value": value }),
+    }
 }
 
 fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> String {
@@ -284,17 +293,19 @@ fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> Str
     let positions: Vec<_> = table
         .iter()
         .map(|e| {
-            json!({
+            let mut entry = json!({
                 "position": e.position.to_string(),
                 "side": e.position.side_to_move().to_string(),
                 "turns": e.turns,
                 "value": e.value,
                 "best": e.best.map(|j| bin(game, &e.position, j)),
-                "moves": e.moves.iter().map(|&(j, v)| json!({
-                    "bin": bin(game, &e.position, j),
-                    "value": v,
-                })).collect::<Vec<_>>(),
-            })
+                "moves": e.moves.iter().map(|&(j, v)| move_json(game, &e.position, j, v))
+                    .collect::<Vec<_>>(),
+            });
+            if e.best.is_some_and(|j| j >= CLOCKWISE) {
+                entry["best_clockwise"] = json!(true);
+            }
+            entry
         })
         .collect();
     // The header first, then one position a line: a table that diffs and greps well.
@@ -323,15 +334,19 @@ fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> Str
 
 fn csv_table(game: &Game, table: &[Entry]) -> String {
     let h = game.houses();
+    // Ethiopian Kalah: a column for each house's clockwise sowing after the others.
+    let directions = if game.rules().family.has_direction() { 2 } else { 1 };
     let mut text = String::from("position,side,turns,value,best");
-    for i in 1..=h {
-        text.push_str(&format!(",house{i}"));
+    for d in 0..directions {
+        for i in 1..=h {
+            text.push_str(&format!(",house{i}{}", if d == 1 { "_clockwise" } else { "" }));
+        }
     }
     text.push('\n');
     for e in table {
-        let mut cells = vec![h_cell(None); h];
+        let mut cells = vec![h_cell(None); directions * h];
         for &(j, v) in &e.moves {
-            cells[j] = h_cell(Some(v));
+            cells[j % CLOCKWISE + h * (j / CLOCKWISE)] = h_cell(Some(v));
         }
         text.push_str(&format!(
             "{},{},{},{},{},{}\n",
@@ -339,8 +354,11 @@ fn csv_table(game: &Game, table: &[Entry]) -> String {
             e.position.side_to_move(),
             e.turns,
             e.value,
-            e.best
-                .map_or(String::new(), |j| bin(game, &e.position, j).to_string()),
+            e.best.map_or(String::new(), |j| notation::format_move(
+                h,
+                e.position.side_to_move(),
+                j
+            )),
             cells.join(",")
         ));
     }

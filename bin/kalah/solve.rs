@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
+use kalah_core::{Game, Position};
 use serde_json::json;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -42,7 +43,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .solve(&pos, &AtomicBool::new(false), &mut |p| {
             spinner.set_message(progress_message(p, sign))
         })
-        .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
+        .map_err(|_| match kalah_solver::retro::too_large() {
+            Some(limit) => crate::analysis_io::invalid(kalah_solver::retro::too_large_message(limit)),
+            None => CliError::Internal("the search was cancelled".into()),
+        })?;
     spinner.finish_and_clear();
     verify(&game, &pos, &solution)?;
 
@@ -94,6 +98,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             best.as_deref().unwrap_or("none (the game is over)")
         )?;
         writeln!(out, "pv         {}", pv.join(" "))?;
+        if game.rules().family.is_cyclic() {
+            // Retrograde analysis: the nodes are the positions of the game graph solved.
+            if !solution.pv.is_empty() && !pv_ends_game(&game, &pos, &solution) {
+                writeln!(
+                    out,
+                    "           (the line returns to a position: play would go on for ever, \
+                     and the store margin stands)"
+                )?;
+            }
+            writeln!(
+                out,
+                "positions  {} of the game graph solved by retrograde analysis in {seconds:.3} s \
+                 ({} threads)",
+                solution.nodes,
+                solver.config().threads
+            )?;
+            return Ok(());
+        }
         if let Some(file) = &egdb_file {
             writeln!(out, "database   {file}")?;
         }
@@ -111,4 +133,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         )?;
     }
     Ok(())
+}
+
+/// True when the principal variation of `solution` plays from `pos` to the end of the game
+/// (not to a repetition).
+fn pv_ends_game(game: &Game, pos: &Position, solution: &kalah_solver::Solution) -> bool {
+    kalah_solver::line::replay(game, pos, &solution.pv, solution.value_from_south())
+        .is_ok_and(|end| end.is_over())
 }

@@ -118,6 +118,17 @@ pub fn plan_until(
             }
         }
     }
+    if game.rules().family.is_cyclic() {
+        // Positions can repeat: the table's own positions are solved too (by retrograde
+        // analysis, cheap once the first has been), so the negamax below never recurses
+        // round a cycle.
+        let mut on = frontier.iter().copied().collect::<std::collections::HashSet<_>>();
+        for &(p, _) in &positions {
+            if !p.is_over() && on.insert(p) {
+                frontier.push(p);
+            }
+        }
+    }
     Ok(Plan {
         positions,
         frontier,
@@ -193,7 +204,8 @@ pub fn evaluate(
     // Negamax over the table, deepest positions first: every child of a table position is
     // either in the table with more sowings behind it, or on the frontier. The game graph
     // has no cycles (each sowing either banks a seed or moves every sown seed forward
-    // without wrapping round), so the memoised recursion ends.
+    // without wrapping round), so the memoised recursion ends; in the families where it
+    // has cycles, every table position is on the frontier, valued by the solver.
     fn value_of(
         game: &kalah_core::Game,
         p: &Position,

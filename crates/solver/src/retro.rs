@@ -144,6 +144,28 @@ impl From<RetroStop> for Cancelled {
     }
 }
 
+/// The limit on positions of the last solve of this process that stopped for want of
+/// memory (0: none did), for the callers that only see [`Cancelled`].
+static TOO_LARGE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Where a retrograde solve of this process stopped because the game graph holds more
+/// positions than the memory does: the limit it met.
+pub fn too_large() -> Option<u64> {
+    match TOO_LARGE.load(Relaxed) {
+        0 => None,
+        limit => Some(limit),
+    }
+}
+
+/// The message for a game graph larger than `limit` positions.
+pub fn too_large_message(limit: u64) -> String {
+    format!(
+        "the game graph of this position has more than {limit} positions, more than the \
+         memory available holds ({BYTES_PER_POSITION} bytes each): solve a position with \
+         fewer seeds in the houses, or on a machine with more memory"
+    )
+}
+
 /// The retrograde solver of one game: the positions solved so far, shared by later solves.
 pub struct Retro {
     graph: Mutex<Graph>,
@@ -204,6 +226,9 @@ impl Retro {
             solve_graph(game, &mut graph, pos, self.limit, cancel, start, progress)
         };
         if let Err(stop) = result {
+            if let RetroStop::TooLarge { limit } = stop {
+                TOO_LARGE.store(limit.max(1), Relaxed);
+            }
             *self.last_stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop);
             return Err(stop);
         }
