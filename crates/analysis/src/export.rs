@@ -122,7 +122,10 @@ pub fn plan_until(
         // Positions can repeat: the table's own positions are solved too (by retrograde
         // analysis, cheap once the first has been), so the negamax below never recurses
         // round a cycle.
-        let mut on = frontier.iter().copied().collect::<std::collections::HashSet<_>>();
+        let mut on = frontier
+            .iter()
+            .copied()
+            .collect::<std::collections::HashSet<_>>();
         for &(p, _) in &positions {
             if !p.is_over() && on.insert(p) {
                 frontier.push(p);

@@ -15,7 +15,7 @@ pub const CLOCKWISE: usize = MAX_HOUSES;
 #[derive(Clone)]
 enum Special {
     /// Nigerian Kalah's relay.
-    Relay(RelaySteps),
+    Relay(Box<RelaySteps>),
     /// Ethiopian Kalah and Oware: the places of the sowing cycle in order.
     Cycles(Cycles),
 }
@@ -172,7 +172,7 @@ impl Game {
             row: ones * 0xff,
             laps,
             special: match rules.family {
-                Family::Nigerian => Some(Box::new(Special::Relay(relay_steps(h)))),
+                Family::Nigerian => Some(Box::new(Special::Relay(Box::new(relay_steps(h))))),
                 Family::Ethiopian | Family::Oware => Some(Box::new(Special::Cycles(cycles(
                     h,
                     rules.family == Family::Ethiopian,
@@ -201,10 +201,13 @@ impl Game {
         self.rules.total_seeds()
     }
 
-    /// The start position: every house holds `seeds`, the stores are empty, South to move.
+    /// The start position: every house holds `seeds`, the stores are empty, South to move
+    /// (settled: under Ethiopian Kalah with one seed a house, South is stuck at once and
+    /// the game is over).
     pub fn start(&self) -> Position {
         let row = vec![self.rules.seeds; self.h];
-        Position::from_rows(&row, &row, [0, 0], Side::South)
+        let pos = Position::from_rows(&row, &row, [0, 0], Side::South);
+        self.settle(pos).unwrap_or(pos)
     }
 
     /// Sows house `house` (0-based from the mover's left) of the mover's row.
@@ -400,7 +403,7 @@ impl Game {
         self.finish(a, b, banked, false, b == theirs)
     }
 
-    /// [`Game::sow_rows`] for Ethiopian Kalah and Oware (docs/rules.md §6): the seeds go
+    /// [`Game::sow_rows`] for Ethiopian Kalah and Oware (docs/rules.md §5.3, §5.5, §5.7): the seeds go
     /// round a cycle of places one by one (Ethiopian: both rows and the mover's store, in
     /// the direction the move names; Oware: both rows, skipping the emptied house on a
     /// sowing of a lap or more), then the family's capture and end of game. The move must

@@ -88,7 +88,7 @@ impl Family {
 
     /// True where positions can repeat (Ethiopian, Oware): values come from retrograde
     /// analysis of the whole game graph, play that would go on forever ends with the
-    /// store margin standing (docs/rules.md §6).
+    /// store margin standing (docs/rules.md §5.7).
     pub fn is_cyclic(self) -> bool {
         matches!(self, Family::Ethiopian | Family::Oware)
     }
@@ -585,6 +585,10 @@ named_enum!(End, "end rule", RowEmpty => "row-empty", MoverStuck => "mover-stuck
 named_enum!(Leftovers, "leftovers rule", Owner => "owner", Discard => "discard");
 named_enum!(GrandSlam, "grand slam rule", NoCapture => "no-capture", CaptureAll => "capture-all");
 
+/// The presets' names, for the error of an unknown one.
+const PRESET_NAMES: &str =
+    "kalah kalah-empty online online-empty general egyptian nigerian ethiopian oware";
+
 impl FromStr for Preset {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, RulesError> {
@@ -594,10 +598,9 @@ impl FromStr for Preset {
             .find(|(_, n)| *n == s)
             .map(|(p, _)| *p)
             .ok_or(RulesError::UnknownValue {
-            option: "rules preset",
-            given: s,
-            expected:
-                "kalah kalah-empty online online-empty general egyptian nigerian ethiopian oware",
-        })
+                option: "rules preset",
+                given: s,
+                expected: PRESET_NAMES,
+            })
     }
 }

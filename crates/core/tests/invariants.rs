@@ -1,16 +1,16 @@
-//! Invariants over random playouts for every rule option: seeds are conserved, the
-//! board notation round-trips, keys are exact, the move notation replays a game, and
-//! the parsers refuse bad input with the right error and never panic.
+//! Invariants over random playouts for every rule option of every family: seeds are
+//! conserved, the board notation round-trips, keys are exact, the move notation replays a
+//! game, and the parsers refuse bad input with the right error and never panic.
 
 mod common;
 
 use std::collections::HashMap;
 
-use common::reference::RefBoard;
-use common::{all_rules, random_position, Rng};
+use common::{all_rules, random_position, settled_start, Rng, PLAYOUT_SOWINGS};
 use kalah_core::notation::{format_turn, play_moves};
 use kalah_core::{
-    End, Game, Leftovers, MoveError, Position, PositionError, Preset, Rules, Side, Sowing,
+    End, Game, GrandSlam, Leftovers, MoveError, Position, PositionError, Preset, Rules, Side,
+    Sowing,
 };
 
 /// The boards the playout invariants visit.
@@ -25,12 +25,14 @@ const BOARDS: [(u8, u8); 8] = [
     (8, 8),
 ];
 
-/// Every position of a random game from the start, the start and the end included.
+/// Every position of a random game from the (settled) start, the start and the end
+/// included; at most [`PLAYOUT_SOWINGS`] sowings, as Ethiopian and Oware games can go on
+/// forever.
 fn playout(game: &Game, rng: &mut Rng) -> Vec<Position> {
-    let mut pos = game.start();
+    let mut pos = settled_start(game).0;
     let mut seen = vec![pos];
-    while !pos.is_over() {
-        let moves: Vec<usize> = pos.moves().collect();
+    while !pos.is_over() && seen.len() <= PLAYOUT_SOWINGS {
+        let moves: Vec<usize> = game.legal_moves(&pos).collect();
         pos = game.play_unchecked(&pos, rng.pick(&moves));
         seen.push(pos);
     }
@@ -61,6 +63,7 @@ fn seeds_are_conserved() {
                     if pos.is_over() {
                         assert_eq!(pos.seeds_in_houses(), 0, "{pos}");
                         assert!(pos.moves().is_empty());
+                        assert!(game.legal_moves(&pos).is_empty());
                         if rules.leftovers == Leftovers::Owner && !rules.early_stop {
                             assert_eq!(stores, total, "{pos} under {rules}");
                         } else {
@@ -68,7 +71,7 @@ fn seeds_are_conserved() {
                         }
                     } else {
                         assert_eq!(pos.seeds_in_houses() + stores, total, "{pos} under {rules}");
-                        assert!(!pos.moves().is_empty(), "{pos} under {rules}");
+                        assert!(!game.legal_moves(&pos).is_empty(), "{pos} under {rules}");
                         if rules.early_stop {
                             assert!(2 * mine.max(theirs) as u32 <= total, "{pos} under {rules}");
                         }
@@ -167,6 +170,13 @@ fn exact_keys_never_collide() {
             end: End::MoverStuck,
             ..Rules::kalah(3, 8)
         },
+        Rules::ethiopian(6, 4),
+        Rules::oware(6, 4),
+        Rules {
+            early_stop: true,
+            grand_slam: GrandSlam::CaptureAll,
+            ..Rules::oware(6, 4)
+        },
     ];
     let mut distinct = 0;
     for rules in games {
@@ -218,14 +228,14 @@ fn move_notation_replays_a_game() {
             let game = Game::new(rules).unwrap();
             for _ in 0..3 {
                 // Play a random game, writing it down turn by turn; sow the reference by hand.
-                let mut pos = game.start();
-                let mut reference = RefBoard::start(h as usize, s);
+                let (start, mut reference) = settled_start(&game);
+                let mut pos = start;
                 let mut turns = Vec::new();
                 let mut turn = Vec::new();
                 let mut sowings = Vec::new();
                 let mut turn_side = pos.side_to_move();
-                while !pos.is_over() {
-                    let moves: Vec<usize> = pos.moves().collect();
+                while !pos.is_over() && sowings.len() < PLAYOUT_SOWINGS {
+                    let moves: Vec<usize> = game.legal_moves(&pos).collect();
                     let j = rng.pick(&moves);
                     let (next, how) = game.sow(&pos, j);
                     reference = reference.sow(&rules, j).0;
@@ -242,12 +252,12 @@ fn move_notation_replays_a_game() {
                     turns.push(format_turn(h as usize, turn_side, &turn));
                 }
                 let text = turns.join(" ");
-                let (end, played) = play_moves(&game, game.start(), &text).unwrap();
+                let (end, played) = play_moves(&game, start, &text).unwrap();
                 assert_eq!(end, pos, "{text}");
                 assert_eq!(played, sowings, "{text}");
                 assert_eq!(end.absolute_counts(), reference.counts(), "{text}");
                 // Commas separate moves as well as spaces do.
-                let (again, _) = play_moves(&game, game.start(), &turns.join(",")).unwrap();
+                let (again, _) = play_moves(&game, start, &turns.join(",")).unwrap();
                 assert_eq!(again, pos);
             }
         }

@@ -25,7 +25,7 @@ const SERIES_MAX_DEPTH: u32 = 40;
 type Table = (Family, &'static str, &'static [(u8, u8)]);
 
 /// The tables.
-const TABLES: [Table; 7] = [
+const TABLES: [Table; 9] = [
     (
         Family::Kalah,
         "small.txt",
@@ -45,6 +45,8 @@ const TABLES: [Table; 7] = [
     (Family::Kalah, "h8.txt", &[(8, 1), (8, 2), (8, 4)]),
     (Family::General, "general.txt", FAMILY_BOARDS),
     (Family::Nigerian, "nigerian.txt", FAMILY_BOARDS),
+    (Family::Ethiopian, "ethiopian.txt", CYCLIC_BOARDS),
+    (Family::Oware, "oware.txt", CYCLIC_BOARDS),
 ];
 
 /// The boards of the tables of the families other than Kalah.
@@ -58,6 +60,20 @@ const FAMILY_BOARDS: &[(u8, u8)] = &[
     (6, 3),
     (6, 4),
     (6, 5),
+    (8, 2),
+];
+
+/// The boards of the tables of Ethiopian Kalah and Oware.
+const CYCLIC_BOARDS: &[(u8, u8)] = &[
+    (1, 3),
+    (2, 2),
+    (2, 4),
+    (3, 3),
+    (4, 2),
+    (4, 3),
+    (6, 2),
+    (6, 3),
+    (6, 4),
     (8, 2),
 ];
 
@@ -102,16 +118,65 @@ fn positions(h: u8, s: u8) -> Vec<String> {
     if b != RefBoard::start(h, s as u8) {
         v.push(b.notation());
     }
-    // A lap: South's first house holds one more seed than a full lap (2H+1 places), every
-    // other house one seed, the rest in the stores.
+    v.extend(lap_position(h as u8, s as u8));
+    v
+}
+
+/// A lap: South's first house holds one more seed than a full lap of Kalah (2H+1 places),
+/// every other house one seed, the rest in the stores; `None` where the seeds do not allow.
+fn lap_position(h: u8, s: u8) -> Option<String> {
+    let (h, s) = (h as usize, s as usize);
     let capacity = 2 * h * s;
     let big = 2 * h + 2;
-    if big + 2 * h - 1 <= capacity {
+    (big + 2 * h - 1 <= capacity).then(|| {
         let mut counts = vec![1u8; 2 * h + 2];
         counts[0] = big as u8;
         let rest = capacity - (big + 2 * h - 1);
         counts[h] = (rest / 2) as u8;
         counts[2 * h + 1] = (rest - rest / 2) as u8;
+        common::notation(&counts, kalah_core::Side::South)
+    })
+}
+
+/// The positions of a board of Ethiopian Kalah or Oware: the start, two middle games (a
+/// fixed pseudo-random line of the family's preset, 2H and 4H sowings long, kept while the
+/// game runs), the lap position of [`lap_position`] (South's first house sows more than a
+/// lap: Oware skips it) and, for Oware, South to move against an empty North row, where
+/// only some sowings feed North (South's house `j` holds `j % 3 + 1`).
+fn cyclic_positions(family: Family, h: u8, s: u8) -> Vec<String> {
+    let rules = match family {
+        Family::Ethiopian => Rules::ethiopian(h, s),
+        _ => Rules::oware(h, s),
+    };
+    let (h, s) = (h as usize, s as usize);
+    let start = RefBoard::start(h, s as u8);
+    let mut v = vec![start.notation()];
+    let mut rng = Rng::new(2000 + 10 * h as u64 + s as u64);
+    let mut b = start;
+    for sowings in 1..=4 * h {
+        let moves = b.legal_moves(&rules);
+        if moves.is_empty() {
+            break;
+        }
+        let next = b.sow(&rules, rng.pick(&moves)).0;
+        if next.over {
+            break;
+        }
+        b = next;
+        if sowings % (2 * h) == 0 && !v.contains(&b.notation()) {
+            v.push(b.notation());
+        }
+    }
+    v.extend(lap_position(h as u8, s as u8));
+    let capacity = 2 * h * s;
+    let row: Vec<u8> = (0..h).map(|j| (j % 3 + 1) as u8).collect();
+    let sown: usize = row.iter().map(|&c| c as usize).sum();
+    if family == Family::Oware && sown <= capacity {
+        let rest = capacity - sown;
+        let mut counts = row;
+        counts.push((rest / 2) as u8);
+        counts.extend(std::iter::repeat(0).take(h));
+        counts.push((rest - rest / 2) as u8);
         v.push(common::notation(&counts, kalah_core::Side::South));
     }
     v
@@ -124,8 +189,12 @@ fn regenerate_perft_tables() {
     for (family, file, boards) in TABLES {
         let mut text = perft_header(family);
         for &(h, s) in boards {
+            let list = match family.is_cyclic() {
+                true => cyclic_positions(family, h, s),
+                false => positions(h, s),
+            };
             for rules in family_rules(family, h, s) {
-                for position in positions(h, s) {
+                for position in &list {
                     let parsed: Position = position.parse().unwrap();
                     let board =
                         RefBoard::from_counts(&parsed.absolute_counts(), parsed.side_to_move())
@@ -133,7 +202,7 @@ fn regenerate_perft_tables() {
                     if board.over {
                         continue;
                     }
-                    let deep = deep_depth(&rules, &position);
+                    let deep = deep_depth(&rules, position);
                     for depth in 1..=SERIES_MAX_DEPTH.max(deep) {
                         let count = reference::perft(&rules, &board, depth);
                         let entry = PerftEntry {
@@ -242,7 +311,7 @@ fn perft_tables_cover_every_rule_option() {
     for h in [3u8, 4, 6] {
         let mut seeds: Vec<u8> = entries
             .iter()
-            .filter(|(_, e)| e.rules.houses == h)
+            .filter(|(_, e)| e.rules.houses == h && e.rules.family == Family::Kalah)
             .map(|(_, e)| e.rules.seeds)
             .collect();
         seeds.sort();
@@ -271,8 +340,13 @@ fn perft_tables_cover_every_rule_option() {
     }
     // Every rule set of the other families, from the start of every board of theirs
     // (a game of one house may end within three sowings).
-    for family in [Family::General, Family::Nigerian] {
-        for &(h, s) in FAMILY_BOARDS {
+    for (family, boards) in [
+        (Family::General, FAMILY_BOARDS),
+        (Family::Nigerian, FAMILY_BOARDS),
+        (Family::Ethiopian, CYCLIC_BOARDS),
+        (Family::Oware, CYCLIC_BOARDS),
+    ] {
+        for &(h, s) in boards {
             let start = RefBoard::start(h as usize, s).notation();
             let depth = if h == 1 { 1 } else { 3 };
             for rules in family_rules(family, h, s) {

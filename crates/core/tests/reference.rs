@@ -1,12 +1,13 @@
-//! Differential tests: the fast engine (`Game::sow`, `kalah_core::perft`) against the
-//! simple reference implementation in `common/reference.rs`, for every rule option and
-//! board sizes from 1 to 8 houses.
+//! Differential tests: the fast engine (`Game::legal_moves`, `Game::try_play`,
+//! `Game::sow`, `kalah_core::perft`) against the simple reference implementation in
+//! `common/reference.rs`, for every rule option of every family and board sizes from 1 to
+//! 8 houses.
 
 mod common;
 
 use common::reference::{self, Outcome, RefBoard};
-use common::{all_boards, all_rules, random_position, Rng};
-use kalah_core::{Game, Position, Sowing};
+use common::{all_boards, all_rules, random_position, settled_start, Rng, PLAYOUT_SOWINGS};
+use kalah_core::{Family, Game, MoveError, Position, Sowing, CLOCKWISE};
 
 /// Checks that `pos` and `reference` are the same board, side to move and game state.
 fn assert_same(pos: &Position, reference: &RefBoard, context: &dyn Fn() -> String) {
@@ -45,16 +46,39 @@ fn same_outcome(how: Sowing, outcome: Outcome) -> bool {
     )
 }
 
-/// Compares every legal sowing of `pos`; returns how many were compared.
+/// Compares every legal sowing of `pos`, and checks that `Game::try_play` refuses every
+/// other move with the family's reason; returns how many sowings were compared.
 fn compare_all_moves(game: &Game, pos: &Position, reference: &RefBoard) -> usize {
-    let fast_moves: Vec<usize> = pos.moves().collect();
+    let rules = game.rules();
+    let fast_moves: Vec<usize> = game.legal_moves(pos).collect();
     assert_eq!(
         fast_moves,
-        reference.legal_houses(),
-        "legal moves differ in {} under {}",
+        reference.legal_moves(rules),
+        "legal moves differ in {} under {rules}",
         reference.notation(),
-        game.rules()
     );
+    let h = game.houses();
+    for mv in (0..h).chain(CLOCKWISE..CLOCKWISE + h) {
+        if fast_moves.contains(&mv) {
+            continue;
+        }
+        let j = mv % CLOCKWISE;
+        let want = if mv >= CLOCKWISE && rules.family != Family::Ethiopian {
+            MoveError::NoDirection(rules.family)
+        } else if pos.mover_house(j) == 0 {
+            MoveError::EmptyHouse { house: j }
+        } else if rules.family == Family::Ethiopian {
+            MoveError::SingleSeed { house: j }
+        } else {
+            MoveError::MustFeed { house: j }
+        };
+        assert_eq!(
+            game.try_play(pos, mv).err(),
+            Some(want),
+            "move {mv} of {} under {rules}",
+            reference.notation()
+        );
+    }
     for &j in &fast_moves {
         let (next, how) = game.sow(pos, j);
         let (want, outcome) = reference.sow(game.rules(), j);
@@ -76,21 +100,24 @@ fn compare_all_moves(game: &Game, pos: &Position, reference: &RefBoard) -> usize
     fast_moves.len()
 }
 
-/// Plays a random game from the start, comparing every legal move of every position.
+/// Plays a random game from the start (at most [`PLAYOUT_SOWINGS`] sowings), comparing
+/// every legal move of every position.
 fn random_playout(game: &Game, rng: &mut Rng) -> usize {
     let rules = game.rules();
-    let mut pos = game.start();
-    let mut reference = RefBoard::start(rules.houses as usize, rules.seeds);
+    let (mut pos, mut reference) = settled_start(game);
     assert_same(&pos, &reference, &|| "start".to_string());
     let mut compared = 0;
-    while !pos.is_over() {
+    for _ in 0..PLAYOUT_SOWINGS {
+        if pos.is_over() {
+            break;
+        }
         compared += compare_all_moves(game, &pos, &reference);
-        let moves: Vec<usize> = pos.moves().collect();
-        let j = rng.pick(&moves);
-        pos = game.play_unchecked(&pos, j);
-        reference = reference.sow(rules, j).0;
+        let moves: Vec<usize> = game.legal_moves(&pos).collect();
+        let mv = rng.pick(&moves);
+        pos = game.play_unchecked(&pos, mv);
+        reference = reference.sow(rules, mv).0;
     }
-    assert!(reference.over);
+    assert_eq!(reference.over, pos.is_over());
     compared
 }
 
@@ -179,15 +206,30 @@ fn perft_matches_reference_from_random_boards() {
 
 #[test]
 fn divide_adds_up_to_perft() {
-    let game = Game::new(kalah_core::Rules::kalah(6, 4)).unwrap();
-    let start = game.start();
-    let reference = RefBoard::start(6, 4);
-    let parts = kalah_core::divide(&game, &start, 4);
-    assert_eq!(parts.len(), 6);
-    for (j, n) in &parts {
-        let child = reference.sow(game.rules(), *j).0;
-        assert_eq!(*n, reference::perft(game.rules(), &child, 3), "house {j}");
+    // Kalah and Oware sow the 6 houses; Ethiopian each house both ways (`CLOCKWISE + j`).
+    for (rules, moves) in [
+        (kalah_core::Rules::kalah(6, 4), (0..6).collect::<Vec<_>>()),
+        (kalah_core::Rules::oware(6, 4), (0..6).collect()),
+        (
+            kalah_core::Rules::ethiopian(6, 4),
+            (0..6).chain(CLOCKWISE..CLOCKWISE + 6).collect(),
+        ),
+    ] {
+        let game = Game::new(rules).unwrap();
+        let start = game.start();
+        let reference = RefBoard::start(6, 4);
+        let parts = kalah_core::divide(&game, &start, 4);
+        let firsts: Vec<usize> = parts.iter().map(|&(mv, _)| mv).collect();
+        assert_eq!(firsts, moves, "{rules}");
+        for (mv, n) in &parts {
+            let child = reference.sow(&rules, *mv).0;
+            assert_eq!(
+                *n,
+                reference::perft(&rules, &child, 3),
+                "move {mv} under {rules}"
+            );
+        }
+        let sum: u64 = parts.iter().map(|(_, n)| n).sum();
+        assert_eq!(sum, reference::perft(&rules, &reference, 4), "{rules}");
     }
-    let sum: u64 = parts.iter().map(|(_, n)| n).sum();
-    assert_eq!(sum, reference::perft(game.rules(), &reference, 4));
 }

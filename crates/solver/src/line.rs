@@ -110,9 +110,13 @@ pub fn replay(
             if !boundary_ok {
                 return Err(ReplayError::TurnBoundary { turn: t });
             }
+            if repeated {
+                return Err(ReplayError::AfterRepetition { turn: t });
+            }
             p = next;
+            // Every position reached counts, also one in the middle of a turn.
+            repeated = !seen.insert(p);
         }
-        repeated = !seen.insert(p);
     }
     let cycle = repeated && game.rules().family.is_cyclic();
     if !p.is_over() && !cycle {

@@ -562,7 +562,7 @@ fn principal_variation(game: &Game, graph: &Graph, root: &Position) -> Vec<Turn>
                 };
                 (worth, clock)
             };
-            if worth == v && best.is_none_or(|(b, _, _)| clock < b) {
+            if worth == v && best.map_or(true, |(b, _, _)| clock < b) {
                 best = Some((clock, m, c));
             }
         }

@@ -7,7 +7,7 @@ pub mod reference;
 
 use std::path::PathBuf;
 
-use kalah_core::{Family, Game, Position, Rules, Side};
+use kalah_core::{Family, Game, GrandSlam, Position, Rules, Side};
 use reference::RefBoard;
 
 /// SplitMix64: tiny, deterministic, good enough to pick moves and boards.
@@ -43,9 +43,26 @@ impl Rng {
 
 /// Every rule set of every family for one board: Kalah's 16 combinations of capture x
 /// end x leftovers x early stop, then General's and Nigerian's 8 (end x leftovers x early
-/// stop).
+/// stop), then Ethiopian's 4 (capture x early stop) and Oware's 4 (grand slam x early
+/// stop), whose games can go on forever (see [`PLAYOUT_SOWINGS`]).
 pub fn all_rules(houses: u8, seeds: u8) -> Vec<Rules> {
-    Rules::every_variant(houses, seeds)
+    let mut v = Rules::every_variant(houses, seeds);
+    v.extend(Rules::every_cyclic_variant(houses, seeds));
+    v
+}
+
+/// The most sowings a random playout makes: Ethiopian and Oware games can go round
+/// forever, and random ones often do. Kalah games of the boards tested end well before.
+pub const PLAYOUT_SOWINGS: usize = 300;
+
+/// The start of `game`, settled: Ethiopian Kalah with one seed per house is over before
+/// the first move (the mover has no house of two seeds), and `Game::start` does not say
+/// so.
+pub fn settled_start(game: &Game) -> (Position, RefBoard) {
+    let rules = game.rules();
+    let pos = game.settle(game.start()).expect("the start fits its game");
+    let reference = RefBoard::start(rules.houses as usize, rules.seeds).settled(rules);
+    (pos, reference)
 }
 
 /// The rule sets of [`all_rules`] of one family.
@@ -177,6 +194,9 @@ pub fn perft_header(family: Family) -> String {
     if family == Family::Kalah {
         return format!("{KALAH_PERFT_HEAD}{PERFT_FIELDS}");
     }
+    if family.is_cyclic() {
+        return cyclic_perft_header(family);
+    }
     format!(
         "\
 # Perft counts of {title} Kalah, computed by the simple reference implementation in
@@ -208,20 +228,81 @@ const PERFT_FIELDS: &str = "\
 #                not counted)
 ";
 
+/// The header of the perft tables of Ethiopian Kalah and Oware: their own capture field
+/// (Ethiopian's capture option, Oware's grand slam) and their fixed end of game.
+fn cyclic_perft_header(family: Family) -> String {
+    let (capture, end, leftovers, moves) = match family {
+        Family::Ethiopian => (
+            "\
+# capture:       empty | standard (a last seed in an empty house of the mover's row takes
+#                the opposite house, and itself even when that house is empty | only
+#                when it holds seeds)",
+            "\
+# end:           mover-stuck (the family's own end: the game ends when no house of the
+#                player to move holds two seeds or more)",
+            "# leftovers:     discard (only the stores count)",
+            "\
+# depth, count:  the number of sequences of exactly `depth` sowings from the position
+#                (a sowing is a house of two seeds or more and a direction, so such a
+#                house is two sowings; an extra turn is a further sowing; lines that end
+#                the game sooner are not counted)",
+        ),
+        _ => (
+            "\
+# capture:       no-capture | capture-all (the grand slam rule: what a sowing captures
+#                that would take every seed of the opponent's row; Oware always captures
+#                the twos and threes of the opponent's row)",
+            "\
+# end:           mover-stuck (the family's own end: the game ends when the player to move
+#                has no seeds, or none of their sowings reaches an opponent without seeds)",
+            "# leftovers:     owner (each player then keeps the seeds of their own row)",
+            "\
+# depth, count:  the number of sequences of exactly `depth` sowings from the position
+#                (there are no extra turns; a sowing must feed an opponent without seeds;
+#                lines that end the game sooner are not counted)",
+        ),
+    };
+    format!(
+        "\
+# Perft counts of {title}, computed by the simple reference implementation in
+# crates/core/tests/common/reference.rs (regenerate: see data/perft/README.md).
+#
+# One line per (rules, position, depth, count), fields separated by spaces:
+#   family houses seeds capture end leftovers early-stop position depth count
+# family:        {name}
+# houses, seeds: the board (seeds per house at the start; a position may hold fewer seeds)
+{capture}
+{end}
+{leftovers}
+# early-stop:    on | off
+# position:      board notation, absolute counts from South's first house
+#                (South's houses, South's store, North's houses, North's store) and the
+#                side to move, e.g. 4,4,4,4,4,4,0,4,4,4,4,4,4,0:S
+{moves}
+",
+        title = family.long_title(),
+        name = family.name(),
+    )
+}
+
 impl PerftEntry {
     /// The entry's line: Kalah's as in [`perft_header`], another family's with its name
-    /// first (see [`perft_header`]).
+    /// first (see [`perft_header`]); Oware's capture field holds its grand slam rule.
     pub fn to_line(&self) -> String {
         let r = &self.rules;
         let family = match r.family {
             Family::Kalah => String::new(),
             other => format!("{other} "),
         };
+        let capture = match r.family {
+            Family::Oware => r.grand_slam.name(),
+            other => other.capture_name(r.capture),
+        };
         format!(
             "{family}{} {} {} {} {} {} {} {} {}",
             r.houses,
             r.seeds,
-            r.family.capture_name(r.capture),
+            capture,
             r.end,
             r.leftovers,
             if r.early_stop { "on" } else { "off" },
@@ -244,7 +325,11 @@ impl PerftEntry {
             ));
         }
         let num = |s: &str| s.parse::<u64>().map_err(|e| format!("{s}: {e}"));
-        let capture = if family.has_capture_option() {
+        let mut grand_slam = GrandSlam::NoCapture;
+        let capture = if family == Family::Oware {
+            grand_slam = f[2].parse().map_err(|e| format!("{e}"))?;
+            kalah_core::Capture::Standard
+        } else if family.has_capture_option() {
             f[2].parse().map_err(|e| format!("{e}"))?
         } else if f[2] == family.capture_name(kalah_core::Capture::Standard) {
             kalah_core::Capture::Standard
@@ -263,6 +348,7 @@ impl PerftEntry {
                 "off" => false,
                 other => return Err(format!("early-stop '{other}' is not on/off")),
             },
+            grand_slam,
         };
         Ok(PerftEntry {
             rules,

@@ -1,9 +1,12 @@
 //! A deliberately simple reference implementation of the rules of every family (Kalah,
-//! General, Nigerian), written from docs/rules.md and the rule texts alone: a plain array
-//! of places in the absolute layout, one loop step per seed. It is slow on purpose; the
-//! fast engine is checked against it.
+//! General, Nigerian, Ethiopian, Oware), written from docs/rules.md and the rule texts
+//! alone: a plain array of places in the absolute layout, one loop step per seed. It is
+//! slow on purpose; the fast engine is checked against it.
+//!
+//! Moves are numbered as the engine numbers them: house `j` (0-based from the mover's
+//! left) sown counter-clockwise is `j`, sown clockwise (Ethiopian Kalah) `CLOCKWISE + j`.
 
-use kalah_core::{Capture, End, Family, Leftovers, Rules, Side};
+use kalah_core::{Capture, End, Family, GrandSlam, Leftovers, Rules, Side, CLOCKWISE};
 
 /// The most places a board has: 2 * 8 houses + 2 stores.
 pub const MAX_PLACES: usize = 18;
@@ -109,12 +112,56 @@ impl RefBoard {
             .collect()
     }
 
-    /// Sows house `j` of the mover by the rules of `rules.family`, then applies the end
-    /// of game.
-    pub fn sow(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
+    /// The mover's legal moves under `rules`, in increasing order of the engine's move
+    /// numbers; none once the game is over.
+    ///
+    /// - Kalah, General, Nigerian: every non-empty house.
+    /// - Ethiopian (seed 001: "they may not start from houses that hold only 1 seed"):
+    ///   every house of 2 seeds or more, counter-clockwise, then every such house
+    ///   clockwise.
+    /// - Oware: every non-empty house, but when the opponent has no seeds only those whose
+    ///   sowing drops a seed in the opponent's row (found by sowing it).
+    pub fn legal_moves(&self, rules: &Rules) -> Vec<usize> {
+        let houses = self.legal_houses();
         match rules.family {
-            Family::Kalah | Family::General => self.sow_kalah(rules, j),
-            Family::Nigerian => self.sow_nigerian(rules, j),
+            Family::Kalah | Family::General | Family::Nigerian => houses,
+            Family::Ethiopian => {
+                let two: Vec<usize> = houses
+                    .into_iter()
+                    .filter(|&j| self.places[self.house_index(self.to_move, j)] >= 2)
+                    .collect();
+                let clockwise = two.iter().map(|&j| CLOCKWISE + j);
+                two.iter().copied().chain(clockwise).collect()
+            }
+            Family::Oware => {
+                if self.row_seeds(self.to_move.other()) > 0 {
+                    return houses;
+                }
+                houses
+                    .into_iter()
+                    .filter(|&j| self.oware_feeds(j))
+                    .collect()
+            }
+        }
+    }
+
+    /// Sows move `mv` of the mover (a house, plus [`CLOCKWISE`] for a clockwise sowing in
+    /// Ethiopian Kalah) by the rules of `rules.family`, then applies the end of game. The
+    /// move must be one of [`RefBoard::legal_moves`].
+    pub fn sow(&self, rules: &Rules, mv: usize) -> (RefBoard, Outcome) {
+        match rules.family {
+            Family::Kalah | Family::General => self.sow_kalah(rules, mv, false),
+            Family::Nigerian => self.sow_nigerian(rules, mv),
+            Family::Ethiopian => {
+                let clockwise = mv >= CLOCKWISE;
+                let j = mv % CLOCKWISE;
+                assert!(
+                    self.places[self.house_index(self.to_move, j)] >= 2,
+                    "Ethiopian Kalah does not sow a single seed"
+                );
+                self.sow_kalah(rules, j, clockwise)
+            }
+            Family::Oware => self.sow_oware(rules, mv),
         }
     }
 
@@ -180,9 +227,12 @@ impl RefBoard {
         (b, outcome)
     }
 
-    /// Kalah (and General Kalah, which has no extra turns and no captures): one seed per
-    /// step, counter-clockwise, skipping the opponent's store.
-    fn sow_kalah(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
+    /// Kalah (and General Kalah, which has no extra turns and no captures; and Ethiopian
+    /// Kalah, which is Egyptian Kalah, that is Kalah with its capture option, sown in the
+    /// direction the mover chose): one seed per step, counter-clockwise (increasing place
+    /// numbers) or `clockwise` (decreasing), skipping the opponent's store, never the
+    /// emptied starting house.
+    fn sow_kalah(&self, rules: &Rules, j: usize, clockwise: bool) -> (RefBoard, Outcome) {
         let general = rules.family == Family::General;
         let (mut b, mut at, mut hand) = self.take_up(j);
         let mover = self.to_move;
@@ -190,7 +240,11 @@ impl RefBoard {
         let their_store = b.store_index(mover.other());
         let mut empty_before_last = false;
         while hand > 0 {
-            at = (at + 1) % n;
+            at = if clockwise {
+                (at + n - 1) % n
+            } else {
+                (at + 1) % n
+            };
             if at == their_store {
                 continue;
             }
@@ -221,11 +275,107 @@ impl RefBoard {
         (b, outcome)
     }
 
+    /// The places an Oware sowing of house `j` of the mover drops its seeds in, one per
+    /// seed, in order: counter-clockwise over both rows, past both stores (they are not on
+    /// the path), and past the emptied starting house on every lap.
+    fn oware_path(&self, j: usize) -> Vec<usize> {
+        let n = 2 * self.h + 2;
+        let start = self.house_index(self.to_move, j);
+        let mut at = start;
+        let mut path = Vec::new();
+        while path.len() < self.places[start] as usize {
+            at = (at + 1) % n;
+            if self.owner(at).is_some() && at != start {
+                path.push(at);
+            }
+        }
+        path
+    }
+
+    /// True when the Oware sowing of house `j` gives the opponent at least one seed.
+    fn oware_feeds(&self, j: usize) -> bool {
+        let opponent = self.to_move.other();
+        self.oware_path(j)
+            .into_iter()
+            .any(|i| self.owner(i) == Some(opponent))
+    }
+
+    /// Oware (abapa): sow the seeds along [`RefBoard::oware_path`]. If the last seed makes
+    /// an opponent's house hold 2 or 3, take it, and the opponent's houses before it
+    /// (back towards the opponent's first house) while they hold 2 or 3, stopping at the
+    /// first that does not. Where that would take every seed of the opponent's row (a
+    /// grand slam), `GrandSlam::NoCapture` takes nothing, `CaptureAll` takes them all.
+    /// No extra turns.
+    fn sow_oware(&self, rules: &Rules, j: usize) -> (RefBoard, Outcome) {
+        assert!(j < self.h, "Oware sows counter-clockwise only");
+        let path = self.oware_path(j);
+        let (mut b, _, _) = self.take_up(j);
+        let mover = self.to_move;
+        let opponent = mover.other();
+        for &i in &path {
+            b.places[i] += 1;
+        }
+        let last = *path.last().expect("a sowing drops at least one seed");
+        let mut taken = Vec::new();
+        let mut k = last;
+        while b.owner(k) == Some(opponent) && matches!(b.places[k], 2 | 3) {
+            taken.push(k);
+            if k == b.house_index(opponent, 0) {
+                break;
+            }
+            k -= 1;
+        }
+        let seeds: u32 = taken.iter().map(|&k| b.places[k] as u32).sum();
+        let grand_slam = !taken.is_empty() && seeds == b.row_seeds(opponent);
+        if !grand_slam || rules.grand_slam == GrandSlam::CaptureAll {
+            let store = b.store_index(mover);
+            for k in taken {
+                b.places[store] += b.places[k];
+                b.places[k] = 0;
+            }
+        }
+        b.to_move = opponent;
+        b.apply_end(rules);
+        let outcome = if b.over {
+            Outcome::GameOver
+        } else {
+            Outcome::Passed
+        };
+        (b, outcome)
+    }
+
     /// The end-of-game rules, with `self.to_move` the player about to move.
+    ///
+    /// Kalah, General, Nigerian: the `end` and `leftovers` options. Ethiopian (seed 001):
+    /// the game ends when the mover cannot move (each of their houses is empty or holds
+    /// one seed), and only the stores count. Oware: the game ends when the mover has no
+    /// seeds (the other player keeps the seeds of their row), or when the opponent has
+    /// none and no sowing of the mover reaches them (the mover keeps their row): either
+    /// way each row goes to its owner. Then the early stop.
     pub fn apply_end(&mut self, rules: &Rules) {
-        let ended = match rules.end {
-            End::RowEmpty => self.row_seeds(Side::South) == 0 || self.row_seeds(Side::North) == 0,
-            End::MoverStuck => self.row_seeds(self.to_move) == 0,
+        let (ended, leftovers) = match rules.family {
+            Family::Kalah | Family::General | Family::Nigerian => (
+                match rules.end {
+                    End::RowEmpty => {
+                        self.row_seeds(Side::South) == 0 || self.row_seeds(Side::North) == 0
+                    }
+                    End::MoverStuck => self.row_seeds(self.to_move) == 0,
+                },
+                rules.leftovers,
+            ),
+            Family::Ethiopian => {
+                let stuck =
+                    (0..self.h).all(|j| self.places[self.house_index(self.to_move, j)] <= 1);
+                (stuck, Leftovers::Discard)
+            }
+            Family::Oware => {
+                let no_seeds = self.row_seeds(self.to_move) == 0;
+                let cannot_feed = self.row_seeds(self.to_move.other()) == 0
+                    && !(0..self.h).any(|j| {
+                        self.places[self.house_index(self.to_move, j)] > 0 && self.oware_feeds(j)
+                    });
+                (no_seeds || cannot_feed, Leftovers::Owner)
+            }
         };
         if ended {
             for side in [Side::South, Side::North] {
@@ -234,7 +384,7 @@ impl RefBoard {
                     let i = self.house_index(side, j);
                     self.places[i] = 0;
                 }
-                if rules.leftovers == Leftovers::Owner {
+                if leftovers == Leftovers::Owner {
                     let s = self.store_index(side);
                     self.places[s] += left as u8;
                 }
@@ -278,8 +428,8 @@ pub fn perft(rules: &Rules, b: &RefBoard, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    b.legal_houses()
+    b.legal_moves(rules)
         .into_iter()
-        .map(|j| perft(rules, &b.sow(rules, j).0, depth - 1))
+        .map(|mv| perft(rules, &b.sow(rules, mv).0, depth - 1))
         .sum()
 }
