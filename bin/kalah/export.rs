@@ -335,11 +335,18 @@ fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> Str
 fn csv_table(game: &Game, table: &[Entry]) -> String {
     let h = game.houses();
     // Ethiopian Kalah: a column for each house's clockwise sowing after the others.
-    let directions = if game.rules().family.has_direction() { 2 } else { 1 };
+    let directions = if game.rules().family.has_direction() {
+        2
+    } else {
+        1
+    };
     let mut text = String::from("position,side,turns,value,best");
     for d in 0..directions {
         for i in 1..=h {
-            text.push_str(&format!(",house{i}{}", if d == 1 { "_clockwise" } else { "" }));
+            text.push_str(&format!(
+                ",house{i}{}",
+                if d == 1 { "_clockwise" } else { "" }
+            ));
         }
     }
     text.push('\n');

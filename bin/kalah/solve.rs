@@ -44,7 +44,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             spinner.set_message(progress_message(p, sign))
         })
         .map_err(|_| match kalah_solver::retro::too_large() {
-            Some(limit) => crate::analysis_io::invalid(kalah_solver::retro::too_large_message(limit)),
+            Some(limit) => {
+                crate::analysis_io::invalid(kalah_solver::retro::too_large_message(limit))
+            }
             None => CliError::Internal("the search was cancelled".into()),
         })?;
     spinner.finish_and_clear();
