@@ -176,6 +176,12 @@ pub fn evaluate(
         }
     }
     let todo = plan.to_solve(known);
+    if let (true, Some(&(root, _))) = (game.rules().family.is_cyclic(), plan.positions.first()) {
+        // One retrograde analysis from the start covers every position of the table.
+        if !todo.is_empty() {
+            solver.solve(&root, cancel, &mut |_| {})?;
+        }
+    }
     // Each value is kept only after its principal variation replays to it.
     let failure = std::sync::Mutex::new(None);
     let solved = pool::run_in_order(

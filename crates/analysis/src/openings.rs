@@ -123,6 +123,11 @@ pub fn openings(
     if steps.is_empty() {
         return Err(AnalysisError::GameOver);
     }
+    if game.rules().family.is_cyclic() {
+        // Retrograde analysis solves the whole game graph of a position: solving `pos`
+        // first puts every first turn's position in it, solved once for all of them.
+        solver.solve(pos, cancel, &mut |_| {})?;
+    }
     let failure = Mutex::new(None);
     let mut done: Vec<Opening> = Vec::with_capacity(steps.len());
     pool::run_in_order(

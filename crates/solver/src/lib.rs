@@ -298,7 +298,7 @@ impl Solver {
         if game.rules().family.is_cyclic() {
             // The whole game graph is solved: at most what a share of the memory holds.
             let memory = os::available_memory().unwrap_or(8 << 30);
-            let limit = memory / 4 * 3 / retro::BYTES_PER_POSITION;
+            let retro = retro::Retro::new(&game, memory / 10 * 9);
             return Ok(Solver {
                 table: Solver::allocate_table(&game, 1)?,
                 game,
@@ -309,7 +309,7 @@ impl Solver {
                 busy: smp::Busy::new(),
                 cache: None,
                 skipped: Vec::new(),
-                retro: Some(retro::Retro::new(limit)),
+                retro: Some(retro),
             });
         }
         let table = Solver::allocate_table(&game, config.hash_mb)?;
