@@ -276,3 +276,28 @@ fn the_tiniest_boards_match_the_path_search() {
 fn engine_board(_game: &Game, b: &Node, rules: &Rules) -> Node {
     b.settled(rules)
 }
+
+#[test]
+fn a_graph_larger_than_the_memory_stops_with_a_reason() {
+    let cancel = AtomicBool::new(false);
+    for rules in [
+        Rules::oware(4, 2),
+        Rules {
+            early_stop: true,
+            ..Rules::ethiopian(4, 2)
+        },
+    ] {
+        let game = Game::new(rules).unwrap();
+        let retro = kalah_solver::retro::Retro::new(&game, 4096);
+        let stop = retro
+            .solve(&game, &game.start(), &cancel, &mut |_| {})
+            .unwrap_err();
+        assert!(
+            matches!(stop, kalah_solver::retro::RetroStop::TooLarge { limit } if limit < 1000),
+            "{rules}: {stop:?}"
+        );
+        // Nothing is kept of a solve that stopped.
+        assert_eq!(retro.known_value(&game, &game.start()), None);
+        assert!(kalah_solver::retro::too_large().is_some());
+    }
+}
