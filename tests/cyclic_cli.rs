@@ -327,3 +327,42 @@ fn batch_export_and_pie_give_replayed_values() {
     assert!(p.to_string().contains("swap"), "{p}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn committed_values_replay() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/cyclic");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().map_or(true, |e| e != "json") {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let name = v["rules"].as_str().unwrap().to_string();
+        // `Oware(6,2) capture=...`: the family and the board.
+        let (family, rest) = name.split_once('(').unwrap();
+        let (h, s) = rest.split_once(')').unwrap().0.split_once(',').unwrap();
+        let (h, s): (u8, u8) = (h.parse().unwrap(), s.parse().unwrap());
+        let rules = match family {
+            "Oware" => Rules::oware(h, s),
+            _ => Rules::ethiopian(h, s),
+        };
+        assert_eq!(rules.to_string(), name, "{}", path.display());
+        let game = Game::new(rules).unwrap();
+        let mut best = i32::MIN;
+        for t in v["turns"].as_array().unwrap() {
+            let value = t["value"].as_i64().unwrap() as i32;
+            assert_eq!(
+                replay(&game, &game.start(), &t["pv"]),
+                value,
+                "{}: {}",
+                path.display(),
+                t["turn"]
+            );
+            best = best.max(value);
+            checked += 1;
+        }
+        assert_eq!(best, v["value_without_pie"].as_i64().unwrap() as i32);
+    }
+    assert!(checked >= 20, "{checked} first turns replayed");
+}
