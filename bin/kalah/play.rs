@@ -7,8 +7,8 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use kalah_core::notation::{bin, format_turn, play_bin};
-use kalah_core::{mix, Game, Position, PositionError, Side, Sowing};
+use kalah_core::notation::{self, bin, format_turn};
+use kalah_core::{mix, Game, Position, PositionError, Side};
 
 use std::sync::atomic::AtomicBool;
 
@@ -136,7 +136,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     return Ok(());
                 }
                 "help" | "h" | "?" => {
-                    write_help(&pos, out)?;
+                    write_help(&game, &pos, out)?;
                     continue;
                 }
                 _ => {}
@@ -158,36 +158,31 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// Plays the sowings of `line` (a bin, or bins joined by `-` where every sowing but the last
-/// gives an extra turn), all or nothing.
+/// gives an extra turn; `3<` sows clockwise where the family allows it), all or nothing.
 fn play_turn(game: &Game, pos: &Position, line: &str) -> Result<Position, PositionError> {
-    let parts: Vec<&str> = line.split('-').map(str::trim).collect();
-    let mut next = *pos;
-    for (k, part) in parts.iter().enumerate() {
-        let b: usize = part
-            .parse()
-            .map_err(|_| PositionError::BadMove(line.to_string()))?;
-        let (after, how) = play_bin(game, &next, b)?;
-        if k + 1 < parts.len() && how != Sowing::ExtraTurn {
-            return Err(PositionError::NoExtraTurn { bin: b });
-        }
-        next = after;
+    if line.contains(|c: char| c == ',' || c.is_whitespace()) {
+        return Err(PositionError::BadMove(line.to_string()));
     }
-    Ok(next)
+    notation::play_moves(game, *pos, line).map(|(next, _)| next)
 }
 
 /// Explains the input the prompt accepts.
-fn write_help(pos: &Position, out: &mut dyn Write) -> io::Result<()> {
+fn write_help(game: &Game, pos: &Position, out: &mut dyn Write) -> io::Result<()> {
     let h = pos.houses_per_side();
     let side = pos.side_to_move();
     writeln!(
         out,
         "Type the bin of the house to sow: {side} owns bins {} to {} (bins {} and {} are the \
          stores). A last seed in your own store gives you another sowing; you may also type \
-         a whole turn at once as bins joined by '-'. 'quit' ends the game.",
+         a whole turn at once as bins joined by '-'.{} 'quit' ends the game.",
         bin(h, side, 0),
         bin(h, side, h - 1),
         h + 1,
         2 * h + 2,
+        match game.rules().family.has_direction() {
+            true => " Add '<' to sow clockwise (3<).",
+            false => "",
+        },
     )
 }
 
