@@ -295,7 +295,7 @@ fn grow_cache(
 const MIB: f64 = (1u64 << 20) as f64;
 
 /// Ethiopian Kalah and Oware keep no database files: `kalah solve` analyses the whole game
-/// graph of the position (docs/rules.md §6, docs/cyclic.md).
+/// graph of the position (docs/rules.md §5.7, docs/cyclic.md).
 fn refuse_cyclic(rules: &kalah_core::Rules) -> Result<(), CliError> {
     match rules.family.is_cyclic() {
         true => Err(crate::analysis_io::invalid(format!(

@@ -218,6 +218,18 @@ impl Turn {
     }
 }
 
+/// Adds `side`'s sowing `m` to the line `pv`: to its last turn where the same player is
+/// still to move (the last sowing gave an extra turn), else as a new turn.
+pub(crate) fn push_sowing(pv: &mut Vec<Turn>, side: Side, m: usize) {
+    match pv.last_mut() {
+        Some(t) if t.side == side => t.sowings.push(m),
+        _ => pv.push(Turn {
+            side,
+            sowings: vec![m],
+        }),
+    }
+}
+
 /// The exact result of a solve.
 #[derive(Clone, Debug)]
 pub struct Solution {
@@ -655,14 +667,7 @@ impl Solver {
             }
             // The value is exact, so some move keeps it; anything else is a solver bug.
             let (j, child, target) = next.expect("no move keeps the proved value");
-            match pv.last_mut() {
-                // Same player again: the last sowing gave an extra turn.
-                Some(t) if t.side == pos.side_to_move() => t.sowings.push(j),
-                _ => pv.push(Turn {
-                    side: pos.side_to_move(),
-                    sowings: vec![j],
-                }),
-            }
+            push_sowing(&mut pv, pos.side_to_move(), j);
             pos = child;
             value = target;
         }

@@ -80,7 +80,7 @@ impl std::error::Error for ReplayError {}
 /// `value` (from South). Every sowing must be legal, each turn must end exactly where the
 /// extra turns end (or where the game ends), and the last turn must end the game, or, in
 /// the families whose positions repeat, return to a position of the line: play would then
-/// go on for ever, and the cycle rule (docs/rules.md §6) ends it with the store margin
+/// go on for ever, and the cycle rule (docs/rules.md §5.7) ends it with the store margin
 /// standing. Returns the final position.
 pub fn replay(
     game: &Game,

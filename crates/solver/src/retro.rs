@@ -1,7 +1,7 @@
 //! Exact values of games whose positions can repeat (Ethiopian Kalah, Oware) by
 //! retrograde analysis of the game graph, level by level.
 //!
-//! **The cycle rule** (docs/rules.md §6): play that would go on for ever ends the game with
+//! **The cycle rule** (docs/rules.md §5.7): play that would go on for ever ends the game with
 //! the seeds in the houses shared equally, so the store margin stands. A seed that reaches
 //! a store never comes back, so the value of a position is its store margin plus a value
 //! of the houses alone (the stores too under the early stop), whatever the path to it.
@@ -23,18 +23,20 @@
 //! For every threshold `t > 0`, "the mover can force at least `t`" does not depend on
 //! whether infinite play counts 0 or −∞ (both are below `t`), so the value is `lo` where
 //! `lo > 0`; symmetrically it is `hi` where `hi < 0`; and 0 otherwise:
-//! `value = max(min(hi, 0), lo)`. Each sweep updates every position of the level from the
-//! previous sweep's values (Jacobi order, in parallel), and the iteration stops when a
+//! `value = max(min(hi, 0), lo)`. Each sweep updates the positions of the level that are
+//! not final yet, a chunk per thread (see [`solve_level`]), and the iteration stops when a
 //! sweep changes nothing; `lo` only rises and `hi` only falls, over finitely many values.
 //!
 //! **Principal variations** replay to the value. Each `lo` and `hi` remembers the sweep
-//! that set its final value (a global clock, so positions of earlier solves are older).
-//! The player who wins (value > 0) moves to a child whose value was final strictly
-//! earlier, so the line reaches a lower level in finitely many moves; a value of 0 may
-//! cycle, and the line then stops where a position would repeat (the margin stands).
+//! that set its final value (a clock over every solve of the game, so positions of
+//! earlier solves are older); with the node, a [`stamp`]. The player who wins (value > 0)
+//! moves to a child whose value was final strictly earlier, so the line reaches a lower
+//! level in finitely many moves; a value of 0 may cycle, and the line then stops where a
+//! position would repeat (the margin stands).
 //!
-//! Only the positions reachable from the positions solved are visited; the solved graph is
-//! kept, so later solves in the same game (the openings, a batch) reuse it.
+//! Only the positions reachable from the positions solved are visited, with one of two
+//! indices ([`Graph`], a hash map that later solves extend; [`Dense`], a bitmap solved
+//! again whole with each new root).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -98,6 +100,14 @@ impl Values {
         self.lo[i].max(self.hi[i].min(0))
     }
 
+    /// Only the first `n` nodes.
+    fn truncate(&mut self, n: usize) {
+        self.lo.truncate(n);
+        self.hi.truncate(n);
+        self.lo_at.truncate(n);
+        self.hi_at.truncate(n);
+    }
+
     /// Room for `n` nodes, the new ones unsolved.
     fn resize(&mut self, n: usize) {
         self.lo.resize(n, -INF);
@@ -144,9 +154,19 @@ impl Dense {
     /// The node of a board, if it is reachable.
     fn node(&self, board: u128) -> Option<u32> {
         let r = self.ranker.rank(board) as usize;
-        let (w, b) = (r / 64, r % 64);
-        let word = *self.bits.get(w)?;
-        (word >> b & 1 == 1).then(|| self.before[w] + (word & ((1u64 << b) - 1)).count_ones())
+        let word = *self.bits.get(r / 64)?;
+        (word >> (r % 64) & 1 == 1).then(|| self.below(r) as u32)
+    }
+
+    /// The reachable boards of rank below `rank` (all of them past the last word).
+    fn below(&self, rank: usize) -> usize {
+        match self.bits.get(rank / 64) {
+            Some(word) => {
+                self.before[rank / 64] as usize
+                    + (word & ((1u64 << (rank % 64)) - 1)).count_ones() as usize
+            }
+            None => self.nodes,
+        }
     }
 
     /// The board of node `i`.
@@ -245,8 +265,6 @@ pub struct Retro {
     backend: Mutex<Backend>,
     /// The most positions the graph may hold.
     limit: u64,
-    /// Why the last solve stopped, if it did.
-    last_stop: Mutex<Option<RetroStop>>,
 }
 
 /// Memory a position of the graph takes with a hash index: key, index entry and its
@@ -270,7 +288,6 @@ impl Retro {
         Retro {
             backend: Mutex::new(backend),
             limit: (memory / per).min(u32::MAX as u64 - 1),
-            last_stop: Mutex::new(None),
         }
     }
 
@@ -281,15 +298,7 @@ impl Retro {
 
     /// Positions solved so far.
     pub fn positions(&self) -> u64 {
-        match &*self.lock() {
-            Backend::Hash(g) => g.keys.len() as u64,
-            Backend::Dense(d) => d.as_ref().map_or(0, |d| d.nodes as u64),
-        }
-    }
-
-    /// Why the last solve stopped early, if it did.
-    pub fn last_stop(&self) -> Option<RetroStop> {
-        *self.last_stop.lock().unwrap_or_else(|e| e.into_inner())
+        self.lock().positions()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Backend> {
@@ -305,9 +314,8 @@ impl Retro {
         progress: &mut dyn FnMut(&RetroProgress),
     ) -> Result<RetroSolution, RetroStop> {
         let start = Instant::now();
-        *self.last_stop.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let mut backend = self.lock();
-        let before = (self.count(&backend), clock(&backend));
+        let before = (backend.positions(), backend.clock());
         let result = match (pos.is_over(), &mut *backend) {
             (true, _) => Ok(()),
             (false, Backend::Hash(graph)) => {
@@ -321,7 +329,6 @@ impl Retro {
             if let RetroStop::TooLarge { limit } = stop {
                 TOO_LARGE.store(limit.max(1), Relaxed);
             }
-            *self.last_stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(stop);
             return Err(stop);
         }
         let (relative, pv) = match &*backend {
@@ -338,7 +345,7 @@ impl Retro {
                 (v, principal_variation(game, &d.values, &node, pos))
             }
         };
-        let (positions, sweeps) = (self.count(&backend), clock(&backend));
+        let (positions, sweeps) = (backend.positions(), backend.clock());
         let dense = matches!(&*backend, Backend::Dense(_));
         Ok(RetroSolution {
             value: pos.store_margin() + relative as i32,
@@ -352,13 +359,6 @@ impl Retro {
             sweeps: (sweeps - before.1) as u64,
             elapsed: start.elapsed(),
         })
-    }
-
-    fn count(&self, backend: &Backend) -> u64 {
-        match backend {
-            Backend::Hash(g) => g.keys.len() as u64,
-            Backend::Dense(d) => d.as_ref().map_or(0, |d| d.nodes as u64),
-        }
     }
 
     /// The exact value of `pos` where it has been solved already (`None` otherwise).
@@ -377,11 +377,21 @@ impl Retro {
     }
 }
 
-/// The clock of a backend: sweeps done so far.
-fn clock(backend: &Backend) -> u32 {
-    match backend {
-        Backend::Hash(g) => g.values.clock,
-        Backend::Dense(d) => d.as_ref().map_or(0, |d| d.values.clock),
+impl Backend {
+    /// Positions solved so far.
+    fn positions(&self) -> u64 {
+        match self {
+            Backend::Hash(g) => g.keys.len() as u64,
+            Backend::Dense(d) => d.as_ref().map_or(0, |d| d.nodes as u64),
+        }
+    }
+
+    /// The clock: sweeps done so far.
+    fn clock(&self) -> u32 {
+        match self {
+            Backend::Hash(g) => g.values.clock,
+            Backend::Dense(d) => d.as_ref().map_or(0, |d| d.values.clock),
+        }
     }
 }
 
@@ -400,8 +410,8 @@ fn position(game: &Game, k: &Key) -> Position {
     Position::from_packed(game.houses(), k.0, k.1, Side::South)
 }
 
-/// A move of `pos`: the position it leads to (`None` where the game ends), whether the
-/// same player moves again, and the gain in store margin for the mover.
+/// The moves of `pos`: each with the position it leads to (over where the game ends),
+/// whether the same player moves again, and the gain in store margin for the mover.
 fn moves<'a>(
     game: &'a Game,
     pos: &'a Position,
@@ -535,11 +545,7 @@ fn rollback(graph: &mut Graph, first_new: usize) {
     for k in graph.keys.drain(first_new..) {
         graph.index.remove(&k);
     }
-    let v = &mut graph.values;
-    v.lo.truncate(first_new);
-    v.hi.truncate(first_new);
-    v.lo_at.truncate(first_new);
-    v.hi_at.truncate(first_new);
+    graph.values.truncate(first_new);
 }
 
 /// Seeds in the houses of a key.
@@ -635,14 +641,7 @@ fn solve_dense(
             dense.ranker.level_start(l) as usize,
             dense.ranker.level_start(l + 1) as usize,
         );
-        let first = |r: usize| match r / 64 < dense.bits.len() {
-            true => {
-                dense.before[r / 64] as usize
-                    + (dense.bits[r / 64] & ((1u64 << (r % 64)) - 1)).count_ones() as usize
-            }
-            false => dense.nodes,
-        };
-        let range = first(a)..first(b);
+        let range = dense.below(a)..dense.below(b);
         if !range.is_empty() {
             levels.push((l as u32, range));
         }
@@ -839,14 +838,7 @@ fn principal_variation(
         }
         // The value is a fixed point, so some move keeps it.
         let Some((_, m, c)) = best else { break };
-        match pv.last_mut() {
-            // Same player again: the last sowing gave an extra turn.
-            Some(t) if t.side == pos.side_to_move() => t.sowings.push(m),
-            _ => pv.push(Turn {
-                side: pos.side_to_move(),
-                sowings: vec![m],
-            }),
-        }
+        crate::push_sowing(&mut pv, pos.side_to_move(), m);
         pos = c;
     }
     pv

@@ -218,13 +218,7 @@ impl RefBoard {
             );
         }
         b.to_move = mover.other();
-        b.apply_end(rules);
-        let outcome = if b.over {
-            Outcome::GameOver
-        } else {
-            Outcome::Passed
-        };
-        (b, outcome)
+        b.pass_turn(rules)
     }
 
     /// Kalah (and General Kalah, which has no extra turns and no captures; and Ethiopian
@@ -335,13 +329,19 @@ impl RefBoard {
             }
         }
         b.to_move = opponent;
-        b.apply_end(rules);
-        let outcome = if b.over {
+        b.pass_turn(rules)
+    }
+
+    /// The end of a sowing that passed the turn (`to_move` already the opponent): the
+    /// end-of-game rules, and how the sowing ended.
+    fn pass_turn(mut self, rules: &Rules) -> (RefBoard, Outcome) {
+        self.apply_end(rules);
+        let outcome = if self.over {
             Outcome::GameOver
         } else {
             Outcome::Passed
         };
-        (b, outcome)
+        (self, outcome)
     }
 
     /// The end-of-game rules, with `self.to_move` the player about to move.
