@@ -24,18 +24,18 @@
 //! whether infinite play counts 0 or −∞ (both are below `t`), so the value is `lo` where
 //! `lo > 0`; symmetrically it is `hi` where `hi < 0`; and 0 otherwise:
 //! `value = max(min(hi, 0), lo)`. Each sweep updates the positions of the level that are
-//! not final yet, a chunk per thread (see [`solve_level`]), and the iteration stops when a
+//! not final yet, a chunk per thread (see `solve_level`), and the iteration stops when a
 //! sweep changes nothing; `lo` only rises and `hi` only falls, over finitely many values.
 //!
 //! **Principal variations** replay to the value. Each `lo` and `hi` remembers the sweep
 //! that set its final value (a clock over every solve of the game, so positions of
-//! earlier solves are older); with the node, a [`stamp`]. The player who wins (value > 0)
+//! earlier solves are older); with the node, a `stamp`. The player who wins (value > 0)
 //! moves to a child whose value was final strictly earlier, so the line reaches a lower
 //! level in finitely many moves; a value of 0 may cycle, and the line then stops where a
 //! position would repeat (the margin stands).
 //!
 //! Only the positions reachable from the positions solved are visited, with one of two
-//! indices ([`Graph`], a hash map that later solves extend; [`Dense`], a bitmap solved
+//! indices (`Graph`, a hash map that later solves extend; `Dense`, a bitmap solved
 //! again whole with each new root).
 
 use std::collections::HashMap;
