@@ -90,6 +90,19 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
+    /// True when no rule option was given (the `kalah` preset is the default).
+    pub fn is_default(&self) -> bool {
+        self.houses.is_none()
+            && self.seeds.is_none()
+            && self.preset == Preset::Kalah
+            && self.capture.is_none()
+            && self.end.is_none()
+            && self.leftovers.is_none()
+            && self.grand_slam.is_none()
+            && !self.early_stop
+            && !self.no_early_stop
+    }
+
     /// The rules for a board of `houses` houses with `seeds` seeds per house.
     pub fn rules(&self, houses: u8, seeds: u8) -> Rules {
         let mut rules = self.preset.rules(houses, seeds);

@@ -6,8 +6,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use kalah_analysis::batch::{solve_stream_in_order, Answer, Item, LineError, Lines};
+use kalah_analysis::batch::{solve_stream_in_order, Answer, Bound, Item, LineError, Lines};
+use kalah_analysis::distributed::Unit;
 use kalah_analysis::output::{Output, OutputError, OutputKind};
+use kalah_core::Game;
 use serde_json::{json, Value};
 
 use crate::analysis_io::{
@@ -28,6 +30,16 @@ use crate::solving::SolverArgs;
 /// South, principal variation replayed before writing), or `{"line", "input", "rules",
 /// "error"}` for a line that cannot be read (not UTF-8 text, not a position); a bad line
 /// never stops the batch.
+///
+/// A line may also be a work unit written by `kalah split` (a JSON object with "id",
+/// "position", "window" and "rules"). Its answer adds "id" and "window" and, where the
+/// value lies outside the window, states the bound proved instead of the value:
+/// "at_least" (no "value", empty "pv") or "at_most". A file of units carries its rules:
+/// without rule options the batch takes them from the first unit (rule options given
+/// must agree with them).
+///
+/// --shard I/N answers only every N-th position, starting with the I-th (1-based), so N
+/// jobs with I = 1..N share one input between them; each writes its own --output.
 ///
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
 /// before it are done. FILE is checked before any work (a directory or a missing
@@ -53,9 +65,14 @@ pub struct Args {
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
 
-    /// Continue the interrupted run whose answers are in --output
+    /// Continue the interrupted run whose answers are in --output (a missing or empty
+    /// --output simply starts)
     #[arg(long, requires = "output")]
     resume: bool,
+
+    /// Answer only shard I of N: the I-th position of the input, then every N-th after it
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
 
     #[command(flatten)]
     rules: RulesArgs,
@@ -68,12 +85,6 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    // The rules and board of the options (the defaults of every subcommand), from the start.
-    let no_position = PositionArgs {
-        position: None,
-        moves: None,
-    };
-    let (game, _) = setup(&args.rules, &no_position)?;
     // The output is checked and locked before any work.
     let output = args.output.as_deref().map(Output::open).transpose()?;
     if let Some(o) = &output {
@@ -81,13 +92,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
         }
     }
-    let (reader, count) = open_input(args.input.as_deref())?;
-    let mut lines = Lines::new(reader);
+    let (reader, count) = open_input(args.input.as_deref(), args.shard)?;
+    let mut lines = Sharded::new(Lines::new(reader), args.shard).peekable();
     let input_name = match &args.input {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard input".to_string(),
     };
     let read_error = |e: std::io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
+    // The rules: the options', or those of the work units the input holds.
+    let first_unit = match lines.peek() {
+        Some(Ok(item)) if item.input.starts_with('{') => Unit::parse(&item.input).ok(),
+        _ => None,
+    };
+    let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
     let rules = game.rules().to_string();
 
     let (skip, keep) = match &output {
@@ -189,9 +206,88 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// solves, few enough not to wait long on a slow pipe.
 const READ_AHEAD: usize = 4;
 
-/// The input as a reader, and its number of positions when it is a file (counted in a
-/// first pass, for the progress bar); standard input is read as it comes.
-fn open_input(path: Option<&Path>) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {
+/// Reads `I/N` with 1 <= I <= N.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{s}' is not a shard I/N with 1 <= I <= N (e.g. 3/8)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The positions of one shard: the I-th of the input, then every N-th after it.
+struct Sharded<L> {
+    inner: L,
+    /// Positions read so far.
+    seen: usize,
+    /// (I, N), or every position.
+    shard: Option<(usize, usize)>,
+}
+
+impl<L> Sharded<L> {
+    fn new(inner: L, shard: Option<(usize, usize)>) -> Sharded<L> {
+        Sharded {
+            inner,
+            seen: 0,
+            shard,
+        }
+    }
+}
+
+impl<L: Iterator<Item = std::io::Result<Item>>> Iterator for Sharded<L> {
+    type Item = std::io::Result<Item>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let item = self.inner.next()?;
+            let Ok(_) = &item else { return Some(item) };
+            let k = self.seen;
+            self.seen += 1;
+            match self.shard {
+                Some((i, n)) if k % n != i - 1 => continue,
+                _ => return Some(item),
+            }
+        }
+    }
+}
+
+/// The game of the batch: the rule options', or, for an input of work units and no rule
+/// options, the first unit's rules (options given must agree with them).
+fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<Game, CliError> {
+    // The rules and board of the options (the defaults of every subcommand), from the start.
+    let no_position = PositionArgs {
+        position: None,
+        moves: None,
+    };
+    let Some(unit) = unit else {
+        return Ok(setup(rules, &no_position)?.0);
+    };
+    if rules.is_default() {
+        return Ok(Game::new(unit.rules)?);
+    }
+    let (game, _) = setup(rules, &no_position)?;
+    if *game.rules() != unit.rules {
+        return Err(invalid(format!(
+            "{input_name} holds work units for the rules {}, but the options give {}: leave \
+             the rule options out (the units carry their rules) or correct them",
+            unit.rules,
+            game.rules()
+        )));
+    }
+    Ok(game)
+}
+
+/// The input as a reader, and its number of positions in the shard when it is a file
+/// (counted in a first pass, for the progress bar); standard input is read as it comes.
+fn open_input(
+    path: Option<&Path>,
+    shard: Option<(usize, usize)>,
+) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {
     match path {
         None => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
         Some(p) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
@@ -203,7 +299,11 @@ fn open_input(path: Option<&Path>) -> Result<(Box<dyn BufRead + Send>, Option<us
             };
             let is_file = std::fs::metadata(p).is_ok_and(|m| m.is_file());
             let count = if is_file {
-                Some(Lines::new(open()?).filter(Result::is_ok).count())
+                Some(
+                    Sharded::new(Lines::new(open()?), shard)
+                        .filter(Result::is_ok)
+                        .count(),
+                )
             } else {
                 None
             };
@@ -215,17 +315,29 @@ fn open_input(path: Option<&Path>) -> Result<(Box<dyn BufRead + Send>, Option<us
 /// One answer as a JSON line.
 fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize, rules: &str) -> Value {
     match r {
-        Ok(a) => json!({
-            "line": item.line,
-            "input": item.input,
-            "rules": rules,
-            "position": a.position.to_string(),
-            "value": a.value,
-            "best_turn": a.best_turn().map(|t| t.notation(houses)),
-            "pv": line_strings(houses, &a.pv),
-            "nodes": a.nodes,
-            "seconds": a.elapsed.as_secs_f64(),
-        }),
+        Ok(a) => {
+            let mut line = json!({
+                "line": item.line,
+                "input": item.input,
+                "rules": rules,
+            });
+            if let Some(u) = &a.unit {
+                line["id"] = json!(u.id);
+                line["window"] = json!([u.window.alpha, u.window.beta]);
+            }
+            line["position"] = json!(a.position.to_string());
+            let name = match a.bound {
+                Bound::Exact => "value",
+                Bound::AtLeast => "at_least",
+                Bound::AtMost => "at_most",
+            };
+            line[name] = json!(a.value);
+            line["best_turn"] = json!(a.best_turn().map(|t| t.notation(houses)));
+            line["pv"] = json!(line_strings(houses, &a.pv));
+            line["nodes"] = json!(a.nodes);
+            line["seconds"] = json!(a.elapsed.as_secs_f64());
+            line
+        }
         Err(e) => json!({
             "line": item.line,
             "input": item.input,
@@ -242,7 +354,7 @@ fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize, rules:
 /// accident. Only a regular file is read.
 fn answered(
     output: &Output,
-    lines: &mut Lines<Box<dyn BufRead + Send>>,
+    lines: &mut dyn Iterator<Item = std::io::Result<Item>>,
     rules: &str,
     resume: bool,
     read_error: &dyn Fn(std::io::Error) -> CliError,

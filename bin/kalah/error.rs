@@ -1,5 +1,5 @@
 //! The one error type of the command line: every way a run can fail, each with a message
-//! a user can act on. Any `CliError` ends the program with exit status 2.
+//! a user can act on. Any `CliError` ends the program with exit status 2 (`Incomplete`: 3).
 
 use std::fmt;
 use std::io;
@@ -71,6 +71,9 @@ pub enum CliError {
     Input(String),
     /// An output file that cannot be used or written (see `kalah_analysis::output`).
     Output(kalah_analysis::output::OutputError),
+    /// Not an error but an unfinished result (`kalah merge` before every answer it needs
+    /// is in): the message says what is missing; the exit status is 3.
+    Incomplete(String),
 }
 
 impl fmt::Display for CliError {
@@ -146,6 +149,7 @@ impl fmt::Display for CliError {
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),
+            CliError::Incomplete(msg) => write!(f, "{msg}"),
             CliError::Output(e) => write!(f, "{e}"),
         }
     }

@@ -12,6 +12,7 @@ mod bench;
 mod egdb;
 mod error;
 mod export;
+mod merge;
 mod openings;
 mod perft;
 mod pie;
@@ -19,6 +20,7 @@ mod play;
 mod show;
 mod solve;
 mod solving;
+mod split;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -30,6 +32,9 @@ use crate::error::CliError;
 /// Exit status for every error: bad arguments, a bad position or move, failed I/O.
 /// (clap's own usage errors exit with 2 as well.)
 const EXIT_ERROR: u8 = 2;
+/// Exit status of `kalah merge` while answers are still missing: the output is complete
+/// for what the answers prove, the value is not decided yet.
+const EXIT_INCOMPLETE: u8 = 3;
 
 /// An exact solver and analysis engine for the mancala game Kalah.
 ///
@@ -54,6 +59,8 @@ enum Command {
     Openings(openings::Args),
     Pie(pie::Args),
     Batch(batch::Args),
+    Split(split::Args),
+    Merge(merge::Args),
     Export(export::Args),
     Egdb(egdb::Args),
 }
@@ -67,6 +74,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`kalah perft ... | head`): nothing left to say.
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CliError::Incomplete(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(EXIT_INCOMPLETE)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(EXIT_ERROR)
@@ -85,6 +96,8 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Openings(args) => openings::run(args, out),
         Command::Pie(args) => pie::run(args, out),
         Command::Batch(args) => batch::run(args, out),
+        Command::Split(args) => split::run(args, out),
+        Command::Merge(args) => merge::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Egdb(args) => egdb::run(args, out),
     }

@@ -1,9 +1,12 @@
 //! Many positions solved in parallel, answered in input order.
 //!
-//! Input is text, one position a line: the board form (`4,4,0,5,5,0,2,5,5,5,5,4,4,0:N`)
-//! or the move form (`3-6 9`: moves from the start position). `#` starts a comment to the
-//! end of the line; blank and comment-only lines are not positions. A line that cannot be
-//! read (not UTF-8 text, not a position) gets an error answer and never stops the batch.
+//! Input is text, one position a line: the board form (`4,4,0,5,5,0,2,5,5,5,5,4,4,0:N`),
+//! the move form (`3-6 9`: moves from the start position), or a work unit of a split
+//! solve (a JSON object, [`Unit`]: a position with its id, rules and window, answered
+//! exactly inside the window and with a bound outside it). `#` starts a comment to the
+//! end of the line (outside a work unit); blank and comment-only lines are not positions.
+//! A line that cannot be read (not UTF-8 text, not a position) gets an error answer and
+//! never stops the batch.
 //!
 //! [`Lines`] reads the input as it comes (a pipe is answered while it is still being
 //! written). [`solve_in_order`] and [`solve_stream_in_order`] hand every answer to a sink
@@ -16,9 +19,10 @@ use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kalah_core::{notation, Game, Position, PositionError};
+use kalah_core::{notation, Game, Position, PositionError, Rules};
 use kalah_solver::{Solver, Turn};
 
+use crate::distributed::{FormatError, Unit};
 use crate::{pool, AnalysisError, ReplayError};
 use kalah_solver::line::replay;
 
@@ -40,7 +44,12 @@ impl Item {
     /// The item of line `line` (1-based) with the bytes `bytes`, line break included or
     /// not; `None` for a blank or comment-only line.
     pub fn from_bytes(line: usize, bytes: &[u8]) -> Option<Item> {
-        let text = bytes.split(|&b| b == b'#').next().unwrap_or(&[]);
+        // A work unit is JSON, whose strings may hold a `#`.
+        let unit = bytes.trim_ascii_start().starts_with(b"{");
+        let text = match unit {
+            true => bytes,
+            false => bytes.split(|&b| b == b'#').next().unwrap_or(&[]),
+        };
         let (input, utf8) = match std::str::from_utf8(text) {
             Ok(s) => (s.to_string(), true),
             Err(_) => (String::from_utf8_lossy(text).into_owned(), false),
@@ -114,6 +123,15 @@ pub enum LineError {
     Moves(PositionError),
     /// The line is not UTF-8 text.
     NotUtf8,
+    /// The line is not a work unit that can be read.
+    Unit(FormatError),
+    /// The work unit is for other rules than the batch's.
+    UnitRules {
+        /// The unit's rules.
+        unit: Rules,
+        /// The batch's rules.
+        batch: Rules,
+    },
     /// A principal variation failed its check: a bug.
     Replay(ReplayError),
 }
@@ -124,6 +142,12 @@ impl fmt::Display for LineError {
             LineError::Board(e) => write!(f, "bad board: {e}"),
             LineError::Moves(e) => write!(f, "bad moves: {e}"),
             LineError::NotUtf8 => f.write_str("not UTF-8 text: write positions in ASCII"),
+            LineError::Unit(e) => write!(f, "bad work unit: {e}"),
+            LineError::UnitRules { unit, batch } => write!(
+                f,
+                "the work unit is for the rules {unit}, the batch solves {batch}: give the \
+                 batch the unit's rules"
+            ),
             LineError::Replay(e) => write!(f, "internal error, please report it: {e}"),
         }
     }
@@ -144,15 +168,33 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
     }
 }
 
-/// The exact answer for one position.
+/// What an answer's value is: the value itself, or a bound where the value lies outside
+/// the unit's window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact value.
+    Exact,
+    /// The value is at least this (at least the window's upper end).
+    AtLeast,
+    /// The value is at most this (at most the window's lower end).
+    AtMost,
+}
+
+/// The answer for one position: exact, or for a work unit whose value lies outside its
+/// window, a bound.
 #[derive(Clone, Debug)]
 pub struct Answer {
     /// The position solved.
     pub position: Position,
-    /// Its value from South.
+    /// Its value from South, or the bound (see [`Answer::bound`]).
     pub value: i32,
-    /// A principal variation (empty when the game is over), replayed and checked.
+    /// Whether `value` is the value or a bound of it.
+    pub bound: Bound,
+    /// A principal variation (empty when the game is over or the value is a bound),
+    /// replayed and checked.
     pub pv: Vec<Turn>,
+    /// The work unit the line held, if it held one.
+    pub unit: Option<Unit>,
     /// Nodes searched.
     pub nodes: u64,
     /// Wall time of the solve.
@@ -218,22 +260,66 @@ fn solve_one(
     if !item.utf8 {
         return Some(Err(LineError::NotUtf8));
     }
-    let pos = match parse(game, &item.input) {
+    let (pos, unit) = match read_item(game, &item.input) {
         Ok(p) => p,
         Err(e) => return Some(Err(e)),
     };
-    let solution = solver.solve(&pos, cancel, &mut |_| {}).ok()?;
+    let solution = match &unit {
+        None => solver.solve(&pos, cancel, &mut |_| {}).ok()?,
+        Some(u) => {
+            let (alpha, beta) = u.window.for_mover(pos.side_to_move());
+            match solver
+                .solve_window(&pos, alpha, beta, cancel, &mut |_| {})
+                .ok()?
+            {
+                Ok(solution) => solution,
+                Err(b) => {
+                    let (lower, upper) = b.from_south();
+                    let (value, bound) = match upper <= u.window.alpha {
+                        true => (upper, Bound::AtMost),
+                        false => (lower, Bound::AtLeast),
+                    };
+                    return Some(Ok(Answer {
+                        position: pos,
+                        value,
+                        bound,
+                        pv: Vec::new(),
+                        unit,
+                        nodes: b.nodes,
+                        elapsed: b.elapsed,
+                    }));
+                }
+            }
+        }
+    };
     let value = solution.value_from_south();
     Some(match replay(game, &pos, &solution.pv, value) {
         Ok(_) => Ok(Answer {
             position: pos,
             value,
+            bound: Bound::Exact,
             pv: solution.pv,
+            unit,
             nodes: solution.nodes,
             elapsed: solution.elapsed,
         }),
         Err(e) => Err(LineError::Replay(e)),
     })
+}
+
+/// Reads one line: a work unit (checked against the batch's rules) or a position.
+fn read_item(game: &Game, input: &str) -> Result<(Position, Option<Unit>), LineError> {
+    if !input.starts_with('{') {
+        return parse(game, input).map(|p| (p, None));
+    }
+    let unit = Unit::parse(input).map_err(LineError::Unit)?;
+    if unit.rules != *game.rules() {
+        return Err(LineError::UnitRules {
+            unit: unit.rules,
+            batch: *game.rules(),
+        });
+    }
+    Ok((unit.position, Some(unit)))
 }
 
 #[cfg(test)]
@@ -269,10 +355,38 @@ mod tests {
                 let item = item.unwrap();
                 assert!(item.line > last && item.line <= lines);
                 last = item.line;
-                assert!(!item.input.is_empty() && !item.input.contains('#'));
+                assert!(!item.input.is_empty());
+                // A comment is cut off, except inside a work unit (JSON).
+                assert!(item.input.starts_with('{') || !item.input.contains('#'));
                 if item.utf8 {
-                    // Never a panic: a position or an error.
-                    let _ = parse(&game, &item.input);
+                    // Never a panic: a position, a work unit or an error.
+                    let _ = read_item(&game, &item.input);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_work_units_give_an_error_never_a_panic() {
+        let game = Game::new(kalah_core::Rules::kalah(4, 3)).unwrap();
+        let good = r#"{"id":7,"position":"0,4,4,4,0,0,4,4,4,0:S","rules":"Kalah(4,3) capture=standard end=row-empty leftovers=owner","window":[-25,25]}"#;
+        let (pos, unit) = read_item(&game, good).unwrap();
+        assert_eq!(unit.unwrap().id, 7);
+        assert_eq!(pos.to_string(), "0,4,4,4,0,0,4,4,4,0:S");
+        let other = Game::new(kalah_core::Rules::kalah(4, 4)).unwrap();
+        assert!(matches!(
+            read_item(&other, good),
+            Err(LineError::UnitRules { .. })
+        ));
+        for seed in 1..2000u64 {
+            let mut bytes = good.as_bytes().to_vec();
+            for (k, b) in noise(seed, 3).into_iter().enumerate() {
+                let at = (seed as usize * 31 + k * 17) % bytes.len();
+                bytes[at] = b;
+            }
+            if let Ok(text) = std::str::from_utf8(&bytes) {
+                if let Ok((_, Some(u))) = read_item(&game, text) {
+                    assert!(u.window.alpha < u.window.beta);
                 }
             }
         }

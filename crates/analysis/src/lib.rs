@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod distributed;
 pub mod export;
 pub mod openings;
 pub mod output;

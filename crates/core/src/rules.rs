@@ -479,6 +479,54 @@ impl fmt::Display for Rules {
     }
 }
 
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// Reads the one-line description that [`Rules`]'s `Display` writes (`Kalah(6,4)
+    /// capture=standard end=row-empty leftovers=owner`, with `grand-slam=...` for Oware and
+    /// `early-stop` when on), so that files can name their rules and be read back. Options
+    /// left out keep the family's defaults; the rules are validated.
+    fn from_str(s: &str) -> Result<Rules, RulesError> {
+        let bad = |given: &str| RulesError::UnknownValue {
+            option: "rules",
+            given: given.to_string(),
+            expected: "a description such as Kalah(6,4) capture=standard end=row-empty \
+                       leftovers=owner",
+        };
+        let mut words = s.split_whitespace();
+        let head = words.next().ok_or_else(|| bad(s))?;
+        let (title, board) = head.split_once('(').ok_or_else(|| bad(s))?;
+        let board = board.strip_suffix(')').ok_or_else(|| bad(s))?;
+        let (houses, seeds) = board.split_once(',').ok_or_else(|| bad(s))?;
+        let (houses, seeds): (u8, u8) = match (houses.trim().parse(), seeds.trim().parse()) {
+            (Ok(h), Ok(n)) => (h, n),
+            _ => return Err(bad(s)),
+        };
+        let family: Family = title.parse()?;
+        let mut rules = match family {
+            Family::Kalah => Rules::kalah(houses, seeds),
+            Family::General => Rules::general(houses, seeds),
+            Family::Nigerian => Rules::nigerian(houses, seeds),
+            Family::Ethiopian => Rules::ethiopian(houses, seeds),
+            Family::Oware => Rules::oware(houses, seeds),
+        };
+        for word in words {
+            match word.split_once('=') {
+                None if word == "early-stop" => rules.early_stop = true,
+                None => return Err(bad(word)),
+                Some(("capture", v)) if family.has_capture_option() => rules.capture = v.parse()?,
+                Some(("capture", v)) if v == family.capture_name(rules.capture) => {}
+                Some(("end", v)) => rules.end = v.parse()?,
+                Some(("leftovers", v)) => rules.leftovers = v.parse()?,
+                Some(("grand-slam", v)) => rules.grand_slam = v.parse()?,
+                Some(_) => return Err(bad(word)),
+            }
+        }
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
 /// Why a set of rules was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RulesError {
@@ -602,5 +650,39 @@ impl FromStr for Preset {
                 given: s,
                 expected: PRESET_NAMES,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_description_reads_back_as_its_rules() {
+        for (h, s) in [(1, 1), (4, 3), (6, 4), (6, 6)] {
+            let mut all = Rules::every_variant(h, s);
+            all.extend(Rules::every_cyclic_variant(h, s));
+            for rules in all {
+                let text = rules.to_string();
+                assert_eq!(text.parse::<Rules>(), Ok(rules), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_description_is_refused() {
+        for text in [
+            "",
+            "Kalah",
+            "Kalah(6,x)",
+            "Mancala(6,4)",
+            "Kalah(6,4) capture=fours",
+            "General(6,4) capture=empty",
+            "Kalah(6,4) colour=red",
+            "Kalah(6,4) grand-slam=capture-all",
+            "Kalah(9,4)",
+        ] {
+            assert!(text.parse::<Rules>().is_err(), "{text}");
+        }
     }
 }

@@ -273,6 +273,33 @@ impl Solution {
     }
 }
 
+/// What a solve in a window ([`Solver::solve_window`]) proved when the value lies outside
+/// the window: bounds of the value for the player to move, at least one of them beyond
+/// the window (`upper <= alpha` or `lower >= beta`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// The player to move in the position solved.
+    pub side: Side,
+    /// The value is at least this, for the player to move.
+    pub lower: i32,
+    /// The value is at most this, for the player to move.
+    pub upper: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Bound {
+    /// The bounds from South, lower first.
+    pub fn from_south(&self) -> (i32, i32) {
+        match self.side {
+            Side::South => (self.lower, self.upper),
+            Side::North => (-self.upper, -self.lower),
+        }
+    }
+}
+
 /// An exact solver for one game (rules and board), owning its transposition table.
 ///
 /// The table is kept between solves, so solving related positions one after the other
@@ -554,6 +581,54 @@ impl Solver {
         self.prove(&ctx, pos, &shared, Instant::now(), &mut |_| {})
     }
 
+    /// The value of `pos` for the player to move, proved only as far as the window
+    /// `(alpha, beta)` needs: the exact value with a principal variation (as [`solve`]
+    /// gives) when it lies strictly inside the window, else a [`Bound`] that says it is at
+    /// most `alpha` or at least `beta`. A window of one value either side of a guess
+    /// proves or refutes the guess; a null window (`beta = alpha + 1`) decides
+    /// "at least `beta`" with a single proof search.
+    ///
+    /// The families whose positions repeat are solved whole ([`retro`]): the answer is
+    /// then always exact, whatever the window.
+    ///
+    /// [`solve`]: Solver::solve
+    pub fn solve_window(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Result<Solution, Bound>, Cancelled> {
+        if self.retro.is_some() || pos.is_over() || alpha >= beta {
+            return self.solve(pos, cancel, progress).map(Ok);
+        }
+        let start = Instant::now();
+        let shared = Shared::new(cancel);
+        let ctx = self.context(pos);
+        let (lower, upper) = self.prove_window(&ctx, pos, &shared, start, progress, alpha, beta)?;
+        if lower < upper {
+            return Ok(Err(Bound {
+                side: pos.side_to_move(),
+                lower,
+                upper,
+                nodes: shared.nodes.load(Relaxed),
+                elapsed: start.elapsed(),
+            }));
+        }
+        shared.done.store(false, Relaxed);
+        let pv = self.principal_variation(&ctx, pos, lower, &shared)?;
+        Ok(Ok(Solution {
+            side: pos.side_to_move(),
+            value: lower,
+            pv,
+            nodes: shared.nodes.load(Relaxed),
+            elapsed: start.elapsed(),
+            table_permille: self.table.usage_permille(),
+            egdb_hits: shared.egdb_hits.load(Relaxed),
+        }))
+    }
+
     /// Iterative deepening, then MTD(f) to the exact value.
     fn prove(
         &self,
@@ -563,12 +638,30 @@ impl Solver {
         start: Instant,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<i32, Cancelled> {
+        self.prove_window(ctx, pos, shared, start, progress, -INF, INF)
+            .map(|(lower, _)| lower)
+    }
+
+    /// Iterative deepening, then MTD(f) until the bounds meet or lie outside the window
+    /// `(alpha, beta)`: the bounds `(lower, upper)` of the value for the mover, equal when
+    /// the value is inside the window (always, for the full window).
+    #[allow(clippy::too_many_arguments)]
+    fn prove_window(
+        &self,
+        ctx: &smp::Context,
+        pos: &Position,
+        shared: &Shared,
+        start: Instant,
+        progress: &mut dyn FnMut(&Progress),
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, i32), Cancelled> {
         self.table.new_generation();
         let margin = pos.store_margin();
         let left = pos.seeds_in_houses() as i32;
         let (mut lower, mut upper) = (margin - left, margin + left);
         if pos.is_over() {
-            return Ok(margin);
+            return Ok((margin, margin));
         }
         let report = |phase, lower, upper| Progress {
             phase,
@@ -595,8 +688,10 @@ impl Solver {
 
         // MTD(f): null-window searches around the guess until the bounds meet.
         let mut g = guess.clamp(lower, upper);
-        while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
+        while lower < upper && upper > alpha && lower < beta {
+            // Only a test inside the window tells something the caller needs.
+            let test = if g == lower { g + 1 } else { g };
+            let beta = test.clamp(alpha.max(lower) + 1, beta.min(upper));
             let p = report(Phase::Proving, lower, upper);
             let near = (beta - guess).abs() <= search::DEEPENING_HINT_REACH;
             shared.deepening_hints.store(near, Relaxed);
@@ -623,7 +718,7 @@ impl Solver {
             }
         }
         progress(&report(Phase::Proving, lower, upper));
-        Ok(lower)
+        Ok((lower, upper))
     }
 
     /// Follows moves that keep the proved value to the end of the game.

@@ -1,0 +1,194 @@
+//! `kalah split`: a solve cut into work units for `kalah batch`, with the manifest that
+//! `kalah merge` needs to put their answers together.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use kalah_analysis::distributed::{split, Kind, Step, Tree, Window};
+use kalah_analysis::output::Output;
+use serde_json::json;
+
+use crate::analysis_io::invalid;
+use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+
+/// Cut a solve into independent work units, for many machines or a job scheduler.
+///
+/// Enumerates the positions --depth turns (or sowings, with --step sowing) below the
+/// position, merging positions that several lines reach, and writes into --out:
+///
+/// - `units.jsonl`: one work unit a line, `{"id", "position", "window", "rules"}`, the
+///   positions still in play at that depth, to be solved in the full window (exact
+///   values);
+/// - `manifest.json`: every position above the units with its moves, so that
+///   `kalah merge` needs nothing else to compute the value of the position, of every
+///   first move and the pie rule from the units' answers.
+///
+/// Solve the units with `kalah batch DIR/units.jsonl --output FILE` (the units carry
+/// their rules), cut into shards with `--shard I/N`, one per job; then `kalah merge
+/// DIR/manifest.json FILES...`. docs/distributed.md has the GNU parallel and Slurm
+/// recipes. Running the same split again into the same directory keeps its files; another
+/// split there is refused.
+///
+/// Example: `kalah split --houses 6 --seeds 5 --depth 3 --out k65`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Levels between the position and the units, each a turn or a sowing (--step)
+    #[arg(long, value_name = "D")]
+    depth: usize,
+
+    /// What a level is: a whole `turn` (extra sowings included) or one `sowing`
+    #[arg(long, value_name = "STEP", default_value = "turn",
+          value_parser = PossibleValuesParser::new(["turn", "sowing"])
+              .map(|s| s.parse::<Step>().expect("a listed step")))]
+    step: Step,
+
+    /// The directory to write manifest.json and units.jsonl into (created if missing)
+    #[arg(long, short, value_name = "DIR")]
+    out: PathBuf,
+
+    /// Print the summary as one JSON object
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    position: PositionArgs,
+}
+
+/// Levels a split may have: beyond this the tree would not fit in memory on any board.
+const MAX_DEPTH: usize = 24;
+
+/// Runs `kalah split`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (game, pos) = setup(&args.rules, &args.position)?;
+    if args.depth > MAX_DEPTH {
+        return Err(invalid(format!(
+            "--depth {} is more than the {MAX_DEPTH} levels a split can have",
+            args.depth
+        )));
+    }
+    if pos.is_over() {
+        return Err(invalid(
+            "the game is over in this position: there is nothing to split",
+        ));
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        invalid(format!(
+            "cannot create the directory {}: {e}",
+            args.out.display()
+        ))
+    })?;
+    let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
+    let manifest = format!("{}\n", tree.to_json());
+    let full = Window::full(game.rules());
+    let mut units = String::new();
+    for id in 0..tree.units.len() {
+        units.push_str(&tree.unit(id, full).to_json().to_string());
+        units.push('\n');
+    }
+    let manifest_path = args.out.join("manifest.json");
+    let units_path = args.out.join("units.jsonl");
+    let kept = write_once(&manifest_path, &units_path, &manifest, &units)?;
+
+    let over = tree.nodes.iter().filter(|n| n.kind == Kind::Over).count();
+    let inner = tree.nodes.len() - tree.units.len() - over;
+    let merged = transpositions(&tree);
+    if args.json {
+        let obj = json!({
+            "rules": game.rules().to_string(),
+            "position": pos.to_string(),
+            "step": args.step.name(),
+            "depth": args.depth,
+            "units": tree.units.len(),
+            "inner": inner,
+            "over": over,
+            "transpositions": merged,
+            "manifest": manifest_path.display().to_string(),
+            "units_file": units_path.display().to_string(),
+            "kept": kept,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules      {}", game.rules())?;
+    writeln!(out, "position   {pos}")?;
+    writeln!(
+        out,
+        "split      {} {}{} deep: {} work units, {} positions above them, {} finished games \
+         ({} lines merged where they transpose)",
+        args.depth,
+        args.step.name(),
+        if args.depth == 1 { "" } else { "s" },
+        tree.units.len(),
+        inner,
+        over,
+        merged
+    )?;
+    let verb = if kept {
+        "kept (the same split)"
+    } else {
+        "wrote"
+    };
+    writeln!(
+        out,
+        "files      {verb} {} and {}",
+        manifest_path.display(),
+        units_path.display()
+    )?;
+    let dir = args.out.display();
+    writeln!(out, "next       solve the units, for example in 4 shards:")?;
+    writeln!(
+        out,
+        "             kalah batch {dir}/units.jsonl --shard I/4 --output {dir}/results/I.jsonl \
+         --resume    (I = 1..4)"
+    )?;
+    writeln!(
+        out,
+        "           then: kalah merge {dir}/manifest.json {dir}/results/*.jsonl"
+    )?;
+    Ok(())
+}
+
+/// Moves that lead to a position some other move of the tree already reached.
+fn transpositions(tree: &Tree) -> usize {
+    let edges: usize = tree
+        .nodes
+        .iter()
+        .map(|n| match &n.kind {
+            Kind::Inner(e) => e.len(),
+            _ => 0,
+        })
+        .sum();
+    edges + 1 - tree.nodes.len()
+}
+
+/// Writes the units and then the manifest (the manifest last: a directory with one is a
+/// finished split), each atomically. A directory that already holds this very split is
+/// kept as it is (`true`); one that holds another split is refused.
+fn write_once(
+    manifest_path: &Path,
+    units_path: &Path,
+    manifest: &str,
+    units: &str,
+) -> Result<bool, CliError> {
+    let manifest_out = Output::open(manifest_path)?;
+    let units_out = Output::open(units_path)?;
+    if let Some(existing) = manifest_out.existing()? {
+        let same_units = units_out.existing()?.as_deref() == Some(units.as_bytes());
+        if existing == manifest.as_bytes() && same_units {
+            return Ok(true);
+        }
+        return Err(invalid(format!(
+            "{} holds another split (other rules, position or depth): remove it or choose \
+             another --out",
+            manifest_path.display()
+        )));
+    }
+    units_out.replace(units.as_bytes())?;
+    manifest_out.replace(manifest.as_bytes())?;
+    Ok(false)
+}
