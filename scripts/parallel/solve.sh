@@ -18,6 +18,7 @@
 #   KALAH       kalah binary (default: `kalah` on PATH)
 #   JOBS        shards run at once on each machine (default: parallel's, one per core)
 #   THREADS     search threads of each shard (default 1: the parallelism is the shards')
+#   BATCH_ARGS  more options for every kalah batch, split on spaces (e.g. "--egdb FILE")
 #   SSHLOGINS   machines to run on, as for `parallel --sshlogin` (e.g. ":,host1,4/host2";
 #               `:` is this machine). KALAH and DIR must then be at the same path on
 #               every machine (a shared file system).
@@ -47,12 +48,14 @@ jobs=()
 [ -n "${JOBS:-}" ] && jobs=(--jobs "$JOBS")
 remote=()
 [ -n "${SSHLOGINS:-}" ] && remote=(--sshlogin "$SSHLOGINS")
+read -r -a extra <<<"${BATCH_ARGS:-}"
 # A shard that fails or is interrupted is run again on the next call (--resume-failed);
 # its batch --resume keeps what it had answered.
 seq 1 "$SHARDS" | parallel --will-cite --halt never --joblog "$DIR/parallel.log" \
     --resume-failed "${jobs[@]+"${jobs[@]}"}" "${remote[@]+"${remote[@]}"}" \
     "$KALAH" batch "$DIR/units.jsonl" --shard "{}/$SHARDS" \
-    --output "$DIR/results/{}.jsonl" --resume --quiet --threads "$THREADS"
+    --output "$DIR/results/{}.jsonl" --resume --quiet --threads "$THREADS" \
+    "${extra[@]+"${extra[@]}"}"
 
 files=()
 for i in $(seq 1 "$SHARDS"); do files+=("$DIR/results/$i.jsonl"); done

@@ -1022,10 +1022,16 @@ impl<'t> Merge<'t> {
             };
             let node = &self.tree.nodes[n];
             if let Kind::Unit(u) = node.kind {
-                // A unit keeps the window of everything asked of it, even when a part is
-                // proved: asked for both halves, its answer is then exact, with its line.
+                // A unit keeps the window of everything asked of it, and of what is
+                // proved already: where that makes both halves, the answer is exact, with
+                // its line, rather than a second bound.
                 if unproved(need[n]) != 0 {
-                    unit_need[u] = need[n];
+                    let proved = match (lo >= v, hi <= v) {
+                        (true, _) => AT_LEAST,
+                        (_, true) => AT_MOST,
+                        _ => 0,
+                    };
+                    unit_need[u] = need[n] | proved;
                 }
                 continue;
             }

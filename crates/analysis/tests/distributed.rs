@@ -264,9 +264,8 @@ fn a_hypothesis_is_confirmed_at_the_value_and_refuted_elsewhere() {
                 let (verdict, _, solved, pv) = prove(&solver, &tree, value);
                 assert_eq!(verdict, Verdict::Confirmed, "{rules} {step:?}");
                 assert!(solved <= 3 * tree.units.len());
-                if let Some(pv) = pv {
-                    replay(&game, &root, &pv, value).unwrap();
-                }
+                let pv = pv.expect("a confirmed hypothesis has its line");
+                replay(&game, &root, &pv, value).unwrap();
                 for wrong in [value - 2, value - 1, value + 1, value + 3] {
                     let (verdict, _, _, _) = prove(&solver, &tree, wrong);
                     match verdict {
