@@ -358,3 +358,87 @@ fn split_and_merge_explain_themselves() {
     let out = ok(&["batch", "--help"]);
     assert!(String::from_utf8(out.stdout).unwrap().contains("--shard"));
 }
+
+#[test]
+fn a_sample_of_units_estimates_the_size_of_a_split() {
+    let dir = scratch("sample");
+    let d = s(dir.path());
+    let v = json(&ok(&[
+        "split", "--out", &d, "--depth", "3", "--houses", "4", "--seeds", "3", "--sample", "2000",
+        "--json",
+    ]));
+    // Knuth's estimate of the lines 3 turns deep, against the units of the full split
+    // (which merges the few transpositions).
+    let estimate = v["estimated_units"].as_f64().unwrap();
+    let full = dir.path().join("full");
+    let units = json(&ok(&[
+        "split",
+        "--out",
+        &s(&full),
+        "--depth",
+        "3",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--json",
+    ]))["units"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (estimate - units).abs() < 0.1 * units,
+        "{estimate} vs {units}"
+    );
+    let sample = s(&dir.path().join("sample.jsonl"));
+    let text = std::fs::read_to_string(&sample).unwrap();
+    assert_eq!(text.lines().count(), 2000);
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert!(first["weight"].as_f64().unwrap() >= 1.0);
+    // A hypothesis sample asks narrow windows, half of each kind.
+    let h = dir.path().join("h");
+    ok(&[
+        "split",
+        "--out",
+        &s(&h),
+        "--depth",
+        "3",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--sample",
+        "10",
+        "--hypothesis",
+        "6",
+    ]);
+    let text = std::fs::read_to_string(h.join("sample.jsonl")).unwrap();
+    let kinds: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["proof"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| *k == "at-least").count(), 5);
+    assert_eq!(kinds.iter().filter(|k| *k == "at-most").count(), 5);
+    let answers = s(&h.join("answers.jsonl"));
+    ok(&[
+        "batch",
+        &s(&h.join("sample.jsonl")),
+        "--output",
+        &answers,
+        "-q",
+    ]);
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/estimate.py"))
+        .arg(&answers)
+        .output()
+        .expect("python3 runs scripts/estimate.py");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("at-least") && text.contains("total"),
+        "{text}"
+    );
+}

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_analysis::distributed::{split, Kind, Step, Tree, Window};
+use kalah_analysis::distributed::{sample, split, Kind, Proof, Step, Tree, Window};
 use kalah_analysis::output::Output;
 use serde_json::json;
 
@@ -21,6 +21,7 @@ use crate::error::CliError;
 /// - `units.jsonl`: one work unit a line, `{"id", "position", "window", "rules"}`, the
 ///   positions still in play at that depth, to be solved in the full window (exact
 ///   values);
+///
 /// - `manifest.json`: every position above the units with its moves, so that
 ///   `kalah merge` needs nothing else to compute the value of the position, of every
 ///   first move and the pie rule from the units' answers.
@@ -30,6 +31,14 @@ use crate::error::CliError;
 /// DIR/manifest.json FILES...`. docs/distributed.md has the GNU parallel and Slurm
 /// recipes. Running the same split again into the same directory keeps its files; another
 /// split there is refused.
+///
+/// --sample N plans a split too large to enumerate: instead of every unit it writes N
+/// units drawn by random walks down the tree into DIR/sample.jsonl, each with the
+/// "weight" of the units it stands for (Knuth's estimator), and no manifest. Solve them
+/// with `kalah batch` and `scripts/estimate.py` turns the answers into the number of units
+/// and the CPU time of the whole split, with error bars. With --hypothesis V the walks
+/// follow the proof of "the value is V" instead (one move where one suffices), and the
+/// units get its narrow windows.
 ///
 /// Example: `kalah split --houses 6 --seeds 5 --depth 3 --out k65`
 #[derive(clap::Args, Debug)]
@@ -47,6 +56,24 @@ pub struct Args {
     /// The directory to write manifest.json and units.jsonl into (created if missing)
     #[arg(long, short, value_name = "DIR")]
     out: PathBuf,
+
+    /// Write N units drawn at random, with weights, to DIR/sample.jsonl instead of the
+    /// whole split (to estimate its cost)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    sample: Option<u64>,
+
+    /// With --sample: walk the proof of "the value is V" (from South) instead
+    #[arg(
+        long,
+        value_name = "V",
+        requires = "sample",
+        allow_hyphen_values = true
+    )]
+    hypothesis: Option<i32>,
+
+    /// With --sample: the seed of the random walks
+    #[arg(long, value_name = "SEED", default_value_t = 1, requires = "sample")]
+    seed: u64,
 
     /// Print the summary as one JSON object
     #[arg(long)]
@@ -82,6 +109,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             args.out.display()
         ))
     })?;
+    if let Some(n) = args.sample {
+        return write_sample(args, &game, &pos, n as usize, out);
+    }
     let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
     let manifest = format!("{}\n", tree.to_json());
     let full = Window::full(game.rules());
@@ -149,6 +179,92 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(
         out,
         "           then: kalah merge {dir}/manifest.json {dir}/results/*.jsonl"
+    )?;
+    Ok(())
+}
+
+/// `kalah split --sample N`: the units drawn, with their weights, to DIR/sample.jsonl.
+fn write_sample(
+    args: &Args,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+    n: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let drawn = sample(
+        game,
+        pos,
+        args.step,
+        args.depth,
+        n,
+        args.hypothesis,
+        args.seed,
+    )
+    .map_err(|e| invalid(e.to_string()))?;
+    let rules = game.rules();
+    let mut text = String::new();
+    for (id, d) in drawn.iter().enumerate() {
+        let w = d.window(rules);
+        let proof = match d.proof {
+            Proof::Exact => "exact",
+            Proof::AtLeast(_) => "at-least",
+            Proof::AtMost(_) => "at-most",
+        };
+        let line = json!({
+            "id": id,
+            "position": d.position.to_string(),
+            "window": [w.alpha, w.beta],
+            "rules": rules.to_string(),
+            "weight": d.weight,
+            "proof": proof,
+        });
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let path = args.out.join("sample.jsonl");
+    Output::open(&path)?.replace(text.as_bytes())?;
+    let exact: Vec<f64> = drawn
+        .iter()
+        .filter(|d| d.proof == Proof::Exact)
+        .map(|d| d.weight)
+        .collect();
+    let units = (!exact.is_empty()).then(|| exact.iter().sum::<f64>() / exact.len() as f64);
+    if args.json {
+        let obj = json!({
+            "rules": rules.to_string(),
+            "position": pos.to_string(),
+            "step": args.step.name(),
+            "depth": args.depth,
+            "sample": n,
+            "hypothesis": args.hypothesis,
+            "seed": args.seed,
+            "estimated_units": units,
+            "file": path.display().to_string(),
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    writeln!(out, "rules      {rules}")?;
+    writeln!(out, "position   {pos}")?;
+    if let Some(u) = units {
+        writeln!(
+            out,
+            "sample     {n} of about {u:.3e} units {} {}s deep",
+            args.depth,
+            args.step.name()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "sample     {n} units of the proof tree {} {}s deep",
+            args.depth,
+            args.step.name()
+        )?;
+    }
+    writeln!(
+        out,
+        "file       wrote {}: solve it with kalah batch, then scripts/estimate.py ANSWERS",
+        path.display()
     )?;
     Ok(())
 }

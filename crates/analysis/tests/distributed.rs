@@ -334,3 +334,53 @@ fn families_whose_positions_repeat_are_not_split() {
         assert!(e.to_string().contains("repeat"));
     }
 }
+
+/// Leaves of the tree of `pos` to `depth` steps, every line counted (the walks' target).
+fn lines(game: &Game, pos: &Position, step: Step, depth: usize) -> u64 {
+    if depth == 0 || pos.is_over() {
+        return 1;
+    }
+    let offer = match step {
+        Step::Turn => Offer::AfterTurn,
+        Step::Sowing => Offer::AfterFirstSowing,
+    };
+    kalah_analysis::first_steps(game, pos, offer)
+        .iter()
+        .map(|s| lines(game, &s.after, step, depth - 1))
+        .sum()
+}
+
+#[test]
+fn sampled_weights_estimate_the_number_of_lines() {
+    for rules in [
+        Rules::kalah(4, 3),
+        Rules::nigerian(3, 3),
+        Rules::general(4, 2),
+    ] {
+        let game = Game::new(rules).unwrap();
+        let root = game.start();
+        for (step, depth) in [(Step::Turn, 3), (Step::Sowing, 5)] {
+            let want = lines(&game, &root, step, depth) as f64;
+            let drawn =
+                kalah_analysis::distributed::sample(&game, &root, step, depth, 4000, None, 7)
+                    .unwrap();
+            let w: Vec<f64> = drawn.iter().map(|d| d.weight).collect();
+            let mean = w.iter().sum::<f64>() / w.len() as f64;
+            let var = w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (w.len() - 1) as f64;
+            let se = (var / w.len() as f64).sqrt();
+            assert!(
+                (mean - want).abs() <= 5.0 * se + 1e-9,
+                "{rules} {step:?}: estimate {mean} ± {se}, lines {want}"
+            );
+        }
+        // The proof walks of a hypothesis follow one move where one suffices.
+        let drawn =
+            kalah_analysis::distributed::sample(&game, &root, Step::Turn, 3, 100, Some(0), 7)
+                .unwrap();
+        let full = lines(&game, &root, Step::Turn, 3) as f64;
+        assert!(drawn.iter().all(|d| d.weight < full));
+        assert!(drawn
+            .iter()
+            .any(|d| d.window(&rules).beta - d.window(&rules).alpha == 1));
+    }
+}
