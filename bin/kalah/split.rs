@@ -40,7 +40,7 @@ use crate::error::CliError;
 /// follow the proof of "the value is V" instead (one move where one suffices), and the
 /// units get its narrow windows.
 ///
-/// Example: `kalah split --houses 6 --seeds 5 --depth 3 --out k65`
+/// Example: `kalah split --houses 6 --seeds 5 --depth 1 --out k65`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Levels between the position and the units, each a turn or a sowing (--step)

@@ -119,6 +119,10 @@ impl Config {
     /// use kalah_core::{Game, Rules};
     /// use kalah_solver::Config;
     ///
+    /// // No cache and no database directory: a large cached file would take the deepening
+    /// // away (the database would hold half the seeds in the houses).
+    /// std::env::set_var("KALAH_CACHE", "off");
+    /// std::env::remove_var("KALAH_EGDB_PATH");
     /// let game = Game::new(Rules::kalah(6, 4)).unwrap();
     /// let config = Config::for_work(&game, &game.start(), 1);
     /// assert_eq!(config.deepening, 16);
