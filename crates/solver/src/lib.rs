@@ -547,28 +547,8 @@ impl Solver {
         if let Some(retro) = &self.retro {
             return self.solve_retro(retro, pos, cancel, progress);
         }
-        let start = Instant::now();
-        let shared = Shared::new(cancel);
-        let ctx = self.context(pos);
-        let value = self.prove(&ctx, pos, &shared, start, progress)?;
-        progress(&Progress {
-            phase: Phase::PrincipalVariation,
-            lower: value,
-            upper: value,
-            nodes: shared.nodes.load(Relaxed),
-            elapsed: start.elapsed(),
-        });
-        shared.done.store(false, Relaxed);
-        let pv = self.principal_variation(&ctx, pos, value, &shared)?;
-        Ok(Solution {
-            side: pos.side_to_move(),
-            value,
-            pv,
-            nodes: shared.nodes.load(Relaxed),
-            elapsed: start.elapsed(),
-            table_permille: self.table.usage_permille(),
-            egdb_hits: shared.egdb_hits.load(Relaxed),
-        })
+        let solved = self.search_window(pos, -INF, INF, cancel, progress)?;
+        Ok(solved.expect("the full window holds every value"))
     }
 
     /// The exact value of `pos` for the player to move, without a principal variation.
@@ -600,9 +580,22 @@ impl Solver {
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Result<Solution, Bound>, Cancelled> {
-        if self.retro.is_some() || pos.is_over() || alpha >= beta {
+        if self.retro.is_some() || alpha >= beta {
             return self.solve(pos, cancel, progress).map(Ok);
         }
+        self.search_window(pos, alpha, beta, cancel, progress)
+    }
+
+    /// The search behind [`Solver::solve`] and [`Solver::solve_window`]: the proof in the
+    /// window, then a principal variation where the value came out exact.
+    fn search_window(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Result<Solution, Bound>, Cancelled> {
         let start = Instant::now();
         let shared = Shared::new(cancel);
         let ctx = self.context(pos);
@@ -616,6 +609,13 @@ impl Solver {
                 elapsed: start.elapsed(),
             }));
         }
+        progress(&Progress {
+            phase: Phase::PrincipalVariation,
+            lower,
+            upper,
+            nodes: shared.nodes.load(Relaxed),
+            elapsed: start.elapsed(),
+        });
         shared.done.store(false, Relaxed);
         let pv = self.principal_variation(&ctx, pos, lower, &shared)?;
         Ok(Ok(Solution {
