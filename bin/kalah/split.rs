@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_analysis::distributed::{sample, split, Kind, Proof, Step, Tree, Window};
+use kalah_analysis::distributed::{sample, split, Kind, Proof, Step, Tree, Unit, Window};
 use kalah_analysis::output::Output;
 use serde_json::json;
 
@@ -204,19 +204,18 @@ fn write_sample(
     let rules = game.rules();
     let mut text = String::new();
     for (id, d) in drawn.iter().enumerate() {
-        let w = d.window(rules);
-        let proof = match d.proof {
+        let unit = Unit {
+            id: id as u64,
+            position: d.position,
+            window: d.window(rules),
+            rules: *rules,
+        };
+        let mut line = unit.to_json();
+        line["weight"] = json!(d.weight);
+        line["proof"] = json!(match d.proof {
             Proof::Exact => "exact",
             Proof::AtLeast(_) => "at-least",
             Proof::AtMost(_) => "at-most",
-        };
-        let line = json!({
-            "id": id,
-            "position": d.position.to_string(),
-            "window": [w.alpha, w.beta],
-            "rules": rules.to_string(),
-            "weight": d.weight,
-            "proof": proof,
         });
         text.push_str(&line.to_string());
         text.push('\n');

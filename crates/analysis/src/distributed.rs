@@ -60,8 +60,9 @@ impl Step {
         }
     }
 
-    /// The first moves a node of the tree has, as [`first_steps`] lists them.
-    fn offer(self) -> Offer {
+    /// The first moves a node of the tree has, as [`first_steps`] lists them; also where
+    /// the pie rule's offer comes in a split's merge.
+    pub fn offer(self) -> Offer {
         match self {
             Step::Turn => Offer::AfterTurn,
             Step::Sowing => Offer::AfterFirstSowing,
@@ -191,14 +192,11 @@ pub fn split(game: &Game, root: &Position, step: Step, depth: usize) -> Result<T
     }];
     let mut index: HashMap<Position, usize> = HashMap::from([(*root, 0)]);
     let mut level = vec![0];
-    for d in 0..=depth {
+    for _ in 0..depth {
         let mut next = Vec::new();
         for &n in &level {
             let pos = nodes[n].position;
             if pos.is_over() {
-                continue;
-            }
-            if d == depth {
                 continue;
             }
             let mut edges = Vec::new();
@@ -217,9 +215,6 @@ pub fn split(game: &Game, root: &Position, step: Step, depth: usize) -> Result<T
                 });
             }
             nodes[n].kind = Kind::Inner(edges);
-        }
-        if d == depth {
-            break;
         }
         level = next;
     }
@@ -412,13 +407,9 @@ fn read_position(game: &Game, text: &str, what: &str) -> Result<Position, Format
     })
 }
 
-/// A line of turns in the notation, one string a turn.
-pub fn line_strings(houses: usize, line: &[Turn]) -> Vec<String> {
-    line.iter().map(|t| t.notation(houses)).collect()
-}
-
-/// Reads a line of turns written by [`line_strings`] from `pos`, each turn played with the
-/// checked move generator; the turns' ends are checked by [`replay`] afterwards.
+/// Reads a line of turns written in the notation, one string a turn, from `pos`, each
+/// turn played with the checked move generator; the turns' ends are checked by [`replay`]
+/// afterwards.
 pub fn read_line(game: &Game, pos: &Position, turns: &[Value]) -> Result<Vec<Turn>, String> {
     let mut p = *pos;
     let mut out = Vec::with_capacity(turns.len());
@@ -534,7 +525,8 @@ impl Tree {
                     if child >= list.len() || child == 0 {
                         return Err(FormatError(format!("{what}: child {child} is not a node")));
                     }
-                    let (after, sowings) = notation::play_moves(&game, position, text)
+                    // Where the move leads is checked once every node is read.
+                    let (_, sowings) = notation::play_moves(&game, position, text)
                         .map_err(|e| FormatError(format!("{what}: move '{text}': {e}")))?;
                     edges.push(Edge {
                         turn: Turn {
@@ -543,8 +535,6 @@ impl Tree {
                         },
                         child,
                     });
-                    // The child's position is checked once every node is read.
-                    let _ = after;
                 }
                 Kind::Inner(edges)
             } else if let Some(id) = n.get("unit") {
