@@ -4,14 +4,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use kalah_analysis::decide;
 use kalah_analysis::distributed::{Bounds, Claim, FirstMove, Merge, Tree, Unit, Verdict, Window};
 use kalah_analysis::output::Output;
-use kalah_analysis::{decide, Offer};
 use kalah_core::{Position, Side};
 use serde_json::{json, Value};
 
 use crate::analysis_io::{file_error, line_strings, signed};
 use crate::error::CliError;
+use crate::pie::offer_name;
 
 /// Merge the answers of a split solve into exact values, or check a hypothesis.
 ///
@@ -331,10 +332,7 @@ impl Report {
             .collect();
         if let Some(((lo, hi), best)) = self.pie {
             let mut o = bounds_json((lo, hi));
-            o["offer"] = json!(match tree.step.name() {
-                "turn" => offer_name(Offer::AfterTurn),
-                _ => offer_name(Offer::AfterFirstSowing),
-            });
+            o["offer"] = json!(offer_name(tree.step.offer()));
             if let Some(b) = best {
                 let m = &self.moves[b];
                 let d = decide(self.side.sign() * m.bounds.0);
@@ -460,12 +458,5 @@ impl Report {
             )?;
         }
         Ok(())
-    }
-}
-
-fn offer_name(offer: Offer) -> &'static str {
-    match offer {
-        Offer::AfterTurn => "turn",
-        Offer::AfterFirstSowing => "sowing",
     }
 }

@@ -67,7 +67,8 @@ pub struct Args {
     solver: SolverArgs,
 }
 
-fn offer_name(offer: Offer) -> &'static str {
+/// The offer as written in JSON (`turn`, `first-sowing`), by `pie` and `merge`.
+pub fn offer_name(offer: Offer) -> &'static str {
     match offer {
         Offer::AfterTurn => "turn",
         Offer::AfterFirstSowing => "first-sowing",
