@@ -17,6 +17,7 @@ mod openings;
 mod perft;
 mod pie;
 mod play;
+mod serve;
 mod show;
 mod solve;
 mod solving;
@@ -63,6 +64,7 @@ enum Command {
     Merge(merge::Args),
     Export(export::Args),
     Egdb(egdb::Args),
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -100,5 +102,6 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Merge(args) => merge::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Egdb(args) => egdb::run(args, out),
+        Command::Serve(args) => serve::run(args, out),
     }
 }

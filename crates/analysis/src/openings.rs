@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use kalah_core::{Game, Position, Sowing};
-use kalah_solver::{Solver, Turn};
+use kalah_solver::{Progress, Solver, Turn};
 
 use crate::{pool, AnalysisError};
 use kalah_solver::line::replay;
@@ -134,7 +134,7 @@ pub fn openings(
         workers,
         steps.len(),
         cancel,
-        |i| match solve_step(solver, pos, &steps[i], cancel) {
+        |i| match solve_step(solver, pos, &steps[i], cancel, &mut |_| {}) {
             Ok(o) => {
                 on_done(&o);
                 Some(o)
@@ -163,14 +163,18 @@ pub fn openings(
     Ok(done)
 }
 
-/// Solves the position after one first move and checks the line.
-pub(crate) fn solve_step(
+/// Solves the position after one first move of `pos` (one of [`first_steps`]) and checks
+/// the line: the move's exact value, with a principal variation from `pos` that starts
+/// with the move. `progress` is called as [`Solver::solve`] calls it, for the position
+/// after the move (its bounds are for the player to move there).
+pub fn solve_step(
     solver: &Solver,
     pos: &Position,
     step: &Step,
     cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
 ) -> Result<Opening, AnalysisError> {
-    let solution = solver.solve(&step.after, cancel, &mut |_| {})?;
+    let solution = solver.solve(&step.after, cancel, progress)?;
     let value = solution.value_from_south();
     let mut pv = vec![step.turn.clone()];
     for t in solution.pv {

@@ -93,7 +93,16 @@ pub fn pie(
     cancel: &AtomicBool,
     on_done: &(dyn Fn(&Opening) + Sync),
 ) -> Result<PieAnalysis, AnalysisError> {
-    let all = openings(solver, pos, offer, workers, cancel, on_done)?;
+    Ok(apply(
+        openings(solver, pos, offer, workers, cancel, on_done)?,
+        offer,
+    ))
+}
+
+/// The pie rule applied to first moves already solved: `all` as [`openings`] returns
+/// them (best first without the rule), at least one. For a caller that solved the moves
+/// itself, one at a time (the analysis board).
+pub fn apply(all: Vec<Opening>, offer: Offer) -> PieAnalysis {
     let mut choices: Vec<PieChoice> = all
         .into_iter()
         .map(|o| {
@@ -105,10 +114,10 @@ pub fn pie(
         })
         .collect();
     choices.sort_by_key(|c| -c.decision.first_player);
-    let value = choices[0].decision.first_player;
-    Ok(PieAnalysis {
+    let value = choices.first().map_or(0, |c| c.decision.first_player);
+    PieAnalysis {
         offer,
         choices,
         value,
-    })
+    }
 }

@@ -1,0 +1,294 @@
+//! The parameters every endpoint takes (the rules, the start position, the moves), read
+//! from a query string or a JSON object into the same [`RulesArgs`] and [`PositionArgs`]
+//! the command line fills, so that the server and the CLI accept exactly the same input;
+//! and the JSON descriptions of rules and positions the API answers with.
+
+use std::collections::HashMap;
+
+use kalah_core::notation::{self, bin, format_move};
+use kalah_core::{
+    Capture, End, Family, Game, GrandSlam, Leftovers, Position, Preset, Rules, Side, Sowing,
+    CLOCKWISE,
+};
+use serde_json::{json, Value};
+
+use crate::args::{setup as cli_setup, PositionArgs, RulesArgs};
+use crate::error::CliError;
+
+/// The parameter names, in the order the API documentation lists them.
+pub const NAMES: [&str; 10] = [
+    "rules",
+    "houses",
+    "seeds",
+    "capture",
+    "end",
+    "leftovers",
+    "grand_slam",
+    "early_stop",
+    "position",
+    "moves",
+];
+
+/// A bad parameter: the message says which and what it should be.
+#[derive(Debug)]
+pub struct BadRequest(pub String);
+
+impl From<CliError> for BadRequest {
+    fn from(e: CliError) -> Self {
+        BadRequest(e.to_string())
+    }
+}
+
+/// One sowing of the moves played.
+pub struct Played {
+    /// The side that made it.
+    pub side: Side,
+    /// The move (a house from the mover's left, [`CLOCKWISE`] added for a clockwise one).
+    pub mv: usize,
+    /// What the sowing did.
+    pub how: Sowing,
+    /// The position after it.
+    pub after: Position,
+}
+
+/// A request's game, start position and line of play.
+pub struct Setup {
+    /// The game the rules describe.
+    pub game: Game,
+    /// The start position (the `position` parameter, settled; else the game's start).
+    pub start: Position,
+    /// The sowings of `moves`, in order.
+    pub history: Vec<Played>,
+    /// The position reached.
+    pub pos: Position,
+}
+
+impl Setup {
+    /// True at the start of the game with no move played.
+    pub fn at_start(&self) -> bool {
+        self.history.is_empty() && self.start == self.game.start()
+    }
+
+    /// True when the moves are exactly South's complete first turn from the start of the
+    /// game: where the pie rule lets North take over South's side.
+    pub fn after_first_turn(&self) -> bool {
+        self.start == self.game.start()
+            && self.start.side_to_move() == Side::South
+            && !self.history.is_empty()
+            && self.history.iter().all(|p| p.side == Side::South)
+            && self.pos.side_to_move() == Side::North
+            && !self.pos.is_over()
+    }
+}
+
+/// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) and sets
+/// the game up as the command line would with the same options.
+pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
+    if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {
+        return Err(BadRequest(format!(
+            "unknown parameter `{name}`: the parameters are {}",
+            NAMES.join(", ")
+        )));
+    }
+    let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let early_stop = match get("early_stop") {
+        None => None,
+        Some("on" | "true") => Some(true),
+        Some("off" | "false") => Some(false),
+        Some(other) => {
+            return Err(BadRequest(format!(
+                "early_stop is `on` or `off` (or left out for the preset's), not `{other}`"
+            )))
+        }
+    };
+    let rules = RulesArgs {
+        houses: number(get("houses"), "houses", "1 to 8")?,
+        seeds: number(get("seeds"), "seeds", "1 to 255")?,
+        preset: choice(get("rules"), "rules", &Preset::ALL.map(|(_, n)| n))?
+            .unwrap_or(Preset::Kalah),
+        capture: choice::<Capture>(get("capture"), "capture", &["standard", "empty"])?,
+        end: choice::<End>(get("end"), "end", &["row-empty", "mover-stuck"])?,
+        leftovers: choice::<Leftovers>(get("leftovers"), "leftovers", &["owner", "discard"])?,
+        grand_slam: choice::<GrandSlam>(
+            get("grand_slam"),
+            "grand_slam",
+            &["no-capture", "capture-all"],
+        )?,
+        early_stop: early_stop == Some(true),
+        no_early_stop: early_stop == Some(false),
+    };
+    let position = PositionArgs {
+        position: get("position").map(str::to_string),
+        moves: None,
+    };
+    let (game, start) = cli_setup(&rules, &position)?;
+    let (pos, played) = match get("moves") {
+        None => (start, Vec::new()),
+        Some(list) => notation::play_moves(&game, start, list).map_err(CliError::Moves)?,
+    };
+    let mut history = Vec::with_capacity(played.len());
+    let mut at = start;
+    for mv in played {
+        let side = at.side_to_move();
+        let (after, how) = game.sow(&at, mv);
+        history.push(Played {
+            side,
+            mv,
+            how,
+            after,
+        });
+        at = after;
+    }
+    debug_assert_eq!(at, pos);
+    Ok(Setup {
+        game,
+        start,
+        history,
+        pos,
+    })
+}
+
+/// A whole number parameter, if given.
+fn number(value: Option<&str>, name: &str, range: &str) -> Result<Option<u8>, BadRequest> {
+    value
+        .map(|v| {
+            v.parse::<u8>()
+                .map_err(|_| BadRequest(format!("{name} is a whole number ({range}), not `{v}`")))
+        })
+        .transpose()
+}
+
+/// A parameter with named values, if given.
+fn choice<T: std::str::FromStr>(
+    value: Option<&str>,
+    name: &str,
+    allowed: &[&str],
+) -> Result<Option<T>, BadRequest> {
+    value
+        .map(|v| match allowed.contains(&v) {
+            true => v.parse::<T>().ok(),
+            false => None,
+        })
+        .map(|parsed| {
+            parsed.ok_or_else(|| {
+                BadRequest(format!(
+                    "{name} is one of {}, not `{}`",
+                    allowed.join(", "),
+                    value.unwrap_or_default()
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// The rules in force, as the API describes them.
+pub fn rules_json(rules: &Rules) -> Value {
+    json!({
+        "text": rules.to_string(),
+        "family": rules.family.name(),
+        "houses": rules.houses,
+        "seeds": rules.seeds,
+        "capture": rules.family.capture_name(rules.capture),
+        "end": rules.end.to_string(),
+        "leftovers": rules.leftovers.to_string(),
+        "grand_slam": (rules.family == Family::Oware).then(|| rules.grand_slam.to_string()),
+        "early_stop": rules.early_stop,
+        "cyclic": rules.family.is_cyclic(),
+        "choose_direction": rules.family.has_direction(),
+    })
+}
+
+/// One sowing, as the API describes it.
+fn sowing_json(h: usize, side: Side, mv: usize, how: Sowing, after: &Position) -> Value {
+    json!({
+        "move": format_move(h, side, mv),
+        "side": side.letter().to_string(),
+        "bin": bin(h, side, mv % CLOCKWISE),
+        "clockwise": mv >= CLOCKWISE,
+        "extra_turn": how == Sowing::ExtraTurn,
+        "after": after.to_string(),
+    })
+}
+
+/// The answer of `/api/position`: the rules, the line played and the position reached
+/// with its legal sowings.
+pub fn position_json(s: &Setup) -> Value {
+    let (game, pos) = (&s.game, &s.pos);
+    let h = game.houses();
+    let side = pos.side_to_move();
+    let row = |side: Side| (0..h).map(|j| pos.house(side, j)).collect::<Vec<_>>();
+    let legal: Vec<Value> = game
+        .legal_moves(pos)
+        .map(|mv| {
+            let (after, how) = game.sow(pos, mv);
+            sowing_json(h, side, mv, how, &after)
+        })
+        .collect();
+    let history: Vec<Value> = s
+        .history
+        .iter()
+        .map(|p| sowing_json(h, p.side, p.mv, p.how, &p.after))
+        .collect();
+    json!({
+        "rules": rules_json(game.rules()),
+        "start": s.start.to_string(),
+        "position": pos.to_string(),
+        "south": row(Side::South),
+        "north": row(Side::North),
+        "south_store": pos.store(Side::South),
+        "north_store": pos.store(Side::North),
+        "side_to_move": side.letter().to_string(),
+        "over": pos.is_over(),
+        "result": pos.is_over().then(|| json!({
+            "south": pos.store(Side::South),
+            "north": pos.store(Side::North),
+            "value": pos.score(),
+        })),
+        "legal": legal,
+        "history": history,
+        "at_start": s.at_start(),
+        "after_first_turn": s.after_first_turn(),
+    })
+}
+
+/// A short description of each preset, for the rules panel.
+pub fn preset_description(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Kalah => "Kalah: standard capture, the game ends when a row is empty",
+        Preset::KalahEmpty => "Kalah with empty capture (a last seed in an empty own house captures even when the opposite house is empty)",
+        Preset::Online => "the online rules: the game ends when the mover is stuck, or when a store holds more than half of the seeds",
+        Preset::OnlineEmpty => "the online rules with empty capture",
+        Preset::General => "General Kalah: no extra turns, no captures, only the stores count",
+        Preset::Egyptian => "Egyptian Kalah: Kalah with empty capture",
+        Preset::Nigerian => "Nigerian Kalah: relay sowing through both stores, fours captured",
+        Preset::Ethiopian => "Ethiopian Kalah: Egyptian Kalah with the direction chosen each turn (positions repeat: retrograde analysis)",
+        Preset::Oware => "Oware (abapa): twos and threes captured (positions repeat: retrograde analysis)",
+    }
+}
+
+/// The answer of `/api/options`.
+pub fn options_json() -> Value {
+    let presets: Vec<Value> = Preset::ALL
+        .iter()
+        .map(|&(preset, name)| {
+            json!({
+                "name": name,
+                "description": preset_description(preset),
+                "rules": rules_json(&preset.rules(6, 4)),
+            })
+        })
+        .collect();
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "max_houses": kalah_core::MAX_HOUSES,
+        "max_total_seeds": kalah_core::MAX_TOTAL_SEEDS,
+        "presets": presets,
+        "options": {
+            "capture": ["standard", "empty"],
+            "end": ["row-empty", "mover-stuck"],
+            "leftovers": ["owner", "discard"],
+            "grand_slam": ["no-capture", "capture-all"],
+        },
+        "parameters": NAMES,
+    })
+}
