@@ -305,13 +305,16 @@ fn position_describes_the_line_and_the_legal_sowings() {
     assert_eq!(options["presets"][8]["rules"]["grand_slam"], "no-capture");
 }
 
+/// A bad request: method, path, content type, body, the status and a part of the error.
+type BadCase<'a> = (&'a str, &'a str, Option<&'a str>, &'a [u8], u16, &'a str);
+
 /// Every bad request gets a 4xx answer with a JSON error that says what is wrong.
 #[test]
 fn bad_requests_get_json_errors() {
     let server = Server::start(&[]);
     let long = format!("/api/position?moves={}", "1".repeat(9000));
     let big = format!(r#"{{"moves": "{}"}}"#, "1 ".repeat(10_000));
-    let cases: Vec<(&str, &str, Option<&str>, &[u8], u16, &str)> = vec![
+    let cases: Vec<BadCase> = vec![
         (
             "GET",
             "/api/position?rules=chess",
