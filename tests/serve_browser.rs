@@ -1,0 +1,325 @@
+//! The analysis board in a real browser: `kalah serve` on a free port, headless Chromium
+//! driven through WebDriver (chromedriver). The test plays sowings by clicking houses,
+//! undoes and redoes, goes back through the move list, pastes a position, picks a
+//! direction in Ethiopian Kalah, and checks every value the page shows against `kalah
+//! openings`, `kalah solve` and `kalah pie`. A screenshot of the board is kept in
+//! `target/test-artifacts/serve-board.png`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them; `CHROMIUM`
+//! and `CHROMEDRIVER` name other binaries). Without them the test says so and passes,
+//! unless `KALAH_BROWSER_TEST=required` (as in `.ci/run`), when it fails.
+
+#[path = "support/serve.rs"]
+mod support;
+
+use std::collections::HashMap;
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+use support::{kalah_json, Server};
+
+/// How long the page may take to show a complete analysis of a small board.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A chromedriver on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The binary `var` names, else the first of `names` on the PATH.
+fn find(var: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var) {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    names.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Starts chromedriver, or says why not.
+fn start_driver() -> Result<(Driver, PathBuf), String> {
+    let chromium = find(
+        "CHROMIUM",
+        &["chromium", "chromium-browser", "google-chrome"],
+    )
+    .ok_or("no Chromium found (Debian: apt-get install chromium chromium-driver)")?;
+    let driver = find("CHROMEDRIVER", &["chromedriver"])
+        .ok_or("no chromedriver found (Debian: apt-get install chromium-driver)")?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let child = Command::new(&driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", driver.display()))?;
+    let driver = Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err("chromedriver did not listen within 20 s".to_string());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((driver, chromium))
+}
+
+/// Headless Chromium as this machine allows it: no sandbox (root), no GPU, no network
+/// beyond the page (the closed network refuses Chromium's own connections), a fresh
+/// profile.
+async fn browser(driver: &Driver, chromium: &std::path::Path, profile: &std::path::Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                "--window-size=1280,960",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session with headless Chromium")
+}
+
+/// Waits until the element `css` has attribute `name` equal to `value`.
+async fn wait_attr(c: &Client, css: &str, name: &str, value: &str) {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            if e.attr(name).await.ok().flatten().as_deref() == Some(value) {
+                return;
+            }
+        }
+        if start.elapsed() > PATIENCE {
+            let shown = match c.find(Locator::Css(css)).await {
+                Ok(e) => format!("{:?}", e.attr(name).await),
+                Err(e) => e.to_string(),
+            };
+            let error = text(c, "#error").await;
+            panic!("{css} [{name}] is {shown}, not {value:?} (page error: {error:?})");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The text of the element `css` (empty if there is none).
+async fn text(c: &Client, css: &str) -> String {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Waits until the board shows `position` and its analysis is complete.
+async fn wait_analysed(c: &Client, position: &str) {
+    wait_attr(c, "#board", "data-position", position).await;
+    wait_attr(c, "body", "data-busy", "false").await;
+    wait_attr(c, "#turns", "data-complete", "true").await;
+}
+
+/// Clicks the element `css`.
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// Checks the values the page shows for its position against the command line run with
+/// `args`: every turn's (data-value of each row) against `kalah openings`, the position's
+/// against `kalah solve`.
+async fn assert_values(c: &Client, args: &[&str]) {
+    let openings = kalah_json(&[&["openings"], args].concat());
+    let expected: HashMap<String, String> = openings["turns"]
+        .as_array()
+        .expect("turns")
+        .iter()
+        .map(|t| {
+            (
+                t["turn"].as_str().unwrap().to_string(),
+                t["value"].to_string(),
+            )
+        })
+        .collect();
+    let rows = c
+        .find_all(Locator::Css("#turns .turn"))
+        .await
+        .expect("rows");
+    let mut shown = HashMap::new();
+    for row in rows {
+        let turn = row.attr("data-turn").await.unwrap().expect("data-turn");
+        assert_eq!(
+            row.attr("data-state").await.unwrap().as_deref(),
+            Some("exact"),
+            "{args:?} turn {turn}"
+        );
+        let value = row.attr("data-value").await.unwrap().expect("data-value");
+        shown.insert(turn, value);
+    }
+    assert_eq!(shown, expected, "{args:?}: the turns' values shown");
+    let solved = kalah_json(&[&["solve"], args].concat());
+    let value = c.find(Locator::Css("#value")).await.expect("#value");
+    assert_eq!(
+        value.attr("data-value").await.unwrap(),
+        Some(solved["value"].to_string()),
+        "{args:?}: the position's value shown"
+    );
+    // The best turn is listed first.
+    let first = c.find(Locator::Css("#turns .turn")).await.expect("a row");
+    assert_eq!(
+        first.attr("data-value").await.unwrap(),
+        Some(solved["value"].to_string())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
+    let required = std::env::var("KALAH_BROWSER_TEST").is_ok_and(|v| v == "required");
+    let (driver, chromium) = match start_driver() {
+        Ok(found) => found,
+        Err(why) if !required => {
+            eprintln!("browser test skipped: {why}");
+            return;
+        }
+        Err(why) => panic!("KALAH_BROWSER_TEST=required, but {why}"),
+    };
+    let server = Server::start(&[]);
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = browser(&driver, &chromium, profile.path()).await;
+    let board = ["--houses", "4", "--seeds", "3"];
+
+    // The start of Kalah(4,3): every first turn's value, the position's, the pie choice.
+    c.goto(&format!("{}?houses=4&seeds=3", server.url))
+        .await
+        .expect("the page loads");
+    wait_analysed(&c, "3,3,3,3,0,3,3,3,3,0:S").await;
+    assert_eq!(text(&c, "#side-to-move").await, "South");
+    assert_values(&c, &board).await;
+    let pie = kalah_json(&[&["pie"][..], &board].concat());
+    let pie_text = text(&c, "#pie").await;
+    assert!(
+        pie_text.contains(pie["best_turn"].as_str().unwrap()),
+        "{pie_text:?} names {}",
+        pie["best_turn"]
+    );
+
+    // Sow bin 2 (an extra sowing: South again), then bin 3.
+    click(&c, ".house[data-bin='2']").await;
+    wait_analysed(&c, "3,0,4,4,1,3,3,3,3,0:S").await;
+    assert_eq!(text(&c, "#side-to-move").await, "South");
+    assert_values(&c, &[&board[..], &["--moves", "2"]].concat()).await;
+    click(&c, ".house[data-bin='3']").await;
+    wait_analysed(&c, "3,0,0,5,2,4,4,3,3,0:N").await;
+    assert_eq!(text(&c, "#side-to-move").await, "North");
+    let after = [&board[..], &["--moves", "2-3"]].concat();
+    assert_values(&c, &after).await;
+    // South's first turn is over: North's pie decision.
+    let decision = kalah_json(&[&["pie"][..], &after].concat());
+    let pie_text = text(&c, "#pie").await.to_lowercase();
+    let says_swap = !pie_text.contains("not swap") && pie_text.contains("swap");
+    assert_eq!(says_swap, decision["swap"] == true, "{pie_text:?}");
+    // The address bar carries the line.
+    let url = c.current_url().await.expect("the url");
+    assert!(
+        url.query().unwrap_or("").contains("moves="),
+        "{url} has the moves"
+    );
+
+    // Undo, redo, and back to the start through the move list.
+    click(&c, "#undo").await;
+    wait_analysed(&c, "3,0,4,4,1,3,3,3,3,0:S").await;
+    click(&c, "#redo").await;
+    wait_analysed(&c, "3,0,0,5,2,4,4,3,3,0:N").await;
+    click(&c, "#moves .ply[data-ply='0']").await;
+    wait_analysed(&c, "3,3,3,3,0,3,3,3,3,0:S").await;
+    click(&c, "#moves .ply[data-ply='2']").await;
+    wait_analysed(&c, "3,0,0,5,2,4,4,3,3,0:N").await;
+
+    // A reload of the shared link shows the same position.
+    c.goto(url.as_str()).await.expect("the link loads");
+    wait_analysed(&c, "3,0,0,5,2,4,4,3,3,0:N").await;
+
+    // Paste a position of a game in progress, North to move.
+    let pasted = "2,0,5,1,3,4,4,0,2,3:N";
+    let paste = c.find(Locator::Css("#paste")).await.expect("#paste");
+    paste.clear().await.expect("clear");
+    paste.send_keys(pasted).await.expect("typing");
+    click(&c, "#paste-go").await;
+    wait_analysed(&c, pasted).await;
+    let position_text = c
+        .find(Locator::Css("#position-text"))
+        .await
+        .expect("#position-text")
+        .prop("value")
+        .await
+        .expect("its value");
+    assert_eq!(position_text.as_deref(), Some(pasted));
+    assert_values(&c, &[&board[..], &["--position", pasted]].concat()).await;
+
+    // Keep a picture of the board as the test saw it.
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&dir).expect("the artifact directory");
+    std::fs::write(dir.join("serve-board.png"), &png).expect("the screenshot is written");
+
+    // Ethiopian Kalah: a click offers both directions; the clockwise one is played.
+    c.goto(&format!("{}?rules=ethiopian&houses=3&seeds=2", server.url))
+        .await
+        .expect("the page loads");
+    let start = "2,2,2,0,2,2,2,0:S";
+    wait_analysed(&c, start).await;
+    let state = server
+        .get("/api/position?rules=ethiopian&houses=3&seeds=2&moves=2%3C")
+        .json();
+    click(&c, ".house[data-bin='2']").await;
+    click(&c, ".dir[data-move='2<']").await;
+    let after = state["position"].as_str().unwrap();
+    wait_analysed(&c, after).await;
+    assert_values(
+        &c,
+        &[
+            "--rules",
+            "ethiopian",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--moves",
+            "2<",
+        ],
+    )
+    .await;
+
+    c.close().await.expect("the session closes");
+}
