@@ -39,6 +39,8 @@ pub struct Analyses {
     solver_args: SolverArgs,
     max: usize,
     solvers: Mutex<VecDeque<(Rules, Arc<Solver>)>>,
+    /// Held while a solver is made: two analyses of new rules at once make it once.
+    making: Mutex<()>,
     running: Mutex<VecDeque<(u64, Arc<AtomicBool>)>>,
     next_id: AtomicU64,
     stopping: AtomicBool,
@@ -91,6 +93,7 @@ impl Analyses {
             solver_args,
             max: max.max(1),
             solvers: Mutex::new(VecDeque::new()),
+            making: Mutex::new(()),
             running: Mutex::new(VecDeque::new()),
             next_id: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
@@ -145,14 +148,13 @@ impl Analyses {
     /// or building its endgame database, which the client is told about).
     fn solver(&self, game: &Game, sink: &Sink) -> Result<Arc<Solver>, String> {
         let rules = *game.rules();
-        {
-            let mut solvers = lock(&self.solvers);
-            if let Some(i) = solvers.iter().position(|(r, _)| *r == rules) {
-                let entry = solvers.remove(i).expect("the index was just found");
-                let solver = entry.1.clone();
-                solvers.push_back(entry);
-                return Ok(solver);
-            }
+        if let Some(solver) = self.kept(&rules) {
+            return Ok(solver);
+        }
+        // One solver made at a time; another analysis may have made this one meanwhile.
+        let _making = lock(&self.making);
+        if let Some(solver) = self.kept(&rules) {
+            return Ok(solver);
         }
         // The database `kalah openings` would use from the start: the one the first
         // turns' solves want, and enough for every later position of the game.
@@ -186,6 +188,16 @@ impl Analyses {
         }
         solvers.push_back((rules, solver.clone()));
         Ok(solver)
+    }
+
+    /// The solver kept for `rules`, marked as the most recently used.
+    fn kept(&self, rules: &Rules) -> Option<Arc<Solver>> {
+        let mut solvers = lock(&self.solvers);
+        let i = solvers.iter().position(|(r, _)| r == rules)?;
+        let entry = solvers.remove(i)?;
+        let solver = entry.1.clone();
+        solvers.push_back(entry);
+        Some(solver)
     }
 
     /// Solves every turn of the position, sending the events of docs/serve.md.

@@ -3,44 +3,44 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const RULE_KEYS = ['rules', 'houses', 'seeds', 'capture', 'end', 'leftovers', 'grand_slam', 'early_stop'];
-  const OPT_KEYS = ['capture', 'end', 'leftovers', 'grand_slam'];
-  const MINUS = '\u2212';
   const SIDE = { S: 'South', N: 'North' };
+  const INF = Infinity;
 
   // The state: rule parameters set (strings), the start position (null: the game's start),
-  // the line of sowings, the history entry of each sowing when known, the current point.
+  // the line of sowings, the history entry of each sowing when known, the current point,
+  // and the /api/position answer for it.
   const st = { options: null, rp: {}, start: null, line: [], hist: [], cur: 0, pos: null };
   let an = null; // the analysis of st.pos
   let es = null; // its EventSource
   let pvw = null; // the preview of the principal variation: {pv, k, pos}
-  let seq = 0, pvSeq = 0, busy = 0, anId = 0, boardH = 0, syncedRules = '', lastErr = '';
-  let renderQueued = false;
+  let seq = 0, pvSeq = 0, busy = 0, anId = 0, boardH = 0, synced = '', lastErr = '', queued = false;
 
   // ---- helpers ----
-  const el = (tag, cls, text) => {
+  // An element: `a` sets properties (class; data-*, aria-* and role as attributes), then children.
+  function mk(tag, a, ...kids) {
     const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
+    for (const k in a || {}) {
+      if (k === 'class') e.className = a[k];
+      else if (/^(data-|aria-|role$)/.test(k)) e.setAttribute(k, a[k]);
+      else e[k] = a[k];
+    }
+    e.append(...kids);
     return e;
-  };
-  const fmt = (v) => (v > 0 ? '+' + v : v < 0 ? MINUS + -v : '0');
-  const fmtB = (v) => (v === Infinity || v === -Infinity ? '' : fmt(v));
-  const fmtRange = (lo, hi) => {
-    if (lo === hi) return fmt(lo);
-    if (lo === -Infinity && hi === Infinity) return '…';
-    if (lo === -Infinity) return '≤ ' + fmtB(hi);
-    if (hi === Infinity) return '≥ ' + fmtB(lo);
-    return fmtB(lo) + ' … ' + fmtB(hi);
-  };
+  }
+  const on = (id, ev, f) => $(id).addEventListener(ev, f);
+  const fmt = (v) => (v > 0 ? '+' + v : v < 0 ? '\u2212' + -v : '0');
+  const fmtRange = (lo, hi) => lo === hi ? fmt(lo) : lo === -INF ? (hi === INF ? '…' : '≤ ' + fmt(hi)) :
+    hi === INF ? '≥ ' + fmt(lo) : fmt(lo) + ' … ' + fmt(hi);
   const nodes = (n) => Number(n || 0).toLocaleString('en-US');
   const secs = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
-  const sowingsOf = (text) => String(text || '').split(/[\s,;\-]+/).filter(Boolean);
-  const bs = (m) => parseInt(m, 10);
-  const sideSign = (side) => (side === 'N' ? -1 : 1);
+  const sowingsOf = (text) => String(text || '').split(/[\s,;-]+/).filter(Boolean);
+  const binOf = (m) => parseInt(m, 10);
+  const seeds = (n) => n + (n === 1 ? ' seed' : ' seeds');
+  const wins = (v) => (v > 0 ? 'South wins by ' + v : v < 0 ? 'North wins by ' + -v : 'a draw');
 
   function params(rp, start, moves) {
     const p = {};
-    for (const k of RULE_KEYS) if (rp[k] != null && String(rp[k]).trim() !== '') p[k] = String(rp[k]).trim();
+    for (const k of RULE_KEYS) if (rp[k] != null && String(rp[k]).trim()) p[k] = String(rp[k]).trim();
     if (start) p.position = start;
     if (moves && moves.length) p.moves = moves.join(' ');
     return p;
@@ -52,73 +52,54 @@
     busy += d;
     document.body.dataset.busy = busy > 0 ? 'true' : 'false';
   }
-
   async function api(p) {
     setBusy(1);
     try {
-      let r;
+      let r, j = null;
       try {
-        r = await fetch('api/position', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(p),
-        });
+        r = await fetch('api/position', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(p) });
       } catch (e) {
         throw new Error('cannot reach the server (is kalah serve still running?)');
       }
-      let j = null;
       try { j = await r.json(); } catch (e) { /* not JSON */ }
-      if (!r.ok) throw new Error(j && j.error ? j.error : 'the server answered ' + r.status);
-      if (!j) throw new Error('the server sent no position');
+      if (!r.ok || !j) throw new Error(j && j.error ? j.error : 'the server answered ' + r.status);
       return j;
     } finally {
       setBusy(-1);
     }
   }
-
-  function showError(msg) {
-    lastErr = msg;
-    const e = $('error');
-    e.textContent = msg;
-    e.hidden = false;
-  }
-  function clearError() {
-    lastErr = '';
-    const e = $('error');
-    e.textContent = '';
-    e.hidden = true;
+  function setError(msg) {
+    lastErr = msg || '';
+    $('error').textContent = lastErr;
+    $('error').hidden = !lastErr;
   }
 
   // ---- state changes ----
-  // Shows `next` ({rp, start, line, hist, cur}): asks the server, then commits, draws and
-  // analyses; on an error the previous state stays and the error is shown.
+  // Shows `next` ({rp, start, line, hist, cur}): asks the server, then commits, analyses
+  // and draws; on an error the previous state stays and the error is shown.
   async function go(next) {
-    leavePreview(false);
+    leavePreview(true);
     closeDirs();
     const my = ++seq;
     let pos;
     try {
       pos = await api(params(next.rp, next.start, next.line.slice(0, next.cur)));
     } catch (e) {
-      if (my === seq) showError(e.message);
+      if (my === seq) setError(e.message);
       return false;
     }
     if (my !== seq) return false;
-    clearError();
-    st.rp = next.rp;
-    st.start = next.start;
-    st.line = next.line.slice();
+    setError('');
+    Object.assign(st, { rp: next.rp, start: next.start, line: next.line.slice(), cur: next.cur, pos });
     st.hist = (next.hist || []).slice(0, st.line.length);
-    st.cur = next.cur;
     pos.history.forEach((h, i) => { st.line[i] = h.move; st.hist[i] = h; });
-    st.pos = pos;
     updateURL();
-    renderAll();
     startAnalysis();
+    renderAll();
     return true;
   }
-  const here = () => ({ rp: st.rp, start: st.start, line: st.line, hist: st.hist, cur: st.cur });
-  const goTo = (k) => go(Object.assign(here(), { cur: Math.max(0, Math.min(st.line.length, k)) }));
+  const goTo = (k) => go({ rp: st.rp, start: st.start, line: st.line, hist: st.hist, cur: k });
   function play(moves) {
     const line = st.line.slice(0, st.cur).concat(moves);
     return go({ rp: st.rp, start: st.start, line, hist: st.hist.slice(0, st.cur), cur: line.length });
@@ -126,18 +107,13 @@
   const undo = () => { leavePreview(true); if (st.cur > 0) goTo(st.cur - 1); };
   const redo = () => { leavePreview(true); if (st.cur < st.line.length) goTo(st.cur + 1); };
 
-  // The moves to st.cur as turns: `3-6,9`.
-  function movesText(n) {
-    let s = '';
-    for (let i = 0; i < n; i++) {
-      s += st.line[i];
-      if (i < n - 1) s += st.hist[i] && st.hist[i].extra_turn ? '-' : ',';
-    }
-    return s;
-  }
+  // The address bar: the rule parameters set, the start position, the moves to the
+  // current point written as turns (`3-6,9`).
   function updateURL() {
     const p = params(st.rp, st.start, null);
-    if (st.cur > 0) p.moves = movesText(st.cur);
+    let m = '';
+    for (let i = 0; i < st.cur; i++) m += (i ? (st.hist[i - 1] && st.hist[i - 1].extra_turn ? '-' : ',') : '') + st.line[i];
+    if (m) p.moves = m;
     const q = query(p);
     try { history.replaceState(null, '', location.pathname + (q ? '?' + q : '')); } catch (e) { /* file: */ }
   }
@@ -146,95 +122,94 @@
   function closeES() {
     if (es) { es.close(); es = null; }
   }
-  function totalSeeds(p) {
-    return p.south.concat(p.north).reduce((a, b) => a + b, 0) + p.south_store + p.north_store;
-  }
   function startAnalysis() {
     closeES();
     const p = st.pos;
     if (!p) return;
     const id = ++anId;
+    const total = p.south.concat(p.north).reduce((a, b) => a + b, 0) + p.south_store + p.north_store;
     an = { id, rows: [], byIndex: new Map(), done: null, running: true, stopped: false, error: null,
-      status: 'solving…', bound: null, sign: sideSign(p.side_to_move), total: totalSeeds(p), gotTurns: false };
+      status: 'solving…', bound: null, sign: p.side_to_move === 'N' ? -1 : 1, total, gotTurns: false };
     const src = new EventSource('api/analyse?' + query(params(st.rp, st.start, st.line.slice(0, st.cur))));
     es = src;
-    const on = (name, f) => src.addEventListener(name, (e) => {
+    const when = (name, f) => src.addEventListener(name, (e) => {
       if (es !== src || !an || an.id !== id) return;
       let d = null;
-      if (e.data != null) { try { d = JSON.parse(e.data); } catch (x) { d = null; } }
-      f(d, e);
+      try { d = JSON.parse(e.data); } catch (x) { /* no data */ }
+      if (d || name === 'error') f(d, e);
       queueRender();
     });
-    on('turns', (d) => {
-      if (!d) return;
+    when('turns', (d) => {
       an.gotTurns = true;
-      an.rows = (d.turns || []).map((t) => ({ index: t.index, turn: t.turn, after: t.after, state: 'pending',
-        lower: null, upper: null, value: null, vm: null, pv: null }));
+      an.rows = (d.turns || []).map((t) => ({ index: t.index, turn: t.turn, state: 'pending', lower: null,
+        upper: null, value: null, vm: null, pv: null }));
       an.rows.forEach((r) => an.byIndex.set(r.index, r));
     });
-    on('status', (d) => { if (d && d.message) an.status = d.message; });
-    on('bound', (d) => {
-      const r = d && an.byIndex.get(d.index);
+    when('status', (d) => { if (d.message) an.status = d.message; });
+    when('bound', (d) => {
+      const r = an.byIndex.get(d.index);
       if (!r || r.state === 'exact') return;
-      r.state = 'bound'; r.lower = d.lower; r.upper = d.upper;
+      Object.assign(r, { state: 'bound', lower: d.lower, upper: d.upper });
       an.bound = d;
     });
-    on('value', (d) => {
-      const r = d && an.byIndex.get(d.index);
-      if (!r) return;
-      Object.assign(r, { state: 'exact', value: d.value, vm: d.value_for_mover, pv: d.pv || [d.turn || r.turn] });
+    when('value', (d) => {
+      const r = an.byIndex.get(d.index);
+      if (r) Object.assign(r, { state: 'exact', value: d.value, vm: d.value_for_mover, pv: d.pv || [r.turn] });
       an.bound = null;
     });
-    on('done', (d) => {
+    when('done', (d) => {
       closeES();
-      an.done = d || {};
+      an.done = d;
       an.running = false;
     });
-    src.addEventListener('error', (e) => {
-      if (es !== src || !an || an.id !== id) return;
-      let msg = 'the analysis stream was lost';
-      if (e.data != null) {
-        try { msg = JSON.parse(e.data).error || msg; } catch (x) { msg = String(e.data); }
-      }
+    // A named `error` event carries the server's message; a plain one is the connection.
+    when('error', (d) => {
       closeES();
-      if (!an.done) {
-        an.error = msg; an.running = false;
-        an.rows.forEach((r) => { if (r.state !== 'exact') r.state = 'stopped'; });
-      }
-      queueRender();
+      if (an.done) return;
+      let msg = d && d.error ? d.error : 'the analysis stream was lost';
+      if (/^cancel/i.test(msg)) msg = 'cancelled by the server (too many analyses at once: another one started)';
+      an.error = msg;
+      halt();
     });
     renderAnalysis();
+  }
+  function halt() {
+    an.running = false;
+    an.rows.forEach((r) => { if (r.state !== 'exact') r.state = 'stopped'; });
   }
   function stopAnalysis() {
     if (!an || !an.running) return;
     closeES();
-    an.running = false; an.stopped = true;
-    an.rows.forEach((r) => { if (r.state !== 'exact') r.state = 'stopped'; });
+    an.stopped = true;
+    halt();
     renderAnalysis();
   }
 
-  // A row's value range for the mover, and from South; ±Infinity where unbounded.
+  // A row's value range from South and for the mover; ±Infinity where unbounded.
   function rangeSouth(r) {
     if (r.state === 'exact') return [r.value, r.value];
-    const T = an.total;
-    const lo = r.lower == null || r.lower <= -T ? -Infinity : r.lower;
-    const hi = r.upper == null || r.upper >= T ? Infinity : r.upper;
-    return [lo, hi];
+    return [r.lower == null || r.lower <= -an.total ? -INF : r.lower, r.upper == null || r.upper >= an.total ? INF : r.upper];
   }
   function rangeMover(r) {
     const [lo, hi] = rangeSouth(r);
     return an.sign > 0 ? [lo, hi] : [-hi, -lo];
   }
+  // Best first for the mover: exact rows, then rows with bounds, then the pending ones.
   function sortedRows() {
     const key = (r) => {
       const [lo, hi] = rangeMover(r);
-      const known = lo !== -Infinity || hi !== Infinity;
-      return [r.state === 'exact' ? 0 : known ? 1 : 2, -lo, -hi, r.index];
+      return [r.state === 'exact' ? 0 : lo > -INF || hi < INF ? 1 : 2, -lo, -hi, r.index];
     };
-    return an.rows.map((r) => [key(r), r]).sort((a, b) => {
+    const keyed = an.rows.map((r) => [key(r), r]);
+    keyed.sort((a, b) => {
       for (let i = 0; i < 4; i++) if (a[0][i] !== b[0][i]) return a[0][i] < b[0][i] ? -1 : 1;
       return 0;
-    }).map((x) => x[1]);
+    });
+    return keyed.map((x) => x[1]);
+  }
+  function topExact() {
+    const s = an ? sortedRows() : [];
+    return s.length && s[0].state === 'exact' ? s[0] : null;
   }
   // The best turn: done's, else the top exact row once no other row can beat it.
   function bestRow() {
@@ -242,10 +217,6 @@
     if (an.done && an.done.best != null) return an.byIndex.get(an.done.best) || null;
     const top = topExact();
     return top && an.rows.every((r) => r === top || rangeMover(r)[1] <= top.vm) ? top : null;
-  }
-  function topExact() {
-    const s = an ? sortedRows() : [];
-    return s.length && s[0].state === 'exact' ? s[0] : null;
   }
   function currentPV() {
     if (!an) return [];
@@ -256,14 +227,14 @@
 
   // ---- rendering ----
   function queueRender() {
-    if (renderQueued) return;
-    renderQueued = true;
-    requestAnimationFrame(() => { renderQueued = false; renderAnalysis(); });
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; renderAnalysis(); });
   }
   function renderAll() {
     renderBoard();
     renderMoves();
-    renderNotation();
+    $('position-text').value = st.pos ? st.pos.position : '';
     syncRulesForm();
     renderAnalysis();
   }
@@ -273,29 +244,23 @@
     b.textContent = '';
     b.style.setProperty('--h', h);
     const store = (side, bin, col) => {
-      const s = el('div', 'store ' + side);
-      s.id = 'store-' + side;
+      const s = mk('div', { class: 'store ' + side, id: 'store-' + side },
+        mk('span', { class: 'store-name' }, SIDE[side[0].toUpperCase()]), mk('span', { class: 'count' }, '0'),
+        mk('span', { class: 'bin' }, String(bin)));
       s.style.gridColumn = String(col);
-      s.append(el('span', 'store-name', side === 'north' ? 'North' : 'South'), el('span', 'count', '0'),
-        el('span', 'bin', String(bin)));
       return s;
     };
-    b.append(store('north', 2 * h + 2, 1));
     const cell = (side, bin, col, row) => {
-      const c = el('div', 'cell ' + side);
+      const btn = mk('button', { class: 'house', type: 'button', 'data-bin': bin }, mk('span', { class: 'count' }, '0'));
+      const c = mk('div', { class: 'cell ' + side }, mk('span', { class: 'bin' }, String(bin)), btn,
+        mk('span', { class: 'badge', hidden: true }));
       c.style.gridColumn = String(col);
       c.style.gridRow = String(row);
-      const btn = el('button', 'house');
-      btn.type = 'button';
-      btn.dataset.bin = String(bin);
-      btn.append(el('span', 'count', '0'));
       btn.addEventListener('click', () => clickHouse(bin, c));
-      btn.addEventListener('keydown', (e) => { if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') e.stopPropagation(); });
-      const badge = el('span', 'badge');
-      badge.hidden = true;
-      c.append(el('span', 'bin', String(bin)), btn, badge);
       return c;
     };
+    b.append(store('north', 2 * h + 2, 1));
+    // North's bins H+2..2H+1 run right to left along the top, South's 1..H left to right.
     for (let c = 1; c <= h; c++) b.append(cell('north', 2 * h + 2 - c, c + 1, 1));
     for (let c = 1; c <= h; c++) b.append(cell('south', c, c + 1, 2));
     b.append(store('south', h + 1, h + 2));
@@ -316,91 +281,79 @@
     b.dataset.side = p.side_to_move;
     b.dataset.position = p.position;
     b.classList.toggle('previewing', !live);
-    b.classList.toggle('over', !!p.over);
     const legal = new Map();
-    if (!p.over) for (const m of p.legal) legal.set(m.bin, (legal.get(m.bin) || []).concat(m));
-    const last = p.history.length ? p.history[p.history.length - 1].bin : null;
-    const lastSide = p.history.length ? p.history[p.history.length - 1].side : null;
+    if (!p.over) for (const m of p.legal) legal.set(m.bin, (legal.get(m.bin) || 0) + 1);
+    const last = p.history.length ? p.history[p.history.length - 1].bin : 0;
     b.querySelectorAll('.house').forEach((btn) => {
-      const bin = bs(btn.dataset.bin);
+      const bin = binOf(btn.dataset.bin);
       const n = bin <= h ? p.south[bin - 1] : p.north[bin - h - 2];
-      btn.querySelector('.count').textContent = String(n);
       const ok = live && legal.has(bin);
+      btn.firstChild.textContent = String(n);
       btn.disabled = !ok;
-      btn.classList.toggle('legal', !!legal.has(bin));
+      btn.classList.toggle('legal', legal.has(bin));
       btn.classList.toggle('empty', n === 0);
-      btn.classList.toggle('last', bin === last && (bin <= h ? 'S' : 'N') === lastSide);
-      btn.setAttribute('aria-label', 'bin ' + bin + ', ' + n + (n === 1 ? ' seed' : ' seeds') +
-        (ok ? (legal.get(bin).length > 1 ? ', choose a direction' : ', sow') : ''));
+      btn.classList.toggle('last', bin === last);
+      btn.setAttribute('aria-label', 'bin ' + bin + ', ' + seeds(n) + (ok ? legal.get(bin) > 1 ? ', choose a direction' : ', sow' : ''));
     });
     for (const [side, n] of [['south', p.south_store], ['north', p.north_store]]) {
       const s = $('store-' + side);
       s.querySelector('.count').textContent = String(n);
-      s.setAttribute('aria-label', (side === 'south' ? 'South' : 'North') + ' store, ' + n + (n === 1 ? ' seed' : ' seeds'));
+      s.setAttribute('aria-label', SIDE[side[0].toUpperCase()] + ' store, ' + seeds(n));
     }
     $('side-to-move').textContent = SIDE[p.side_to_move];
     $('side-to-move').className = p.side_to_move === 'N' ? 'north' : 'south';
-    const over = $('over-note');
-    over.hidden = !p.over;
+    $('over-note').hidden = !(p.over && p.result);
     if (p.over && p.result) {
-      const v = p.result.value;
-      over.textContent = 'Game over: South ' + p.result.south + ', North ' + p.result.north +
-        (v > 0 ? ' — South wins by ' + v : v < 0 ? ' — North wins by ' + -v : ' — a draw');
+      $('over-note').textContent = 'Game over: South ' + p.result.south + ', North ' + p.result.north + ' — ' + wins(p.result.value);
     }
-    const ban = $('preview-banner');
-    ban.hidden = !pvw;
+    $('preview-banner').hidden = !pvw;
     if (pvw) {
-      ban.textContent = 'Previewing the principal variation, turn ' + pvw.k + ' of ' + pvw.pv.length +
+      $('preview-banner').textContent = 'Previewing the principal variation, turn ' + pvw.k + ' of ' + pvw.pv.length +
         ' (' + pvw.pv.slice(0, pvw.k).join(' ') + '). Esc or Back returns to the position.';
     }
     renderBadges();
   }
 
+  // Each legal house: the best value for the mover of the turns starting with its sowing.
   function renderBadges() {
     const p = st.pos;
-    const b = $('board');
     const byBin = new Map();
     if (an && !pvw && p && !p.over) {
       for (const r of an.rows) {
-        const first = sowingsOf(r.turn)[0];
-        const bin = bs(first);
+        const first = sowingsOf(r.turn)[0], bin = binOf(first);
         if (!byBin.has(bin)) byBin.set(bin, { rows: [], moves: new Map() });
         const e = byBin.get(bin);
         e.rows.push(r);
-        if (!e.moves.has(first)) e.moves.set(first, []);
-        e.moves.get(first).push(r);
+        e.moves.set(first, (e.moves.get(first) || []).concat(r));
       }
     }
     const best = bestRow();
-    const bestFirst = best ? sowingsOf(best.turn)[0] : null;
+    const bestBin = best ? binOf(best.turn) : 0;
     const summary = (rows) => {
-      let lo = -Infinity, hi = -Infinity, exact = true;
+      let lo = -INF, hi = -INF;
       for (const r of rows) {
         const [l, u] = rangeMover(r);
-        lo = Math.max(lo, l); hi = Math.max(hi, u);
-        if (r.state !== 'exact') exact = false;
+        lo = Math.max(lo, l);
+        hi = Math.max(hi, u);
       }
-      return { lo, hi, exact: exact || lo === hi, stopped: rows.some((r) => r.state === 'stopped') };
+      const exact = lo === hi;
+      return { text: exact ? fmt(lo) : fmtRange(lo, hi), exact, stopped: rows.some((r) => r.state === 'stopped') };
     };
-    b.querySelectorAll('.cell').forEach((c) => {
-      const bin = bs(c.querySelector('.house').dataset.bin);
+    $('board').querySelectorAll('.cell').forEach((c) => {
+      const bin = binOf(c.querySelector('.house').dataset.bin);
       const badge = c.querySelector('.badge');
       const e = byBin.get(bin);
-      if (!e) { badge.hidden = true; c.classList.remove('best'); return; }
+      c.classList.toggle('best', !!e && bin === bestBin);
+      badge.hidden = !e;
+      if (!e) return;
       const s = summary(e.rows);
-      badge.hidden = false;
-      badge.textContent = s.exact ? fmt(s.lo) : fmtRange(s.lo, s.hi);
+      badge.textContent = s.text;
       badge.className = 'badge ' + (s.exact ? 'exact' : s.stopped ? 'stopped' : 'bound');
-      badge.title = (s.exact ? 'Value ' : 'Bound on the value ') + 'for ' + SIDE[p.side_to_move] +
-        ' (the mover) of the best turn starting with bin ' + bin;
-      c.classList.toggle('best', !!bestFirst && bs(bestFirst) === bin);
+      badge.title = (s.exact ? 'Value' : 'Bound on the value') + ' for ' + SIDE[p.side_to_move] +
+        ' (to move) of the best turn starting with bin ' + bin;
       c.querySelectorAll('.dir').forEach((d) => {
         const rows = e.moves.get(d.dataset.move);
-        const v = d.querySelector('.dir-value');
-        if (!v) return;
-        if (!rows) { v.textContent = ''; return; }
-        const t = summary(rows);
-        v.textContent = t.exact ? fmt(t.lo) : fmtRange(t.lo, t.hi);
+        d.querySelector('.dir-value').textContent = rows ? summary(rows).text : '';
       });
     });
   }
@@ -409,23 +362,18 @@
     const p = st.pos;
     if (!p || pvw) return;
     const moves = p.legal.filter((m) => m.bin === bin);
-    if (!moves.length) return;
-    if (moves.length === 1) { play([moves[0].move]); return; }
+    if (moves.length < 2) { if (moves.length) play([moves[0].move]); return; }
     const open = cell.querySelector('.dirs');
     closeDirs();
     if (open) return;
-    const box = el('div', 'dirs');
-    box.setAttribute('role', 'group');
-    box.setAttribute('aria-label', 'Direction for bin ' + bin);
+    // Ethiopian: one button per direction. Counter-clockwise runs left to right along
+    // South's row and right to left along North's.
+    const box = mk('div', { class: 'dirs', role: 'group', 'aria-label': 'Direction for bin ' + bin });
     for (const m of moves) {
-      const d = el('button', 'dir');
-      d.type = 'button';
-      d.dataset.move = m.move;
-      // Counter-clockwise runs left to right along South's row, right to left along North's.
       const right = (p.side_to_move === 'S') !== m.clockwise;
-      d.append(el('span', 'dir-arrow', right ? '→' : '←'), el('span', 'dir-move', m.move), el('span', 'dir-value', ''));
-      d.title = 'Sow bin ' + bin + (m.clockwise ? ' clockwise' : ' counter-clockwise') + ' (' + m.move + ')';
-      d.setAttribute('aria-label', d.title);
+      const title = 'Sow bin ' + bin + (m.clockwise ? ' clockwise' : ' counter-clockwise') + ' (' + m.move + ')';
+      const d = mk('button', { class: 'dir', type: 'button', title, 'data-move': m.move, 'aria-label': title },
+        mk('span', { class: 'dir-arrow' }, right ? '→' : '←'), mk('span', {}, m.move), mk('span', { class: 'dir-value' }));
       d.addEventListener('click', (e) => { e.stopPropagation(); closeDirs(); play([m.move]); });
       if (right) box.append(d); else box.prepend(d);
     }
@@ -437,98 +385,78 @@
     document.querySelectorAll('.dirs').forEach((d) => d.remove());
   }
 
+  // The move list: one line per turn, each sowing a button going to the point after it.
   function renderMoves() {
     const box = $('moves');
-    box.textContent = '';
     const ply = (k, text) => {
-      const b = el('button', 'ply', text);
-      b.type = 'button';
-      b.dataset.ply = String(k);
-      if (k === st.cur) { b.classList.add('current'); b.setAttribute('aria-current', 'step'); }
-      if (k > st.cur) b.classList.add('future');
-      b.addEventListener('click', () => { leavePreview(true); goTo(k); });
+      const b = mk('button', { class: 'ply' + (k === st.cur ? ' current' : k > st.cur ? ' future' : ''), type: 'button',
+        'data-ply': k }, text);
+      if (k === st.cur) b.setAttribute('aria-current', 'step');
+      b.addEventListener('click', () => goTo(k));
       return b;
     };
-    const start = el('div', 'mv-start');
-    start.append(ply(0, 'start'));
-    if (st.start) start.append(el('span', 'mv-from', st.start));
-    box.append(start);
-    const ol = el('ol', 'mv-list');
+    const start = mk('div', { class: 'mv-start' }, ply(0, 'start'));
+    if (st.start) start.append(mk('span', { class: 'mv-from', title: st.start }, st.start));
+    const ol = mk('ol', { class: 'mv-list' });
     let li = null, n = 0;
-    for (let i = 0; i < st.line.length; i++) {
+    st.line.forEach((m, i) => {
       const h = st.hist[i];
-      if (!li) {
-        n++;
-        li = el('li', 'mv-turn ' + (h ? (h.side === 'S' ? 'south' : 'north') : ''));
-        li.append(el('span', 'mv-num', n + '.'), el('span', 'mv-side', h ? SIDE[h.side] : ''));
+      if (li) li.append(mk('span', { class: 'mv-dash' }, '-'));
+      else {
+        li = mk('li', { class: 'mv-turn ' + (h ? (h.side === 'S' ? 'south' : 'north') : '') },
+          mk('span', { class: 'mv-num' }, ++n + '.'), mk('span', { class: 'mv-side' }, h ? SIDE[h.side] : ''));
         ol.append(li);
-      } else {
-        li.append(el('span', 'mv-dash', '-'));
       }
-      li.append(ply(i + 1, st.line[i]));
+      li.append(ply(i + 1, m));
       if (!h || !h.extra_turn) li = null;
-    }
-    box.append(ol);
+    });
+    box.replaceChildren(start, ol);
     const cur = box.querySelector('.current');
-    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
     $('undo').disabled = st.cur === 0;
     $('redo').disabled = st.cur >= st.line.length;
   }
 
-  function renderNotation() {
-    $('position-text').value = st.pos ? st.pos.position : '';
-  }
-
   function renderAnalysis() {
-    const box = $('turns');
-    const p = st.pos;
     renderBadges();
     $('stop').disabled = !(an && an.running);
     $('analyse').disabled = !!(an && an.running);
+    const p = st.pos, box = $('turns');
     if (!an || !p) return;
     $('mover-head').textContent = 'For ' + SIDE[p.side_to_move];
-    const rows = sortedRows();
-    const best = bestRow();
-    const existing = new Map();
-    box.querySelectorAll('.turn').forEach((e) => existing.set(e.dataset.key, e));
-    const keep = new Set();
+    const rows = sortedRows(), best = bestRow();
+    const old = new Map();
+    box.querySelectorAll('.turn').forEach((e) => old.set(e.dataset.key, e));
     for (const r of rows) {
       const key = an.id + ':' + r.index;
-      keep.add(key);
-      let e = existing.get(key);
+      let e = old.get(key);
+      old.delete(key);
       if (!e) {
-        e = el('button', 'turn');
-        e.type = 'button';
-        e.dataset.key = key;
-        e.dataset.turn = r.turn;
-        e.append(el('span', 'turn-name', r.turn), el('span', 'turn-value'), el('span', 'turn-mover'), el('span', 'turn-pv'));
-        e.addEventListener('click', () => { leavePreview(false); play(sowingsOf(r.turn)); });
-        e.addEventListener('mouseenter', () => hintBin(bs(sowingsOf(r.turn)[0]), true));
-        e.addEventListener('mouseleave', () => hintBin(0, false));
+        e = mk('button', { class: 'turn', type: 'button', 'data-key': key, 'data-turn': r.turn },
+          mk('span', { class: 'turn-name' }, r.turn), mk('span', { class: 'turn-value' }), mk('span', { class: 'turn-mover' }),
+          mk('span', { class: 'turn-pv' }));
+        e.addEventListener('click', () => play(sowingsOf(r.turn)));
+        e.addEventListener('mouseenter', () => hintBin(binOf(r.turn)));
+        e.addEventListener('mouseleave', () => hintBin(0));
       }
       e.dataset.state = r.state;
       if (r.state === 'exact') e.dataset.value = String(r.value); else delete e.dataset.value;
-      const [lo, hi] = rangeSouth(r);
-      const [ml, mh] = rangeMover(r);
-      const stopped = r.state === 'stopped';
-      e.querySelector('.turn-value').textContent = r.state === 'exact' ? fmt(r.value) :
-        stopped && lo === -Infinity && hi === Infinity ? '—' : fmtRange(lo, hi);
-      e.querySelector('.turn-mover').textContent = r.state === 'exact' ? fmt(r.vm) :
-        stopped && ml === -Infinity && mh === Infinity ? '' : fmtRange(ml, mh);
-      const line = r.pv ? r.pv.slice(1).join(' ') : r.state === 'bound' ? 'proving…' : stopped ? 'stopped' : '';
-      e.querySelector('.turn-pv').textContent = line;
+      const stopped = r.state === 'stopped', s = rangeSouth(r), m = rangeMover(r);
+      const none = s[0] === -INF && s[1] === INF;
+      const value = stopped && none ? '—' : fmtRange(s[0], s[1]);
+      e.children[1].textContent = value;
+      e.children[2].textContent = stopped && none ? '' : fmtRange(m[0], m[1]);
+      e.children[3].textContent = r.pv ? r.pv.slice(1).join(' ') : r.state === 'bound' ? 'proving…' : stopped ? 'stopped' : '';
       e.classList.toggle('best', r === best);
       e.title = 'Play ' + r.turn + (r.pv ? ' — line: ' + r.pv.join(' ') : '') +
-        (r.state === 'exact' ? '' : r.state === 'bound' ? ' (bounds, still being proved)' : '');
-      e.setAttribute('aria-label', 'turn ' + r.turn + ', value ' + e.querySelector('.turn-value').textContent +
-        (r.state === 'exact' ? '' : ' (' + r.state + ')'));
+        (r.state === 'bound' ? ' (bounds: still being proved)' : '');
+      e.setAttribute('aria-label', 'turn ' + r.turn + ', ' + (r.state === 'exact' ? 'value ' : r.state + ', ') + value);
       box.append(e); // in sorted order
     }
-    existing.forEach((e, k) => { if (!keep.has(k)) e.remove(); });
-    const complete = !!an.done && rows.every((r) => r.state === 'exact');
-    if (complete) box.dataset.complete = 'true'; else delete box.dataset.complete;
-    const note = $('turns-note');
-    note.textContent = !an.gotTurns && an.running ? 'listing the turns…' :
+    old.forEach((e) => e.remove());
+    if (an.done && rows.every((r) => r.state === 'exact')) box.dataset.complete = 'true';
+    else delete box.dataset.complete;
+    $('turns-note').textContent = !an.gotTurns && an.running ? 'listing the turns…' :
       an.gotTurns && !rows.length ? 'No turn to play: the game is over.' : '';
     renderStatus();
     renderValue();
@@ -536,123 +464,104 @@
     renderPie();
   }
 
-  function hintBin(bin, on) {
+  function hintBin(bin) {
     document.querySelectorAll('.cell.hint').forEach((c) => c.classList.remove('hint'));
-    if (!on || pvw) return;
-    const btn = document.querySelector('.house[data-bin="' + bin + '"]');
+    const btn = !pvw && document.querySelector('.house[data-bin="' + bin + '"]');
     if (btn) btn.parentNode.classList.add('hint');
   }
 
   function renderStatus() {
     const s = $('status');
-    const solved = an.rows.filter((r) => r.state === 'exact').length;
-    const n = an.rows.length;
+    const solved = an.rows.filter((r) => r.state === 'exact').length, n = an.rows.length;
     let text;
-    s.classList.toggle('failed', !!an.error);
     if (an.error) text = 'Analysis failed: ' + an.error;
-    else if (an.done) text = an.done.over ? 'The game is over: nothing to solve.' :
-      'Solved in ' + secs(an.done.seconds || 0) + ', ' + nodes(an.done.nodes) + ' nodes.';
-    else if (an.stopped) text = 'Stopped: ' + solved + ' of ' + n + ' turns solved. Analyse resumes.';
+    else if (an.done) {
+      text = an.done.over ? 'The game is over: nothing to solve.' :
+        'Solved in ' + secs(an.done.seconds || 0) + ', ' + nodes(an.done.nodes) + ' nodes.';
+    } else if (an.stopped) text = 'Stopped: ' + solved + ' of ' + n + ' turns solved. Analyse starts again.';
+    else if (!an.gotTurns || !n) text = an.status;
     else {
-      text = an.gotTurns && n ? 'solving… ' + solved + ' of ' + n + ' turns solved' : an.status;
-      if (an.gotTurns && an.status && an.status !== 'solving…' && !an.bound && solved === 0) text += ' — ' + an.status;
-      if (an.bound) {
-        const r = an.byIndex.get(an.bound.index);
-        if (r) {
-          const [lo, hi] = rangeSouth(r);
-          text += ' — proving ' + r.turn + ': ' + fmtRange(lo, hi) + ' (' + nodes(an.bound.nodes) + ' nodes, ' +
-            secs(an.bound.seconds || 0) + ')';
-        }
-      }
+      text = 'solving… ' + solved + ' of ' + n + ' turns solved';
+      const r = an.bound && an.byIndex.get(an.bound.index);
+      if (r) {
+        const [lo, hi] = rangeSouth(r);
+        text += ' — proving ' + r.turn + ': ' + fmtRange(lo, hi) + ' (' + nodes(an.bound.nodes) + ' nodes, ' +
+          secs(an.bound.seconds || 0) + ')';
+      } else if (!solved && an.status !== 'solving…') text += ' — ' + an.status;
     }
     s.textContent = text;
+    s.classList.toggle('failed', !!an.error);
     s.classList.toggle('running', an.running);
   }
 
-  function valueWords(v) {
-    return v > 0 ? 'South wins by ' + v : v < 0 ? 'North wins by ' + -v : 'a draw';
-  }
   function renderValue() {
-    const e = $('value');
-    const p = st.pos;
+    const e = $('value'), p = st.pos;
     delete e.dataset.value;
     if (an.done && an.done.value != null) {
       const v = an.done.value;
       e.dataset.value = String(v);
-      if (an.done.over) {
-        e.textContent = 'Value: ' + fmt(v) + ' for South (the game is over: ' + valueWords(v) + ')';
-      } else {
-        e.textContent = 'Value: ' + (v === 0 ? '0' : fmt(v) + ' for South') + ' (' + valueWords(v) +
-          ' under perfect play)' + (an.done.best_turn ? ' · best turn ' + an.done.best_turn : '');
-      }
+      e.textContent = an.done.over ? 'Value: ' + fmt(v) + ' for South (the game is over: ' + wins(v) + ')' :
+        'Value: ' + (v ? fmt(v) + ' for South' : '0') + ' (' + wins(v) + ' under perfect play)' +
+        (an.done.best_turn ? ' · best turn ' + an.done.best_turn : '');
       return;
     }
     const ex = an.rows.filter((r) => r.state === 'exact');
     if (ex.length) {
-      const m = Math.max(...ex.map((r) => r.vm));
-      const v = an.sign * m;
+      const v = an.sign * Math.max(...ex.map((r) => r.vm));
       e.textContent = 'Value: ' + (an.sign > 0 ? '≥ ' : '≤ ') + fmt(v) + ' for South' +
-        (an.running ? ' (so far)' : ' (not all turns solved)');
+        (an.running ? ' (so far)' : ' (not every turn solved)');
     } else if (p.over && p.result) {
-      e.textContent = 'Value: ' + fmt(p.result.value) + ' for South (the game is over: ' + valueWords(p.result.value) + ')';
-    } else {
-      e.textContent = 'Value: …';
-    }
+      e.textContent = 'Value: ' + fmt(p.result.value) + ' for South (the game is over: ' + wins(p.result.value) + ')';
+    } else e.textContent = 'Value: …';
   }
 
   function renderPV() {
     const box = $('pv');
     const pv = pvw ? pvw.pv : currentPV();
+    const k = pvw ? pvw.k : 0;
+    $('pv-prev').disabled = $('pv-back').disabled = !pvw;
+    $('pv-next').disabled = k >= pv.length;
+    $('pv-play').disabled = !k;
+    const key = pv.join(' ') + '|' + k + '|' + !!(an && an.running);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
     box.textContent = '';
-    if (!pv.length) box.append(el('span', 'hint', an && an.running ? 'waiting for the first exact turn…' : '—'));
+    if (!pv.length) box.append(mk('span', { class: 'hint' }, an && an.running ? 'waiting for the first exact turn…' : '—'));
     let side = st.pos ? st.pos.side_to_move : 'S';
     pv.forEach((t, i) => {
-      const c = el('button', 'pv-turn ' + (side === 'S' ? 'south' : 'north'), t);
-      c.type = 'button';
-      c.dataset.k = String(i + 1);
-      c.title = SIDE[side] + ' plays ' + t + ' (preview the position after it)';
-      if (pvw && pvw.k === i + 1) c.classList.add('current');
+      const c = mk('button', { class: 'pv-turn ' + (side === 'S' ? 'south' : 'north') + (k === i + 1 ? ' current' : ''),
+        type: 'button', title: SIDE[side] + ' plays ' + t + ': show the position after it' }, t);
       c.addEventListener('click', () => preview(i + 1, pv));
       box.append(c);
       side = side === 'S' ? 'N' : 'S';
     });
-    const k = pvw ? pvw.k : 0;
-    $('pv-prev').disabled = !pvw;
-    $('pv-next').disabled = k >= pv.length;
-    $('pv-play').disabled = !pvw || k === 0;
-    $('pv-back').disabled = !pvw;
   }
 
   function renderPie() {
     const e = $('pie');
     const pie = an.done && an.done.pie;
+    const key = an.id + JSON.stringify(pie);
+    if (e.dataset.key === key) return;
+    e.dataset.key = key;
     e.hidden = !pie;
     e.textContent = '';
     if (!pie) return;
-    e.append(el('strong', '', 'Pie rule: '));
+    e.append(mk('strong', {}, 'Pie rule: '));
     if (pie.kind === 'choose') {
-      const t = (pie.turns || []).find((x) => x.index === pie.best);
-      const name = t ? t.turn : (an.byIndex.get(pie.best) || {}).turn || '?';
-      e.append(document.createTextNode('with the swap offered, South should open with ' + name +
-        '; the game is then worth ' + fmt(pie.value) + ' for South (' +
-        (pie.value > 0 ? 'South wins by ' + pie.value : pie.value < 0 ? 'South loses by ' + -pie.value : 'a draw') + ').'));
+      const t = (pie.turns || []).find((x) => x.index === pie.best) || an.byIndex.get(pie.best) || {};
+      const v = pie.value;
+      e.append('with the swap offered, South should open with ' + (t.turn || '?') + '; the game is then worth ' + fmt(v) +
+        ' for South, the first player (' + (v > 0 ? 'South wins by ' + v : v < 0 ? 'South loses by ' + -v : 'a draw') + ').');
       if (pie.turns && pie.turns.length) {
-        const d = el('details');
-        d.append(el('summary', '', 'every first turn'));
-        const ul = el('ul');
-        for (const c of pie.turns) {
-          ul.append(el('li', '', c.turn + ': ' + fmt(c.value) + ' → ' + (c.swap ? 'North swaps' : 'North keeps the sides') +
-            ', South ends ' + fmt(c.first_player)));
-        }
-        d.append(ul);
-        e.append(d);
+        e.append(mk('details', {}, mk('summary', {}, 'every first turn'), mk('ul', {}, ...pie.turns.map((c) =>
+          mk('li', {}, c.turn + ': ' + fmt(c.value) + ' → ' + (c.swap ? 'North swaps' : 'North keeps the sides') +
+            ', South ends ' + fmt(c.first_player))))));
       }
     } else if (pie.kind === 'decide') {
       const v = pie.value;
-      e.append(document.createTextNode((pie.swap ? 'North should swap' : 'North should not swap') +
-        ': the position is worth ' + fmt(v) + ' for South' +
-        (pie.swap ? ', so North takes South\'s side' : v === 0 ? ' (a draw either way)' : ', so North keeps the sides') +
-        '; the first player ends ' + fmt(pie.first_player) + '.'));
+      e.append((pie.swap ? 'North should swap' : 'North should not swap') + ': the position is worth ' + fmt(v) +
+        ' for South' + (pie.swap ? ', so North takes South\'s side' : v ? ', so North keeps the sides' : ' (a draw either way)') +
+        '; the first player ends ' + fmt(pie.first_player) + '.');
     }
   }
 
@@ -664,16 +573,15 @@
     closeDirs();
     pvw = { pv: pv.slice(), k, pos: pvw ? pvw.pos : null };
     const my = ++pvSeq;
-    const moves = st.line.slice(0, st.cur).concat(...pv.slice(0, k).map(sowingsOf));
     renderPV();
     try {
-      const pos = await api(params(st.rp, st.start, moves));
+      const pos = await api(params(st.rp, st.start, st.line.slice(0, st.cur).concat(...pv.slice(0, k).map(sowingsOf))));
       if (my !== pvSeq || !pvw) return;
       pvw.pos = pos;
       renderBoard();
       renderPV();
     } catch (e) {
-      if (my === pvSeq) { showError(e.message); leavePreview(true); }
+      if (my === pvSeq) { leavePreview(true); setError(e.message); }
     }
   }
   function leavePreview(redraw) {
@@ -695,13 +603,11 @@
     g.textContent = '';
     g.style.setProperty('--h', h);
     const input = (id, label, col, row) => {
-      const l = el('label', 'edit-cell');
+      const i = mk('input', { type: 'number', min: 0, max: 255, step: 1, id });
+      const l = mk('label', { class: 'edit-cell' }, mk('span', { class: 'bin' }, label), i);
       l.style.gridColumn = String(col);
       l.style.gridRow = String(row);
-      const i = el('input');
-      i.type = 'number'; i.min = '0'; i.max = '255'; i.step = '1'; i.id = id;
       i.addEventListener('input', editTotal);
-      l.append(el('span', 'bin', label), i);
       g.append(l);
     };
     input('edit-store-north', 'N store', 1, '1 / span 2');
@@ -729,60 +635,54 @@
     $('editor').hidden = true;
     $('edit').setAttribute('aria-expanded', 'false');
   }
+  // The editor's counts in notation order: South's houses, South's store, North's, North's store.
   function editValues() {
-    const h = boardH;
-    const v = (id) => {
-      const s = $(id).value.trim();
-      return /^\d+$/.test(s) ? parseInt(s, 10) : NaN;
-    };
-    const south = [], north = [];
-    for (let j = 0; j < h; j++) { south.push(v('edit-house-' + (j + 1))); north.push(v('edit-house-' + (h + 2 + j))); }
-    return { south, north, ss: v('edit-store-south'), ns: v('edit-store-north') };
+    const v = (id) => (/^\d+$/.test($(id).value.trim()) ? parseInt($(id).value, 10) : NaN);
+    const out = [];
+    for (let j = 1; j <= boardH; j++) out.push(v('edit-house-' + j));
+    out.push(v('edit-store-south'));
+    for (let j = 0; j < boardH; j++) out.push(v('edit-house-' + (boardH + 2 + j)));
+    out.push(v('edit-store-north'));
+    return out;
   }
   function editTotal() {
-    const e = editValues();
-    const all = e.south.concat(e.north, [e.ss, e.ns]);
-    $('edit-total').textContent = all.some(isNaN) ? 'every count is a whole number' :
-      all.reduce((a, b) => a + b, 0) + ' seeds in all';
+    const all = editValues();
+    $('edit-total').textContent = all.some(isNaN) ? 'every count is a whole number' : seeds(all.reduce((a, b) => a + b, 0)) + ' in all';
   }
   function applyEditor() {
-    const e = editValues();
-    if (e.south.concat(e.north, [e.ss, e.ns]).some(isNaN)) {
-      showError('The position editor needs a whole number (0 or more) in every house and store.');
-      return;
-    }
-    const text = e.south.join(',') + ',' + e.ss + ',' + e.north.join(',') + ',' + e.ns + ':' + $('edit-side').value;
-    newStart(text, []).then((ok) => { if (ok) closeEditor(); });
+    const all = editValues();
+    if (all.some(isNaN)) { setError('The position editor needs a whole number (0 or more) in every house and store.'); return; }
+    newStart(all.join(',') + ':' + $('edit-side').value, []).then((ok) => { if (ok) closeEditor(); });
   }
 
   // A new start position (board notation) with `moves` played from it. A `houses`
   // parameter that disagrees with the position's board is dropped (inferred from it).
   function newStart(text, moves) {
     const rp = Object.assign({}, st.rp);
-    const counts = text.split(':')[0].split(',').length;
-    if (rp.houses && (counts - 2) / 2 !== Number(rp.houses)) delete rp.houses;
+    if (rp.houses && (text.split(':')[0].split(',').length - 2) / 2 !== Number(rp.houses)) delete rp.houses;
     return go({ rp, start: text, line: moves, hist: [], cur: moves.length });
   }
 
   // ---- notation fields ----
+  // A position (it has a ':'), optionally followed by moves; a link; else a move list
+  // played from the current start position.
   function pasteGo() {
     const raw = $('paste').value.trim();
-    if (!raw) return;
     let ok;
-    if (/^https?:\/\//i.test(raw) || raw.startsWith('?')) {
+    if (!raw) return;
+    if (/^https?:\/\//i.test(raw)) {
       let q;
-      try { q = new URL(raw, location.href).searchParams; } catch (e) { showError('Not a link: ' + raw); return; }
-      const rp = {};
+      try { q = new URL(raw).searchParams; } catch (e) { setError('Not a link: ' + raw); return; }
+      const rp = {}, line = sowingsOf(q.get('moves'));
       for (const k of RULE_KEYS) if (q.get(k)) rp[k] = q.get(k);
-      const line = sowingsOf(q.get('moves'));
-      ok = go({ rp, start: q.get('position') || null, line, hist: [], cur: line.length });
+      ok = go({ rp, start: q.get('position') || null, line, cur: line.length });
     } else if (raw.includes(':')) {
       const m = /^([\d\s,]*:\s*[A-Za-z]+)(.*)$/s.exec(raw);
-      if (!m) { showError('A position is written as counts and the side to move, e.g. 4,4,4,4,4,4,0,4,4,4,4,4,4,0:S'); return; }
+      if (!m) { setError('A position is written as counts and the side to move, e.g. 4,4,4,4,4,4,0,4,4,4,4,4,4,0:S'); return; }
       ok = newStart(m[1].replace(/\s+/g, ''), sowingsOf(m[2]));
     } else {
       const line = sowingsOf(raw);
-      ok = go({ rp: st.rp, start: st.start, line, hist: [], cur: line.length });
+      ok = go({ rp: st.rp, start: st.start, line, cur: line.length });
     }
     ok.then((done) => { if (done) $('paste').value = ''; });
   }
@@ -791,120 +691,95 @@
     let ok = false;
     try {
       if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(text); ok = true; }
-    } catch (e) { ok = false; }
+    } catch (e) { /* try the old way */ }
     if (!ok) {
-      const t = el('textarea');
-      t.value = text;
-      t.setAttribute('readonly', '');
-      t.style.position = 'fixed'; t.style.opacity = '0';
+      const t = mk('textarea', { value: text, readOnly: true });
+      t.style.position = 'fixed';
+      t.style.opacity = '0';
       document.body.append(t);
       t.select();
-      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      try { ok = document.execCommand('copy'); } catch (e) { /* not allowed */ }
       t.remove();
     }
-    const old = btn.dataset.label || btn.textContent;
-    btn.dataset.label = old;
+    btn.dataset.label = btn.dataset.label || btn.textContent;
     btn.textContent = ok ? 'Copied' : 'Copy failed';
-    setTimeout(() => { btn.textContent = old; }, 1200);
+    setTimeout(() => { btn.textContent = btn.dataset.label; }, 1200);
   }
 
   // ---- rules panel ----
-  function presetInfo(name) {
-    return st.options && st.options.presets ? st.options.presets.find((p) => p.name === name) : null;
-  }
+  const optionSelects = () => document.querySelectorAll('select[data-opt]');
   function fillRulesForm() {
-    const o = st.options;
-    const sel = $('preset');
-    sel.textContent = '';
-    const presets = o && o.presets ? o.presets : [{ name: 'kalah' }];
-    for (const p of presets) {
-      const opt = el('option', '', p.name);
-      opt.value = p.name;
-      if (p.description) opt.title = p.description;
-      sel.append(opt);
-    }
-    if (o && o.max_houses) $('houses').max = String(o.max_houses);
-    for (const s of document.querySelectorAll('select[data-opt]')) {
-      s.textContent = '';
-      s.append(el('option', '', 'preset default'));
-      s.firstChild.value = '';
-      for (const v of (o && o.options && o.options[s.dataset.opt]) || []) {
-        const opt = el('option', '', v);
-        opt.value = v;
-        s.append(opt);
-      }
+    const o = st.options || {};
+    $('preset').replaceChildren(...(o.presets || [{ name: 'kalah' }]).map((p) =>
+      mk('option', { value: p.name, title: p.description || '' }, p.name)));
+    if (o.max_houses) $('houses').max = String(o.max_houses);
+    for (const s of optionSelects()) {
+      s.replaceChildren(mk('option', { value: '' }, 'preset default'),
+        ...((o.options || {})[s.dataset.opt] || []).map((v) => mk('option', { value: v }, v)));
     }
   }
+  // The preset's description and, beside each option, the value the preset gives it.
   function presetDefaults() {
-    const name = $('preset').value;
-    const info = presetInfo(name);
-    $('preset-desc').textContent = info && info.description ? info.description : '';
+    const info = ((st.options || {}).presets || []).find((p) => p.name === $('preset').value);
     const r = info && info.rules;
+    $('preset-desc').textContent = (info && info.description) || '';
     const note = (s, v) => {
-      const l = s.closest('label');
-      let n = l.querySelector('.preset-value');
-      if (!n) { n = el('span', 'preset-value'); l.insertBefore(n, s); }
+      let n = s.parentNode.querySelector('.preset-value');
+      if (!n) s.before(n = mk('span', { class: 'preset-value' }));
       n.textContent = v ? 'preset: ' + v : '';
     };
-    for (const s of document.querySelectorAll('select[data-opt]')) note(s, r ? r[s.dataset.opt] || 'none' : '');
+    for (const s of optionSelects()) note(s, r ? r[s.dataset.opt] || 'none' : '');
     note($('early-stop'), r ? (r.early_stop ? 'on' : 'off') : '');
   }
   function syncRulesForm() {
     const p = st.pos;
-    if (!p) return;
-    const key = JSON.stringify(st.rp) + '|' + p.rules.text;
-    if (key === syncedRules) return;
-    syncedRules = key;
+    const key = p ? JSON.stringify(st.rp) + '|' + p.rules.text : '';
+    if (!p || key === synced) return;
+    synced = key;
     $('preset').value = st.rp.rules || 'kalah';
     if (!$('preset').value) $('preset').value = 'kalah';
     $('houses').value = p.rules.houses;
     $('seeds').value = p.rules.seeds;
-    for (const s of document.querySelectorAll('select[data-opt]')) s.value = st.rp[s.dataset.opt] || '';
+    for (const s of optionSelects()) s.value = st.rp[s.dataset.opt] || '';
     $('early-stop').value = st.rp.early_stop || '';
     presetDefaults();
-    $('rules-text').textContent = p.rules.text;
-    $('rules-line').textContent = p.rules.text;
+    $('rules-text').textContent = $('rules-line').textContent = p.rules.text;
     document.title = 'kalah · ' + p.rules.text.split(' ')[0] + ' · analysis board';
   }
+  // Only what differs from the defaults goes into the parameters (and the address bar).
   function applyRules() {
-    const rp = {};
-    const preset = $('preset').value;
+    const rp = {}, preset = $('preset').value, hs = $('houses').value.trim(), ss = $('seeds').value.trim();
     if (preset && preset !== 'kalah') rp.rules = preset;
-    const hs = $('houses').value.trim(), ss = $('seeds').value.trim();
     if (hs && hs !== '6') rp.houses = hs;
     if (ss && ss !== '4') rp.seeds = ss;
-    for (const s of document.querySelectorAll('select[data-opt]')) if (s.value) rp[s.dataset.opt] = s.value;
+    for (const s of optionSelects()) if (s.value) rp[s.dataset.opt] = s.value;
     if ($('early-stop').value) rp.early_stop = $('early-stop').value;
-    syncedRules = '';
-    go({ rp, start: null, line: [], hist: [], cur: 0 });
+    synced = '';
+    go({ rp, start: null, line: [], cur: 0 });
   }
 
   // ---- wiring ----
   function bind() {
-    $('undo').addEventListener('click', undo);
-    $('redo').addEventListener('click', redo);
-    $('stop').addEventListener('click', stopAnalysis);
-    $('analyse').addEventListener('click', () => { leavePreview(true); startAnalysis(); });
-    $('edit').addEventListener('click', () => { leavePreview(true); if ($('editor').hidden) openEditor(); else closeEditor(); });
-    $('edit-apply').addEventListener('click', applyEditor);
-    $('edit-cancel').addEventListener('click', closeEditor);
-    $('pv-prev').addEventListener('click', () => { if (pvw) preview(pvw.k - 1); });
-    $('pv-next').addEventListener('click', () => preview((pvw ? pvw.k : 0) + 1));
-    $('pv-play').addEventListener('click', playPreview);
-    $('pv-back').addEventListener('click', () => leavePreview(true));
-    $('copy-position').addEventListener('click', (e) => copyText($('position-text').value, e.currentTarget));
-    $('copy-link').addEventListener('click', (e) => copyText(location.href, e.currentTarget));
-    $('paste-go').addEventListener('click', pasteGo);
-    $('paste').addEventListener('keydown', (e) => { if (e.key === 'Enter') pasteGo(); });
-    $('rules-apply').addEventListener('click', applyRules);
-    $('preset').addEventListener('change', presetDefaults);
-    $('error').addEventListener('click', clearError);
-    $('editor').addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && e.target.tagName === 'INPUT') applyEditor();
-    });
-    document.addEventListener('click', (e) => {
-      if (!e.target.closest('.dirs') && !e.target.closest('.house')) closeDirs();
-    });
+    on('undo', 'click', undo);
+    on('redo', 'click', redo);
+    on('stop', 'click', stopAnalysis);
+    on('analyse', 'click', () => { leavePreview(true); startAnalysis(); });
+    on('edit', 'click', () => { leavePreview(true); if ($('editor').hidden) openEditor(); else closeEditor(); });
+    on('edit-apply', 'click', applyEditor);
+    on('edit-cancel', 'click', closeEditor);
+    on('editor', 'keydown', (e) => { if (e.key === 'Enter' && e.target.tagName === 'INPUT') applyEditor(); });
+    on('pv-prev', 'click', () => { if (pvw) preview(pvw.k - 1); });
+    on('pv-next', 'click', () => preview((pvw ? pvw.k : 0) + 1));
+    on('pv-play', 'click', playPreview);
+    on('pv-back', 'click', () => leavePreview(true));
+    on('copy-position', 'click', (e) => copyText($('position-text').value, e.currentTarget));
+    on('copy-link', 'click', (e) => copyText(location.href, e.currentTarget));
+    on('paste-go', 'click', pasteGo);
+    on('paste', 'keydown', (e) => { if (e.key === 'Enter') pasteGo(); });
+    on('rules-apply', 'click', applyRules);
+    on('preset', 'change', presetDefaults);
+    on('error', 'click', () => setError(''));
+    document.addEventListener('click', (e) => { if (!e.target.closest('.dirs, .house')) closeDirs(); });
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         if (document.querySelector('.dirs')) closeDirs();
@@ -912,19 +787,16 @@
         else if (!$('editor').hidden) closeEditor();
         return;
       }
-      const t = e.target;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-      const mod = e.ctrlKey || e.metaKey;
-      if ((e.key === 'ArrowLeft' && !mod && !e.altKey) || (mod && !e.shiftKey && (e.key === 'z' || e.key === 'Z'))) {
-        e.preventDefault(); undo();
-      } else if ((e.key === 'ArrowRight' && !mod && !e.altKey) || (mod && (e.key === 'y' || e.key === 'Y')) ||
-        (mod && e.shiftKey && (e.key === 'z' || e.key === 'Z'))) {
-        e.preventDefault(); redo();
-      }
+      if (e.target.closest && e.target.closest('input, select, textarea, [contenteditable]')) return;
+      const mod = e.ctrlKey || e.metaKey, key = e.key.toLowerCase(), plain = !mod && !e.altKey && !e.shiftKey;
+      if ((plain && e.key === 'ArrowLeft') || (mod && !e.shiftKey && key === 'z')) { e.preventDefault(); undo(); }
+      else if ((plain && e.key === 'ArrowRight') || (mod && (key === 'y' || (e.shiftKey && key === 'z')))) { e.preventDefault(); redo(); }
     });
     window.addEventListener('beforeunload', closeES);
   }
 
+  // Reads the state from the address bar. A link that cannot be shown as it is falls back
+  // to the longest playable part of its moves, then to the start, then to the defaults.
   async function init() {
     setBusy(1);
     bind();
@@ -935,20 +807,23 @@
       } catch (e) { /* the panel keeps its defaults */ }
       fillRulesForm();
       const q = new URLSearchParams(location.search);
-      const rp = {};
+      const rp = {}, start = q.get('position') || null, line = sowingsOf(q.get('moves'));
       for (const k of RULE_KEYS) if (q.get(k)) rp[k] = q.get(k);
-      const start = q.get('position') || null;
-      const line = sowingsOf(q.get('moves'));
-      const tries = [{ rp, start, line, cur: line.length }];
-      if (line.length) tries.push({ rp, start, line: [], cur: 0 });
-      if (start) tries.push({ rp, start: null, line: [], cur: 0 });
-      if (Object.keys(rp).length) tries.push({ rp: {}, start: null, line: [], cur: 0 });
-      let first = '';
-      for (const t of tries) {
-        if (await go(t)) break;
-        if (!first) first = lastErr;
+      let ok = await go({ rp, start, line, cur: line.length });
+      const first = ok ? '' : lastErr;
+      let note = '';
+      if (!ok && line.length) {
+        let lo = 0, hi = line.length; // a prefix of a playable line is playable
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          try { await api(params(rp, start, line.slice(0, mid))); lo = mid; } catch (e) { hi = mid; }
+        }
+        ok = await go({ rp, start, line: line.slice(0, lo), cur: lo });
+        if (ok) note = lo ? ' (showing its first ' + lo + ' of ' + line.length + ' sowings)' : ' (showing no moves)';
       }
-      if (first) showError('The link could not be shown as it is: ' + first);
+      if (!ok && start) ok = await go({ rp, start: null, line: [], cur: 0 });
+      if (!ok) await go({ rp: {}, start: null, line: [], cur: 0 });
+      if (first) setError('The link could not be shown as it is: ' + first + note);
     } finally {
       setBusy(-1);
     }
