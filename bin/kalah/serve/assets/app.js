@@ -166,9 +166,7 @@
     when('error', (d) => {
       closeES();
       if (an.done) return;
-      let msg = d && d.error ? d.error : 'the analysis stream was lost';
-      if (/^cancel/i.test(msg)) msg = 'cancelled by the server (too many analyses at once: another one started)';
-      an.error = msg;
+      an.error = d && d.error ? d.error : 'the analysis stream was lost';
       halt();
     });
     renderAnalysis();
