@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Instant;
@@ -34,11 +34,14 @@ const CANCELLED: &str = "the analysis was cancelled: a newer one took its place"
 /// Solvers kept at once (one per rule set): each holds a transposition table.
 const SOLVERS_KEPT: usize = 2;
 
+/// A solver kept for a rule set, and how many turns it solves at once.
+type Kept = (Rules, Arc<Solver>, usize);
+
 /// The analyses running and the solvers they share.
 pub struct Analyses {
     solver_args: SolverArgs,
     max: usize,
-    solvers: Mutex<VecDeque<(Rules, Arc<Solver>)>>,
+    solvers: Mutex<VecDeque<Kept>>,
     /// Held while a solver is made: two analyses of new rules at once make it once.
     making: Mutex<()>,
     running: Mutex<VecDeque<(u64, Arc<AtomicBool>)>>,
@@ -146,7 +149,12 @@ impl Analyses {
 
     /// The solver for `game`'s rules: kept from an earlier analysis, else made (loading
     /// or building its endgame database, which the client is told about).
-    fn solver(&self, game: &Game, sink: &Sink) -> Result<Arc<Solver>, String> {
+    ///
+    /// With it, how many turns to solve at once. As in `kalah openings`, each turn gets
+    /// one search thread and the turns share the cores: on every board this beats solving
+    /// them one after the other with every thread on each. Where positions repeat, one
+    /// retrograde analysis (with every thread) solves them all.
+    fn solver(&self, game: &Game, sink: &Sink) -> Result<(Arc<Solver>, usize), String> {
         let rules = *game.rules();
         if let Some(solver) = self.kept(&rules) {
             return Ok(solver);
@@ -159,10 +167,14 @@ impl Analyses {
         // The database `kalah openings` would use from the start: the one the first
         // turns' solves want, and enough for every later position of the game.
         let solves = first_steps(game, &game.start(), Offer::AfterTurn).len();
-        let config = self
+        let mut config = self
             .solver_args
             .config(game, game.capacity(), solves.max(1))
             .map_err(|e| e.to_string())?;
+        let workers = match game.rules().family.is_cyclic() {
+            true => 1,
+            false => std::mem::replace(&mut config.threads, 1).max(1),
+        };
         match &config.database {
             Database::File(path)
             | Database::BestIn { dir: path, .. }
@@ -186,18 +198,18 @@ impl Analyses {
         if solvers.len() >= SOLVERS_KEPT {
             solvers.pop_front();
         }
-        solvers.push_back((rules, solver.clone()));
-        Ok(solver)
+        solvers.push_back((rules, solver.clone(), workers));
+        Ok((solver, workers))
     }
 
     /// The solver kept for `rules`, marked as the most recently used.
-    fn kept(&self, rules: &Rules) -> Option<Arc<Solver>> {
+    fn kept(&self, rules: &Rules) -> Option<(Arc<Solver>, usize)> {
         let mut solvers = lock(&self.solvers);
-        let i = solvers.iter().position(|(r, _)| r == rules)?;
+        let i = solvers.iter().position(|(r, _, _)| r == rules)?;
         let entry = solvers.remove(i)?;
-        let solver = entry.1.clone();
+        let kept = (entry.1.clone(), entry.2);
         solvers.push_back(entry);
-        Some(solver)
+        Some(kept)
     }
 
     /// Solves every turn of the position, sending the events of docs/serve.md.
@@ -235,7 +247,7 @@ impl Analyses {
             );
             return Ok(());
         }
-        let solver = self.solver(game, sink)?;
+        let (solver, workers) = self.solver(game, sink)?;
         if game.rules().family.is_cyclic() {
             // Retrograde analysis solves the whole game graph of the position once; every
             // turn's solve below then reads its value.
@@ -249,8 +261,10 @@ impl Analyses {
                 })
                 .map_err(|_| CANCELLED.to_string())?;
         }
-        let mut solved: Vec<Opening> = Vec::with_capacity(steps.len());
-        for (i, step) in steps.iter().enumerate() {
+        // Each turn solved once, its events sent as it goes; `workers` turns at a time,
+        // taken in bin order.
+        let solve_one = |i: usize| -> Result<Opening, String> {
+            let step = &steps[i];
             let sign = step.after.side_to_move().sign();
             let mut last = None;
             let mut progress = |p: &Progress| {
@@ -287,7 +301,42 @@ impl Analyses {
                     "seconds": opening.elapsed.as_secs_f64(),
                 }),
             );
-            solved.push(opening);
+            Ok(opening)
+        };
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<(usize, Result<Opening, String>)>> = Mutex::new(Vec::new());
+        let work = || loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= steps.len() || cancel.load(Relaxed) {
+                return;
+            }
+            let result = solve_one(i);
+            let failed = result.is_err();
+            lock(&results).push((i, result));
+            if failed {
+                cancel.store(true, Relaxed);
+            }
+        };
+        std::thread::scope(|scope| {
+            for k in 1..workers.min(steps.len()) {
+                // A helper that cannot start leaves its share to the others.
+                let _ = std::thread::Builder::new()
+                    .name(format!("analysis-worker-{k}"))
+                    .spawn_scoped(scope, work);
+            }
+            work();
+        });
+        let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+        results.sort_by_key(|(i, _)| *i);
+        if let Some((_, Err(e))) = results
+            .iter()
+            .find(|(_, r)| matches!(r, Err(e) if e != CANCELLED))
+        {
+            return Err(e.clone());
+        }
+        let mut solved: Vec<Opening> = results.into_iter().filter_map(|(_, r)| r.ok()).collect();
+        if solved.len() < steps.len() {
+            return Err(CANCELLED.to_string());
         }
         let nodes: u64 = solved.iter().map(|o| o.nodes).sum();
         let index_of = |o: &Opening| steps.iter().position(|s| *s == o.step);
