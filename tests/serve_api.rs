@@ -512,6 +512,21 @@ fn bad_requests_get_json_errors() {
     assert_eq!(server.get("/api/options").status, 200);
 }
 
+/// A port in use is a clear error (status 2), not a panic.
+#[test]
+fn a_port_in_use_is_a_clear_error() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap();
+    let out = support::kalah(&["serve", "--port", port, "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(err.contains("choose another --port"), "{err}");
+}
+
 /// The page and its assets are served from the binary.
 #[test]
 fn the_page_and_its_assets_are_served() {
