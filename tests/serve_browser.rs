@@ -1,8 +1,9 @@
 //! The analysis board in a real browser: `kalah serve` on a free port, headless Chromium
 //! driven through WebDriver (chromedriver). The test plays sowings by clicking houses,
-//! undoes and redoes, goes back through the move list, pastes a position, picks a
-//! direction in Ethiopian Kalah, and checks every value the page shows against `kalah
-//! openings`, `kalah solve` and `kalah pie`. A screenshot of the board is kept in
+//! undoes and redoes, goes back through the move list, pastes a position, edits one,
+//! picks a direction in Ethiopian Kalah, and checks every value the page shows against
+//! `kalah openings`, `kalah solve` and `kalah pie`; then watches a long solve show its
+//! bounds and stops it. A screenshot of the board is kept in
 //! `target/test-artifacts/serve-board.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them; `CHROMIUM`
@@ -213,7 +214,8 @@ async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
         }
         Err(why) => panic!("KALAH_BROWSER_TEST=required, but {why}"),
     };
-    let server = Server::start(&[]);
+    // No endgame database: the long solve at the end starts at once.
+    let server = Server::start(&["--egdb-seeds", "0"]);
     let profile = tempfile::tempdir().expect("a profile directory");
     let c = browser(&driver, &chromium, profile.path()).await;
     let board = ["--houses", "4", "--seeds", "3"];
@@ -286,6 +288,27 @@ async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
     assert_eq!(position_text.as_deref(), Some(pasted));
     assert_values(&c, &[&board[..], &["--position", pasted]].concat()).await;
 
+    // The position editor: bin 1's two seeds moved to bin 4, North to move.
+    click(&c, "#edit").await;
+    for (bin, count) in [(1, "0"), (4, "3")] {
+        let input = c
+            .find(Locator::Css(&format!("#edit-house-{bin}")))
+            .await
+            .expect("an editor field");
+        input.clear().await.expect("clear");
+        input.send_keys(count).await.expect("typing");
+    }
+    c.find(Locator::Css("#edit-side"))
+        .await
+        .expect("#edit-side")
+        .select_by_value("N")
+        .await
+        .expect("North");
+    click(&c, "#edit-apply").await;
+    let edited = "0,0,5,3,3,4,4,0,2,3:N";
+    wait_analysed(&c, edited).await;
+    assert_values(&c, &[&board[..], &["--position", edited]].concat()).await;
+
     // Keep a picture of the board as the test saw it.
     let png = c.screenshot().await.expect("a screenshot");
     assert!(png.starts_with(b"\x89PNG"), "a PNG");
@@ -320,6 +343,53 @@ async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
         ],
     )
     .await;
+
+    // A long solve (Kalah(6,6), no database): bounds shown as bounds while it runs, then
+    // Stop ends it, leaving the unsolved turns marked as stopped.
+    c.goto(&format!("{}?houses=6&seeds=6", server.url))
+        .await
+        .expect("the page loads");
+    wait_attr(
+        &c,
+        "#board",
+        "data-position",
+        "6,6,6,6,6,6,0,6,6,6,6,6,6,0:S",
+    )
+    .await;
+    let bound = ".turn[data-state='bound'] .turn-value";
+    let start = Instant::now();
+    let shown = loop {
+        if let Ok(e) = c.find(Locator::Css(bound)).await {
+            let t = e.text().await.unwrap_or_default();
+            if !t.is_empty() {
+                break t;
+            }
+        }
+        assert!(start.elapsed() < PATIENCE, "no bound shown");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        ["≥", "≤", "…"].iter().any(|mark| shown.contains(mark)),
+        "{shown:?} is marked as a bound"
+    );
+    click(&c, "#stop").await;
+    let start = Instant::now();
+    while !c
+        .find_all(Locator::Css(
+            ".turn[data-state='bound'], .turn[data-state='pending']",
+        ))
+        .await
+        .expect("rows")
+        .is_empty()
+    {
+        assert!(start.elapsed() < PATIENCE, "rows still running after Stop");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!c
+        .find_all(Locator::Css(".turn[data-state='stopped']"))
+        .await
+        .expect("rows")
+        .is_empty());
 
     c.close().await.expect("the session closes");
 }
