@@ -508,6 +508,31 @@ fn bad_requests_get_json_errors() {
             "{method} {shown}: {error:?} lacks {message:?}"
         );
     }
+    // Other sites: a name rebound to 127.0.0.1, a page elsewhere; this server's own names
+    // and origin pass.
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let evil = format!("evil.example:{port}");
+    let own = format!("http://{}", server.addr);
+    let local = format!("localhost:{port}");
+    let headers: [(&[(&str, &str)], u16, &str); 5] = [
+        (&[("Host", &evil)], 403, "localhost or 127.0.0.1 only"),
+        (
+            &[("Host", &server.addr), ("Origin", "http://evil.example")],
+            403,
+            "other sites",
+        ),
+        (&[("Host", &server.addr), ("Origin", &own)], 200, ""),
+        (&[("Host", &local)], 200, ""),
+        (&[("Host", "[::1]")], 200, ""),
+    ];
+    for (headers, status, message) in headers {
+        let answer = server.request_with("GET", "/api/options", headers, b"");
+        assert_eq!(answer.status, status, "{headers:?}");
+        if status != 200 {
+            let error = answer.json()["error"].as_str().unwrap().to_string();
+            assert!(error.contains(message), "{headers:?}: {error}");
+        }
+    }
     // Still serving after all that.
     assert_eq!(server.get("/api/options").status, 200);
 }

@@ -78,6 +78,8 @@ pub struct Args {
 #[derive(Clone)]
 struct App {
     analyses: Arc<Analyses>,
+    /// Listening on a loopback address only: requests must name it (see [`limits`]).
+    loopback: bool,
 }
 
 /// An error answer: a status and a JSON body `{"error": ...}`.
@@ -134,6 +136,7 @@ async fn serve(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     ));
     let app = router(App {
         analyses: analyses.clone(),
+        loopback: local.ip().is_loopback(),
     });
     let stopped = Arc::new(tokio::sync::Notify::new());
     let on_signal = {
@@ -183,17 +186,42 @@ fn router(app: App) -> Router {
                 format!("no such page: {method} {}", uri.path()),
             )
         })
-        .layer(middleware::from_fn(limits))
+        .layer(middleware::from_fn_with_state(app.clone(), limits))
         .with_state(app)
 }
 
-/// Refuses over-long query strings before any handler reads them.
-async fn limits(request: Request, next: Next) -> Response {
+/// Refuses over-long query strings before any handler reads them, and requests from
+/// other sites: on a loopback address the `Host` must be a loopback name (a page
+/// elsewhere that rebinds its own name to 127.0.0.1 is refused), and an `Origin`, where
+/// the browser sends one, must be this server's own.
+async fn limits(State(app): State<App>, request: Request, next: Next) -> Response {
     let query = request.uri().query().map_or(0, str::len);
     if query > MAX_QUERY {
         return ApiError(
             StatusCode::URI_TOO_LONG,
             format!("the query string is {query} bytes; at most {MAX_QUERY} are taken"),
+        )
+        .into_response();
+    }
+    let host = header_text(&request, header::HOST);
+    if app.loopback && !is_loopback_host(&host) {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the server listens on a loopback address and answers requests for \
+                 localhost or 127.0.0.1 only, not `{host}` (--bind serves other names)"
+            ),
+        )
+        .into_response();
+    }
+    let origin = header_text(&request, header::ORIGIN);
+    if !origin.is_empty()
+        && origin != "null"
+        && origin.split_once("://").map(|o| o.1) != Some(&host)
+    {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            format!("requests from other sites are refused (origin `{origin}`): open the board at http://{host}/"),
         )
         .into_response();
     }
@@ -208,6 +236,28 @@ async fn limits(request: Request, next: Next) -> Response {
         HeaderValue::from_static("default-src 'self'; img-src 'self' data:"),
     );
     response
+}
+
+/// A request header's value in lower case (empty when absent or not text).
+fn header_text(request: &Request, name: header::HeaderName) -> String {
+    request
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// True where `host` (a `Host` header, lower case) names this machine by a loopback
+/// name: `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    name == "localhost"
+        || name == "[::1]"
+        || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The page, its script and its style sheet, compiled in.

@@ -52,14 +52,29 @@ impl Server {
 
     /// Sends one request and reads the whole answer.
     pub fn request(&self, method: &str, path: &str, kind: Option<&str>, body: &[u8]) -> Answer {
+        let host = self.addr.clone();
+        let mut headers = vec![("Host", host.as_str())];
+        if let Some(kind) = kind {
+            headers.push(("Content-Type", kind));
+        }
+        self.request_with(method, path, &headers, body)
+    }
+
+    /// Sends one request with exactly these headers (and `Content-Length`).
+    pub fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Answer {
         let mut stream = self.connect();
         let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.addr,
+            "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
             body.len()
         );
-        if let Some(kind) = kind {
-            head.push_str(&format!("Content-Type: {kind}\r\n"));
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
         stream
