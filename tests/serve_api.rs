@@ -514,7 +514,8 @@ fn bad_requests_get_json_errors() {
     let evil = format!("evil.example:{port}");
     let own = format!("http://{}", server.addr);
     let local = format!("localhost:{port}");
-    let headers: [(&[(&str, &str)], u16, &str); 5] = [
+    type Case<'a> = (&'a [(&'a str, &'a str)], u16, &'a str);
+    let headers: [Case; 5] = [
         (&[("Host", &evil)], 403, "localhost or 127.0.0.1 only"),
         (
             &[("Host", &server.addr), ("Origin", "http://evil.example")],
