@@ -34,8 +34,21 @@ pub const NAMES: [&str; 10] = [
 pub struct BadRequest(pub String);
 
 impl From<CliError> for BadRequest {
+    /// The command line's message, naming the parameters as the API does (`moves`, not
+    /// `--moves`).
     fn from(e: CliError) -> Self {
-        BadRequest(e.to_string())
+        let mut message = e.to_string();
+        for (option, parameter) in [
+            ("--early-stop", "early_stop=on"),
+            ("--no-early-stop", "early_stop=off"),
+            ("--grand-slam", "grand_slam"),
+        ] {
+            message = message.replace(option, parameter);
+        }
+        for name in NAMES {
+            message = message.replace(&format!("--{name}"), name);
+        }
+        BadRequest(message)
     }
 }
 

@@ -475,7 +475,8 @@
     if (an.error) text = 'Analysis failed: ' + an.error;
     else if (an.done) {
       text = an.done.over ? 'The game is over: nothing to solve.' :
-        'Solved in ' + secs(an.done.seconds || 0) + ', ' + nodes(an.done.nodes) + ' nodes.';
+        'Solved in ' + secs(an.done.seconds || 0) +
+        (st.pos && st.pos.rules.cyclic ? ' by retrograde analysis.' : ', ' + nodes(an.done.nodes) + ' nodes.');
     } else if (an.stopped) text = 'Stopped: ' + solved + ' of ' + n + ' turns solved. Analyse starts again.';
     else if (!an.gotTurns || !n) text = an.status;
     else {
