@@ -46,6 +46,7 @@ const MAX_QUERY: usize = 8 * 1024;
 /// while a value is being proved), with the principal variation to step through and the
 /// pie rule's decision. The page and its JSON API are described in docs/serve.md.
 ///
+/// As in `kalah openings`, `--threads` turns are solved at once, one search thread each.
 /// Bound to 127.0.0.1 unless `--bind` says otherwise: every solve runs on this machine.
 /// Ctrl-C stops the server, cancelling the solves.
 ///
