@@ -334,7 +334,7 @@ fn committed_values_replay() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().map_or(true, |e| e != "json") {
+        if path.extension().is_none_or(|e| e != "json") {
             continue;
         }
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

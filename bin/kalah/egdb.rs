@@ -372,7 +372,7 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             return;
         }
         let Ok(mut guard) = bars.lock() else { return };
-        if guard.as_ref().map_or(true, |b| b.level != level) {
+        if guard.as_ref().is_none_or(|b| b.level != level) {
             if let Some(old) = guard.take() {
                 old.finish(terminal);
             }

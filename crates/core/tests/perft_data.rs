@@ -175,7 +175,7 @@ fn cyclic_positions(family: Family, h: u8, s: u8) -> Vec<String> {
         let rest = capacity - sown;
         let mut counts = row;
         counts.push((rest / 2) as u8);
-        counts.extend(std::iter::repeat(0).take(h));
+        counts.extend(std::iter::repeat_n(0, h));
         counts.push((rest - rest / 2) as u8);
         v.push(common::notation(&counts, kalah_core::Side::South));
     }

@@ -832,7 +832,7 @@ fn principal_variation(
                 };
                 (worth, order)
             };
-            if worth == v && best.as_ref().map_or(true, |b| order < b.0) {
+            if worth == v && best.as_ref().is_none_or(|b| order < b.0) {
                 best = Some((order, m, c));
             }
         }
