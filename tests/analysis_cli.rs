@@ -1,30 +1,15 @@
 //! The analysis subcommands seen from outside: `openings`, `pie`, `batch` (with an
 //! interrupted run resumed) and `export`, on boards small enough to solve in a blink.
 
-use std::process::{Command, Output, Stdio};
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{json, kalah};
+
+use std::process::{Command, Stdio};
 
 use kalah_core::{notation, Game, Rules};
 use serde_json::Value;
-
-fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the kalah binary runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = kalah(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 /// A fresh scratch directory for one test, removed when dropped.
 fn scratch(name: &str) -> tempfile::TempDir {

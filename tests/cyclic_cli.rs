@@ -3,34 +3,15 @@
 //! the cycle rule (to the end of the game, or back to a position of the line with the
 //! store margin standing), takes the notation `3<`, and refuses what the family lacks.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{json, kalah, kalah_ok};
+
 use std::collections::HashSet;
-use std::process::{Command, Output};
 
 use kalah_core::{notation, perft, Game, Position, Rules};
 use serde_json::Value;
-
-fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("the kalah binary runs")
-}
-
-fn kalah_ok(args: &[&str]) -> Output {
-    let out = kalah(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_slice(&kalah_ok(args).stdout).expect("the output is JSON")
-}
 
 /// Plays the turns of `pv` (notation) from `pos` and returns the final score from South:
 /// the game must end, or the last turn must reach a position of the line again (every

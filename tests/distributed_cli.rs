@@ -2,21 +2,16 @@
 //! units, `kalah merge` with every answer, with answers missing (exit status 3 and the
 //! units to run next), with a hypothesis to confirm or refute; and every refusal.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::kalah;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use kalah_core::{notation, Game, Rules};
 use serde_json::Value;
-
-fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the kalah binary runs")
-}
 
 fn ok(args: &[&str]) -> Output {
     let out = kalah(args);

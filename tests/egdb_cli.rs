@@ -1,19 +1,15 @@
 //! `kalah egdb` and `--egdb FILE` seen from outside: build, info, probe, a solve that
 //! uses the file, and the refusals (other rules, another board, a damaged file).
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::kalah;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
-
-fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("the kalah binary runs")
-}
 
 fn ok(args: &[&str]) -> String {
     let out = kalah(args);

@@ -2,34 +2,13 @@
 //! each names its family, agrees with the library (perft, solve), replays its principal
 //! variations, and refuses what the family does not have.
 
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{json, kalah, kalah_ok};
 
 use kalah_core::{notation, perft, Game, Position, Preset, Rules};
 use serde_json::Value;
-
-fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("the kalah binary runs")
-}
-
-/// Runs the binary with `args`, which must succeed.
-fn kalah_ok(args: &[&str]) -> Output {
-    let out = kalah(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_slice(&kalah_ok(args).stdout).expect("the output is JSON")
-}
 
 /// The presets of seed 001 on a board, with the arguments that name them.
 fn presets(houses: u8, seeds: u8) -> Vec<(Rules, &'static str)> {

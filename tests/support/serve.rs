@@ -6,10 +6,15 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
+
+#[path = "cli.rs"]
+mod cli;
+#[allow(unused_imports)] // not every test crate runs the binary directly
+pub use cli::kalah;
 
 /// A running `kalah serve --port 0`, stopped when dropped.
 pub struct Server {
@@ -287,27 +292,11 @@ impl Events {
     }
 }
 
-/// Runs the `kalah` binary (no cache, no database directory) and returns its output.
-pub fn kalah(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .env_remove("KALAH_EGDB_PATH")
-        .env("KALAH_CACHE", "off")
-        .args(args)
-        .output()
-        .expect("the kalah binary runs")
-}
-
 /// The JSON `kalah` prints with `args` (and `--json --quiet`).
 pub fn kalah_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.extend(["--json", "--quiet"]);
-    let out = kalah(&all);
-    assert!(
-        out.status.success(),
-        "kalah {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("kalah prints JSON")
+    cli::json(&all)
 }
 
 /// Percent-encodes a query value.
