@@ -189,6 +189,9 @@ fn analysis_values_equal_the_command_line() {
         let solved = kalah_json(&[&["solve"], &args[..]].concat());
         assert_eq!(done["value"], solved["value"], "{q}");
         assert_eq!(done["over"], false);
+        // Nodes searched, or (Ethiopian, Oware: each a first analysis of its rules) the
+        // positions the retrograde analysis solved.
+        assert!(done["nodes"].as_u64().unwrap() > 0, "{q}: {done}");
         assert_eq!(
             expected[done["best_turn"].as_str().expect("best_turn")],
             done["value"].as_i64().unwrap()

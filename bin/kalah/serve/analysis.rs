@@ -248,18 +248,20 @@ impl Analyses {
             return Ok(());
         }
         let (solver, workers) = self.solver(game, sink)?;
+        // Retrograde analysis solves the whole game graph of the position once (counting the
+        // positions it solved); every turn's solve below then reads its value.
+        let mut graph_positions = 0;
         if game.rules().family.is_cyclic() {
-            // Retrograde analysis solves the whole game graph of the position once; every
-            // turn's solve below then reads its value.
             let mut last = None;
-            solver
+            graph_positions = solver
                 .solve(pos, cancel, &mut |p| {
                     if last != Some(p.phase) {
                         last = Some(p.phase);
                         sink.status(&phase_message(p));
                     }
                 })
-                .map_err(|_| CANCELLED.to_string())?;
+                .map_err(|_| CANCELLED.to_string())?
+                .nodes;
         }
         // Each turn solved once, its events sent as it goes; `workers` turns at a time,
         // taken in bin order.
@@ -338,7 +340,7 @@ impl Analyses {
         if solved.len() < steps.len() {
             return Err(CANCELLED.to_string());
         }
-        let nodes: u64 = solved.iter().map(|o| o.nodes).sum();
+        let nodes: u64 = graph_positions + solved.iter().map(|o| o.nodes).sum::<u64>();
         let index_of = |o: &Opening| steps.iter().position(|s| *s == o.step);
         let sign = pos.side_to_move().sign();
         // Best first for the mover; equal values keep bin order (as `kalah openings`).

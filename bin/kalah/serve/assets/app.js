@@ -476,7 +476,8 @@
     else if (an.done) {
       text = an.done.over ? 'The game is over: nothing to solve.' :
         'Solved in ' + secs(an.done.seconds || 0) +
-        (st.pos && st.pos.rules.cyclic ? ' by retrograde analysis.' : ', ' + nodes(an.done.nodes) + ' nodes.');
+        (!(st.pos && st.pos.rules.cyclic) ? ', ' + nodes(an.done.nodes) + ' nodes.' :
+          ' by retrograde analysis' + (an.done.nodes ? ' of ' + nodes(an.done.nodes) + ' positions.' : '.'));
     } else if (an.stopped) text = 'Stopped: ' + solved + ' of ' + n + ' turns solved. Analyse starts again.';
     else if (!an.gotTurns || !n) text = an.status;
     else {
