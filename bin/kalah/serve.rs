@@ -280,8 +280,9 @@ async fn asset(kind: &'static str, body: &'static str) -> Response {
 
 /// The parameters of a query string.
 fn query_params(uri: &Uri) -> Result<HashMap<String, String>, ApiError> {
-    let query = uri.query().unwrap_or("");
-    let pairs: Vec<(String, String)> = form_urlencoded(query)?;
+    let pairs = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?
+        .0;
     let mut map = HashMap::new();
     for (k, v) in pairs {
         if map.insert(k.clone(), v).is_some() {
@@ -292,17 +293,6 @@ fn query_params(uri: &Uri) -> Result<HashMap<String, String>, ApiError> {
         }
     }
     Ok(map)
-}
-
-/// Splits and decodes an `application/x-www-form-urlencoded` string.
-fn form_urlencoded(query: &str) -> Result<Vec<(String, String)>, ApiError> {
-    axum::extract::Query::<Vec<(String, String)>>::try_from_uri(
-        &format!("/?{query}")
-            .parse::<Uri>()
-            .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?,
-    )
-    .map(|q| q.0)
-    .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))
 }
 
 /// `GET /api/position?...`.

@@ -184,6 +184,17 @@ fn database_size(game: &Game, seeds: usize) -> String {
     }
 }
 
+/// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
+pub fn phase_name(phase: Phase) -> String {
+    match phase {
+        Phase::Deepening(d) => format!("deepening to {d} sowings"),
+        Phase::Proving => "proving".to_string(),
+        Phase::PrincipalVariation => "principal variation".to_string(),
+        Phase::Retrograde(None) => "retrograde analysis: finding the positions".to_string(),
+        Phase::Retrograde(Some(n)) => format!("retrograde analysis: level of {n} seeds"),
+    }
+}
+
 /// A one-line description of a running solve, for the spinner.
 pub fn progress_message(p: &Progress, side_sign: i32) -> String {
     let (lo, hi) = if side_sign > 0 {
@@ -191,13 +202,7 @@ pub fn progress_message(p: &Progress, side_sign: i32) -> String {
     } else {
         (-p.upper, -p.lower)
     };
-    let phase = match p.phase {
-        Phase::Deepening(d) => format!("deepening to {d} sowings"),
-        Phase::Proving => "proving".to_string(),
-        Phase::PrincipalVariation => "principal variation".to_string(),
-        Phase::Retrograde(None) => "retrograde analysis: finding the positions".to_string(),
-        Phase::Retrograde(Some(n)) => format!("retrograde analysis: level of {n} seeds"),
-    };
+    let phase = phase_name(p.phase);
     format!(
         "{phase}: value for South in [{lo:+}, {hi:+}], {} nodes, {:.1} M nodes/s",
         p.nodes,

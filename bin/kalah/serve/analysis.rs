@@ -1,8 +1,8 @@
 //! The background analyses behind `/api/analyse`: every legal turn of a position solved
-//! exactly, one after the other on a shared solver, each solve's proved bounds and value
-//! sent as server-sent events while it runs.
+//! exactly on a shared solver (several turns at once, as `kalah openings` does), each
+//! solve's proved bounds and value sent as server-sent events while it runs.
 //!
-//! Each analysis runs on a thread of its own (the solver is synchronous and CPU-bound;
+//! Each analysis runs on threads of its own (the solver is synchronous and CPU-bound;
 //! the async runtime only moves events). Its cancel flag is raised when the client goes
 //! away (the event stream is dropped), when more than `max` analyses would run (the
 //! oldest goes), and when the server stops. Solvers are kept per rule set, so their
@@ -11,13 +11,13 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::response::sse::Event;
-use kalah_analysis::{first_steps, solve_step, AnalysisError, Offer, Opening};
+use kalah_analysis::{first_steps, solve_steps, AnalysisError, Offer, Opening};
 use kalah_core::{Game, Rules};
 use kalah_solver::{Database, Phase, Progress, Solver};
 use serde_json::{json, Value};
@@ -25,7 +25,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::params::Setup;
 use crate::analysis_io::line_strings;
-use crate::solving::SolverArgs;
+use crate::solving::{phase_name, SolverArgs};
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
 /// analysis took its place.
@@ -257,89 +257,55 @@ impl Analyses {
                 .solve(pos, cancel, &mut |p| {
                     if last != Some(p.phase) {
                         last = Some(p.phase);
-                        sink.status(&phase_message(p));
+                        sink.status(&phase_name(p.phase));
                     }
                 })
                 .map_err(|_| CANCELLED.to_string())?
                 .nodes;
         }
-        // Each turn solved once, its events sent as it goes; `workers` turns at a time,
-        // taken in bin order.
-        let solve_one = |i: usize| -> Result<Opening, String> {
-            let step = &steps[i];
-            let sign = step.after.side_to_move().sign();
-            let mut last = None;
-            let mut progress = |p: &Progress| {
-                let (lower, upper) = match sign > 0 {
-                    true => (p.lower, p.upper),
-                    false => (-p.upper, -p.lower),
-                };
-                if matches!(p.phase, Phase::Retrograde(_)) || last == Some((lower, upper)) {
-                    return;
-                }
-                last = Some((lower, upper));
-                sink.send(
-                    "bound",
-                    json!({
-                        "index": i, "lower": lower, "upper": upper,
-                        "nodes": p.nodes, "seconds": p.elapsed.as_secs_f64(),
-                    }),
-                );
+        // Every turn solved once, `workers` at a time in bin order, its events sent as it
+        // goes: its bounds when they change, then its value and line.
+        let last_bounds: Vec<Mutex<Option<(i32, i32)>>> =
+            steps.iter().map(|_| Mutex::new(None)).collect();
+        let progress = |i: usize, p: &Progress| {
+            if matches!(p.phase, Phase::Retrograde(_)) {
+                return;
+            }
+            let (lower, upper) = match steps[i].after.side_to_move().sign() > 0 {
+                true => (p.lower, p.upper),
+                false => (-p.upper, -p.lower),
             };
-            let opening = match solve_step(&solver, pos, step, cancel, &mut progress) {
-                Ok(o) => o,
-                Err(AnalysisError::Cancelled) => return Err(CANCELLED.to_string()),
-                Err(e) => return Err(e.to_string()),
-            };
+            if lock(&last_bounds[i]).replace((lower, upper)) == Some((lower, upper)) {
+                return;
+            }
+            sink.send(
+                "bound",
+                json!({
+                    "index": i, "lower": lower, "upper": upper,
+                    "nodes": p.nodes, "seconds": p.elapsed.as_secs_f64(),
+                }),
+            );
+        };
+        let on_done = |i: usize, o: &Opening| {
             sink.send(
                 "value",
                 json!({
                     "index": i,
-                    "turn": opening.step.turn.notation(h),
-                    "value": opening.value,
-                    "value_for_mover": opening.value_for_mover(),
-                    "pv": line_strings(h, &opening.pv),
-                    "nodes": opening.nodes,
-                    "seconds": opening.elapsed.as_secs_f64(),
+                    "turn": o.step.turn.notation(h),
+                    "value": o.value,
+                    "value_for_mover": o.value_for_mover(),
+                    "pv": line_strings(h, &o.pv),
+                    "nodes": o.nodes,
+                    "seconds": o.elapsed.as_secs_f64(),
                 }),
             );
-            Ok(opening)
         };
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<(usize, Result<Opening, String>)>> = Mutex::new(Vec::new());
-        let work = || loop {
-            let i = next.fetch_add(1, Relaxed);
-            if i >= steps.len() || cancel.load(Relaxed) {
-                return;
-            }
-            let result = solve_one(i);
-            let failed = result.is_err();
-            lock(&results).push((i, result));
-            if failed {
-                cancel.store(true, Relaxed);
-            }
-        };
-        std::thread::scope(|scope| {
-            for k in 1..workers.min(steps.len()) {
-                // A helper that cannot start leaves its share to the others.
-                let _ = std::thread::Builder::new()
-                    .name(format!("analysis-worker-{k}"))
-                    .spawn_scoped(scope, work);
-            }
-            work();
-        });
-        let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-        results.sort_by_key(|(i, _)| *i);
-        if let Some((_, Err(e))) = results
-            .iter()
-            .find(|(_, r)| matches!(r, Err(e) if e != CANCELLED))
-        {
-            return Err(e.clone());
-        }
-        let mut solved: Vec<Opening> = results.into_iter().filter_map(|(_, r)| r.ok()).collect();
-        if solved.len() < steps.len() {
-            return Err(CANCELLED.to_string());
-        }
+        let mut solved =
+            match solve_steps(&solver, pos, &steps, workers, cancel, &progress, &on_done) {
+                Ok(solved) => solved,
+                Err(AnalysisError::Cancelled) => return Err(CANCELLED.to_string()),
+                Err(e) => return Err(e.to_string()),
+            };
         let nodes: u64 = graph_positions + solved.iter().map(|o| o.nodes).sum::<u64>();
         let index_of = |o: &Opening| steps.iter().position(|s| *s == o.step);
         let sign = pos.side_to_move().sign();
@@ -391,15 +357,6 @@ impl Analyses {
             }),
         );
         Ok(())
-    }
-}
-
-/// What a retrograde analysis is doing, in words.
-fn phase_message(p: &Progress) -> String {
-    match p.phase {
-        Phase::Retrograde(None) => "retrograde analysis: finding the positions".to_string(),
-        Phase::Retrograde(Some(n)) => format!("retrograde analysis: level of {n} seeds"),
-        _ => "solving".to_string(),
     }
 }
 

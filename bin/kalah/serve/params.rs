@@ -135,24 +135,28 @@ pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
         moves: None,
     };
     let (game, start) = cli_setup(&rules, &position)?;
-    let (pos, played) = match get("moves") {
-        None => (start, Vec::new()),
-        Some(list) => notation::play_moves(&game, start, list).map_err(CliError::Moves)?,
+    // The command line's reading of the moves (checked, turns split into sowings), then
+    // each sowing replayed for its side, its kind and the position after it.
+    let played = match get("moves") {
+        None => Vec::new(),
+        Some(list) => {
+            notation::play_moves(&game, start, list)
+                .map_err(CliError::Moves)?
+                .1
+        }
     };
-    let mut history = Vec::with_capacity(played.len());
-    let mut at = start;
+    let mut history: Vec<Played> = Vec::with_capacity(played.len());
     for mv in played {
-        let side = at.side_to_move();
+        let at = history.last().map_or(start, |p| p.after);
         let (after, how) = game.sow(&at, mv);
         history.push(Played {
-            side,
+            side: at.side_to_move(),
             mv,
             how,
             after,
         });
-        at = after;
     }
-    debug_assert_eq!(at, pos);
+    let pos = history.last().map_or(start, |p| p.after);
     Ok(Setup {
         game,
         start,
@@ -177,21 +181,16 @@ fn choice<T: std::str::FromStr>(
     name: &str,
     allowed: &[&str],
 ) -> Result<Option<T>, BadRequest> {
-    value
-        .map(|v| match allowed.contains(&v) {
-            true => v.parse::<T>().ok(),
-            false => None,
-        })
-        .map(|parsed| {
-            parsed.ok_or_else(|| {
-                BadRequest(format!(
-                    "{name} is one of {}, not `{}`",
-                    allowed.join(", "),
-                    value.unwrap_or_default()
-                ))
-            })
-        })
-        .transpose()
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    match allowed.contains(&v).then(|| v.parse::<T>().ok()).flatten() {
+        Some(parsed) => Ok(Some(parsed)),
+        None => Err(BadRequest(format!(
+            "{name} is one of {}, not `{v}`",
+            allowed.join(", ")
+        ))),
+    }
 }
 
 /// The rules in force, as the API describes them.

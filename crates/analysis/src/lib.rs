@@ -46,7 +46,7 @@ mod pool;
 use std::fmt;
 
 pub use kalah_solver::line::{replay, ReplayError};
-pub use openings::{first_steps, openings, solve_step, Offer, Opening, Step};
+pub use openings::{first_steps, openings, solve_step, solve_steps, Offer, Opening, Step};
 pub use pie::{decide, pie, PieAnalysis, PieChoice, PieDecision};
 
 /// Why an analysis gave no result.

@@ -128,15 +128,42 @@ pub fn openings(
         // first puts every first turn's position in it, solved once for all of them.
         solver.solve(pos, cancel, &mut |_| {})?;
     }
+    let mut done = solve_steps(solver, pos, &steps, workers, cancel, &|_, _| {}, &|_, o| {
+        on_done(o)
+    })?;
+    let sign = pos.side_to_move().sign();
+    // Stable: equal values keep bin order.
+    done.sort_by_key(|o| -sign * o.value);
+    Ok(done)
+}
+
+/// Solves `steps` (first moves of the mover of `pos`, as [`first_steps`] gives them) on
+/// `workers` threads sharing `solver`'s table, taken in order, and returns them solved in
+/// that order; the work behind [`openings`], for a caller that shows each solve as it
+/// runs (the analysis board).
+///
+/// `progress(i, p)` is called as the solve of `steps[i]` reports (the bounds are for the
+/// player to move after the move), `on_done(i, o)` once it is solved and its line checked;
+/// both from the worker threads. Where positions repeat, solve `pos` first: each move's
+/// solve then reads its value from the game graph.
+pub fn solve_steps(
+    solver: &Solver,
+    pos: &Position,
+    steps: &[Step],
+    workers: usize,
+    cancel: &AtomicBool,
+    progress: &(dyn Fn(usize, &Progress) + Sync),
+    on_done: &(dyn Fn(usize, &Opening) + Sync),
+) -> Result<Vec<Opening>, AnalysisError> {
     let failure = Mutex::new(None);
     let mut done: Vec<Opening> = Vec::with_capacity(steps.len());
     pool::run_in_order(
         workers,
         steps.len(),
         cancel,
-        |i| match solve_step(solver, pos, &steps[i], cancel, &mut |_| {}) {
+        |i| match solve_step(solver, pos, &steps[i], cancel, &mut |p| progress(i, p)) {
             Ok(o) => {
-                on_done(&o);
+                on_done(i, &o);
                 Some(o)
             }
             Err(e) => {
@@ -157,9 +184,6 @@ pub fn openings(
     if done.len() < steps.len() {
         return Err(AnalysisError::Cancelled);
     }
-    let sign = pos.side_to_move().sign();
-    // Stable: equal values keep bin order.
-    done.sort_by_key(|o| -sign * o.value);
     Ok(done)
 }
 
