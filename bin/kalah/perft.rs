@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::notation::{bin, format_move};
-use kalah_core::{Game, Position, CLOCKWISE};
+use kalah_core::{perft_depths, PerftDepths, CLOCKWISE};
 use serde_json::json;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -53,7 +53,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(out, "rules:    {}", game.rules())?;
         writeln!(out, "position: {pos}")?;
         for d in 1..depth {
-            let (counts, _) = perft(&game, &pos, d, &ProgressBar::hidden());
+            let counts = perft_depths(&game, &pos, d, |_| {}).counts;
             writeln!(out, "perft({d}) = {}", counts[d - 1])?;
             out.flush()?;
         }
@@ -62,10 +62,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         ProgressStyle::with_template("perft {pos}/{len} first sowings [{elapsed}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let (counts, per_move) = perft(&game, &pos, depth, &bar);
+    let counted = perft_depths(&game, &pos, depth, |_| bar.inc(1));
     bar.finish_and_clear();
     let seconds = timer.elapsed().as_secs_f64();
-    let nodes: u64 = counts.iter().sum();
+    let nodes = counted.nodes();
+    let PerftDepths {
+        counts,
+        divide: per_move,
+    } = counted;
 
     if args.json {
         let mut report = json!({
@@ -104,46 +108,4 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         nodes as f64 / seconds.max(1e-9) / 1e6
     )?;
     Ok(())
-}
-
-/// perft(1) to perft(`depth`) from `pos` (`counts[d - 1]` = perft(d)), and each first
-/// sowing (a move: house, [`CLOCKWISE`] added) with its count at `depth`; `bar` ticks once
-/// per first sowing.
-fn perft(
-    game: &Game,
-    pos: &Position,
-    depth: usize,
-    bar: &ProgressBar,
-) -> (Vec<u64>, Vec<(usize, u64)>) {
-    let mut counts = vec![0u64; depth];
-    let mut per_move = Vec::new();
-    if pos.is_over() {
-        return (counts, per_move);
-    }
-    for j in game.legal_moves(pos) {
-        let mut below = vec![0u64; depth];
-        below[0] = 1;
-        count(game, &game.play_unchecked(pos, j), 1, &mut below);
-        for (total, n) in counts.iter_mut().zip(&below) {
-            *total += n;
-        }
-        per_move.push((j, below[depth - 1]));
-        bar.inc(1);
-    }
-    (counts, per_move)
-}
-
-/// Adds to `counts[d]` the sowings at depth `d + 1` reachable below `pos`, which sits at
-/// depth `level` (one traversal counts every depth at once).
-fn count(game: &Game, pos: &Position, level: usize, counts: &mut [u64]) {
-    if level >= counts.len() || pos.is_over() {
-        return;
-    }
-    let moves = game.legal_moves(pos);
-    counts[level] += moves.len() as u64;
-    if level + 1 < counts.len() {
-        for j in moves {
-            count(game, &game.play_unchecked(pos, j), level + 1, counts);
-        }
-    }
 }

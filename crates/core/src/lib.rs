@@ -32,7 +32,7 @@ mod rules;
 pub use game::{Game, MoveError, RowSowing, Sowing, CLOCKWISE};
 pub use key::{binomial, mix, Ranker};
 pub use notation::PositionError;
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_depths, PerftDepths};
 pub use position::{Moves, Position, Side};
 pub use rules::{
     Capture, End, Family, GrandSlam, Leftovers, Preset, Rules, RulesError, MAX_HOUSES,
