@@ -2,17 +2,17 @@
 //!
 //! The engine plays perfectly by default: each of its turns is the first turn of the
 //! exact solver's principal variation, so it never gives away a seed of the position's
-//! value. `--engine greedy` plays the simple [`engine_turn`] instead (the largest store
+//! value. `--engine greedy` plays the simple [`greedy_turn`] instead (the largest store
 //! margin at the end of its own turn), for a weaker opponent.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
 use kalah_core::notation::{self, bin, format_turn};
-use kalah_core::{mix, Game, Position, PositionError, Side};
+use kalah_core::{Game, Position, PositionError, Side};
 
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::{first_steps, Offer};
+use kalah_analysis::greedy::greedy_turn;
 use kalah_solver::Solver;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -104,7 +104,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if mover != human {
             let turn = match &solver {
                 Some(solver) => perfect_turn(solver, &pos, &args.solver)?,
-                None => engine_turn(&game, &pos, args.seed),
+                None => greedy_turn(&game, &pos, args.seed),
             };
             for &j in &turn {
                 pos = game.play_unchecked(&pos, j);
@@ -200,34 +200,6 @@ fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliErr
         "game over: South {south}, North {north}, score {score:+} (South - North): {verdict}"
     )?;
     Ok(())
-}
-
-/// The engine's choice of a whole turn (the houses it sows, 0-based from its left) in a
-/// position where it is to move and the game is not over.
-///
-/// The greedy engine of `--engine greedy` (the default engine plays `perfect_turn`): it
-/// tries every complete turn (following extra turns) and takes one that leaves its store
-/// margin largest when the turn is over, looking no further ahead. Ties go to the first
-/// turn in bin order, or, with a `seed`, to the one a hash of the seed picks.
-pub fn engine_turn(game: &Game, pos: &Position, seed: Option<u64>) -> Vec<usize> {
-    let me = pos.side_to_move();
-    let turns = first_steps(game, pos, Offer::AfterTurn)
-        .into_iter()
-        .map(|step| (step.turn.sowings, step.after));
-    let tie_break = |turn: &[usize]| match seed {
-        None => 0,
-        Some(s) => turn
-            .iter()
-            .fold(mix(s), |acc, &j| mix(acc ^ (j as u64 + 1))),
-    };
-    turns
-        .map(|(turn, after)| (me.sign() * after.score(), turn))
-        // max_by_key keeps the last maximum: compare with reversed tie keys so that the
-        // first turn in bin order wins without a seed.
-        .enumerate()
-        .max_by_key(|(k, (margin, turn))| (*margin, std::cmp::Reverse((tie_break(turn), *k))))
-        .map(|(_, (_, turn))| turn)
-        .unwrap_or_default()
 }
 
 /// The first turn of the exact solver's principal variation from `pos`.

@@ -38,6 +38,7 @@
 pub mod batch;
 pub mod distributed;
 pub mod export;
+pub mod greedy;
 pub mod openings;
 pub mod output;
 pub mod pie;
