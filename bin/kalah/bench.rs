@@ -6,13 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use kalah_core::notation::play_moves;
-use kalah_core::{Game, Position, Preset};
-use kalah_solver::{Config, Database, Solver};
+use kalah_solver::bench::{self, Case};
+use kalah_solver::{Database, Solver};
 use serde_json::json;
 
 use crate::error::CliError;
-use crate::solving::verify;
 
 /// The positions built into the binary (the file `data/bench.txt` of the source tree).
 const BUILT_IN: &str = include_str!("../../data/bench.txt");
@@ -63,77 +61,6 @@ pub struct Args {
     json: bool,
 }
 
-/// One line of the bench file.
-struct Case {
-    line: String,
-    game: Game,
-    pos: Position,
-    /// The value from South that the line states, if it does.
-    value: Option<i32>,
-}
-
-impl Case {
-    /// Checks the solution's principal variation, and its value against the line's.
-    fn check(&self, solution: &kalah_solver::Solution) -> Result<(), CliError> {
-        verify(&self.game, &self.pos, solution)?;
-        match self.value {
-            Some(v) if v != solution.value_from_south() => Err(CliError::Internal(format!(
-                "{}: solved {:+}, the file says {v:+}",
-                self.line,
-                solution.value_from_south()
-            ))),
-            _ => Ok(()),
-        }
-    }
-}
-
-fn parse(text: &str) -> Result<Vec<Case>, CliError> {
-    let mut cases = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = |why: String| CliError::Input(format!("bench line {}: {why}: '{line}'", n + 1));
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() != 4 && f.len() != 5 {
-            return Err(bad("expected PRESET HOUSES SEEDS POSITION [VALUE]".into()));
-        }
-        let value = match f.get(4) {
-            Some(v) => Some(
-                v.parse::<i32>()
-                    .map_err(|_| bad("the value is not a number".into()))?,
-            ),
-            None => None,
-        };
-        let preset: Preset = f[0].parse().map_err(|e| bad(format!("{e}")))?;
-        let houses: u8 = f[1]
-            .parse()
-            .map_err(|_| bad("houses is not a number".into()))?;
-        let seeds: u8 = f[2]
-            .parse()
-            .map_err(|_| bad("seeds is not a number".into()))?;
-        let game = Game::new(preset.rules(houses, seeds)).map_err(|e| bad(format!("{e}")))?;
-        let pos = if f[3] == "start" {
-            game.start()
-        } else if let Some(moves) = f[3].strip_prefix("moves:") {
-            play_moves(&game, game.start(), moves)
-                .map_err(|e| bad(format!("{e}")))?
-                .0
-        } else {
-            let p: Position = f[3].parse().map_err(|e| bad(format!("{e}")))?;
-            game.settle(p).map_err(|e| bad(format!("{e}")))?
-        };
-        cases.push(Case {
-            line: line.to_string(),
-            game,
-            pos,
-            value,
-        });
-    }
-    Ok(cases)
-}
-
 /// Runs `kalah bench`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let text = match &args.file {
@@ -142,7 +69,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         None if args.suite => SUITE.to_string(),
         None => BUILT_IN.to_string(),
     };
-    let cases = parse(&text)?;
+    let cases = bench::read(&text).map_err(|e| CliError::Input(e.to_string()))?;
     if args.suite {
         return suite(args, &cases, out);
     }
@@ -153,21 +80,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut search_seconds = 0f64;
     let mut rows = Vec::new();
     for case in &cases {
-        // The library's settings for one solve from the start of the case's game (the
-        // database built in memory, never a file: the count must not depend on the
-        // machine's files), with the bench's threads and table, and the deepening of the
-        // board whatever the database (as the fingerprint has always been taken).
-        let config = Config {
-            threads: threads as usize,
-            hash_mb: args.hash_mb as usize,
-            deepening: Config::default_deepening(&case.game),
-            ..Config::for_seeds(&case.game, case.game.capacity(), 1, &Database::Memory)?
-        };
+        let config = case.fingerprint_config(threads as usize, args.hash_mb as usize)?;
         let solver = Solver::new(case.game.clone(), config)?;
         let sol = solver
             .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
             .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
-        case.check(&sol)?;
+        case.check(&sol).map_err(internal)?;
         total_nodes += sol.nodes;
         search_seconds += sol.elapsed.as_secs_f64();
         if !args.json {
@@ -224,17 +142,14 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         } else {
             Database::auto()
         };
-        let mut config = Config::for_seeds(&case.game, seeds, 1, &database)?;
-        if let Some(threads) = args.threads {
-            config.threads = threads as usize;
-        }
+        let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
         let started = Instant::now();
         let solver = Solver::new(case.game.clone(), config)?;
         let ready = started.elapsed().as_secs_f64();
         let sol = solver
             .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
             .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
-        case.check(&sol)?;
+        case.check(&sol).map_err(internal)?;
         let searching = sol.elapsed.as_secs_f64();
         (nodes, setup, search) = (nodes + sol.nodes, setup + ready, search + searching);
         let db = solver.database_seeds_for(&case.pos);
@@ -280,4 +195,9 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         )?;
     }
     Ok(())
+}
+
+/// A failed check of a solution: a bug of the search, not of the input.
+fn internal(e: bench::CheckError) -> CliError {
+    CliError::Internal(e.to_string())
 }

@@ -29,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod cache;
 mod config;
 mod database;

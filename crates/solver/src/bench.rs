@@ -1,0 +1,300 @@
+//! The bench files and the settings they are solved with: the reader of the lines
+//! `PRESET HOUSES SEEDS POSITION [VALUE]` (`data/bench.txt`, the positions of the search
+//! fingerprint, and `data/suite.txt`, the analysis suite), the check of a solution against
+//! its line, and the [`Config`] of each kind of run.
+//!
+//! ```
+//! use kalah_solver::bench;
+//!
+//! let cases = bench::read("kalah 4 3 start 4   # Kalah(4,3)\n\ngeneral 3 2 moves:1 \n").unwrap();
+//! assert_eq!(cases.len(), 2);
+//! assert_eq!(cases[0].value, Some(4));
+//! assert_eq!(cases[1].line, "general 3 2 moves:1");
+//! let err = bench::read("kalah 4 3 start four").err().unwrap();
+//! assert_eq!(err.to_string(), "bench line 1: the value is not a number: 'kalah 4 3 start four'");
+//! ```
+
+use std::fmt;
+
+use kalah_core::notation::play_moves;
+use kalah_core::{Game, Position, Preset};
+
+use crate::egdb::EgdbError;
+use crate::line::ReplayError;
+use crate::{Config, Database, Solution};
+
+/// One line of a bench file: a position of a game, with the value from South it states
+/// if it does.
+#[derive(Clone)]
+pub struct Case {
+    /// The line, without its comment and surrounding blanks.
+    pub line: String,
+    /// The game of the line's preset and board.
+    pub game: Game,
+    /// The position: the start, the start after `moves:...`, or a board (settled).
+    pub pos: Position,
+    /// The value from South that the line states, if it does.
+    pub value: Option<i32>,
+}
+
+/// A line of a bench file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// The line, without its comment.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bench line {}: {}: '{}'",
+            self.line, self.reason, self.text
+        )
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Why the solution of a [`Case`] fails its check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// The principal variation does not replay to the value solved.
+    Replay(ReplayError),
+    /// The value solved is not the one the line states.
+    Value {
+        /// The case's line.
+        line: String,
+        /// The value solved, from South.
+        solved: i32,
+        /// The value the line states, from South.
+        stated: i32,
+    },
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Replay(e) => write!(f, "principal variation does not replay: {e}"),
+            CheckError::Value {
+                line,
+                solved,
+                stated,
+            } => write!(f, "{line}: solved {solved:+}, the file says {stated:+}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// The cases of a bench file, in order: blank lines and `#` comments skipped, every
+/// other line `PRESET HOUSES SEEDS POSITION [VALUE]`, the position `start`,
+/// `moves:BINS` (played from the start) or a board. The first line that cannot be read
+/// is the error, named by its number.
+pub fn read(text: &str) -> Result<Vec<Case>, ReadError> {
+    let mut cases = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let case = read_line(line).map_err(|reason| ReadError {
+            line: n + 1,
+            text: line.to_string(),
+            reason,
+        })?;
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+/// One line without its comment, or what is wrong with it.
+fn read_line(line: &str) -> Result<Case, String> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    if f.len() != 4 && f.len() != 5 {
+        return Err("expected PRESET HOUSES SEEDS POSITION [VALUE]".into());
+    }
+    let value = match f.get(4) {
+        Some(v) => Some(
+            v.parse::<i32>()
+                .map_err(|_| "the value is not a number".to_string())?,
+        ),
+        None => None,
+    };
+    let preset: Preset = f[0].parse().map_err(|e| format!("{e}"))?;
+    let houses: u8 = f[1]
+        .parse()
+        .map_err(|_| "houses is not a number".to_string())?;
+    let seeds: u8 = f[2]
+        .parse()
+        .map_err(|_| "seeds is not a number".to_string())?;
+    let game = Game::new(preset.rules(houses, seeds)).map_err(|e| format!("{e}"))?;
+    let pos = if f[3] == "start" {
+        game.start()
+    } else if let Some(moves) = f[3].strip_prefix("moves:") {
+        play_moves(&game, game.start(), moves)
+            .map_err(|e| format!("{e}"))?
+            .0
+    } else {
+        let p: Position = f[3].parse().map_err(|e| format!("{e}"))?;
+        game.settle(p).map_err(|e| format!("{e}"))?
+    };
+    Ok(Case {
+        line: line.to_string(),
+        game,
+        pos,
+        value,
+    })
+}
+
+impl Case {
+    /// The settings of the search fingerprint (`kalah bench`): the library's settings for
+    /// one solve from the start of the case's game with the database built in memory
+    /// (never a file: the count must not depend on the machine's files), with `threads`
+    /// search threads and a table of `hash_mb` MiB, and the deepening of the board
+    /// whatever the database (as the fingerprint has always been taken).
+    pub fn fingerprint_config(&self, threads: usize, hash_mb: usize) -> Result<Config, EgdbError> {
+        Ok(Config {
+            threads,
+            hash_mb,
+            deepening: Config::default_deepening(&self.game),
+            ..Config::for_seeds(&self.game, self.game.capacity(), 1, &Database::Memory)?
+        })
+    }
+
+    /// The settings of a solve of the case as `kalah solve` makes it (`kalah bench
+    /// --suite`): the library's settings for its position's seeds with the endgame database
+    /// `database`, and `threads` search threads where given (else every core).
+    pub fn solve_config(
+        &self,
+        database: &Database,
+        threads: Option<usize>,
+    ) -> Result<Config, EgdbError> {
+        let seeds = self.pos.seeds_in_houses() as usize;
+        let mut config = Config::for_seeds(&self.game, seeds, 1, database)?;
+        if let Some(threads) = threads {
+            config.threads = threads;
+        }
+        Ok(config)
+    }
+
+    /// Checks `solution` of the case: its principal variation replays to its value, and
+    /// that value is the one the line states, if it states one.
+    pub fn check(&self, solution: &Solution) -> Result<(), CheckError> {
+        solution
+            .verify(&self.game, &self.pos)
+            .map_err(CheckError::Replay)?;
+        match self.value {
+            Some(stated) if stated != solution.value_from_south() => Err(CheckError::Value {
+                line: self.line.clone(),
+                solved: solution.value_from_south(),
+                stated,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Side;
+
+    /// The reason `read` gives for a file of one line.
+    fn reason(line: &str) -> String {
+        let err = read(line).err().expect("a bad line");
+        assert_eq!((err.line, err.text.as_str()), (1, line.trim()));
+        err.reason
+    }
+
+    #[test]
+    fn reads_every_form_of_position_and_skips_comments() {
+        let text = "# a comment\n\
+                    kalah 6 4 start 8\n   \n\
+                    kalah-empty 4 3 moves:2-1 # played from the start\n\
+                    oware 6 4 4,4,4,4,4,4,0,4,4,4,4,4,4,0:N -3\n";
+        let cases = read(text).unwrap();
+        assert_eq!(cases.len(), 3);
+        assert_eq!(cases[0].pos, cases[0].game.start());
+        assert_eq!(cases[0].value, Some(8));
+        assert_eq!(cases[1].line, "kalah-empty 4 3 moves:2-1");
+        assert_eq!(cases[1].value, None);
+        let (played, _) = play_moves(&cases[1].game, cases[1].game.start(), "2-1").unwrap();
+        assert_eq!(cases[1].pos, played);
+        assert_eq!(cases[2].pos.side_to_move(), Side::North);
+        assert_eq!(cases[2].value, Some(-3));
+    }
+
+    #[test]
+    fn a_malformed_line_is_named_by_its_number() {
+        let err = read("kalah 6 4 start\n\n# fine so far\nkalah 6 4\n")
+            .err()
+            .unwrap();
+        assert_eq!(err.line, 4);
+        assert_eq!(err.text, "kalah 6 4");
+        assert_eq!(
+            err.to_string(),
+            "bench line 4: expected PRESET HOUSES SEEDS POSITION [VALUE]: 'kalah 6 4'"
+        );
+    }
+
+    #[test]
+    fn each_field_has_its_own_reason() {
+        assert_eq!(reason("kalah 6 4 start x"), "the value is not a number");
+        assert_eq!(reason("kalah six 4 start"), "houses is not a number");
+        assert_eq!(reason("kalah 6 four start"), "seeds is not a number");
+        assert_eq!(
+            reason("kalah 6 4 start 1 2"),
+            "expected PRESET HOUSES SEEDS POSITION [VALUE]"
+        );
+        for line in [
+            "chess 6 4 start",
+            "kalah 0 4 start",
+            "kalah 6 4 moves:9",
+            "kalah 6 4 4,4,4:S",
+            "kalah 6 4 9,9,9,9,9,9,0,9,9,9,9,9,9,0:S",
+        ] {
+            assert!(!reason(line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_bench_files_of_the_source_tree_read() {
+        let bench = read(include_str!("../../../data/bench.txt")).unwrap();
+        let suite = read(include_str!("../../../data/suite.txt")).unwrap();
+        assert!(!bench.is_empty() && !suite.is_empty());
+        assert!(suite.iter().all(|case| case.value.is_some()));
+    }
+
+    #[test]
+    fn the_fingerprint_takes_the_threads_table_and_board_deepening() {
+        let case = &read("kalah 4 3 start").unwrap()[0];
+        let config = case.fingerprint_config(3, 16).unwrap();
+        assert_eq!((config.threads, config.hash_mb), (3, 16));
+        assert_eq!(config.deepening, Config::default_deepening(&case.game));
+        let solve = case.solve_config(&Database::Memory, Some(2)).unwrap();
+        assert_eq!(solve.threads, 2);
+    }
+
+    #[test]
+    fn a_solution_is_checked_against_the_stated_value() {
+        let case = &read("kalah-empty 4 2 start 6").unwrap()[0];
+        let solver =
+            crate::Solver::new(case.game.clone(), case.fingerprint_config(1, 4).unwrap()).unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let solution = solver.solve(&case.pos, &cancel, &mut |_| {}).unwrap();
+        assert_eq!(case.check(&solution), Ok(()));
+        let wrong = Case {
+            value: Some(5),
+            ..case.clone()
+        };
+        assert_eq!(
+            wrong.check(&solution).unwrap_err().to_string(),
+            "kalah-empty 4 2 start 6: solved +6, the file says +5"
+        );
+    }
+}
