@@ -1,14 +1,14 @@
 //! `kalah egdb`: build an endgame database file, describe one, look positions up in one.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::output::{Output, OutputKind};
 use kalah_core::{Game, Position, Rules, Side};
-use kalah_solver::cache::{self, Cache};
+use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file, Egdb, Requirements};
 use serde_json::json;
 
@@ -247,49 +247,38 @@ fn grow_cache(
     let houses = rules.houses.unwrap_or(6);
     let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
     refuse_cyclic(game.rules())?;
-    let target = cache.path_for(game.rules(), k);
-    // The largest cached database of these rules, to start from where it has fewer seeds.
-    let from = match cache.find(&game, usize::MAX) {
-        Some((_, held)) if held >= k => {
+    let grown = cache.grow(&game, k, |target, from| {
+        let args = BuildArgs {
+            max_seeds: k,
+            out: target.to_path_buf(),
+            from: from.map(Path::to_path_buf),
+            quiet,
+            rules: rules.clone(),
+        };
+        build(&args, out)
+    });
+    match grown {
+        Ok(Grown::Held(held)) => {
             writeln!(
                 out,
                 "the cache already holds {held} seeds for {}",
                 egdb::describe(game.rules())
             )?;
-            return Ok(());
+            Ok(())
         }
-        found => found.map(|(path, _)| path),
-    };
-    let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
-    let freed: u64 = from
-        .as_ref()
-        .and_then(|p| std::fs::metadata(p).ok())
-        .map_or(0, |m| m.len());
-    if cache.bytes() - freed + need.disk > cache.max_bytes() {
-        return Err(egdb::EgdbError::CacheFull {
-            dir: cache.dir().display().to_string(),
-            needed: need.disk,
-            max: cache.max_bytes(),
-        }
-        .into());
+        Ok(Grown::Built { .. }) => Ok(()),
+        Err(GrowError::Requirements(e)) => Err(CliError::EgdbBuild(e)),
+        Err(GrowError::Full(e)) => Err(e.into()),
+        Err(GrowError::CreateDir { dir, error }) => Err(CliError::Input(format!(
+            "cannot create {}: {error}",
+            dir.display()
+        ))),
+        Err(GrowError::Remove { path, error }) => Err(CliError::Input(format!(
+            "cannot remove {}: {error}",
+            path.display()
+        ))),
+        Err(GrowError::Build(e)) => Err(e),
     }
-    std::fs::create_dir_all(cache.dir())
-        .map_err(|e| CliError::Input(format!("cannot create {}: {e}", cache.dir().display())))?;
-    build(
-        &BuildArgs {
-            max_seeds: k,
-            out: target,
-            from: from.clone(),
-            quiet,
-            rules: rules.clone(),
-        },
-        out,
-    )?;
-    if let Some(smaller) = from {
-        std::fs::remove_file(&smaller)
-            .map_err(|e| CliError::Input(format!("cannot remove {}: {e}", smaller.display())))?;
-    }
-    Ok(())
 }
 
 const MIB: f64 = (1u64 << 20) as f64;

@@ -197,3 +197,179 @@ impl Cache {
         Ok(freed)
     }
 }
+
+/// What [`Cache::grow`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Grown {
+    /// The cache already held a database of these rules with this many seeds, at least
+    /// those asked for: nothing was built.
+    Held(usize),
+    /// The database was built to `path`, from the smaller cached file `from` where there
+    /// was one (removed once the larger one was built).
+    Built {
+        /// The new file, in the cache.
+        path: PathBuf,
+        /// The smaller file it started from, now removed.
+        from: Option<PathBuf>,
+    },
+}
+
+/// Why [`Cache::grow`] failed; `E` is the error of the caller's build.
+#[derive(Debug)]
+pub enum GrowError<E> {
+    /// The database asked for cannot be built for this board (its size).
+    Requirements(EgdbError),
+    /// The cache's cap leaves no room for it ([`EgdbError::CacheFull`]).
+    Full(EgdbError),
+    /// The cache directory could not be created.
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The smaller file, once built upon, could not be removed.
+    Remove {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The build failed.
+    Build(E),
+}
+
+impl Cache {
+    /// Grows the cache's database for the rules and board of `game` to `max_seeds` seeds,
+    /// from the largest database of the same rules it holds (whose levels the build
+    /// verifies and copies instead of computing them again), and removes that smaller one
+    /// once the larger one is built. Nothing is built where the cache already holds at
+    /// least `max_seeds` seeds for these rules, and the growth is refused up front where
+    /// the new file would take the cache past its cap (the smaller one's bytes freed).
+    ///
+    /// `build(target, from)` writes the database file `target` (in the cache, named by
+    /// [`Cache::path_for`]) of `max_seeds` seeds, starting from the smaller file `from`
+    /// where there is one: the caller's, so that it can take its lock on the file and show
+    /// the build's progress (see [`Egdb::start_from`] and [`Egdb::build_file`]).
+    pub fn grow<E>(
+        &self,
+        game: &Game,
+        max_seeds: usize,
+        build: impl FnOnce(&Path, Option<&Path>) -> Result<(), E>,
+    ) -> Result<Grown, GrowError<E>> {
+        let target = self.path_for(game.rules(), max_seeds);
+        let from = match self.find(game, usize::MAX) {
+            Some((_, held)) if held >= max_seeds => return Ok(Grown::Held(held)),
+            found => found.map(|(path, _)| path),
+        };
+        self.make_room(game, max_seeds, from.as_deref())?;
+        std::fs::create_dir_all(&self.dir).map_err(|error| GrowError::CreateDir {
+            dir: self.dir.clone(),
+            error,
+        })?;
+        build(&target, from.as_deref()).map_err(GrowError::Build)?;
+        if let Some(smaller) = &from {
+            std::fs::remove_file(smaller).map_err(|error| GrowError::Remove {
+                path: smaller.clone(),
+                error,
+            })?;
+        }
+        Ok(Grown::Built { path: target, from })
+    }
+
+    /// Refuses a database of `max_seeds` seeds for `game` that would take the cache past its
+    /// cap, the file `replaced` (if any) removed.
+    fn make_room<E>(
+        &self,
+        game: &Game,
+        max_seeds: usize,
+        replaced: Option<&Path>,
+    ) -> Result<(), GrowError<E>> {
+        let need = Requirements::of(game.houses(), max_seeds).map_err(GrowError::Requirements)?;
+        let freed = replaced
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len());
+        if self.bytes() - freed + need.disk > self.max_bytes {
+            return Err(GrowError::Full(EgdbError::CacheFull {
+                dir: self.dir.display().to_string(),
+                needed: need.disk,
+                max: self.max_bytes,
+            }));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod grow_tests {
+    use super::*;
+    use kalah_core::Rules;
+
+    /// A fresh, empty directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kalah-grow-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// The build a caller gives [`Cache::grow`]: the library's file build, from the smaller
+    /// file where there is one.
+    fn build(
+        game: &Game,
+        k: usize,
+    ) -> impl FnOnce(&Path, Option<&Path>) -> Result<(), EgdbError> + '_ {
+        move |target, from| {
+            if let Some(from) = from {
+                Egdb::start_from(game, k, from, target)?;
+            }
+            Egdb::build_file(game, k, target, &|_, _, _| {}).map(|_| ())
+        }
+    }
+
+    #[test]
+    fn grow_builds_then_replaces_the_smaller_file_then_holds() {
+        let dir = scratch("replace");
+        let cache = Cache::at(&dir, DEFAULT_MAX_BYTES);
+        let game = Game::new(Rules::kalah(3, 3)).unwrap();
+        let first = cache.grow(&game, 6, build(&game, 6)).unwrap();
+        let small = cache.path_for(game.rules(), 6);
+        assert_eq!(
+            first,
+            Grown::Built {
+                path: small.clone(),
+                from: None
+            }
+        );
+        let second = cache.grow(&game, 8, build(&game, 8)).unwrap();
+        let large = cache.path_for(game.rules(), 8);
+        assert_eq!(
+            second,
+            Grown::Built {
+                path: large.clone(),
+                from: Some(small.clone())
+            }
+        );
+        assert!(!small.exists() && large.exists());
+        assert_eq!(cache.find(&game, usize::MAX), Some((large, 8)));
+        let held = cache.grow(&game, 7, |_, _| -> Result<(), EgdbError> {
+            panic!("built")
+        });
+        assert_eq!(held.unwrap(), Grown::Held(8));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn grow_is_refused_past_the_cap_before_any_work() {
+        let dir = scratch("full");
+        let cache = Cache::at(&dir, 16);
+        let game = Game::new(Rules::kalah(3, 3)).unwrap();
+        let refused = cache.grow(&game, 6, |_, _| -> Result<(), EgdbError> {
+            panic!("built")
+        });
+        assert!(matches!(
+            refused,
+            Err(GrowError::Full(EgdbError::CacheFull { max: 16, .. }))
+        ));
+        assert!(!dir.exists(), "nothing created");
+    }
+}
