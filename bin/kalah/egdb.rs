@@ -298,20 +298,8 @@ fn refuse_cyclic(rules: &kalah_core::Rules) -> Result<(), CliError> {
 }
 
 fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let houses = args.rules.houses.unwrap_or(6);
     let k = args.max_seeds;
-    // The seeds per house do not change any value: raise them to hold K seeds.
-    let seeds = args
-        .rules
-        .seeds
-        .unwrap_or(4)
-        .max(k.div_ceil(2 * houses.max(1) as usize).min(255) as u8);
-    let rules = args.rules.rules(houses, seeds);
-    let game = Game::new(rules)?;
-    refuse_cyclic(&rules)?;
-    if rules.early_stop {
-        return Err(egdb::EgdbError::EarlyStop.into());
-    }
+    let game = build_game(args)?;
     let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
     // The path checked and locked before any work, like every output: a symlink is
     // followed, a directory refused, and a second build of the same file fails at once.
@@ -323,65 +311,20 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     let out_file = output.target().to_path_buf();
-    let partial = file::partial_path(&out_file);
     if let Some(from) = &args.from {
-        // The smaller file is loaded like any database: its own errors name it.
-        let levels = Egdb::start_from(&game, k, from, &out_file).map_err(|e| match e {
-            e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
-            e => CliError::Egdb(e),
-        })?;
-        if !args.quiet {
-            eprintln!(
-                "starting from {}: levels 0 to {}",
-                from.display(),
-                levels - 1
-            );
-        }
+        start_from(&game, args, from, &out_file)?;
     }
-    let quiet = args.quiet;
-    let terminal = std::io::stderr().is_terminal();
-    if !quiet {
-        eprintln!(
-            "building {} for {}: {} positions, {:.1} MiB of memory, {:.1} MiB on disk{}",
-            args.out.display(),
-            egdb::describe(&rules),
-            need.entries,
-            need.memory as f64 / MIB,
-            need.disk as f64 / MIB,
-            if partial.exists() {
-                format!(", resuming from {}", partial.display())
-            } else {
-                String::new()
-            }
-        );
+    if !args.quiet {
+        announce(args, game.rules(), &need, &file::partial_path(&out_file));
     }
-    let bars: Mutex<Option<LevelBar>> = Mutex::new(None);
-    let progress = |level: usize, done: u64, total: u64| {
-        if quiet {
-            return;
-        }
-        let Ok(mut guard) = bars.lock() else { return };
-        if guard.as_ref().is_none_or(|b| b.level != level) {
-            if let Some(old) = guard.take() {
-                old.finish(terminal);
-            }
-            *guard = Some(LevelBar::new(level, total, terminal));
-        }
-        if let Some(b) = guard.as_ref() {
-            if done > b.bar.position() {
-                b.bar.set_position(done);
-            }
-        }
-    };
+    let bars = LevelBars::new(args.quiet);
     let start = Instant::now();
-    let (db, resumed) =
-        Egdb::build_file(&game, k, &out_file, &progress).map_err(CliError::EgdbBuild)?;
+    let (db, resumed) = Egdb::build_file(&game, k, &out_file, &|level, done, total| {
+        bars.show(level, done, total)
+    })
+    .map_err(CliError::EgdbBuild)?;
     drop(output);
-    if let Ok(mut guard) = bars.lock() {
-        if let Some(old) = guard.take() {
-            old.finish(terminal);
-        }
-    }
+    bars.finish();
     let seconds = start.elapsed().as_secs_f64();
     let built = need.entries - db.level_start(resumed);
     writeln!(
@@ -389,7 +332,7 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
          ({:.1} M positions/s{})",
         args.out.display(),
-        if houses == 1 { "" } else { "s" },
+        if game.houses() == 1 { "" } else { "s" },
         need.entries,
         need.disk as f64 / MIB,
         built as f64 / seconds.max(1e-9) / 1e6,
@@ -397,9 +340,111 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
             format!(", {resumed} levels resumed")
         } else {
             String::new()
-        }
+        },
+        houses = game.houses(),
     )?;
     Ok(())
+}
+
+/// The game of a build: its rules, with the seeds per house raised to hold K seeds (they do
+/// not change any value); refused for the families without database files and under the
+/// early stop.
+fn build_game(args: &BuildArgs) -> Result<Game, CliError> {
+    let houses = args.rules.houses.unwrap_or(6);
+    let seeds = args
+        .rules
+        .seeds
+        .unwrap_or(4)
+        .max(args.max_seeds.div_ceil(2 * houses.max(1) as usize).min(255) as u8);
+    let rules = args.rules.rules(houses, seeds);
+    let game = Game::new(rules)?;
+    refuse_cyclic(&rules)?;
+    if rules.early_stop {
+        return Err(egdb::EgdbError::EarlyStop.into());
+    }
+    Ok(game)
+}
+
+/// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).
+fn start_from(game: &Game, args: &BuildArgs, from: &Path, out_file: &Path) -> Result<(), CliError> {
+    // The smaller file is loaded like any database: its own errors name it.
+    let levels = Egdb::start_from(game, args.max_seeds, from, out_file).map_err(|e| match e {
+        e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
+        e => CliError::Egdb(e),
+    })?;
+    if !args.quiet {
+        eprintln!(
+            "starting from {}: levels 0 to {}",
+            from.display(),
+            levels - 1
+        );
+    }
+    Ok(())
+}
+
+/// Says on standard error what the build will make and what it needs.
+fn announce(args: &BuildArgs, rules: &Rules, need: &Requirements, partial: &Path) {
+    eprintln!(
+        "building {} for {}: {} positions, {:.1} MiB of memory, {:.1} MiB on disk{}",
+        args.out.display(),
+        egdb::describe(rules),
+        need.entries,
+        need.memory as f64 / MIB,
+        need.disk as f64 / MIB,
+        if partial.exists() {
+            format!(", resuming from {}", partial.display())
+        } else {
+            String::new()
+        }
+    );
+}
+
+/// The progress display of a build: the bar of the level being built (none when quiet),
+/// replaced when the next level starts; called from the build's worker threads.
+struct LevelBars {
+    quiet: bool,
+    terminal: bool,
+    current: Mutex<Option<LevelBar>>,
+}
+
+impl LevelBars {
+    fn new(quiet: bool) -> LevelBars {
+        LevelBars {
+            quiet,
+            terminal: std::io::stderr().is_terminal(),
+            current: Mutex::new(None),
+        }
+    }
+
+    /// Shows `done` of the `total` positions of `level` built.
+    fn show(&self, level: usize, done: u64, total: u64) {
+        if self.quiet {
+            return;
+        }
+        let Ok(mut guard) = self.current.lock() else {
+            return;
+        };
+        if guard.as_ref().is_none_or(|b| b.level != level) {
+            if let Some(old) = guard.take() {
+                old.finish(self.terminal);
+            }
+            *guard = Some(LevelBar::new(level, total, self.terminal));
+        }
+        if let Some(b) = guard.as_ref() {
+            if done > b.bar.position() {
+                b.bar.set_position(done);
+            }
+        }
+    }
+
+    /// Finishes the bar of the last level.
+    fn finish(&self) {
+        if let Ok(mut guard) = self.current.lock() {
+            if let Some(old) = guard.take() {
+                old.finish(self.terminal);
+            }
+        }
+    }
 }
 
 /// The progress display of one seed level.

@@ -112,47 +112,63 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             writeln!(out, "{mover} plays {}\n", format_turn(h, mover, &turn))?;
             continue;
         }
-        // The human's sowing (or turn): ask until the input is playable.
-        loop {
-            write!(
+        match human_turn(&game, &pos, &mut input, echo, out)? {
+            Some(next) => pos = next,
+            None => return Ok(()),
+        }
+    }
+}
+
+/// The human's sowing (or turn) in `pos`: asks until the input is playable, and gives the
+/// position it leads to; `None` where the human quits or the input ends (the game is then
+/// abandoned, as said on `out`). `echo`: the input is not a terminal, so each line read is
+/// shown after the prompt.
+fn human_turn(
+    game: &Game,
+    pos: &Position,
+    input: &mut impl BufRead,
+    echo: bool,
+    out: &mut dyn Write,
+) -> Result<Option<Position>, CliError> {
+    let mover = pos.side_to_move();
+    loop {
+        write!(
+            out,
+            "{mover} to move ({})> ",
+            show::move_names(game, pos).join(" ")
+        )?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out, "\nend of input: game abandoned")?;
+            return Ok(None);
+        }
+        let line = line.trim();
+        if echo {
+            writeln!(out, "{line}")?;
+        }
+        match line.to_ascii_lowercase().as_str() {
+            "" => continue,
+            "quit" | "q" | "exit" => {
+                writeln!(out, "game abandoned")?;
+                return Ok(None);
+            }
+            "help" | "h" | "?" => {
+                write_help(game, pos, out)?;
+                continue;
+            }
+            _ => {}
+        }
+        match play_turn(game, pos, line) {
+            Ok(next) => {
+                writeln!(out)?;
+                return Ok(Some(next));
+            }
+            Err(e) => writeln!(
                 out,
-                "{mover} to move ({})> ",
-                show::move_names(&game, &pos).join(" ")
-            )?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out, "\nend of input: game abandoned")?;
-                return Ok(());
-            }
-            let line = line.trim();
-            if echo {
-                writeln!(out, "{line}")?;
-            }
-            match line.to_ascii_lowercase().as_str() {
-                "" => continue,
-                "quit" | "q" | "exit" => {
-                    writeln!(out, "game abandoned")?;
-                    return Ok(());
-                }
-                "help" | "h" | "?" => {
-                    write_help(&game, &pos, out)?;
-                    continue;
-                }
-                _ => {}
-            }
-            match play_turn(&game, &pos, line) {
-                Ok(next) => {
-                    pos = next;
-                    writeln!(out)?;
-                    break;
-                }
-                Err(e) => writeln!(
-                    out,
-                    "not played: {}; try again, or type 'help'",
-                    move_message(&e)
-                )?,
-            }
+                "not played: {}; try again, or type 'help'",
+                move_message(&e)
+            )?,
         }
     }
 }
