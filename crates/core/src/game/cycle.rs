@@ -86,18 +86,45 @@ impl Game {
         }
         let last = place(n - 1);
         let mut banked = [store, 0];
-        let extra = if oware {
+        let mut extra = false;
+        if oware {
             self.capture_oware(&mut lanes, &mut banked, last);
-            false
         } else {
-            self.capture_ethiopian(&mut lanes, &mut banked, last)
-        };
+            extra = self.capture_ethiopian(&mut lanes, &mut banked, last);
+        }
         let (mut a, mut b) = (0u64, 0u64);
         for j in 0..h {
             a |= (lanes[j] as u64) << (8 * j);
             b |= (lanes[THEIRS as usize + j] as u64) << (8 * j);
         }
-        self.finish_cycle(a, b, banked, extra, theirs)
+        // The end of game, for the player to move next.
+        let (next, other) = if extra { (a, b) } else { (b, a) };
+        let ended = match self.cyclic_end(next, other) {
+            Some(kept) => {
+                // `kept`: [next mover's row, the other row] go to their owners' stores.
+                let (to_next, to_other) = (kept.0, kept.1);
+                if extra {
+                    banked[0] += to_next;
+                    banked[1] += to_other;
+                } else {
+                    banked[0] += to_other;
+                    banked[1] += to_next;
+                }
+                a = 0;
+                b = 0;
+                true
+            }
+            None => false,
+        };
+        RowSowing {
+            mine: a,
+            theirs: b,
+            to_mover: banked[0],
+            to_opponent: banked[1],
+            extra,
+            ended,
+            theirs_kept: !ended && b == theirs,
+        }
     }
 
     /// Oware's capture (docs/rules.md §5.5), after a sowing whose last seed fell in the
@@ -147,49 +174,6 @@ impl Game {
             }
         }
         false
-    }
-
-    /// The [`RowSowing`] of a cyclic sowing that left the rows `a` (the mover's) and `b` and
-    /// banked `banked` seeds, once the family's end of game ([`Game::cyclic_end`]) is
-    /// applied for the player to move next; `theirs` is the opponent's row before the
-    /// sowing.
-    #[inline(always)]
-    fn finish_cycle(
-        &self,
-        mut a: u64,
-        mut b: u64,
-        mut banked: [u8; 2],
-        extra: bool,
-        theirs: u64,
-    ) -> RowSowing {
-        // The end of game, for the player to move next.
-        let (next, other) = if extra { (a, b) } else { (b, a) };
-        let ended = match self.cyclic_end(next, other) {
-            Some(kept) => {
-                // `kept`: [next mover's row, the other row] go to their owners' stores.
-                let (to_next, to_other) = (kept.0, kept.1);
-                if extra {
-                    banked[0] += to_next;
-                    banked[1] += to_other;
-                } else {
-                    banked[0] += to_other;
-                    banked[1] += to_next;
-                }
-                a = 0;
-                b = 0;
-                true
-            }
-            None => false,
-        };
-        RowSowing {
-            mine: a,
-            theirs: b,
-            to_mover: banked[0],
-            to_opponent: banked[1],
-            extra,
-            ended,
-            theirs_kept: !ended && b == theirs,
-        }
     }
 
     /// The end of game of Ethiopian Kalah and Oware for the player about to move with the
