@@ -77,9 +77,10 @@ pub enum Sowing {
 /// seed to the `n % L` places after `i` (one add of a precomputed lane mask per row), so
 /// a sowing of any size is a handful of word operations. Each row is a 64-bit word
 /// ([`Game::sow_rows`]): shifts of the 128-bit packed board cost several instructions
-/// each, and the endgame database build and the search both sow on the rows (the
-/// 16-seed build 1.3x faster, the search a few per cent). The emptied starting house is
-/// part of the cycle and receives seeds on every full lap, as docs/rules.md §2.1 requires.
+/// each, so the endgame database build and the search both sow on the rows. The emptied
+/// starting house is part of the cycle and receives seeds on every full lap, as
+/// docs/rules.md §2.1 requires. The other families sow with their own generators (see the
+/// module doc), chosen by one test at the top of [`Game::sow_rows`].
 #[derive(Clone)]
 pub struct Game {
     rules: Rules,
