@@ -10,7 +10,7 @@ use cli::{json, kalah, kalah_ok};
 use kalah_core::{notation, perft, Game, Position, Preset, Rules};
 use serde_json::Value;
 
-/// The presets of seed 001 on a board, with the arguments that name them.
+/// The presets of *Este tablero* on a board, with the arguments that name them.
 fn presets(houses: u8, seeds: u8) -> Vec<(Rules, &'static str)> {
     [Preset::General, Preset::Egyptian, Preset::Nigerian]
         .into_iter()

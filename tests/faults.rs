@@ -6,11 +6,14 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use kalah_analysis::export::plan;
 use kalah_core::{Game, Rules};
 use serde_json::Value;
+
+#[path = "support/guard.rs"]
+mod guard;
+use guard::{finish, holds_flock, wait_until};
 
 /// The binary, without a database from the environment.
 fn kalah_command(args: &[&str]) -> Command {
@@ -21,12 +24,16 @@ fn kalah_command(args: &[&str]) -> Command {
     c
 }
 
+/// Runs the binary in `dir` without standard input, to its end (or the hang guard).
 fn kalah_in(dir: &Path, args: &[&str]) -> Output {
-    kalah_command(args)
+    let child = kalah_command(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .output()
-        .expect("the kalah binary runs")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary runs");
+    finish(child, &format!("kalah {args:?}"))
 }
 
 /// `kalah egdb build` of a `houses`-house database of `max_seeds` seeds to `out`, run in
@@ -145,17 +152,15 @@ fn answers(text: &str) -> Vec<Value> {
 
 /// Waits until `done()` or the child ends (`false` then), polling.
 fn wait_for(child: &mut Child, done: impl Fn() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
+    let mut ended = false;
+    wait_until("progress or end of the child", || {
         if done() {
             return true;
         }
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("the child neither progressed nor ended");
+        ended = child.try_wait().unwrap().is_some();
+        ended
+    });
+    !ended
 }
 
 fn lines_in(path: &Path) -> usize {
@@ -254,29 +259,27 @@ fn a_directory_as_output_is_refused_before_any_work() {
         ("sub/", "not a file name"),
         ("missing/book.json", "does not exist"),
     ] {
-        // Large enough that solving it first would take several seconds.
+        // Work of hours (Kalah(6,6), no database): a refusal after it would meet the
+        // hang guard instead.
         let args = [
             "export",
             "--houses",
-            "5",
+            "6",
             "--seeds",
-            "3",
+            "6",
             "--depth",
             "3",
             "--threads",
             "1",
+            "--egdb-seeds",
+            "0",
             "-q",
             "-o",
             path,
         ];
-        let started = Instant::now();
         let out = kalah_in(dir.path(), &args);
         assert_eq!(out.status.code(), Some(2), "{path}: {}", stderr(&out));
         assert!(stderr(&out).contains(says), "{path}: {}", stderr(&out));
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "{path}: refused late"
-        );
     }
     let left: Vec<_> = walk(dir.path());
     assert_eq!(left, vec![sub], "nothing written");
@@ -306,10 +309,11 @@ fn a_second_run_on_the_same_output_fails_at_once() {
         .spawn()
         .unwrap();
     let lock = dir.path().join("out.jsonl.kalah-lock");
-    assert!(wait_for(&mut first, || lock.exists()));
-    std::thread::sleep(Duration::from_millis(200));
+    let pid = first.id();
+    assert!(wait_for(&mut first, || holds_flock(pid, &lock)));
+    // A second run that waited for the lock would wait for the first run's input, which
+    // never ends: the hang guard.
     for extra in [&[][..], &["--resume"][..]] {
-        let started = Instant::now();
         let second = kalah_in(
             dir.path(),
             &strs(&with(&BATCH, &[&["-o", "out.jsonl"][..], extra].concat())),
@@ -320,7 +324,6 @@ fn a_second_run_on_the_same_output_fails_at_once() {
             "{}",
             stderr(&second)
         );
-        assert!(started.elapsed() < Duration::from_secs(5));
     }
     // Another export on the same file is refused the same way.
     let export = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["out.jsonl"])));
@@ -410,38 +413,50 @@ fn export_resume_from_another_exports_work_is_refused() {
     }
 }
 
-#[test]
-fn a_full_disk_or_closed_pipe_stops_the_run_with_an_error() {
-    let dir = scratch();
-    std::fs::write(dir.path().join("in.txt"), batch_input()).unwrap();
-    for args in [
-        with(&BATCH, &["in.txt", "-o", "/dev/full"]),
-        with(&SMALL_EXPORT, &["/dev/full"]),
-    ] {
-        let started = Instant::now();
-        let out = kalah_in(dir.path(), &strs(&args));
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            stderr(&out).contains("No space left on device"),
-            "{}",
-            stderr(&out)
-        );
-        assert!(started.elapsed() < Duration::from_secs(10));
-    }
-    // A pipe whose reader has gone: the batch stops at the first answer it cannot write.
-    let mut child = kalah_command(&strs(&with(&BATCH, &["in.txt", "-o", "/dev/stdout"])))
-        .current_dir(dir.path())
+/// A batch of several hundred positions on standard input writing to `output`, its input
+/// left open: a batch that went on after a failed write would answer them all, then wait
+/// for more input (the hang guard), rather than stop.
+fn batch_with_open_input(output: &str) -> (Child, std::process::ChildStdin) {
+    let mut child = kalah_command(&strs(&with(&BATCH, &["-o", output])))
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(batch_input().as_bytes()).unwrap();
+    input.flush().unwrap();
+    (child, input)
+}
+
+#[test]
+fn a_full_disk_or_closed_pipe_stops_the_run_with_an_error() {
+    let dir = scratch();
+    // The batch stops at the first answer it cannot write.
+    let (child, input) = batch_with_open_input("/dev/full");
+    let out = finish(child, "a batch writing to a full disk");
+    drop(input);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["/dev/full"])));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    // A pipe whose reader has gone: the batch stops at the first answer it cannot write.
+    let (mut child, input) = batch_with_open_input("/dev/stdout");
     let mut first = [0u8; 1];
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    let started = Instant::now();
-    let out = child.wait_with_output().unwrap();
+    let out = finish(child, "a batch writing to a closed pipe");
+    drop(input);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
-    assert!(started.elapsed() < Duration::from_secs(10));
 }
 
 #[test]
@@ -480,7 +495,7 @@ fn batch_answers_standard_input_as_it_comes() {
         stdout.read_to_string(&mut rest).unwrap();
         rest
     });
-    let answered = rx.recv_timeout(Duration::from_secs(20)).is_ok();
+    let answered = rx.recv_timeout(guard::HANG_GUARD).is_ok();
     drop(stdin);
     if !answered {
         child.kill().unwrap();
@@ -590,7 +605,7 @@ fn export_killed_then_resumed_is_byte_identical_and_damaged_records_are_solved_a
 #[test]
 fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
     let dir = scratch();
-    // Enumerating eight turns of Kalah(6,4) takes many seconds.
+    // Enumerating eight turns of Kalah(6,4) takes many seconds, solving them far longer.
     let args = [
         "export",
         "--houses",
@@ -603,27 +618,30 @@ fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
         "-o",
         "book.json",
     ];
-    let child = kalah_command(&args)
+    let mut child = kalah_command(&args)
         .current_dir(dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
+    // The output is locked after Ctrl-C is caught and just before the enumeration.
+    let pid = child.id();
+    let lock = dir.path().join("book.json.kalah-lock");
+    assert!(wait_for(&mut child, || holds_flock(pid, &lock)));
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", &pid.to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let started = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < Duration::from_secs(5), "stopped late");
+    let out = finish(child, "an export after Ctrl-C");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Stopped in the enumeration: no value solved, no partial file begun.
     assert!(
-        stderr(&out).contains("interrupted by Ctrl-C"),
+        stderr(&out).contains("interrupted by Ctrl-C: nothing solved yet"),
         "{}",
         stderr(&out)
     );
+    assert!(!dir.path().join("book.json.partial").exists());
     assert!(!dir.path().join("book.json").exists());
 }
 

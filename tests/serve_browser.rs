@@ -10,21 +10,22 @@
 //! and `CHROMEDRIVER` name other binaries). Without them the test says so and passes,
 //! unless `KALAH_BROWSER_TEST=required` (as in `.ci/run`), when it fails.
 
+#[path = "support/guard.rs"]
+mod guard;
 #[path = "support/serve.rs"]
 mod support;
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use guard::HANG_GUARD;
 use serde_json::json;
 use support::{kalah_json, Server};
-
-/// How long the page may take to show a complete analysis of a small board.
-const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A chromedriver on a free port, stopped when dropped.
 struct Driver {
@@ -75,13 +76,9 @@ fn start_driver() -> Result<(Driver, PathBuf), String> {
         child,
         url: format!("http://127.0.0.1:{port}"),
     };
-    let start = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if start.elapsed() > Duration::from_secs(20) {
-            return Err("chromedriver did not listen within 20 s".to_string());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    guard::wait_until("chromedriver listening", || {
+        TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
     Ok((driver, chromium))
 }
 
@@ -119,7 +116,7 @@ async fn wait_attr(c: &Client, css: &str, name: &str, value: &str) {
                 return;
             }
         }
-        if start.elapsed() > PATIENCE {
+        if start.elapsed() > HANG_GUARD {
             let shown = match c.find(Locator::Css(css)).await {
                 Ok(e) => format!("{:?}", e.attr(name).await),
                 Err(e) => e.to_string(),
@@ -127,6 +124,19 @@ async fn wait_attr(c: &Client, css: &str, name: &str, value: &str) {
             let error = text(c, "#error").await;
             panic!("{css} [{name}] is {shown}, not {value:?} (page error: {error:?})");
         }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Checks `check` until it gives a value; none after the hang guard fails the test, saying
+/// what was awaited.
+async fn poll<T, F: Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(start.elapsed() < HANG_GUARD, "hung: no {what}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -357,34 +367,24 @@ async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
     )
     .await;
     let bound = ".turn[data-state='bound'] .turn-value";
-    let start = Instant::now();
-    let shown = loop {
-        if let Ok(e) = c.find(Locator::Css(bound)).await {
-            let t = e.text().await.unwrap_or_default();
-            if !t.is_empty() {
-                break t;
-            }
-        }
-        assert!(start.elapsed() < PATIENCE, "no bound shown");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let page = &c;
+    let shown = poll("bound shown", || async move {
+        let t = text(page, bound).await;
+        (!t.is_empty()).then_some(t)
+    })
+    .await;
     assert!(
         ["≥", "≤", "…"].iter().any(|mark| shown.contains(mark)),
         "{shown:?} is marked as a bound"
     );
     click(&c, "#stop").await;
-    let start = Instant::now();
-    while !c
-        .find_all(Locator::Css(
-            ".turn[data-state='bound'], .turn[data-state='pending']",
-        ))
-        .await
-        .expect("rows")
-        .is_empty()
-    {
-        assert!(start.elapsed() < PATIENCE, "rows still running after Stop");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    // Rows that Stop did not end would run for hours: the hang guard.
+    poll("end of the running rows after Stop", || async move {
+        let running = ".turn[data-state='bound'], .turn[data-state='pending']";
+        let rows = page.find_all(Locator::Css(running)).await.expect("rows");
+        rows.is_empty().then_some(())
+    })
+    .await;
     assert!(!c
         .find_all(Locator::Css(".turn[data-state='stopped']"))
         .await

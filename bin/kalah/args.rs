@@ -24,10 +24,10 @@ pub struct RulesArgs {
     pub seeds: Option<u8>,
 
     /// Rule preset; the options below override it. `general`, `egyptian`, `nigerian` and
-    /// `ethiopian` are the rule families of seed 001 (docs/rules.md §5, §6): General (no
+    /// `ethiopian` are the rule families of the text "Este tablero" (docs/rules.md §5, §6): General (no
     /// extra turns, no captures), Egyptian (Kalah with empty capture), Nigerian (relay
     /// sowing through both stores, fours captured), Ethiopian (Egyptian with the direction
-    /// chosen each turn: `3<` sows bin 3 clockwise); `oware` is abapa Oware (seed 004).
+    /// chosen each turn: `3<` sows bin 3 clockwise); `oware` is abapa Oware ("Быстрый старт").
     /// Ethiopian and Oware repeat positions and are solved by retrograde analysis
     #[arg(
         long = "rules",

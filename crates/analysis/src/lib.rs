@@ -89,3 +89,8 @@ impl From<ReplayError> for AnalysisError {
         AnalysisError::Replay(e)
     }
 }
+
+/// The README's library example, compiled and run as a doctest.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,6 +1,6 @@
 //! Kalah rules, packed positions, sowing, notation and perft.
 //!
-//! [`Rules`] name a [`Family`] (Kalah, or the General and Nigerian Kalah of seed 001) and
+//! [`Rules`] name a [`Family`] (Kalah, or the General and Nigerian Kalah of *Este tablero*) and
 //! its options; a [`Game`] is a validated [`Rules`] with its precomputed sowing tables; a
 //! [`Position`] is a small `Copy` value (the house counts packed in byte lanes of a
 //! `u128`, mover first).

@@ -19,19 +19,19 @@ pub const MAX_TOTAL_SEEDS: usize = 255;
 /// the others by search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Family {
-    /// Kalah (also the "Egyptian" rules of seed 001): extra turns and captures.
+    /// Kalah (also the "Egyptian" rules of *Este tablero*): extra turns and captures.
     #[default]
     Kalah,
-    /// General Kalah (seed 001): Kalah's sowing without extra turns or captures.
+    /// General Kalah (*Este tablero*): Kalah's sowing without extra turns or captures.
     General,
-    /// Nigerian Kalah (seed 001): sowing passes both stores, relay sowing from a house
+    /// Nigerian Kalah (*Este tablero*): sowing passes both stores, relay sowing from a house
     /// that was not empty, and a house that reaches 4 seeds is captured by its owner.
     Nigerian,
-    /// Ethiopian Kalah (seed 001): Egyptian Kalah where the mover chooses the direction of
+    /// Ethiopian Kalah (*Este tablero*): Egyptian Kalah where the mover chooses the direction of
     /// each sowing, may not sow a single seed, and is stuck (the game ends) when every
     /// house of theirs holds at most one seed; only the stores count.
     Ethiopian,
-    /// Oware (abapa, seed 004): no stores on the sowing path, captures of 2 and 3 in the
+    /// Oware (abapa, *Быстрый старт*): no stores on the sowing path, captures of 2 and 3 in the
     /// opponent's row, the obligation to feed an opponent without seeds.
     Oware,
 }
@@ -162,7 +162,7 @@ pub enum End {
     /// As soon as either row is empty after a sowing (rule 4, docs/rules.md §2.4).
     #[default]
     RowEmpty,
-    /// When the player whose turn it is has no seeds in their row (seed 002).
+    /// When the player whose turn it is has no seeds in their row (*Гамехелпкалах*).
     MoverStuck,
 }
 
@@ -222,20 +222,20 @@ pub enum Preset {
     Kalah,
     /// Standard Kalah with empty capture (Irving, Donkers and Uiterwijk, 2000).
     KalahEmpty,
-    /// The online rules of seed 002: the game ends when the mover is stuck, or as soon as
+    /// The online rules of *Гамехелпкалах*: the game ends when the mover is stuck, or as soon as
     /// a store holds more than half of all seeds.
     Online,
-    /// Seed 002's rules with its "empty capture" option.
+    /// The rules of *Гамехелпкалах* with its "empty capture" option.
     OnlineEmpty,
-    /// General Kalah (seed 001): no extra turns, no captures, the game ends when a row is
+    /// General Kalah (*Este tablero*): no extra turns, no captures, the game ends when a row is
     /// empty and only the stores count.
     General,
-    /// Egyptian Kalah (seed 001): Kalah, reading its capture as empty capture **(choice)**.
+    /// Egyptian Kalah (*Este tablero*): Kalah, reading its capture as empty capture **(choice)**.
     Egyptian,
-    /// Nigerian Kalah (seed 001): relay sowing through both stores, fours captured, the
+    /// Nigerian Kalah (*Este tablero*): relay sowing through both stores, fours captured, the
     /// game ends when the mover has no seeds and the other row is not counted.
     Nigerian,
-    /// Ethiopian Kalah (seed 001): Egyptian Kalah with the direction chosen each turn.
+    /// Ethiopian Kalah (*Este tablero*): Egyptian Kalah with the direction chosen each turn.
     Ethiopian,
     /// Oware (abapa) with the grand slam capturing nothing.
     Oware,
@@ -311,7 +311,7 @@ impl Rules {
         }
     }
 
-    /// General Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each:
+    /// General Kalah (*Este tablero*) on `houses` houses per side with `seeds` seeds in each:
     /// no extra turns and no captures; the game ends as soon as either row is empty, and
     /// the seeds left in the houses are not counted.
     pub const fn general(houses: u8, seeds: u8) -> Rules {
@@ -322,7 +322,7 @@ impl Rules {
         }
     }
 
-    /// Nigerian Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each:
+    /// Nigerian Kalah (*Este tablero*) on `houses` houses per side with `seeds` seeds in each:
     /// the game ends when the player to move has no seeds, and the seeds on the other side
     /// are not counted.
     pub const fn nigerian(houses: u8, seeds: u8) -> Rules {
@@ -334,7 +334,7 @@ impl Rules {
         }
     }
 
-    /// Ethiopian Kalah (seed 001) on `houses` houses per side with `seeds` seeds in each,
+    /// Ethiopian Kalah (*Este tablero*) on `houses` houses per side with `seeds` seeds in each,
     /// with the empty capture of the Egyptian reading **(choice)**.
     pub const fn ethiopian(houses: u8, seeds: u8) -> Rules {
         Rules {
@@ -346,7 +346,7 @@ impl Rules {
         }
     }
 
-    /// Oware (abapa, seed 004) on `houses` houses per side with `seeds` seeds in each,
+    /// Oware (abapa, *Быстрый старт*) on `houses` houses per side with `seeds` seeds in each,
     /// the grand slam capturing nothing **(choice)**.
     pub const fn oware(houses: u8, seeds: u8) -> Rules {
         Rules {

@@ -1,7 +1,8 @@
-//! The rules of Ethiopian Kalah (seed 001) and Oware (abapa, seed 004), the families whose
-//! positions can repeat (docs/rules.md §5.3, §5.5): one named test per rule, each board
-//! worked out by hand from the rule text, forced and unforced cycles, and every sowing of
-//! every small board against the reference implementation.
+//! The rules of Ethiopian Kalah (*Este tablero*) and Oware (abapa, *Быстрый старт*), the
+//! families whose positions can repeat (docs/rules.md §5.3, §5.5; the texts in §7): one
+//! named test per rule, each board worked out by hand from the rule text, forced and
+//! unforced cycles, and every sowing of every small board against the reference
+//! implementation.
 //!
 //! Boards are in the absolute notation (docs/rules.md §1.2): on 6 houses, places 0..5 are
 //! South's houses (bins 1..6), 6 South's store, 7..12 North's houses (bins 8..13, North's

@@ -1,4 +1,4 @@
-//! The rules of the General, Egyptian and Nigerian families of seed 001 (docs/rules.md
+//! The rules of the General, Egyptian and Nigerian families of *Este tablero* (docs/rules.md
 //! §5), one named test per rule, each board worked out by hand from the rule text, and
 //! the relay's end: no Nigerian sowing goes on forever.
 

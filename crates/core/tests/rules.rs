@@ -1,6 +1,6 @@
 //! The rules of Kalah and each of its options, one named test per rule, each with its
-//! expected board worked out by hand, and the worked examples of seed 003 (docs/rules.md
-//! §6: 6 houses, 0-based places).
+//! expected board worked out by hand, and the worked examples of *Kalah is played on a
+//! board* (docs/rules.md §6: 6 houses, 0-based places).
 
 use kalah_core::notation::play_moves;
 use kalah_core::{Capture, End, Game, Leftovers, Position, Rules, Side, Sowing};

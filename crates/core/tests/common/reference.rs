@@ -116,7 +116,7 @@ impl RefBoard {
     /// numbers; none once the game is over.
     ///
     /// - Kalah, General, Nigerian: every non-empty house.
-    /// - Ethiopian (seed 001: "they may not start from houses that hold only 1 seed"):
+    /// - Ethiopian (*Este tablero*: "they may not start from houses that hold only 1 seed"):
     ///   every house of 2 seeds or more, counter-clockwise, then every such house
     ///   clockwise.
     /// - Oware: every non-empty house, but when the opponent has no seeds only those whose
@@ -176,7 +176,7 @@ impl RefBoard {
         (b, at, hand)
     }
 
-    /// Nigerian Kalah, from seed 001: sow one seed per place counter-clockwise, into both
+    /// Nigerian Kalah, from *Este tablero*: sow one seed per place counter-clockwise, into both
     /// stores. Whenever a house reaches 4 seeds its owner takes them at once. If the last
     /// seed lands in a house (either side) that was not empty and does not now hold 4,
     /// take up all its seeds and go on sowing; the turn ends in a store, in an empty
@@ -346,7 +346,7 @@ impl RefBoard {
 
     /// The end-of-game rules, with `self.to_move` the player about to move.
     ///
-    /// Kalah, General, Nigerian: the `end` and `leftovers` options. Ethiopian (seed 001):
+    /// Kalah, General, Nigerian: the `end` and `leftovers` options. Ethiopian (*Este tablero*):
     /// the game ends when the mover cannot move (each of their houses is empty or holds
     /// one seed), and only the stores count. Oware: the game ends when the mover has no
     /// seeds (the other player keeps the seeds of their row), or when the opponent has
