@@ -6,15 +6,15 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use kalah_analysis::batch::{solve_stream_in_order, Answer, Bound, Item, LineError, Lines};
-use kalah_analysis::distributed::Unit;
+use kalah_analysis::batch::{solve_stream_in_order, Item, Lines};
 use kalah_analysis::output::{Output, OutputError, OutputKind};
+use kalah_analysis::wire::answer::{self, AnswerLine};
+use kalah_analysis::wire::unit::Unit;
 use kalah_core::Game;
-use serde_json::{json, Value};
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, invalid, line_strings, parallel_solver,
-    progress_bar, progress_counter, signed,
+    analysis_error, file_error, interrupt_flag, invalid, parallel_solver, progress_bar,
+    progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -138,7 +138,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "resuming after the {skip} positions already answered"
         ));
     }
-    let h = game.houses();
     let mut write_error = None;
     let mut input_error = None;
     let mut next = || {
@@ -156,7 +155,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         workers,
         interrupt_flag(),
         &mut |_, item, r| {
-            let line = answer_line(&item, &r, h, &rules);
+            let result = r.as_ref().map_err(|e| e as &dyn std::fmt::Display);
+            let line = answer::write(item.line, &item.input, game.rules(), result);
             let sink: &mut dyn Write = match file.as_mut() {
                 Some(f) => f,
                 None => &mut *out,
@@ -312,41 +312,6 @@ fn open_input(
     }
 }
 
-/// One answer as a JSON line.
-fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize, rules: &str) -> Value {
-    match r {
-        Ok(a) => {
-            let mut line = json!({
-                "line": item.line,
-                "input": item.input,
-                "rules": rules,
-            });
-            if let Some(u) = &a.unit {
-                line["id"] = json!(u.id);
-                line["window"] = json!([u.window.alpha, u.window.beta]);
-            }
-            line["position"] = json!(a.position.to_string());
-            let name = match a.bound {
-                Bound::Exact => "value",
-                Bound::AtLeast => "at_least",
-                Bound::AtMost => "at_most",
-            };
-            line[name] = json!(a.value);
-            line["best_turn"] = json!(a.best_turn().map(|t| t.notation(houses)));
-            line["pv"] = json!(line_strings(houses, &a.pv));
-            line["nodes"] = json!(a.nodes);
-            line["seconds"] = json!(a.elapsed.as_secs_f64());
-            line
-        }
-        Err(e) => json!({
-            "line": item.line,
-            "input": item.input,
-            "rules": rules,
-            "error": e.to_string(),
-        }),
-    }
-}
-
 /// How many positions the existing output already answers, and the length of the file
 /// that holds them: its lines are checked against the input (read from `lines`, which is
 /// left after them) and the rules; a half-written last line is left out, to be cut off.
@@ -375,20 +340,20 @@ fn answered(
     let mut rest = &bytes[..];
     while let Some(end) = rest.iter().position(|&b| b == b'\n') {
         let line = &rest[..end];
-        let value: Value = serde_json::from_slice(line).map_err(|_| {
+        let value = AnswerLine::parse(line).map_err(|_| {
             invalid(format!(
                 "{}: answer {} is not a JSON line written by kalah batch",
                 path.display(),
                 done + 1
             ))
         })?;
-        if value["rules"] != json!(rules) {
+        if !value.has_rules(rules) {
             return Err(invalid(format!(
                 "{}: answer {} was solved under the rules {}, this run has the rules {}: \
                  resume with the rules of that run, or write elsewhere",
                 path.display(),
                 done + 1,
-                value["rules"].as_str().unwrap_or("(not recorded)"),
+                value.rules().unwrap_or("(not recorded)"),
                 rules
             )));
         }
@@ -403,14 +368,14 @@ fn answered(
                     path.display()
                 ))
             })?;
-        if value["line"] != json!(item.line) || value["input"] != json!(item.input) {
+        if !value.answers(item.line, &item.input) {
             return Err(invalid(format!(
                 "{}: answer {} is for line {} '{}', but that position of the input is line \
                  {} '{}': is it the output of this input?",
                 path.display(),
                 done + 1,
-                value["line"],
-                value["input"].as_str().unwrap_or("?"),
+                value.line(),
+                value.input().unwrap_or("?"),
                 item.line,
                 item.input
             )));

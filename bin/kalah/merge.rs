@@ -4,9 +4,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use kalah_analysis::bounds::from_mover;
 use kalah_analysis::decide;
-use kalah_analysis::distributed::{Bounds, Claim, FirstMove, Merge, Tree, Unit, Verdict, Window};
+use kalah_analysis::distributed::{Bounds, FirstMove, Merge, Tree, Unit, Verdict, Window};
 use kalah_analysis::output::Output;
+use kalah_analysis::wire::answer::AnswerLine;
 use kalah_core::{Position, Side};
 use serde_json::{json, Value};
 
@@ -131,7 +133,7 @@ fn read_answers(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let v: Value = match serde_json::from_slice(line) {
+        let v = match AnswerLine::parse(line) {
             Ok(v) => v,
             // The last line of an interrupted batch may be cut short.
             Err(_) if i + 1 == lines.len() => {
@@ -144,31 +146,31 @@ fn read_answers(
                 )))
             }
         };
-        if v["rules"] != json!(rules) {
+        if !v.has_rules(&rules) {
             return Err(CliError::Input(format!(
                 "{at}: the answer is for the rules {}, the manifest has {rules}: is it an \
                  answer to this split?",
-                v["rules"].as_str().unwrap_or("(not recorded)")
+                v.rules().unwrap_or("(not recorded)")
             )));
         }
-        let Some(id) = v.get("id").and_then(Value::as_u64) else {
+        let Some(id) = v.id() else {
             return Err(CliError::Input(format!(
                 "{at}: not the answer to a work unit (no \"id\"): answer the units.jsonl \
                  that kalah split wrote"
             )));
         };
-        if let Some(e) = v.get("error") {
+        if v.is_error() {
             warnings.push(format!(
                 "{at}: unit {id} has no answer: {}",
-                e.as_str().unwrap_or("an error")
+                v.error().unwrap_or("an error")
             ));
             continue;
         }
-        let pos: Position = v["position"]
-            .as_str()
-            .and_then(|p| p.parse().ok())
+        let pos: Position = v
+            .position()
             .ok_or_else(|| CliError::Input(format!("{at}: no readable \"position\"")))?;
-        let claim = Claim::from_answer(&game, &pos, &v)
+        let claim = v
+            .claim(&game, &pos)
             .map_err(|e| CliError::Input(format!("{at}: {e}")))?;
         merge
             .add(id, &pos, claim)
@@ -212,14 +214,10 @@ impl Report {
     fn new(merge: &Merge<'_>, tree: &Tree, bounds: &[Bounds], hypothesis: Option<i32>) -> Report {
         let side = tree.root().side_to_move();
         let moves = merge.first_moves(bounds);
-        let for_mover = |(lo, hi): Bounds| match side {
-            Side::South => (lo, hi),
-            Side::North => (-hi, -lo),
-        };
         let pie = (!moves.is_empty()).then(|| {
             let each: Vec<Bounds> = moves
                 .iter()
-                .map(|m| pie_bounds(for_mover(m.bounds)))
+                .map(|m| pie_bounds(from_mover(side, m.bounds)))
                 .collect();
             let lo = each.iter().map(|b| b.0).max().expect("moves");
             let hi = each.iter().map(|b| b.1).max().expect("moves");

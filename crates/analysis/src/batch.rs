@@ -17,14 +17,15 @@
 use std::fmt;
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use kalah_core::{notation, Game, Position, PositionError, Rules};
-use kalah_solver::{Solver, Turn};
-
-use crate::distributed::{FormatError, Unit};
-use crate::{pool, AnalysisError, ReplayError};
 use kalah_solver::line::replay;
+use kalah_solver::Solver;
+
+pub use crate::wire::answer::{Answer, Bound};
+use crate::wire::unit::Unit;
+use crate::wire::FormatError;
+use crate::{pool, AnalysisError, ReplayError};
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its
 /// 1-based line number.
@@ -165,46 +166,6 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
         notation::play_moves(game, game.start(), input)
             .map(|(p, _)| p)
             .map_err(LineError::Moves)
-    }
-}
-
-/// What an answer's value is: the value itself, or a bound where the value lies outside
-/// the unit's window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The exact value.
-    Exact,
-    /// The value is at least this (at least the window's upper end).
-    AtLeast,
-    /// The value is at most this (at most the window's lower end).
-    AtMost,
-}
-
-/// The answer for one position: exact, or for a work unit whose value lies outside its
-/// window, a bound.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The position solved.
-    pub position: Position,
-    /// Its value from South, or the bound (see [`Answer::bound`]).
-    pub value: i32,
-    /// Whether `value` is the value or a bound of it.
-    pub bound: Bound,
-    /// A principal variation (empty when the game is over or the value is a bound),
-    /// replayed and checked.
-    pub pv: Vec<Turn>,
-    /// The work unit the line held, if it held one.
-    pub unit: Option<Unit>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Wall time of the solve.
-    pub elapsed: Duration,
-}
-
-impl Answer {
-    /// The best turn of the player to move (none when the game is over).
-    pub fn best_turn(&self) -> Option<&Turn> {
-        self.pv.first()
     }
 }
 

@@ -37,7 +37,13 @@ use kalah_solver::line::replay;
 use kalah_solver::Turn;
 use serde_json::{json, Value};
 
+use crate::bounds::reach;
+pub use crate::bounds::Bounds;
 use crate::openings::{first_steps, Offer};
+pub use crate::wire::answer::Claim;
+pub use crate::wire::unit::{Unit, Window};
+use crate::wire::{field, int_field, read_position, read_rules, text_field};
+pub use crate::wire::{read_line, FormatError};
 use crate::ReplayError;
 
 /// What one level of the tree is: a whole turn of the mover (extra sowings included), or a
@@ -77,35 +83,6 @@ impl std::str::FromStr for Step {
             "turn" => Ok(Step::Turn),
             "sowing" => Ok(Step::Sowing),
             _ => Err(format!("unknown step '{s}': expected turn or sowing")),
-        }
-    }
-}
-
-/// A search window from South: the exact value is asked for where it lies strictly
-/// between `alpha` and `beta`; outside, only the side it lies on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    /// Values at most this need only be shown to be at most this.
-    pub alpha: i32,
-    /// Values at least this need only be shown to be at least this.
-    pub beta: i32,
-}
-
-impl Window {
-    /// The window that holds every value of a game of `rules`: the exact value is asked for.
-    pub fn full(rules: &Rules) -> Window {
-        let total = rules.total_seeds() as i32;
-        Window {
-            alpha: -total - 1,
-            beta: total + 1,
-        }
-    }
-
-    /// The window for the mover of a position with `side` to move.
-    pub fn for_mover(self, side: Side) -> (i32, i32) {
-        match side {
-            Side::South => (self.alpha, self.beta),
-            Side::North => (-self.beta, -self.alpha),
         }
     }
 }
@@ -356,73 +333,10 @@ pub fn sample(
     Ok(out)
 }
 
-/// Why a manifest, a unit or an answer could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatError(pub String);
-
-impl fmt::Display for FormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for FormatError {}
-
 /// The manifest's format name, so that another JSON file is not taken for one.
 const MANIFEST_FORMAT: &str = "kalah-split";
 /// The manifest's format version.
 const MANIFEST_VERSION: u64 = 1;
-
-fn field<'v>(v: &'v Value, name: &str, what: &str) -> Result<&'v Value, FormatError> {
-    v.get(name)
-        .ok_or_else(|| FormatError(format!("{what} has no \"{name}\"")))
-}
-
-fn text_field<'v>(v: &'v Value, name: &str, what: &str) -> Result<&'v str, FormatError> {
-    field(v, name, what)?
-        .as_str()
-        .ok_or_else(|| FormatError(format!("{what}: \"{name}\" is not a string")))
-}
-
-fn int_field(v: &Value, name: &str, what: &str) -> Result<i64, FormatError> {
-    field(v, name, what)?
-        .as_i64()
-        .ok_or_else(|| FormatError(format!("{what}: \"{name}\" is not an integer")))
-}
-
-fn read_rules(v: &Value, what: &str) -> Result<Rules, FormatError> {
-    let text = text_field(v, "rules", what)?;
-    text.parse()
-        .map_err(|e| FormatError(format!("{what}: bad rules '{text}': {e}")))
-}
-
-fn read_position(game: &Game, text: &str, what: &str) -> Result<Position, FormatError> {
-    let pos: Position = text
-        .parse()
-        .map_err(|e| FormatError(format!("{what}: bad position '{text}': {e}")))?;
-    game.settle(pos).map_err(|e| {
-        FormatError(format!(
-            "{what}: position '{text}' does not fit the rules: {e}"
-        ))
-    })
-}
-
-/// Reads a line of turns written in the notation, one string a turn, from `pos`, each
-/// turn played with the checked move generator; the turns' ends are checked by [`replay`]
-/// afterwards.
-pub fn read_line(game: &Game, pos: &Position, turns: &[Value]) -> Result<Vec<Turn>, String> {
-    let mut p = *pos;
-    let mut out = Vec::with_capacity(turns.len());
-    for t in turns {
-        let text = t.as_str().ok_or("a turn of the line is not a string")?;
-        let side = p.side_to_move();
-        let (next, sowings) =
-            notation::play_moves(game, p, text).map_err(|e| format!("turn '{text}': {e}"))?;
-        out.push(Turn { side, sowings });
-        p = next;
-    }
-    Ok(out)
-}
 
 impl Tree {
     /// The root position.
@@ -658,124 +572,6 @@ impl Tree {
     }
 }
 
-/// A work unit: a position to solve in a window, under rules, with its id. One JSON line:
-/// `{"id":7,"position":"...","window":[-49,49],"rules":"Kalah(4,3) ..."}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
-    /// The unit's id in its manifest.
-    pub id: u64,
-    /// The position.
-    pub position: Position,
-    /// The window, from South.
-    pub window: Window,
-    /// The rules.
-    pub rules: Rules,
-}
-
-impl Unit {
-    /// The unit as a JSON object.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "id": self.id,
-            "position": self.position.to_string(),
-            "window": [self.window.alpha, self.window.beta],
-            "rules": self.rules.to_string(),
-        })
-    }
-
-    /// Reads a unit line; the position is checked against the unit's own rules.
-    pub fn parse(line: &str) -> Result<Unit, FormatError> {
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| FormatError(format!("not a JSON work unit: {e}")))?;
-        let what = "the work unit";
-        let id = field(&v, "id", what)?
-            .as_u64()
-            .ok_or_else(|| FormatError(format!("{what}: \"id\" is not a whole number")))?;
-        let rules = read_rules(&v, what)?;
-        let game = Game::new(rules).map_err(|e| FormatError(format!("{what}: {e}")))?;
-        let position = read_position(&game, text_field(&v, "position", what)?, what)?;
-        let window = match v.get("window") {
-            None | Some(Value::Null) => Window::full(&rules),
-            Some(w) => {
-                let bad = || FormatError(format!("{what}: \"window\" is not [alpha, beta]"));
-                let pair = w.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
-                let alpha = pair[0].as_i64().ok_or_else(bad)?;
-                let beta = pair[1].as_i64().ok_or_else(bad)?;
-                if alpha >= beta || alpha.abs() > 1000 || beta.abs() > 1000 {
-                    return Err(FormatError(format!(
-                        "{what}: window [{alpha}, {beta}] is empty or out of range"
-                    )));
-                }
-                Window {
-                    alpha: alpha as i32,
-                    beta: beta as i32,
-                }
-            }
-        };
-        Ok(Unit {
-            id,
-            position,
-            window,
-            rules,
-        })
-    }
-}
-
-/// What an answer says of a unit's value, from South.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Claim {
-    /// The exact value, with a principal variation from the unit's position.
-    Exact {
-        /// The value.
-        value: i32,
-        /// The line that replays to it.
-        pv: Vec<Turn>,
-    },
-    /// The value is at least this.
-    AtLeast(i32),
-    /// The value is at most this.
-    AtMost(i32),
-}
-
-impl Claim {
-    /// Reads the claim of a `kalah batch` answer (`value` with `pv`, `at_least` or
-    /// `at_most`) for a unit at `pos`.
-    pub fn from_answer(game: &Game, pos: &Position, v: &Value) -> Result<Claim, FormatError> {
-        let what = "the answer";
-        if let Some(value) = v.get("value") {
-            let value = value
-                .as_i64()
-                .ok_or_else(|| FormatError(format!("{what}: \"value\" is not an integer")))?;
-            let turns = field(v, "pv", what)?
-                .as_array()
-                .ok_or_else(|| FormatError(format!("{what}: \"pv\" is not a list")))?;
-            let pv = read_line(game, pos, turns)
-                .map_err(|e| FormatError(format!("{what}: bad principal variation: {e}")))?;
-            Ok(Claim::Exact {
-                value: value as i32,
-                pv,
-            })
-        } else if v.get("at_least").is_some() {
-            Ok(Claim::AtLeast(int_field(v, "at_least", what)? as i32))
-        } else if v.get("at_most").is_some() {
-            Ok(Claim::AtMost(int_field(v, "at_most", what)? as i32))
-        } else {
-            Err(FormatError(format!(
-                "{what} has none of \"value\", \"at_least\" and \"at_most\""
-            )))
-        }
-    }
-
-    /// The bounds it states.
-    fn bounds(&self) -> (i32, i32) {
-        match *self {
-            Claim::Exact { value, .. } => (value, value),
-            Claim::AtLeast(v) => (v, i32::MAX),
-            Claim::AtMost(v) => (i32::MIN, v),
-        }
-    }
-}
-
 /// Why an answer was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {
@@ -847,9 +643,6 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
-/// Bounds of a value from South, lower first; equal when the value is exact.
-pub type Bounds = (i32, i32);
-
 /// A first move of the root, merged.
 #[derive(Clone, Debug)]
 pub struct FirstMove {
@@ -909,7 +702,7 @@ impl<'t> Merge<'t> {
         let known = tree
             .units
             .iter()
-            .map(|&n| trivial(&tree.nodes[n].position))
+            .map(|&n| reach(&tree.nodes[n].position))
             .collect();
         Merge {
             tree,
@@ -1240,9 +1033,21 @@ fn midpoint(lo: i32, hi: i32) -> i32 {
     ((lo as i64 + hi as i64) / 2) as i32
 }
 
-/// The bounds a position's seeds allow, from South: its score, give or take every seed
-/// still in the houses.
-fn trivial(pos: &Position) -> Bounds {
-    let left = pos.seeds_in_houses() as i32;
-    (pos.score() - left, pos.score() + left)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_round_trips_through_its_json() {
+        for (rules, step, depth) in [
+            (Rules::kalah(4, 3), Step::Turn, 2),
+            (Rules::kalah(3, 3), Step::Sowing, 3),
+        ] {
+            let game = Game::new(rules).unwrap();
+            let tree = split(&game, &game.start(), step, depth).unwrap();
+            let text = tree.to_json().to_string();
+            let back = Tree::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+            assert_eq!(back, tree);
+        }
+    }
 }

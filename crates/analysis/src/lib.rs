@@ -36,12 +36,14 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod bounds;
 pub mod distributed;
 pub mod export;
 pub mod openings;
 pub mod output;
 pub mod pie;
 mod pool;
+pub mod wire;
 
 use std::fmt;
 
