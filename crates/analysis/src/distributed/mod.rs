@@ -32,6 +32,7 @@
 mod hypothesis;
 mod manifest;
 mod merge;
+mod report;
 mod sample;
 mod tree;
 
@@ -41,5 +42,6 @@ pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};
 pub use hypothesis::Verdict;
 pub use merge::{FirstMove, Merge, MergeError};
-pub use sample::{sample, Proof, Sampled};
-pub use tree::{split, Edge, Kind, Node, SplitError, Step, Tree};
+pub use report::{Pie, Report};
+pub use sample::{estimated_units, sample, sample_lines, Proof, Sampled};
+pub use tree::{split, Edge, Kind, Node, Shape, SplitError, Step, Tree};

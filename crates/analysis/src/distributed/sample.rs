@@ -2,10 +2,11 @@
 //! estimate the cost of the whole split (Knuth's estimator).
 
 use kalah_core::{Game, Position, Rules, Side};
+use serde_json::json;
 
 use super::tree::{SplitError, Step};
 use crate::openings::first_steps;
-use crate::wire::unit::Window;
+use crate::wire::unit::{Unit, Window};
 
 /// What a sampled unit is asked, and so how its walk went (see [`sample`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +17,17 @@ pub enum Proof {
     AtLeast(i32),
     /// Only "at most `v`": North's nodes follow one move, South's every move.
     AtMost(i32),
+}
+
+impl Proof {
+    /// The name written in a sample's lines: `exact`, `at-least` or `at-most`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proof::Exact => "exact",
+            Proof::AtLeast(_) => "at-least",
+            Proof::AtMost(_) => "at-most",
+        }
+    }
 }
 
 /// One unit drawn at random from the split of a position (see [`sample`]).
@@ -45,6 +57,38 @@ impl Sampled {
             },
         }
     }
+}
+
+/// A sample as a file of units (`sample.jsonl`): unit `k` of the sample is the `k`-th,
+/// one line each, with its `weight` and its `proof` besides the unit's fields (a batch
+/// reads it as units).
+pub fn sample_lines(drawn: &[Sampled], rules: &Rules) -> String {
+    let mut text = String::new();
+    for (id, d) in drawn.iter().enumerate() {
+        let unit = Unit {
+            id: id as u64,
+            position: d.position,
+            window: d.window(rules),
+            rules: *rules,
+        };
+        let mut line = unit.to_json();
+        line["weight"] = json!(d.weight);
+        line["proof"] = json!(d.proof.name());
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    text
+}
+
+/// The number of units of the whole split that a sample estimates: the mean weight of
+/// its units asked for the exact value (none: no estimate).
+pub fn estimated_units(drawn: &[Sampled]) -> Option<f64> {
+    let exact: Vec<f64> = drawn
+        .iter()
+        .filter(|d| d.proof == Proof::Exact)
+        .map(|d| d.weight)
+        .collect();
+    (!exact.is_empty()).then(|| exact.iter().sum::<f64>() / exact.len() as f64)
 }
 
 /// `count` units of the split of `root` to `depth` steps, each drawn by a random walk
@@ -126,4 +170,28 @@ pub fn sample(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::Step;
+
+    #[test]
+    fn a_sample_round_trips_through_its_units_file() {
+        let rules = Rules::kalah(4, 3);
+        let game = Game::new(rules).unwrap();
+        let drawn = sample(&game, &game.start(), Step::Turn, 2, 6, Some(1), 3).unwrap();
+        let text = sample_lines(&drawn, &rules);
+        for (k, (line, d)) in text.lines().zip(&drawn).enumerate() {
+            let unit = Unit::parse(line).unwrap();
+            assert_eq!(unit.id, k as u64);
+            assert_eq!(unit.position, d.position);
+            assert_eq!(unit.window, d.window(&rules));
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["weight"], json!(d.weight));
+            assert_eq!(v["proof"], json!(d.proof.name()));
+        }
+        assert_eq!(estimated_units(&drawn), None);
+    }
 }

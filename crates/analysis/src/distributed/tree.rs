@@ -96,6 +96,19 @@ pub struct Tree {
     pub units: Vec<usize>,
 }
 
+/// The size of a [`Tree`] ([`Tree::shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Work units.
+    pub units: usize,
+    /// Positions above the units, with moves.
+    pub inner: usize,
+    /// Finished games.
+    pub over: usize,
+    /// Moves that lead to a position some other move of the tree already reached.
+    pub transpositions: usize,
+}
+
 /// Why a position cannot be split.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SplitError {
@@ -194,6 +207,32 @@ impl Tree {
             position: *self.unit_position(id),
             window,
             rules: self.rules,
+        }
+    }
+
+    /// Every unit, each to be solved in `window`.
+    pub fn units_in(&self, window: Window) -> Vec<Unit> {
+        (0..self.units.len())
+            .map(|id| self.unit(id, window))
+            .collect()
+    }
+
+    /// How many nodes of each kind the tree has, and how many moves transpose.
+    pub fn shape(&self) -> Shape {
+        let over = self.nodes.iter().filter(|n| n.kind == Kind::Over).count();
+        let edges: usize = self
+            .nodes
+            .iter()
+            .map(|n| match &n.kind {
+                Kind::Inner(e) => e.len(),
+                _ => 0,
+            })
+            .sum();
+        Shape {
+            units: self.units.len(),
+            inner: self.nodes.len() - self.units.len() - over,
+            over,
+            transpositions: edges + 1 - self.nodes.len(),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The answer line of `kalah batch`: one JSON object for each position of the input,
-//! written by [`write`] and read by [`AnswerLine`] (to resume a batch, and to merge the
+//! written by [`write()`] and read by [`AnswerLine`] (to resume a batch, and to merge the
 //! answers of a split).
 //!
 //! Every line has `line` (the input's 1-based line number), `input` (its text) and `rules`

@@ -1,5 +1,5 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
-//! reader side by side: the rules ([`rules`]), the work unit ([`unit`]) and the answer
+//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]) and the answer
 //! line of `kalah batch` ([`answer`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 

@@ -88,6 +88,16 @@ impl Unit {
     }
 }
 
+/// A file of units (`units.jsonl`, a `--next` file): one unit a line, each line ended.
+pub fn to_lines(units: &[Unit]) -> String {
+    let mut text = String::new();
+    for u in units {
+        text.push_str(&u.to_json().to_string());
+        text.push('\n');
+    }
+    text
+}
+
 /// Reads `[alpha, beta]`: a window that is not empty and within reason.
 fn read_window(w: &Value, what: &str) -> Result<Window, FormatError> {
     let bad = || FormatError(format!("{what}: \"window\" is not [alpha, beta]"));
@@ -124,6 +134,24 @@ mod tests {
                 assert_eq!(Unit::parse(&line).unwrap(), unit);
             }
         }
+    }
+
+    #[test]
+    fn a_file_of_units_round_trips_line_by_line() {
+        let rules = Rules::kalah(4, 3);
+        let game = Game::new(rules).unwrap();
+        let units: Vec<Unit> = (0..3)
+            .map(|id| Unit {
+                id,
+                position: game.start(),
+                window: Window::full(&rules),
+                rules,
+            })
+            .collect();
+        let text = to_lines(&units);
+        let back: Vec<Unit> = text.lines().map(|l| Unit::parse(l).unwrap()).collect();
+        assert_eq!(back, units);
+        assert!(text.ends_with('\n'));
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //! written). [`solve_in_order`] and [`solve_stream_in_order`] hand every answer to a sink
 //! in input order, as soon as it and everything before it are done, so a run that is
 //! stopped has answered a prefix of its input: the caller can write that prefix and later
-//! resume after it.
+//! resume after it ([`resume`]); [`Sharded`] cuts the input into shards for several jobs.
+
+pub mod resume;
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -110,6 +112,45 @@ impl<R: BufRead> Iterator for Lines<R> {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+}
+
+/// The items of one shard of a batch: the I-th of the input, then every N-th after it
+/// (`shard` is `(I, N)`, 1 <= I <= N; `None` keeps every item), so that N jobs share one
+/// input between them. A read error is passed on and not counted.
+pub struct Sharded<L> {
+    inner: L,
+    /// Items read so far.
+    seen: usize,
+    /// (I, N), or every item.
+    shard: Option<(usize, usize)>,
+}
+
+impl<L> Sharded<L> {
+    /// The shard `shard` of the items of `inner`.
+    pub fn new(inner: L, shard: Option<(usize, usize)>) -> Sharded<L> {
+        Sharded {
+            inner,
+            seen: 0,
+            shard,
+        }
+    }
+}
+
+impl<L: Iterator<Item = io::Result<Item>>> Iterator for Sharded<L> {
+    type Item = io::Result<Item>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let item = self.inner.next()?;
+            let Ok(_) = &item else { return Some(item) };
+            let k = self.seen;
+            self.seen += 1;
+            match self.shard {
+                Some((i, n)) if k % n != i - 1 => continue,
+                _ => return Some(item),
             }
         }
     }
@@ -351,6 +392,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn shards_share_the_input_between_them() {
+        let text = "a\nb\n# c\nd\ne\nf\n";
+        let shard = |i| -> Vec<String> {
+            Sharded::new(Lines::new(text.as_bytes()), Some((i, 2)))
+                .map(|r| r.unwrap().input)
+                .collect()
+        };
+        assert_eq!(shard(1), ["a", "d", "f"]);
+        assert_eq!(shard(2), ["b", "e"]);
+        assert_eq!(Sharded::new(Lines::new(text.as_bytes()), None).count(), 5);
     }
 
     #[test]
