@@ -3,13 +3,14 @@
 //! answered, and until then the units still needed.
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Position, Side};
 use kalah_solver::line::replay;
-use kalah_solver::Turn;
+use kalah_solver::{Solver, Turn};
 
 use super::tree::{Edge, Kind, Tree};
-use crate::bounds::{reach, Bounds};
+use crate::bounds::{from_mover, reach, Bounds};
 use crate::wire::answer::{AnswerLine, Claim};
 use crate::wire::FormatError;
 use crate::ReplayError;
@@ -34,6 +35,15 @@ pub enum MergeError {
         id: u64,
         /// What went wrong.
         error: ReplayError,
+    },
+    /// A bound answered for the unit is refuted by a solve of the unit.
+    Unproved {
+        /// The unit.
+        id: u64,
+        /// The bound claimed.
+        claim: (i32, i32),
+        /// What the solve proved.
+        proved: (i32, i32),
     },
     /// The answer contradicts an earlier answer for the same unit.
     Conflict {
@@ -73,6 +83,13 @@ impl fmt::Display for MergeError {
                     "unit {id}: the principal variation fails its check: {error}"
                 )
             }
+            MergeError::Unproved { id, claim, proved } => write!(
+                f,
+                "unit {id}: an answer says {}, but a solve of the unit proves {}: the \
+                 answer is wrong",
+                bounds_text(*claim),
+                bounds_text(*proved)
+            ),
             MergeError::Conflict { id, known, claim } => write!(
                 f,
                 "unit {id}: the answer says {}, but earlier answers proved {}",
@@ -101,8 +118,11 @@ pub struct FirstMove {
 pub struct Merge<'t> {
     pub(super) tree: &'t Tree,
     game: Game,
-    /// What the answers proved of each unit, from South.
+    /// What the answers proved of each unit, from South: exact values whose lines
+    /// replay, and bounds proved again ([`Merge::verify`]).
     known: Vec<Bounds>,
+    /// What the answers claim of each unit, bounds not yet proved again included.
+    claimed: Vec<Bounds>,
     /// A line from the unit's position replaying to its exact value, where one came.
     lines: Vec<Option<Vec<Turn>>>,
     /// Answers taken, duplicates included.
@@ -122,7 +142,7 @@ impl<'t> Merge<'t> {
     /// No answers yet.
     pub fn new(tree: &'t Tree) -> Merge<'t> {
         let game = Game::new(tree.rules).expect("a tree's rules are valid");
-        let known = tree
+        let known: Vec<Bounds> = tree
             .units
             .iter()
             .map(|&n| reach(&tree.nodes[n].position))
@@ -130,6 +150,7 @@ impl<'t> Merge<'t> {
         Merge {
             tree,
             game,
+            claimed: known.clone(),
             known,
             lines: vec![None; tree.units.len()],
             answers: 0,
@@ -161,7 +182,7 @@ impl<'t> Merge<'t> {
             replay(&self.game, position, pv, *value)
                 .map_err(|error| MergeError::Replay { id, error })?;
         }
-        let (lo, hi) = self.known[u];
+        let (lo, hi) = self.claimed[u];
         let (clo, chi) = claim.bounds();
         let (nlo, nhi) = (lo.max(clo), hi.min(chi));
         if nlo > nhi {
@@ -171,12 +192,79 @@ impl<'t> Merge<'t> {
                 claim: (clo, chi),
             });
         }
-        self.known[u] = (nlo, nhi);
-        if let Claim::Exact { pv, .. } = claim {
+        self.claimed[u] = (nlo, nhi);
+        // A bound counts once it is proved again; an exact value whose line replays
+        // counts at once.
+        if let Claim::Exact { value, pv } = claim {
+            self.known[u] = (value, value);
             self.lines[u].get_or_insert(pv);
         }
         self.answers += 1;
         Ok(())
+    }
+
+    /// The units, by id, that answers bound beyond what is proved: their bounds count only
+    /// once [`Merge::verify`] proves them again.
+    pub fn unverified(&self) -> Vec<usize> {
+        (0..self.known.len())
+            .filter(|&u| self.known[u] != self.claimed[u])
+            .collect()
+    }
+
+    /// Proves again every bound that answers claim (see [`Merge::unverified`]) by a solve
+    /// of its unit with `solver` in the null window that decides it, so that a forged
+    /// `at_least` or `at_most` can never make a value exact. A claim the solve refutes is
+    /// refused. Stops early when `cancel` is raised: the units not reached stay unverified.
+    pub fn verify(&mut self, solver: &Solver, cancel: &AtomicBool) -> Result<(), MergeError> {
+        for u in self.unverified() {
+            let (lo, hi) = self.claimed[u];
+            if lo > self.known[u].0 && !self.prove(solver, u, (lo, i32::MAX), cancel)? {
+                return Ok(());
+            }
+            if hi < self.known[u].1 && !self.prove(solver, u, (i32::MIN, hi), cancel)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves unit `u` in the null window that decides `claim` (at least its lower end, or
+    /// at most its upper end) and takes what the solve proves; refuses the claim when the
+    /// solve contradicts it. `false` when cancelled.
+    fn prove(
+        &mut self,
+        solver: &Solver,
+        u: usize,
+        claim: Bounds,
+        cancel: &AtomicBool,
+    ) -> Result<bool, MergeError> {
+        let window = match claim {
+            (lo, i32::MAX) => (lo - 1, lo),
+            (_, hi) => (hi, hi + 1),
+        };
+        let pos = *self.tree.unit_position(u);
+        let (alpha, beta) = from_mover(pos.side_to_move(), window);
+        let Ok(result) = solver.solve_window(&pos, alpha, beta, cancel, &mut |_| {}) else {
+            return Ok(false);
+        };
+        let proved = match result {
+            Ok(solution) => {
+                let v = solution.value_from_south();
+                (v, v)
+            }
+            Err(bound) => bound.from_south(),
+        };
+        if claim.0 > proved.1 || claim.1 < proved.0 {
+            return Err(MergeError::Unproved {
+                id: u as u64,
+                claim,
+                proved,
+            });
+        }
+        let meet = |(a, b): Bounds| (a.max(proved.0), b.min(proved.1));
+        self.known[u] = meet(self.known[u]);
+        self.claimed[u] = meet(self.claimed[u]);
+        Ok(true)
     }
 
     /// Takes every answer of one file of `kalah batch` answers, `bytes`, named `name` in

@@ -50,6 +50,9 @@ pub struct Report<'t> {
     pub exact_units: usize,
     /// Answers taken, duplicates included.
     pub answers: usize,
+    /// Units, by id, answered with bounds not yet proved again ([`Merge::verify`]): those
+    /// bounds do not count.
+    pub unverified: Vec<usize>,
 }
 
 /// Bounds of `-|v|` for `v` within `b`.
@@ -116,6 +119,7 @@ impl<'t> Report<'t> {
             units: tree.units.len(),
             exact_units: merge.exact_units(),
             answers: merge.answers(),
+            unverified: merge.unverified(),
         }
     }
 
