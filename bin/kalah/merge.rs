@@ -21,7 +21,9 @@ use crate::pie::offer_name;
 /// `kalah batch` for its units, in any order, with duplicates and missing parts (a file
 /// that does not exist yet is skipped with a warning). Every answer is checked: its rules
 /// and position against the manifest, its principal variation replayed to its value, and
-/// against the other answers for the same unit. Then every position of the manifest is
+/// against the other answers for the same unit; an answer that states only a bound
+/// (`at_least`, `at_most`) is proved again by a solve of its unit in the null window that
+/// decides it, and refused if the solve refutes it. Then every position of the manifest is
 /// bounded by negamax, and the command prints the value of the position with its
 /// principal variation, the value of every first move, and the pie rule.
 ///
