@@ -3,16 +3,14 @@
 //! answered, and until then the units still needed.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Position, Side};
 use kalah_solver::line::replay;
-use kalah_solver::{Solver, Turn};
+use kalah_solver::Turn;
 
 use super::tree::{Edge, Kind, Tree};
-use crate::bounds::{from_mover, reach, Bounds};
-use crate::wire::answer::{AnswerLine, Claim};
-use crate::wire::FormatError;
+use crate::bounds::{reach, Bounds};
+use crate::wire::answer::Claim;
 use crate::ReplayError;
 
 /// Why an answer was refused.
@@ -117,12 +115,12 @@ pub struct FirstMove {
 /// The answers gathered for the units of a [`Tree`], and what they prove.
 pub struct Merge<'t> {
     pub(super) tree: &'t Tree,
-    game: Game,
+    pub(super) game: Game,
     /// What the answers proved of each unit, from South: exact values whose lines
     /// replay, and bounds proved again ([`Merge::verify`]).
-    known: Vec<Bounds>,
+    pub(super) known: Vec<Bounds>,
     /// What the answers claim of each unit, bounds not yet proved again included.
-    claimed: Vec<Bounds>,
+    pub(super) claimed: Vec<Bounds>,
     /// A line from the unit's position replaying to its exact value, where one came.
     lines: Vec<Option<Vec<Turn>>>,
     /// Answers taken, duplicates included.
@@ -201,141 +199,6 @@ impl<'t> Merge<'t> {
         }
         self.answers += 1;
         Ok(())
-    }
-
-    /// The units, by id, that answers bound beyond what is proved: their bounds count only
-    /// once [`Merge::verify`] proves them again.
-    pub fn unverified(&self) -> Vec<usize> {
-        (0..self.known.len())
-            .filter(|&u| self.known[u] != self.claimed[u])
-            .collect()
-    }
-
-    /// Proves again every bound that answers claim (see [`Merge::unverified`]) by a solve
-    /// of its unit with `solver` in the null window that decides it, so that a forged
-    /// `at_least` or `at_most` can never make a value exact. A claim the solve refutes is
-    /// refused. Stops early when `cancel` is raised: the units not reached stay unverified.
-    pub fn verify(&mut self, solver: &Solver, cancel: &AtomicBool) -> Result<(), MergeError> {
-        for u in self.unverified() {
-            let (lo, hi) = self.claimed[u];
-            if lo > self.known[u].0 && !self.prove(solver, u, (lo, i32::MAX), cancel)? {
-                return Ok(());
-            }
-            if hi < self.known[u].1 && !self.prove(solver, u, (i32::MIN, hi), cancel)? {
-                return Ok(());
-            }
-        }
-        Ok(())
-    }
-
-    /// Solves unit `u` in the null window that decides `claim` (at least its lower end, or
-    /// at most its upper end) and takes what the solve proves; refuses the claim when the
-    /// solve contradicts it. `false` when cancelled.
-    fn prove(
-        &mut self,
-        solver: &Solver,
-        u: usize,
-        claim: Bounds,
-        cancel: &AtomicBool,
-    ) -> Result<bool, MergeError> {
-        let window = match claim {
-            (lo, i32::MAX) => (lo - 1, lo),
-            (_, hi) => (hi, hi + 1),
-        };
-        let pos = *self.tree.unit_position(u);
-        let (alpha, beta) = from_mover(pos.side_to_move(), window);
-        let Ok(result) = solver.solve_window(&pos, alpha, beta, cancel, &mut |_| {}) else {
-            return Ok(false);
-        };
-        let proved = match result {
-            Ok(solution) => {
-                let v = solution.value_from_south();
-                (v, v)
-            }
-            Err(bound) => bound.from_south(),
-        };
-        if claim.0 > proved.1 || claim.1 < proved.0 {
-            return Err(MergeError::Unproved {
-                id: u as u64,
-                claim,
-                proved,
-            });
-        }
-        let meet = |(a, b): Bounds| (a.max(proved.0), b.min(proved.1));
-        self.known[u] = meet(self.known[u]);
-        self.claimed[u] = meet(self.claimed[u]);
-        Ok(true)
-    }
-
-    /// Takes every answer of one file of `kalah batch` answers, `bytes`, named `name` in
-    /// messages, and returns the warnings: an answer that is an error leaves its unit
-    /// missing, and a last line cut short (an interrupted batch) is skipped. Any other
-    /// line that is not an answer to a unit of this split is refused.
-    pub fn add_answers(&mut self, bytes: &[u8], name: &str) -> Result<Vec<String>, FormatError> {
-        let rules = self.tree.rules.to_string();
-        let mut warnings = Vec::new();
-        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-        for (i, line) in lines.iter().enumerate() {
-            let at = format!("{name} line {}", i + 1);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let answer = match AnswerLine::parse(line) {
-                Ok(v) => v,
-                // The last line of an interrupted batch may be cut short.
-                Err(_) if i + 1 == lines.len() => {
-                    warnings.push(format!("{at}: an unfinished last line, skipped"));
-                    continue;
-                }
-                Err(e) => {
-                    return Err(FormatError(format!(
-                        "{at}: not an answer written by kalah batch: {e}"
-                    )))
-                }
-            };
-            if let Some(warning) = self.add_line(&answer, &rules, &at)? {
-                warnings.push(warning);
-            }
-        }
-        Ok(warnings)
-    }
-
-    /// Takes one answer line (`at` in messages) for the split of the rules `rules`; an
-    /// error instead of an answer is a warning.
-    fn add_line(
-        &mut self,
-        v: &AnswerLine,
-        rules: &str,
-        at: &str,
-    ) -> Result<Option<String>, FormatError> {
-        if !v.has_rules(rules) {
-            return Err(FormatError(format!(
-                "{at}: the answer is for the rules {}, the manifest has {rules}: is it an \
-                 answer to this split?",
-                v.rules().unwrap_or("(not recorded)")
-            )));
-        }
-        let Some(id) = v.id() else {
-            return Err(FormatError(format!(
-                "{at}: not the answer to a work unit (no \"id\"): answer the units.jsonl \
-                 that kalah split wrote"
-            )));
-        };
-        if v.is_error() {
-            return Ok(Some(format!(
-                "{at}: unit {id} has no answer: {}",
-                v.error().unwrap_or("an error")
-            )));
-        }
-        let pos = v
-            .position()
-            .ok_or_else(|| FormatError(format!("{at}: no readable \"position\"")))?;
-        let claim = v
-            .claim(&self.game, &pos)
-            .map_err(|e| FormatError(format!("{at}: {e}")))?;
-        self.add(id, &pos, claim)
-            .map_err(|e| FormatError(format!("{at}: {e}")))?;
-        Ok(None)
     }
 
     /// Answers taken, duplicates included.

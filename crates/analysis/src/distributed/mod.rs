@@ -10,8 +10,9 @@
 //! or above it.
 //!
 //! [`Merge`] takes the answers ([`Claim`]s) in any order, duplicates included, checks
-//! each (the unit's position, the principal variation replayed to the value), and bounds
-//! every node by negamax over the tree: South's nodes take the maximum of their children,
+//! each (the unit's position, the principal variation replayed to the value; a bound
+//! counts only once [`Merge::verify`] has proved it again), and bounds every node by
+//! negamax over the tree: South's nodes take the maximum of their children,
 //! North's the minimum, a finished game its score, and a unit not answered yet the bounds
 //! its seeds allow. Once the units that matter are answered the root and every first move
 //! are exact, with principal variations from the root through the tree into the units'
@@ -29,12 +30,14 @@
 //! The tree is a graph of positions only where play cannot return to a position, so the
 //! families whose positions repeat (solved whole by retrograde analysis) are not split.
 
+mod answers;
 mod hypothesis;
 mod manifest;
 mod merge;
 mod report;
 mod sample;
 mod tree;
+mod verify;
 
 pub use crate::bounds::Bounds;
 pub use crate::wire::answer::Claim;
