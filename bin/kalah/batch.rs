@@ -3,17 +3,21 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
-use kalah_analysis::batch::{solve_stream_in_order, Answer, Bound, Item, LineError, Lines};
-use kalah_analysis::distributed::Unit;
+use indicatif::ProgressBar;
+use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
+use kalah_analysis::batch::{solve_stream_in_order, Item, Lines, Sharded};
 use kalah_analysis::output::{Output, OutputError, OutputKind};
+use kalah_analysis::wire::answer;
+use kalah_analysis::wire::unit::Unit;
+use kalah_analysis::AnalysisError;
 use kalah_core::Game;
-use serde_json::{json, Value};
+use kalah_solver::Solver;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, invalid, line_strings, parallel_solver,
+    analysis_error, file_error, interrupt_flag, interrupted, invalid, parallel_solver,
     progress_bar, progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -86,31 +90,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     // The output is checked and locked before any work.
-    let output = args.output.as_deref().map(Output::open).transpose()?;
-    if let Some(o) = &output {
-        if args.resume && o.kind() == OutputKind::Stream {
-            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
-        }
-    }
+    let output = open_output(args)?;
     let (reader, count) = open_input(args.input.as_deref(), args.shard)?;
     let mut lines = Sharded::new(Lines::new(reader), args.shard).peekable();
     let input_name = match &args.input {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard input".to_string(),
     };
-    let read_error = |e: std::io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
+    let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     // The rules: the options', or those of the work units the input holds.
     let first_unit = match lines.peek() {
         Some(Ok(item)) if item.input.starts_with('{') => Unit::parse(&item.input).ok(),
         _ => None,
     };
     let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
-    let rules = game.rules().to_string();
-
-    let (skip, keep) = match &output {
-        Some(o) => answered(o, &mut lines, &rules, args.resume, &read_error)?,
-        None => (0, 0),
-    };
+    let at = resume_point(output.as_ref(), &mut lines, &game, args.resume, &read_error)?;
+    let skip = at.answered;
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
     let mut ahead = VecDeque::new();
@@ -124,7 +119,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Ok(());
     }
     let mut file = match &output {
-        Some(o) => Some(o.append(keep)?),
+        Some(o) => Some(o.append(at.length)?),
         None => None,
     };
     let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
@@ -138,31 +133,103 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "resuming after the {skip} positions already answered"
         ));
     }
-    let h = game.houses();
-    let mut write_error = None;
-    let mut input_error = None;
-    let mut next = || {
-        ahead.pop_front().or_else(|| match lines.next()? {
-            Ok(item) => Some(item),
-            Err(e) => {
-                input_error = Some(e);
-                None
-            }
-        })
+    let sink: &mut dyn Write = match file.as_mut() {
+        Some(f) => f,
+        None => &mut *out,
     };
-    let result = solve_stream_in_order(
-        &solver,
+    let mut next = ahead.into_iter().map(Ok).chain(lines);
+    let ended = answer_all(&solver, workers, &mut next, sink, &bar);
+    bar.finish_and_clear();
+    let done = ended.done.map_err(|e| analysis_error(e, ""))?;
+    if let Some(e) = ended.write {
+        return Err(match &output {
+            Some(o) => CliError::Output(o.error(e)),
+            None => CliError::Io(e),
+        });
+    }
+    if let Some(f) = file {
+        f.sync_all().ok();
+    }
+    if let Some(e) = ended.read {
+        return Err(read_error(e));
+    }
+    if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(interrupted(&kept(output.as_ref(), skip, done)));
+    }
+    Ok(())
+}
+
+/// The output, checked and locked: a stream (a FIFO, a device) cannot be resumed.
+fn open_output(args: &Args) -> Result<Option<Output>, CliError> {
+    let output = args.output.as_deref().map(Output::open).transpose()?;
+    if let Some(o) = &output {
+        if args.resume && o.kind() == OutputKind::Stream {
+            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
+        }
+    }
+    Ok(output)
+}
+
+/// Where the batch starts: after the answers the output already holds, checked against
+/// the input (`lines` is left after them) and the rules.
+fn resume_point(
+    output: Option<&Output>,
+    lines: &mut dyn Iterator<Item = io::Result<Item>>,
+    game: &Game,
+    resuming: bool,
+    read_error: &dyn Fn(io::Error) -> CliError,
+) -> Result<Resume, CliError> {
+    let Some(o) = output else {
+        return Ok(Resume {
+            answered: 0,
+            length: 0,
+        });
+    };
+    let existing = o.existing()?.unwrap_or_default();
+    let rules = game.rules().to_string();
+    resume(&existing, o.path(), resuming, lines, &rules).map_err(|e| match e {
+        ResumeError::Read(e) => read_error(e),
+        e => invalid(e.to_string()),
+    })
+}
+
+/// How the solve of the input ended: the positions answered, and the write or read error
+/// that stopped it.
+struct Ended {
+    done: Result<usize, AnalysisError>,
+    write: Option<io::Error>,
+    read: Option<io::Error>,
+}
+
+/// Solves the items of `items` on `workers` threads and writes each answer line to `sink`
+/// in input order, flushed at once.
+fn answer_all(
+    solver: &Solver,
+    workers: usize,
+    items: &mut (dyn Iterator<Item = io::Result<Item>> + Send),
+    sink: &mut dyn Write,
+    bar: &ProgressBar,
+) -> Ended {
+    let rules = *solver.game().rules();
+    let mut write = None;
+    let mut read = None;
+    let mut next = || match items.next()? {
+        Ok(item) => Some(item),
+        Err(e) => {
+            read = Some(e);
+            None
+        }
+    };
+    let done = solve_stream_in_order(
+        solver,
         &mut next,
         workers,
         interrupt_flag(),
         &mut |_, item, r| {
-            let line = answer_line(&item, &r, h, &rules);
-            let sink: &mut dyn Write = match file.as_mut() {
-                Some(f) => f,
-                None => &mut *out,
-            };
+            let result = r.as_ref().map_err(|e| e as &dyn std::fmt::Display);
+            let line = answer::write(item.line, &item.input, &rules, result);
             if let Err(e) = writeln!(sink, "{line}").and_then(|()| sink.flush()) {
-                write_error = Some(e);
+                write = Some(e);
                 return false;
             }
             bar.set_message(match &r {
@@ -173,33 +240,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             true
         },
     );
-    bar.finish_and_clear();
-    let done = result.map_err(|e| analysis_error(e, ""))?;
-    if let Some(e) = write_error {
-        return Err(match &output {
-            Some(o) => CliError::Output(o.error(e)),
-            None => CliError::Io(e),
-        });
+    Ended { done, write, read }
+}
+
+/// What an interrupted batch kept: where its answers are and how to go on.
+fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
+    match output {
+        Some(o) => format!(
+            "{} positions answered in {}; run the same command with --resume to answer \
+             the rest",
+            skip + done,
+            o.path().display()
+        ),
+        None => format!("{done} positions answered"),
     }
-    if let Some(f) = file {
-        f.sync_all().ok();
-    }
-    if let Some(e) = input_error {
-        return Err(read_error(e));
-    }
-    if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
-        let kept = match &output {
-            Some(o) => format!(
-                "{} positions answered in {}; run the same command with --resume to answer \
-                 the rest",
-                skip + done,
-                o.path().display()
-            ),
-            None => format!("{done} positions answered"),
-        };
-        return Err(crate::analysis_io::interrupted(&kept));
-    }
-    Ok(())
 }
 
 /// Positions read before the solver is made: enough to size its database for several
@@ -218,42 +272,6 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((i, n))
-}
-
-/// The positions of one shard: the I-th of the input, then every N-th after it.
-struct Sharded<L> {
-    inner: L,
-    /// Positions read so far.
-    seen: usize,
-    /// (I, N), or every position.
-    shard: Option<(usize, usize)>,
-}
-
-impl<L> Sharded<L> {
-    fn new(inner: L, shard: Option<(usize, usize)>) -> Sharded<L> {
-        Sharded {
-            inner,
-            seen: 0,
-            shard,
-        }
-    }
-}
-
-impl<L: Iterator<Item = std::io::Result<Item>>> Iterator for Sharded<L> {
-    type Item = std::io::Result<Item>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let item = self.inner.next()?;
-            let Ok(_) = &item else { return Some(item) };
-            let k = self.seen;
-            self.seen += 1;
-            match self.shard {
-                Some((i, n)) if k % n != i - 1 => continue,
-                _ => return Some(item),
-            }
-        }
-    }
 }
 
 /// The game of the batch: the rule options', or, for an input of work units and no rule
@@ -310,114 +328,4 @@ fn open_input(
             Ok((Box::new(open()?), count))
         }
     }
-}
-
-/// One answer as a JSON line.
-fn answer_line(item: &Item, r: &Result<Answer, LineError>, houses: usize, rules: &str) -> Value {
-    match r {
-        Ok(a) => {
-            let mut line = json!({
-                "line": item.line,
-                "input": item.input,
-                "rules": rules,
-            });
-            if let Some(u) = &a.unit {
-                line["id"] = json!(u.id);
-                line["window"] = json!([u.window.alpha, u.window.beta]);
-            }
-            line["position"] = json!(a.position.to_string());
-            let name = match a.bound {
-                Bound::Exact => "value",
-                Bound::AtLeast => "at_least",
-                Bound::AtMost => "at_most",
-            };
-            line[name] = json!(a.value);
-            line["best_turn"] = json!(a.best_turn().map(|t| t.notation(houses)));
-            line["pv"] = json!(line_strings(houses, &a.pv));
-            line["nodes"] = json!(a.nodes);
-            line["seconds"] = json!(a.elapsed.as_secs_f64());
-            line
-        }
-        Err(e) => json!({
-            "line": item.line,
-            "input": item.input,
-            "rules": rules,
-            "error": e.to_string(),
-        }),
-    }
-}
-
-/// How many positions the existing output already answers, and the length of the file
-/// that holds them: its lines are checked against the input (read from `lines`, which is
-/// left after them) and the rules; a half-written last line is left out, to be cut off.
-/// Refuses an existing non-empty file without `resume`, so nothing is overwritten by
-/// accident. Only a regular file is read.
-fn answered(
-    output: &Output,
-    lines: &mut dyn Iterator<Item = std::io::Result<Item>>,
-    rules: &str,
-    resume: bool,
-    read_error: &dyn Fn(std::io::Error) -> CliError,
-) -> Result<(usize, u64), CliError> {
-    let bytes = match output.existing()? {
-        Some(b) if !b.is_empty() => b,
-        _ => return Ok((0, 0)),
-    };
-    let path = output.path();
-    if !resume {
-        return Err(invalid(format!(
-            "{} already exists: add --resume to continue the run that wrote it, or remove it",
-            path.display()
-        )));
-    }
-    let mut done = 0;
-    let mut good_len = 0;
-    let mut rest = &bytes[..];
-    while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-        let line = &rest[..end];
-        let value: Value = serde_json::from_slice(line).map_err(|_| {
-            invalid(format!(
-                "{}: answer {} is not a JSON line written by kalah batch",
-                path.display(),
-                done + 1
-            ))
-        })?;
-        if value["rules"] != json!(rules) {
-            return Err(invalid(format!(
-                "{}: answer {} was solved under the rules {}, this run has the rules {}: \
-                 resume with the rules of that run, or write elsewhere",
-                path.display(),
-                done + 1,
-                value["rules"].as_str().unwrap_or("(not recorded)"),
-                rules
-            )));
-        }
-        let item = lines
-            .next()
-            .transpose()
-            .map_err(read_error)?
-            .ok_or_else(|| {
-                invalid(format!(
-                    "{} holds more answers than the input has positions: is it the output of \
-                 this input?",
-                    path.display()
-                ))
-            })?;
-        if value["line"] != json!(item.line) || value["input"] != json!(item.input) {
-            return Err(invalid(format!(
-                "{}: answer {} is for line {} '{}', but that position of the input is line \
-                 {} '{}': is it the output of this input?",
-                path.display(),
-                done + 1,
-                value["line"],
-                value["input"].as_str().unwrap_or("?"),
-                item.line,
-                item.input
-            )));
-        }
-        done += 1;
-        good_len += end + 1;
-        rest = &rest[end + 1..];
-    }
-    Ok((done, good_len as u64))
 }

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::output::{Output, OutputKind};
-use kalah_core::{Game, Position, Rules, Side};
+use kalah_analysis::wire::rules;
+use kalah_core::{Game, Position, Side};
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file, Egdb, Requirements};
 use serde_json::json;
@@ -189,7 +190,7 @@ fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliE
                 Ok(info) => json!({
                     "file": f.path.display().to_string(),
                     "bytes": f.bytes,
-                    "rules": rules_json(&info.rules),
+                    "rules": rules::pick(&info.rules, EGDB_RULES),
                     "max_seeds": info.max_seeds,
                     "finished": info.levels == info.max_seeds + 1,
                 }),
@@ -501,15 +502,8 @@ impl LevelBar {
     }
 }
 
-fn rules_json(rules: &Rules) -> serde_json::Value {
-    json!({
-        "family": rules.family.name(),
-        "houses": rules.houses,
-        "capture": rules.family.capture_name(rules.capture),
-        "end": rules.end.name(),
-        "leftovers": rules.leftovers.name(),
-    })
-}
+/// The fields of the rules that a database's JSON states: those its positions depend on.
+const EGDB_RULES: &[&str] = &["family", "houses", "capture", "end", "leftovers"];
 
 fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let header = file::read_info(&args.file)?;
@@ -531,7 +525,7 @@ fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let obj = json!({
             "file": args.file.display().to_string(),
             "version": file::VERSION,
-            "rules": rules_json(&header.rules),
+            "rules": rules::pick(&header.rules, EGDB_RULES),
             "max_seeds": header.max_seeds,
             "levels": header.levels,
             "entries": header.entries,

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use kalah_analysis::export::{evaluate, plan_until, Entry};
 use kalah_analysis::output::{read_regular, replace, seal, unseal, Header, HeaderError, Output};
+use kalah_analysis::wire;
 use kalah_core::{notation, Game, Position, CLOCKWISE};
 use serde_json::json;
 
@@ -309,21 +310,26 @@ fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> Str
         })
         .collect();
     // The header first, then one position a line: a table that diffs and greps well.
-    let header = json!({
+    let mut header = json!({
         "rules": rules.to_string(),
-        "family": rules.family.name(),
-        "houses": rules.houses,
-        "seeds": rules.seeds,
-        "capture": rules.family.capture_name(rules.capture),
-        "end": rules.end.to_string(),
-        "leftovers": rules.leftovers.to_string(),
-        "early_stop": rules.early_stop,
         "start": start.to_string(),
         "depth": depth,
         "values": "from South: final South store minus North store under perfect play",
         "count": table.len(),
-    })
-    .to_string();
+    });
+    let fields = [
+        "family",
+        "houses",
+        "seeds",
+        "capture",
+        "end",
+        "leftovers",
+        "early_stop",
+    ];
+    for (name, value) in wire::rules::pick(rules, &fields) {
+        header[name.as_str()] = value;
+    }
+    let header = header.to_string();
     let mut text = header[..header.len() - 1].to_string();
     text.push_str(",\"positions\":[\n");
     let lines: Vec<String> = positions.iter().map(|p| p.to_string()).collect();

@@ -5,9 +5,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_analysis::distributed::{sample, split, Kind, Proof, Step, Tree, Unit, Window};
+use kalah_analysis::distributed::{
+    estimated_units, sample, sample_lines, split, Step, Tree, Window,
+};
 use kalah_analysis::output::Output;
-use serde_json::json;
+use kalah_analysis::wire::unit;
+use serde_json::{json, Value};
 
 use crate::analysis_io::invalid;
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -114,38 +117,55 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
     let manifest = format!("{}\n", tree.to_json());
-    let full = Window::full(game.rules());
-    let mut units = String::new();
-    for id in 0..tree.units.len() {
-        units.push_str(&tree.unit(id, full).to_json().to_string());
-        units.push('\n');
-    }
-    let manifest_path = args.out.join("manifest.json");
-    let units_path = args.out.join("units.jsonl");
-    let kept = write_once(&manifest_path, &units_path, &manifest, &units)?;
-
-    let over = tree.nodes.iter().filter(|n| n.kind == Kind::Over).count();
-    let inner = tree.nodes.len() - tree.units.len() - over;
-    let merged = transpositions(&tree);
+    let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
+    let files = Files {
+        manifest: args.out.join("manifest.json"),
+        units: args.out.join("units.jsonl"),
+    };
+    let kept = write_once(&files.manifest, &files.units, &manifest, &units)?;
     if args.json {
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "step": args.step.name(),
-            "depth": args.depth,
-            "units": tree.units.len(),
-            "inner": inner,
-            "over": over,
-            "transpositions": merged,
-            "manifest": manifest_path.display().to_string(),
-            "units_file": units_path.display().to_string(),
-            "kept": kept,
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
+        writeln!(out, "{}", split_json(args, &tree, &files, kept))?;
+    } else {
+        split_text(args, &tree, &files, kept, out)?;
     }
-    writeln!(out, "rules      {}", game.rules())?;
-    writeln!(out, "position   {pos}")?;
+    Ok(())
+}
+
+/// Where a split is written.
+struct Files {
+    manifest: PathBuf,
+    units: PathBuf,
+}
+
+/// The summary of a split as one JSON object.
+fn split_json(args: &Args, tree: &Tree, files: &Files, kept: bool) -> Value {
+    let shape = tree.shape();
+    json!({
+        "rules": tree.rules.to_string(),
+        "position": tree.root().to_string(),
+        "step": args.step.name(),
+        "depth": args.depth,
+        "units": shape.units,
+        "inner": shape.inner,
+        "over": shape.over,
+        "transpositions": shape.transpositions,
+        "manifest": files.manifest.display().to_string(),
+        "units_file": files.units.display().to_string(),
+        "kept": kept,
+    })
+}
+
+/// The summary of a split as text, with the commands that solve and merge it.
+fn split_text(
+    args: &Args,
+    tree: &Tree,
+    files: &Files,
+    kept: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let shape = tree.shape();
+    writeln!(out, "rules      {}", tree.rules)?;
+    writeln!(out, "position   {}", tree.root())?;
     writeln!(
         out,
         "split      {} {}{} deep: {} work units, {} positions above them, {} finished games \
@@ -153,10 +173,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         args.depth,
         args.step.name(),
         if args.depth == 1 { "" } else { "s" },
-        tree.units.len(),
-        inner,
-        over,
-        merged
+        shape.units,
+        shape.inner,
+        shape.over,
+        shape.transpositions
     )?;
     let verb = if kept {
         "kept (the same split)"
@@ -166,8 +186,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(
         out,
         "files      {verb} {} and {}",
-        manifest_path.display(),
-        units_path.display()
+        files.manifest.display(),
+        files.units.display()
     )?;
     let dir = args.out.display();
     writeln!(out, "next       solve the units, for example in 4 shards:")?;
@@ -202,32 +222,9 @@ fn write_sample(
     )
     .map_err(|e| invalid(e.to_string()))?;
     let rules = game.rules();
-    let mut text = String::new();
-    for (id, d) in drawn.iter().enumerate() {
-        let unit = Unit {
-            id: id as u64,
-            position: d.position,
-            window: d.window(rules),
-            rules: *rules,
-        };
-        let mut line = unit.to_json();
-        line["weight"] = json!(d.weight);
-        line["proof"] = json!(match d.proof {
-            Proof::Exact => "exact",
-            Proof::AtLeast(_) => "at-least",
-            Proof::AtMost(_) => "at-most",
-        });
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
     let path = args.out.join("sample.jsonl");
-    Output::open(&path)?.replace(text.as_bytes())?;
-    let exact: Vec<f64> = drawn
-        .iter()
-        .filter(|d| d.proof == Proof::Exact)
-        .map(|d| d.weight)
-        .collect();
-    let units = (!exact.is_empty()).then(|| exact.iter().sum::<f64>() / exact.len() as f64);
+    Output::open(&path)?.replace(sample_lines(&drawn, rules).as_bytes())?;
+    let units = estimated_units(&drawn);
     if args.json {
         let obj = json!({
             "rules": rules.to_string(),
@@ -266,19 +263,6 @@ fn write_sample(
         path.display()
     )?;
     Ok(())
-}
-
-/// Moves that lead to a position some other move of the tree already reached.
-fn transpositions(tree: &Tree) -> usize {
-    let edges: usize = tree
-        .nodes
-        .iter()
-        .map(|n| match &n.kind {
-            Kind::Inner(e) => e.len(),
-            _ => 0,
-        })
-        .sum();
-    edges + 1 - tree.nodes.len()
 }
 
 /// Writes the units and then the manifest (the manifest last: a directory with one is a

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
+use kalah_analysis::wire::rules;
 use kalah_core::notation::{self, bin, format_move};
 use kalah_core::{
-    Capture, End, Family, Game, GrandSlam, Leftovers, Position, Preset, Rules, Side, Sowing,
-    CLOCKWISE,
+    Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Side, Sowing, CLOCKWISE,
 };
 use serde_json::{json, Value};
 
@@ -193,23 +193,6 @@ fn choice<T: std::str::FromStr>(
     }
 }
 
-/// The rules in force, as the API describes them.
-pub fn rules_json(rules: &Rules) -> Value {
-    json!({
-        "text": rules.to_string(),
-        "family": rules.family.name(),
-        "houses": rules.houses,
-        "seeds": rules.seeds,
-        "capture": rules.family.capture_name(rules.capture),
-        "end": rules.end.to_string(),
-        "leftovers": rules.leftovers.to_string(),
-        "grand_slam": (rules.family == Family::Oware).then(|| rules.grand_slam.to_string()),
-        "early_stop": rules.early_stop,
-        "cyclic": rules.family.is_cyclic(),
-        "choose_direction": rules.family.has_direction(),
-    })
-}
-
 /// One sowing, as the API describes it.
 fn sowing_json(h: usize, side: Side, mv: usize, how: Sowing, after: &Position) -> Value {
     json!({
@@ -242,7 +225,7 @@ pub fn position_json(s: &Setup) -> Value {
         .map(|p| sowing_json(h, p.side, p.mv, p.how, &p.after))
         .collect();
     json!({
-        "rules": rules_json(game.rules()),
+        "rules": rules::to_json(game.rules()),
         "start": s.start.to_string(),
         "position": pos.to_string(),
         "south": row(Side::South),
@@ -286,7 +269,7 @@ pub fn options_json() -> Value {
             json!({
                 "name": name,
                 "description": preset_description(preset),
-                "rules": rules_json(&preset.rules(6, 4)),
+                "rules": rules::to_json(&preset.rules(6, 4)),
             })
         })
         .collect();

@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod bounds;
 pub mod distributed;
 pub mod export;
 pub mod greedy;
@@ -43,6 +44,7 @@ pub mod openings;
 pub mod output;
 pub mod pie;
 mod pool;
+pub mod wire;
 
 use std::fmt;
 

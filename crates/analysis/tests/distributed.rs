@@ -225,9 +225,84 @@ fn missing_answers_are_named_and_bad_answers_refused() {
     merge.add(0, &p0, claims[0].clone()).unwrap();
 }
 
+#[test]
+fn a_forged_answer_is_never_merged_into_an_exact_value() {
+    let never = AtomicBool::new(false);
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let solver = solver(&game);
+    let root = game.start();
+    let value = direct(&solver, &root);
+    let tree = split(&game, &root, Step::Turn, 2).unwrap();
+    let full = Window::full(&tree.rules);
+    let truth: Vec<i32> = (0..tree.units.len())
+        .map(|u| direct(&solver, tree.unit_position(u)))
+        .collect();
+    let mut refused = 0;
+    for (forged, &v) in truth.iter().enumerate() {
+        let at = tree.unit_position(forged);
+        let window = Window {
+            alpha: v - 1,
+            beta: v + 1,
+        };
+        let forgeries = [
+            // Lower, upper: a bound past the value, as if outside the full window.
+            Claim::AtLeast(v + 2),
+            Claim::AtMost(v - 2),
+            // A narrow window's answer lying about the side the value is on.
+            Claim::AtLeast(window.beta),
+            Claim::AtMost(window.alpha),
+        ];
+        // Exact: a value its line does not reach is refused at once.
+        let Claim::Exact { pv, .. } = answer(&solver, at, full) else {
+            panic!("a full window gives exact values")
+        };
+        let lie = Claim::Exact { value: v + 1, pv };
+        assert!(matches!(
+            Merge::new(&tree).add(forged as u64, at, lie),
+            Err(MergeError::Replay { .. })
+        ));
+        for forgery in forgeries {
+            let mut merge = Merge::new(&tree);
+            for u in (0..tree.units.len()).filter(|&u| u != forged) {
+                let claim = answer(&solver, tree.unit_position(u), full);
+                merge.add(u as u64, tree.unit_position(u), claim).unwrap();
+            }
+            // Past what the seeds allow, a forged bound is refused at once.
+            if let Err(e) = merge.add(forged as u64, at, forgery.clone()) {
+                assert!(matches!(e, MergeError::Conflict { .. }), "{e}");
+                refused += 1;
+                continue;
+            }
+            // Unproved, the forged bound does not count: whatever is exact is true.
+            assert_eq!(merge.unverified(), vec![forged]);
+            let bounds = merge.bounds();
+            assert!(bounds[0].0 <= value && value <= bounds[0].1, "{forgery:?}");
+            for m in merge.first_moves(&bounds) {
+                let (lo, hi) = m.bounds;
+                assert!(lo < hi || m.pv.is_some(), "an exact move has its line");
+            }
+            // Proved again, it is refuted.
+            assert!(matches!(
+                merge.verify(&solver, &never),
+                Err(MergeError::Unproved { .. })
+            ));
+            refused += 1;
+        }
+        // A true bound, proved again, counts.
+        let mut merge = Merge::new(&tree);
+        merge.add(forged as u64, at, Claim::AtLeast(v)).unwrap();
+        merge.add(forged as u64, at, Claim::AtMost(v)).unwrap();
+        merge.verify(&solver, &never).unwrap();
+        assert!(merge.unverified().is_empty());
+        assert_eq!(merge.exact_units(), 1);
+    }
+    assert_eq!(refused, 4 * tree.units.len());
+}
+
 /// Runs hypothesis rounds for `v` until they decide; returns the verdict, the rounds and
 /// the windows solved.
 fn prove(solver: &Solver, tree: &Tree, v: i32) -> (Verdict, usize, usize, Option<Vec<Turn>>) {
+    let never = AtomicBool::new(false);
     let mut merge = Merge::new(tree);
     let mut solved = 0;
     for round in 0..200 {
@@ -241,6 +316,9 @@ fn prove(solver: &Solver, tree: &Tree, v: i32) -> (Verdict, usize, usize, Option
                     merge.add(u.id, &u.position, claim).unwrap();
                     solved += 1;
                 }
+                // Bounds count once proved again.
+                merge.verify(solver, &never).unwrap();
+                assert!(merge.unverified().is_empty());
             }
             verdict => {
                 let pv = merge.principal_variation(&bounds);

@@ -12,19 +12,22 @@
 //! written). [`solve_in_order`] and [`solve_stream_in_order`] hand every answer to a sink
 //! in input order, as soon as it and everything before it are done, so a run that is
 //! stopped has answered a prefix of its input: the caller can write that prefix and later
-//! resume after it.
+//! resume after it ([`resume`]); [`Sharded`] cuts the input into shards for several jobs.
+
+pub mod resume;
 
 use std::fmt;
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use kalah_core::{notation, Game, Position, PositionError, Rules};
-use kalah_solver::{Solver, Turn};
-
-use crate::distributed::{FormatError, Unit};
-use crate::{pool, AnalysisError, ReplayError};
 use kalah_solver::line::replay;
+use kalah_solver::Solver;
+
+pub use crate::wire::answer::{Answer, Bound};
+use crate::wire::unit::Unit;
+use crate::wire::FormatError;
+use crate::{pool, AnalysisError, ReplayError};
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its
 /// 1-based line number.
@@ -114,6 +117,45 @@ impl<R: BufRead> Iterator for Lines<R> {
     }
 }
 
+/// The items of one shard of a batch: the I-th of the input, then every N-th after it
+/// (`shard` is `(I, N)`, 1 <= I <= N; `None` keeps every item), so that N jobs share one
+/// input between them. A read error is passed on and not counted.
+pub struct Sharded<L> {
+    inner: L,
+    /// Items read so far.
+    seen: usize,
+    /// (I, N), or every item.
+    shard: Option<(usize, usize)>,
+}
+
+impl<L> Sharded<L> {
+    /// The shard `shard` of the items of `inner`.
+    pub fn new(inner: L, shard: Option<(usize, usize)>) -> Sharded<L> {
+        Sharded {
+            inner,
+            seen: 0,
+            shard,
+        }
+    }
+}
+
+impl<L: Iterator<Item = io::Result<Item>>> Iterator for Sharded<L> {
+    type Item = io::Result<Item>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let item = self.inner.next()?;
+            let Ok(_) = &item else { return Some(item) };
+            let k = self.seen;
+            self.seen += 1;
+            match self.shard {
+                Some((i, n)) if k % n != i - 1 => continue,
+                _ => return Some(item),
+            }
+        }
+    }
+}
+
 /// Why a line of a batch has no value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LineError {
@@ -165,46 +207,6 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
         notation::play_moves(game, game.start(), input)
             .map(|(p, _)| p)
             .map_err(LineError::Moves)
-    }
-}
-
-/// What an answer's value is: the value itself, or a bound where the value lies outside
-/// the unit's window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The exact value.
-    Exact,
-    /// The value is at least this (at least the window's upper end).
-    AtLeast,
-    /// The value is at most this (at most the window's lower end).
-    AtMost,
-}
-
-/// The answer for one position: exact, or for a work unit whose value lies outside its
-/// window, a bound.
-#[derive(Clone, Debug)]
-pub struct Answer {
-    /// The position solved.
-    pub position: Position,
-    /// Its value from South, or the bound (see [`Answer::bound`]).
-    pub value: i32,
-    /// Whether `value` is the value or a bound of it.
-    pub bound: Bound,
-    /// A principal variation (empty when the game is over or the value is a bound),
-    /// replayed and checked.
-    pub pv: Vec<Turn>,
-    /// The work unit the line held, if it held one.
-    pub unit: Option<Unit>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Wall time of the solve.
-    pub elapsed: Duration,
-}
-
-impl Answer {
-    /// The best turn of the player to move (none when the game is over).
-    pub fn best_turn(&self) -> Option<&Turn> {
-        self.pv.first()
     }
 }
 
@@ -390,6 +392,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn shards_share_the_input_between_them() {
+        let text = "a\nb\n# c\nd\ne\nf\n";
+        let shard = |i| -> Vec<String> {
+            Sharded::new(Lines::new(text.as_bytes()), Some((i, 2)))
+                .map(|r| r.unwrap().input)
+                .collect()
+        };
+        assert_eq!(shard(1), ["a", "d", "f"]);
+        assert_eq!(shard(2), ["b", "e"]);
+        assert_eq!(Sharded::new(Lines::new(text.as_bytes()), None).count(), 5);
     }
 
     #[test]

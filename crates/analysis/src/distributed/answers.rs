@@ -1,0 +1,79 @@
+//! A file of `kalah batch` answers taken into a merge, line by line, with the warnings
+//! that leave a unit missing and the errors that refuse the file.
+
+use super::merge::Merge;
+use crate::wire::answer::AnswerLine;
+use crate::wire::FormatError;
+
+impl Merge<'_> {
+    /// Takes every answer of one file of `kalah batch` answers, `bytes`, named `name` in
+    /// messages, and returns the warnings: an answer that is an error leaves its unit
+    /// missing, and a last line cut short (an interrupted batch) is skipped. Any other
+    /// line that is not an answer to a unit of this split is refused.
+    pub fn add_answers(&mut self, bytes: &[u8], name: &str) -> Result<Vec<String>, FormatError> {
+        let rules = self.tree.rules.to_string();
+        let mut warnings = Vec::new();
+        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let at = format!("{name} line {}", i + 1);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let answer = match AnswerLine::parse(line) {
+                Ok(v) => v,
+                // The last line of an interrupted batch may be cut short.
+                Err(_) if i + 1 == lines.len() => {
+                    warnings.push(format!("{at}: an unfinished last line, skipped"));
+                    continue;
+                }
+                Err(e) => {
+                    return Err(FormatError(format!(
+                        "{at}: not an answer written by kalah batch: {e}"
+                    )))
+                }
+            };
+            if let Some(warning) = self.add_line(&answer, &rules, &at)? {
+                warnings.push(warning);
+            }
+        }
+        Ok(warnings)
+    }
+
+    /// Takes one answer line (`at` in messages) for the split of the rules `rules`; an
+    /// error instead of an answer is a warning.
+    fn add_line(
+        &mut self,
+        v: &AnswerLine,
+        rules: &str,
+        at: &str,
+    ) -> Result<Option<String>, FormatError> {
+        if !v.has_rules(rules) {
+            return Err(FormatError(format!(
+                "{at}: the answer is for the rules {}, the manifest has {rules}: is it an \
+                 answer to this split?",
+                v.rules().unwrap_or("(not recorded)")
+            )));
+        }
+        let Some(id) = v.id() else {
+            return Err(FormatError(format!(
+                "{at}: not the answer to a work unit (no \"id\"): answer the units.jsonl \
+                 that kalah split wrote"
+            )));
+        };
+        if v.is_error() {
+            return Ok(Some(format!(
+                "{at}: unit {id} has no answer: {}",
+                v.error().unwrap_or("an error")
+            )));
+        }
+        let pos = v
+            .position()
+            .ok_or_else(|| FormatError(format!("{at}: no readable \"position\"")))?;
+        let claim = v
+            .claim(&self.game, &pos)
+            .map_err(|e| FormatError(format!("{at}: {e}")))?;
+        self.add(id, &pos, claim)
+            .map_err(|e| FormatError(format!("{at}: {e}")))?;
+        Ok(None)
+    }
+}

@@ -1,0 +1,111 @@
+//! The JSON formats that travel between runs and machines, each with its writer and its
+//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]) and the answer
+//! line of `kalah batch` ([`answer`]). The manifest of a split is the tree's own format
+//! (`distributed::manifest`). The helpers here read the fields they share.
+
+pub mod answer;
+pub mod rules;
+pub mod unit;
+
+use std::fmt;
+
+use kalah_core::{notation, Game, Position, Rules};
+use kalah_solver::Turn;
+use serde_json::Value;
+
+/// Why a manifest, a unit or an answer could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Field `name` of the object `v`, which is `what` in messages.
+pub(crate) fn field<'v>(v: &'v Value, name: &str, what: &str) -> Result<&'v Value, FormatError> {
+    v.get(name)
+        .ok_or_else(|| FormatError(format!("{what} has no \"{name}\"")))
+}
+
+/// The string field `name` of `v`.
+pub(crate) fn text_field<'v>(v: &'v Value, name: &str, what: &str) -> Result<&'v str, FormatError> {
+    field(v, name, what)?
+        .as_str()
+        .ok_or_else(|| FormatError(format!("{what}: \"{name}\" is not a string")))
+}
+
+/// The integer field `name` of `v`.
+pub(crate) fn int_field(v: &Value, name: &str, what: &str) -> Result<i64, FormatError> {
+    field(v, name, what)?
+        .as_i64()
+        .ok_or_else(|| FormatError(format!("{what}: \"{name}\" is not an integer")))
+}
+
+/// The rules written as text in the field `rules` of `v`.
+pub(crate) fn read_rules(v: &Value, what: &str) -> Result<Rules, FormatError> {
+    let text = text_field(v, "rules", what)?;
+    text.parse()
+        .map_err(|e| FormatError(format!("{what}: bad rules '{text}': {e}")))
+}
+
+/// A position in the board form, checked against `game` and settled.
+pub(crate) fn read_position(game: &Game, text: &str, what: &str) -> Result<Position, FormatError> {
+    let pos: Position = text
+        .parse()
+        .map_err(|e| FormatError(format!("{what}: bad position '{text}': {e}")))?;
+    game.settle(pos).map_err(|e| {
+        FormatError(format!(
+            "{what}: position '{text}' does not fit the rules: {e}"
+        ))
+    })
+}
+
+/// A line of turns as written: one string in the notation a turn.
+pub fn write_line(houses: usize, line: &[Turn]) -> Vec<String> {
+    line.iter().map(|t| t.notation(houses)).collect()
+}
+
+/// Reads a line of turns written in the notation, one string a turn, from `pos`, each
+/// turn played with the checked move generator; the turns' ends are checked by
+/// [`replay`](kalah_solver::line::replay) afterwards.
+pub fn read_line(game: &Game, pos: &Position, turns: &[Value]) -> Result<Vec<Turn>, String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(turns.len());
+    for t in turns {
+        let text = t.as_str().ok_or("a turn of the line is not a string")?;
+        let side = p.side_to_move();
+        let (next, sowings) =
+            notation::play_moves(game, p, text).map_err(|e| format!("turn '{text}': {e}"))?;
+        out.push(Turn { side, sowings });
+        p = next;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::{first_steps, Offer};
+
+    #[test]
+    fn a_line_round_trips_through_its_notation() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let start = game.start();
+        // The last turn in bin order, five times (extra sowings included).
+        let (mut pos, mut line) = (start, Vec::new());
+        for _ in 0..5 {
+            let Some(step) = first_steps(&game, &pos, Offer::AfterTurn).pop() else {
+                break;
+            };
+            line.push(step.turn);
+            pos = step.after;
+        }
+        let written: Vec<Value> = write_line(4, &line).into_iter().map(Value::from).collect();
+        assert_eq!(read_line(&game, &start, &written).unwrap(), line);
+        assert!(read_line(&game, &start, &[Value::from(7)]).is_err());
+    }
+}
