@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::{decide, pie, replay, Offer};
-use kalah_core::Side;
+use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis};
+use kalah_core::{Game, Side};
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -102,8 +102,18 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         offer,
         |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
     )?;
-    // The best turn without the rule is the one of highest value for South.
-    let plain = analysis
+    let plain = best_without_rule(&analysis)?;
+    if args.json {
+        write_json(&game, &analysis, plain, seconds, out)
+    } else {
+        write_text(&game, &analysis, plain, seconds, out)
+    }
+}
+
+/// The best first move without the rule: the one of highest value for South (the
+/// earliest in bin order among equals).
+fn best_without_rule(analysis: &PieAnalysis) -> Result<&Opening, CliError> {
+    analysis
         .choices
         .iter()
         .max_by_key(|c| {
@@ -113,45 +123,56 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
             )
         })
         .map(|c| &c.opening)
-        .ok_or_else(|| invalid("no first move"))?;
-    let without_rule = plain.value;
-    let without_rule_turn = plain.step.turn.notation(game.houses());
-    let choices = &analysis.choices;
+        .ok_or_else(|| invalid("no first move"))
+}
+
+/// The analysis as one JSON object.
+fn write_json(
+    game: &Game,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let h = game.houses();
-    let best = analysis.best();
-    let value = analysis.value;
-    if args.json {
-        let turns: Vec<_> = choices
-            .iter()
-            .map(|c| {
-                json!({
-                    "turn": c.opening.step.turn.notation(h),
-                    "value": c.opening.value,
-                    "swap": c.decision.swap,
-                    "first_player": c.decision.first_player,
-                    "position_after": c.opening.step.after.to_string(),
-                    "pv": line_strings(h, &c.opening.pv),
-                })
+    let turns: Vec<_> = analysis
+        .choices
+        .iter()
+        .map(|c| {
+            json!({
+                "turn": c.opening.step.turn.notation(h),
+                "value": c.opening.value,
+                "swap": c.decision.swap,
+                "first_player": c.decision.first_player,
+                "position_after": c.opening.step.after.to_string(),
+                "pv": line_strings(h, &c.opening.pv),
             })
-            .collect();
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "offer": offer_name(offer),
-            "tie": "no swap",
-            "turns": turns,
-            "best_turn": best.opening.step.turn.notation(h),
-            "value": value,
-            "value_without_pie": without_rule,
-            "best_turn_without_pie": without_rule_turn,
-            "seconds": seconds,
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
-    }
-    let what = match offer {
-        Offer::AfterTurn => "turn",
-        Offer::AfterFirstSowing => "sowing",
-    };
+        })
+        .collect();
+    let obj = json!({
+        "rules": game.rules().to_string(),
+        "offer": offer_name(analysis.offer),
+        "tie": "no swap",
+        "turns": turns,
+        "best_turn": analysis.best().opening.step.turn.notation(h),
+        "value": analysis.value,
+        "value_without_pie": plain.value,
+        "best_turn_without_pie": plain.step.turn.notation(h),
+        "seconds": seconds,
+    });
+    writeln!(out, "{obj}")?;
+    Ok(())
+}
+
+/// The analysis as a table for people: its conventions, every first move, the verdict.
+fn write_text(
+    game: &Game,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let offer = analysis.offer;
     writeln!(out, "rules       {}", game.rules())?;
     writeln!(
         out,
@@ -168,6 +189,23 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
          the player who moved first, with the rule"
     )?;
     writeln!(out)?;
+    write_choices(game.houses(), analysis, out)?;
+    writeln!(out)?;
+    write_verdict(game.houses(), analysis, plain, seconds, out)
+}
+
+/// What a first move is called in the text (`turn`, `sowing`).
+fn move_word(offer: Offer) -> &'static str {
+    match offer {
+        Offer::AfterTurn => "turn",
+        Offer::AfterFirstSowing => "sowing",
+    }
+}
+
+/// The table of first moves: value, North's decision, the first player's outcome.
+fn write_choices(h: usize, analysis: &PieAnalysis, out: &mut dyn Write) -> Result<(), CliError> {
+    let what = move_word(analysis.offer);
+    let choices = &analysis.choices;
     let width = choices
         .iter()
         .map(|c| c.opening.step.turn.notation(h).len())
@@ -185,7 +223,19 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
             signed(c.decision.first_player)
         )?;
     }
-    writeln!(out)?;
+    Ok(())
+}
+
+/// The best first move with the rule, the values with and without it, the work.
+fn write_verdict(
+    h: usize,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let what = move_word(analysis.offer);
+    let best = analysis.best();
     writeln!(
         out,
         "best first {what} with the pie rule   {} (North {})",
@@ -199,17 +249,18 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
     writeln!(
         out,
         "value with the pie rule         {} for the first player",
-        signed(value)
+        signed(analysis.value)
     )?;
     writeln!(
         out,
-        "value without the pie rule      {} for South (best first {what} {without_rule_turn})",
-        signed(without_rule)
+        "value without the pie rule      {} for South (best first {what} {})",
+        signed(plain.value),
+        plain.step.turn.notation(h)
     )?;
     writeln!(
         out,
         "{} first {what}s solved exactly in {seconds:.2} s",
-        choices.len()
+        analysis.choices.len()
     )?;
     Ok(())
 }

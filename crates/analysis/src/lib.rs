@@ -46,7 +46,9 @@ mod pool;
 use std::fmt;
 
 pub use kalah_solver::line::{replay, ReplayError};
-pub use openings::{first_steps, openings, solve_step, solve_steps, Offer, Opening, Step};
+pub use openings::{
+    analyse, first_steps, openings, solve_step, Analysis, Offer, Opening, Step, Watch,
+};
 pub use pie::{decide, pie, PieAnalysis, PieChoice, PieDecision};
 
 /// Why an analysis gave no result.
