@@ -42,6 +42,8 @@ pub mod openings;
 pub mod output;
 pub mod pie;
 mod pool;
+pub mod progress;
+pub mod setup;
 
 use std::fmt;
 

@@ -24,8 +24,8 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::params::Setup;
-use crate::analysis_io::line_strings;
-use crate::solving::{phase_name, SolverArgs};
+use super::Configure;
+use kalah_analysis::progress::phase_name;
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
 /// analysis took its place.
@@ -39,7 +39,7 @@ type Kept = (Rules, Arc<Solver>, usize);
 
 /// The analyses running and the solvers they share.
 pub struct Analyses {
-    solver_args: SolverArgs,
+    configure: Arc<Configure>,
     max: usize,
     solvers: Mutex<VecDeque<Kept>>,
     /// Held while a solver is made: two analyses of new rules at once make it once.
@@ -90,10 +90,10 @@ impl Sink {
 }
 
 impl Analyses {
-    /// No analysis yet; at most `max` at a time, solvers made from `solver_args`.
-    pub fn new(solver_args: SolverArgs, max: usize) -> Analyses {
+    /// No analysis yet; at most `max` at a time, solvers configured by `configure`.
+    pub fn new(configure: Arc<Configure>, max: usize) -> Analyses {
         Analyses {
-            solver_args,
+            configure,
             max: max.max(1),
             solvers: Mutex::new(VecDeque::new()),
             making: Mutex::new(()),
@@ -167,10 +167,7 @@ impl Analyses {
         // The database `kalah openings` would use from the start: the one the first
         // turns' solves want, and enough for every later position of the game.
         let solves = first_steps(game, &game.start(), Offer::AfterTurn).len();
-        let mut config = self
-            .solver_args
-            .config(game, game.capacity(), solves.max(1))
-            .map_err(|e| e.to_string())?;
+        let mut config = (self.configure)(game, game.capacity(), solves.max(1))?;
         let workers = match game.rules().family.is_cyclic() {
             true => 1,
             false => std::mem::replace(&mut config.threads, 1).max(1),
@@ -365,6 +362,11 @@ fn pie_event(setup: &Setup, steps: &[Step], analysis: &Analysis) -> Value {
 /// Where a solved turn stands among `steps` (its index in the events).
 fn index_of(steps: &[Step], o: &Opening) -> Option<usize> {
     steps.iter().position(|s| *s == o.step)
+}
+
+/// A line of turns in the published notation.
+fn line_strings(houses: usize, line: &[kalah_solver::Turn]) -> Vec<String> {
+    line.iter().map(|t| t.notation(houses)).collect()
 }
 
 /// Locks a mutex, whether or not a thread panicked while holding it (the data is a list
