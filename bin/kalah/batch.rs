@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use kalah_analysis::batch::{solve_stream_in_order, Answer, Bound, Item, LineError, Lines};
 use kalah_analysis::distributed::Unit;
-use kalah_analysis::output::{Output, OutputError, OutputKind};
 use kalah_core::Game;
+use kalah_io::{Output, OutputError, OutputKind};
 use serde_json::{json, Value};
 
 use crate::analysis_io::{

@@ -46,8 +46,8 @@ pub enum CliError {
     Internal(String),
     /// An input file that cannot be read or understood; the message names the place.
     Input(String),
-    /// An output file that cannot be used or written (see `kalah_analysis::output`).
-    Output(kalah_analysis::output::OutputError),
+    /// An output file that cannot be used or written (see `kalah_io`).
+    Output(kalah_io::OutputError),
     /// Not an error but an unfinished result (`kalah merge` before every answer it needs
     /// is in): the message says what is missing; the exit status is 3.
     Incomplete(String),
@@ -123,8 +123,8 @@ impl From<SolverError> for CliError {
     }
 }
 
-impl From<kalah_analysis::output::OutputError> for CliError {
-    fn from(e: kalah_analysis::output::OutputError) -> Self {
+impl From<kalah_io::OutputError> for CliError {
+    fn from(e: kalah_io::OutputError) -> Self {
         CliError::Output(e)
     }
 }

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use kalah_analysis::export::resume::{self, Partial, ResumeError};
 use kalah_analysis::export::{evaluate, plan_until, Entry, Plan};
-use kalah_analysis::output::{Header, Output};
 use kalah_core::{notation, Game, Position, CLOCKWISE};
+use kalah_io::{Header, Output};
 use kalah_solver::Solver;
 use serde_json::json;
 

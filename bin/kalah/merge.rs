@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use kalah_analysis::decide;
 use kalah_analysis::distributed::{Bounds, Claim, FirstMove, Merge, Tree, Unit, Verdict, Window};
-use kalah_analysis::output::Output;
 use kalah_core::{Position, Side};
+use kalah_io::Output;
 use serde_json::{json, Value};
 
 use crate::analysis_io::{file_error, line_strings, signed};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{sample, split, Kind, Proof, Step, Tree, Unit, Window};
-use kalah_analysis::output::Output;
+use kalah_io::Output;
 use serde_json::json;
 
 use crate::analysis_io::invalid;

@@ -6,7 +6,7 @@
 //!
 //! axum on tokio: the well-kept server stack with server-sent events, graceful shutdown
 //! and per-route method handling built in. The solver itself stays synchronous: each
-//! analysis runs on a thread of its own ([`analysis`]) and the runtime only carries
+//! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
 //! requests and events, on two worker threads. The page's assets are compiled into the
 //! binary; no request reads the file system.
 #![deny(missing_docs)]

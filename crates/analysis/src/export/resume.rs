@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use kalah_core::{Position, Rules};
 
-use crate::output::{read_regular, replace, seal, unseal, Header, HeaderError};
+use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
 
 /// Why a partial file could not be read or written.
 #[derive(Debug)]
