@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis};
-use kalah_core::{Game, Side};
+use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis, PieDecision};
+use kalah_core::{Game, Position, Side};
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -287,47 +287,76 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
     spinner.finish_and_clear();
     let value = solution.value_from_south();
     replay(&game, &pos, &solution.pv, value).map_err(|e| CliError::Internal(e.to_string()))?;
-    let d = decide(value);
-    let pv = line_strings(game.houses(), &solution.pv);
+    let decision = Decision {
+        game: &game,
+        pos: &pos,
+        offer,
+        decision: decide(value),
+        pv: line_strings(game.houses(), &solution.pv),
+    };
     if args.json {
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "offer": offer_name(offer),
-            "value": value,
+        writeln!(out, "{}", decision.json())?;
+    } else {
+        decision.write_text(out)?;
+    }
+    Ok(())
+}
+
+/// North's decision in one position, as JSON or as text.
+struct Decision<'a> {
+    game: &'a Game,
+    pos: &'a Position,
+    offer: Offer,
+    decision: PieDecision,
+    /// The principal variation from the position, in the published notation.
+    pv: Vec<String>,
+}
+
+impl Decision<'_> {
+    /// The decision as one JSON object.
+    fn json(&self) -> serde_json::Value {
+        let d = &self.decision;
+        json!({
+            "rules": self.game.rules().to_string(),
+            "position": self.pos.to_string(),
+            "offer": offer_name(self.offer),
+            "value": d.value,
             "swap": d.swap,
             "north": -d.first_player,
             "advantage": d.advantage,
-            "pv": pv,
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
+            "pv": self.pv,
+        })
     }
-    writeln!(out, "rules      {}", game.rules())?;
-    writeln!(out, "position   {pos}")?;
-    writeln!(
-        out,
-        "value      {} from South (the side that made the first move), without a swap",
-        signed(value)
-    )?;
-    let verdict = if d.swap {
-        format!(
-            "swap: North takes over South's side and ends {} instead of {} ({} better)",
-            signed(value),
-            signed(-value),
-            d.advantage
-        )
-    } else if value == 0 {
-        "keep the sides: a draw either way (on a tie North does not swap)".to_string()
-    } else {
-        format!(
-            "keep the sides: North ends {} instead of {} by swapping ({} better)",
-            signed(-value),
-            signed(value),
-            d.advantage
-        )
-    };
-    writeln!(out, "decision   {verdict}")?;
-    writeln!(out, "pv         {}", pv.join(" "))?;
-    Ok(())
+
+    /// The decision for people: the value, the verdict and the line.
+    fn write_text(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let (d, value) = (&self.decision, self.decision.value);
+        writeln!(out, "rules      {}", self.game.rules())?;
+        writeln!(out, "position   {}", self.pos)?;
+        writeln!(
+            out,
+            "value      {} from South (the side that made the first move), without a swap",
+            signed(value)
+        )?;
+        let verdict = if d.swap {
+            format!(
+                "swap: North takes over South's side and ends {} instead of {} ({} better)",
+                signed(value),
+                signed(-value),
+                d.advantage
+            )
+        } else if value == 0 {
+            "keep the sides: a draw either way (on a tie North does not swap)".to_string()
+        } else {
+            format!(
+                "keep the sides: North ends {} instead of {} by swapping ({} better)",
+                signed(-value),
+                signed(value),
+                d.advantage
+            )
+        };
+        writeln!(out, "decision   {verdict}")?;
+        writeln!(out, "pv         {}", self.pv.join(" "))?;
+        Ok(())
+    }
 }
