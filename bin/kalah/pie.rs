@@ -69,10 +69,7 @@ pub struct Args {
 
 /// The offer as written in JSON (`turn`, `first-sowing`), by `pie` and `merge`.
 pub fn offer_name(offer: Offer) -> &'static str {
-    match offer {
-        Offer::AfterTurn => "turn",
-        Offer::AfterFirstSowing => "first-sowing",
-    }
+    offer.name()
 }
 
 /// Runs `kalah pie`.
@@ -102,28 +99,14 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         offer,
         |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
     )?;
-    let plain = best_without_rule(&analysis)?;
+    let plain = analysis
+        .best_without_rule()
+        .ok_or_else(|| invalid("no first move"))?;
     if args.json {
         write_json(&game, &analysis, plain, seconds, out)
     } else {
         write_text(&game, &analysis, plain, seconds, out)
     }
-}
-
-/// The best first move without the rule: the one of highest value for South (the
-/// earliest in bin order among equals).
-fn best_without_rule(analysis: &PieAnalysis) -> Result<&Opening, CliError> {
-    analysis
-        .choices
-        .iter()
-        .max_by_key(|c| {
-            (
-                c.opening.value,
-                std::cmp::Reverse(c.opening.step.turn.sowings.clone()),
-            )
-        })
-        .map(|c| &c.opening)
-        .ok_or_else(|| invalid("no first move"))
 }
 
 /// The analysis as one JSON object.

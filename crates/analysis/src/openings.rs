@@ -29,6 +29,16 @@ pub enum Offer {
     AfterFirstSowing,
 }
 
+impl Offer {
+    /// The offer as written in JSON and on the command line: `turn`, `first-sowing`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Offer::AfterTurn => "turn",
+            Offer::AfterFirstSowing => "first-sowing",
+        }
+    }
+}
+
 /// One first move: a whole turn or a single sowing (see [`Offer`]), and where it leads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
