@@ -172,24 +172,7 @@ impl Analyses {
             true => 1,
             false => std::mem::replace(&mut config.threads, 1).max(1),
         };
-        match &config.database {
-            Database::File(path)
-            | Database::BestIn { dir: path, .. }
-            | Database::Cached {
-                file: Some(path), ..
-            } => sink.status(&format!(
-                "loading the endgame database {}",
-                path.display()
-            )),
-            Database::Cached { seeds, cache, .. } => sink.status(&format!(
-                "building the endgame database of {seeds} seeds (once: it is kept in {} for later runs)",
-                cache.dir().display()
-            )),
-            Database::Build(k) if *k > 0 => {
-                sink.status(&format!("building an endgame database of {k} seeds"))
-            }
-            _ => sink.status("preparing the solver"),
-        }
+        sink.status(&preparing(&config.database));
         let solver = Arc::new(Solver::new(game.clone(), config).map_err(|e| e.to_string())?);
         let mut solvers = lock(&self.solvers);
         if solvers.len() >= SOLVERS_KEPT {
@@ -362,6 +345,24 @@ fn pie_event(setup: &Setup, steps: &[Step], analysis: &Analysis) -> Value {
 /// Where a solved turn stands among `steps` (its index in the events).
 fn index_of(steps: &[Step], o: &Opening) -> Option<usize> {
     steps.iter().position(|s| *s == o.step)
+}
+
+/// What the client is told while a solver is made: which endgame database is loaded or
+/// built.
+fn preparing(database: &Database) -> String {
+    match database {
+        Database::File(path)
+        | Database::BestIn { dir: path, .. }
+        | Database::Cached {
+            file: Some(path), ..
+        } => format!("loading the endgame database {}", path.display()),
+        Database::Cached { seeds, cache, .. } => format!(
+            "building the endgame database of {seeds} seeds (once: it is kept in {} for later runs)",
+            cache.dir().display()
+        ),
+        Database::Build(k) if *k > 0 => format!("building an endgame database of {k} seeds"),
+        _ => "preparing the solver".to_string(),
+    }
 }
 
 /// A line of turns in the published notation.
