@@ -371,7 +371,7 @@ fn batch_resume_with_other_rules_is_refused() {
 
 #[test]
 fn export_resume_from_another_exports_work_is_refused() {
-    use kalah_analysis::output::{seal, Header};
+    use kalah_io::{seal, Header};
     let dir = scratch();
     let game = Game::new(Rules::kalah(3, 2)).unwrap();
     let header = |rules: String, depth: &str| {

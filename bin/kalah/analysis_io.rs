@@ -120,7 +120,7 @@ pub fn with_output(
     let Some(path) = path else {
         return body(out);
     };
-    let output = kalah_analysis::output::Output::open(path)?;
+    let output = kalah_io::Output::open(path)?;
     let mut text = Vec::new();
     body(&mut text)?;
     output.replace(&text)?;

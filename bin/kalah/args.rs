@@ -2,14 +2,10 @@
 //! start from, and the one function that turns them into a [`Game`] and a [`Position`].
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_core::{notation, Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
+use kalah_analysis::setup::RuleOptions;
+use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 
 use crate::error::CliError;
-
-/// Houses per side when neither `--houses` nor `--position` says otherwise.
-const DEFAULT_HOUSES: u8 = 6;
-/// Seeds per house when `--seeds` is not given.
-const DEFAULT_SEEDS: u8 = 4;
 
 /// The rules of the game: a board size, a preset, and options that override the preset.
 #[derive(clap::Args, Debug, Clone)]
@@ -103,28 +99,28 @@ impl RulesArgs {
             && !self.no_early_stop
     }
 
+    /// The rule options as the library takes them.
+    pub fn options(&self) -> RuleOptions {
+        RuleOptions {
+            houses: self.houses,
+            seeds: self.seeds,
+            preset: self.preset,
+            capture: self.capture,
+            end: self.end,
+            leftovers: self.leftovers,
+            grand_slam: self.grand_slam,
+            // `--no-early-stop` wins, as it did when both could be given.
+            early_stop: match (self.early_stop, self.no_early_stop) {
+                (_, true) => Some(false),
+                (true, false) => Some(true),
+                (false, false) => None,
+            },
+        }
+    }
+
     /// The rules for a board of `houses` houses with `seeds` seeds per house.
     pub fn rules(&self, houses: u8, seeds: u8) -> Rules {
-        let mut rules = self.preset.rules(houses, seeds);
-        if let Some(capture) = self.capture {
-            rules.capture = capture;
-        }
-        if let Some(end) = self.end {
-            rules.end = end;
-        }
-        if let Some(leftovers) = self.leftovers {
-            rules.leftovers = leftovers;
-        }
-        if let Some(grand_slam) = self.grand_slam {
-            rules.grand_slam = grand_slam;
-        }
-        if self.early_stop {
-            rules.early_stop = true;
-        }
-        if self.no_early_stop {
-            rules.early_stop = false;
-        }
-        rules
+        self.options().rules(houses, seeds)
     }
 }
 
@@ -144,67 +140,17 @@ pub struct PositionArgs {
     pub moves: Option<String>,
 }
 
-/// Builds the game from the rule options and the position to start from.
+/// Builds the game from the rule options and the position to start from
+/// ([`kalah_analysis::setup::setup`]).
 ///
 /// The board size comes from `--position` when `--houses` is not given. A position holding
 /// more seeds than `--seeds` allows raises the seeds per house to the smallest number that
 /// holds it, unless `--seeds` was given explicitly. A hand-entered position goes through
 /// [`Game::settle`], so one whose game is already over is shown as finished.
 pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Position), CliError> {
-    let (game, start) = match &position.position {
-        None => {
-            let houses = rules.houses.unwrap_or(DEFAULT_HOUSES);
-            let seeds = rules.seeds.unwrap_or(DEFAULT_SEEDS);
-            let game = Game::new(rules.rules(houses, seeds))?;
-            let start = game.start();
-            (game, start)
-        }
-        Some(text) => {
-            let pos: Position = text.parse().map_err(CliError::Position)?;
-            let h = pos.houses_per_side();
-            if let Some(houses) = rules.houses {
-                if houses as usize != h {
-                    return Err(CliError::HousesMismatch {
-                        position: h,
-                        houses: houses as usize,
-                    });
-                }
-            }
-            let total = pos.total_seeds() as usize;
-            let seeds = match rules.seeds {
-                Some(s) if 2 * h * s as usize >= total => s,
-                Some(s) => {
-                    return Err(CliError::SeedsTooFew {
-                        total,
-                        houses: h,
-                        seeds: s as usize,
-                    })
-                }
-                None => {
-                    let needed = total.div_ceil(2 * h).max(DEFAULT_SEEDS as usize);
-                    let max = kalah_core::MAX_TOTAL_SEEDS / (2 * h);
-                    if needed > max {
-                        return Err(CliError::PositionTooLarge {
-                            total,
-                            houses: h,
-                            max: 2 * h * max,
-                        });
-                    }
-                    needed as u8
-                }
-            };
-            let game = Game::new(rules.rules(h as u8, seeds))?;
-            let start = game.settle(pos).map_err(CliError::Position)?;
-            (game, start)
-        }
-    };
-    let start = match &position.moves {
-        None => start,
-        Some(list) => {
-            notation::play_moves(&game, start, list)
-                .map_err(CliError::Moves)?
-                .0
-        }
-    };
-    Ok((game, start))
+    Ok(kalah_analysis::setup::setup(
+        &rules.options(),
+        position.position.as_deref(),
+        position.moves.as_deref(),
+    )?)
 }

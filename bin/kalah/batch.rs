@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{solve_stream_in_order, Item, Lines, Sharded};
-use kalah_analysis::output::{Output, OutputError, OutputKind};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
 use kalah_core::Game;
+use kalah_io::{Output, OutputError, OutputKind};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{

@@ -6,9 +6,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::output::{Output, OutputKind};
 use kalah_analysis::wire::rules;
-use kalah_core::{Game, Position, Side};
+use kalah_core::{Game, Position, Rules, Side};
+use kalah_io::{Output, OutputKind};
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file, Egdb, Requirements};
 use serde_json::json;

@@ -4,9 +4,12 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{MoveError, PositionError, RulesError};
+use kalah_core::{PositionError, RulesError};
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
+
+pub use kalah_analysis::setup::move_message;
+use kalah_analysis::setup::SetupError;
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -15,34 +18,8 @@ pub enum CliError {
     Rules(RulesError),
     /// `--position` could not be read or does not fit the rules.
     Position(PositionError),
-    /// `--moves` could not be read or contains a move that cannot be played.
-    Moves(PositionError),
-    /// `--position` has a number of houses other than the one `--houses` asks for.
-    HousesMismatch {
-        /// Houses per side in the position.
-        position: usize,
-        /// Houses per side given with `--houses`.
-        houses: usize,
-    },
-    /// The position holds more seeds than `--seeds`, given explicitly, allows.
-    SeedsTooFew {
-        /// Seeds in the position.
-        total: usize,
-        /// Houses per side.
-        houses: usize,
-        /// Seeds per house given with `--seeds`.
-        seeds: usize,
-    },
-    /// The position holds more seeds than any game on its board size can (seeds per house
-    /// times `2H` must stay within the packed board's 255).
-    PositionTooLarge {
-        /// Seeds in the position.
-        total: usize,
-        /// Houses per side.
-        houses: usize,
-        /// The most seeds a game on this board can hold.
-        max: usize,
-    },
+    /// The rule options, `--position` or `--moves` give no game to play.
+    Setup(SetupError),
     /// An endgame database could not be built, read or used.
     Egdb(EgdbError),
     /// The solver's table or database does not fit in the memory available.
@@ -69,8 +46,8 @@ pub enum CliError {
     Internal(String),
     /// An input file that cannot be read or understood; the message names the place.
     Input(String),
-    /// An output file that cannot be used or written (see `kalah_analysis::output`).
-    Output(kalah_analysis::output::OutputError),
+    /// An output file that cannot be used or written (see `kalah_io`).
+    Output(kalah_io::OutputError),
     /// Not an error but an unfinished result (`kalah merge` before every answer it needs
     /// is in): the message says what is missing; the exit status is 3.
     Incomplete(String),
@@ -83,37 +60,8 @@ impl fmt::Display for CliError {
                 write!(f, "{e}: lower --houses or --seeds")
             }
             CliError::Rules(e) => write!(f, "{e}"),
-            // The core suggests raising --seeds, which cannot help past the encoding's limit.
-            CliError::Position(PositionError::TooManySeeds { seeds, capacity }) => write!(
-                f,
-                "--position holds {seeds} seeds, more than the {capacity} the packed board \
-                 holds: remove seeds from the position"
-            ),
-            CliError::Position(e) => write!(f, "--position: {e}"),
-            CliError::Moves(e) => write!(f, "--moves: {}", move_message(e)),
-            CliError::HousesMismatch { position, houses } => write!(
-                f,
-                "--position has {position} houses per side but --houses says {houses}: \
-                 drop --houses (it is inferred from the position) or give {} counts",
-                2 * houses + 2
-            ),
-            CliError::SeedsTooFew {
-                total,
-                houses,
-                seeds,
-            } => write!(
-                f,
-                "--position holds {total} seeds but --seeds {seeds} allows at most {} \
-                 (2 x {houses} houses x {seeds}): raise --seeds to {} or leave it out",
-                2 * houses * seeds,
-                total.div_ceil(2 * houses)
-            ),
-            CliError::PositionTooLarge { total, houses, max } => write!(
-                f,
-                "--position holds {total} seeds, but a game with {houses} houses per side \
-                 holds at most {max} (2 x {houses} houses x seeds per house, within 255): \
-                 remove seeds from the position"
-            ),
+            CliError::Position(e) => SetupError::Position(e.clone()).fmt(f),
+            CliError::Setup(e) => write!(f, "{e}"),
             CliError::Egdb(e @ EgdbError::EarlyStop) => {
                 write!(f, "{e} (its size: kalah solve --egdb-seeds)")
             }
@@ -175,27 +123,20 @@ impl From<SolverError> for CliError {
     }
 }
 
-impl From<kalah_analysis::output::OutputError> for CliError {
-    fn from(e: kalah_analysis::output::OutputError) -> Self {
+impl From<kalah_io::OutputError> for CliError {
+    fn from(e: kalah_io::OutputError) -> Self {
         CliError::Output(e)
+    }
+}
+
+impl From<SetupError> for CliError {
+    fn from(e: SetupError) -> Self {
+        CliError::Setup(e)
     }
 }
 
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
         CliError::Io(e)
-    }
-}
-
-/// The message for a move that could not be read or played, naming the bin as the user
-/// wrote it (the core's own message for an empty house counts houses from the mover's left,
-/// which for North is not the bin number).
-pub fn move_message(e: &PositionError) -> String {
-    match e {
-        PositionError::Illegal {
-            bin,
-            why: MoveError::EmptyHouse { .. },
-        } => format!("cannot sow bin {bin}: it holds no seeds"),
-        e => e.to_string(),
     }
 }

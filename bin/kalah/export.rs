@@ -2,16 +2,16 @@
 //! written atomically, with finished work kept across interruptions.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
-use kalah_analysis::export::{evaluate, plan_until, Entry};
-use kalah_analysis::output::{read_regular, replace, seal, unseal, Header, HeaderError, Output};
+use kalah_analysis::export::resume::{self, Partial, ResumeError};
+use kalah_analysis::export::{evaluate, plan_until, Entry, Plan};
 use kalah_analysis::wire;
 use kalah_core::{notation, Game, Position, CLOCKWISE};
+use kalah_io::{Header, Output};
+use kalah_solver::Solver;
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -87,94 +87,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .iter()
         .map(|p| Output::open(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let format = |path: &Path| {
-        args.format
-            .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
-                Some(e) if e.eq_ignore_ascii_case("csv") => Format::Csv,
-                _ => Format::Json,
-            })
-    };
     let started = Instant::now();
     let plan = plan_until(&game, &start, args.depth, interrupt_flag())
         .map_err(|e| analysis_error(e, "nothing solved yet"))?;
     // The values solved so far are kept beside the first regular output (none for streams).
     let partial_path = outputs.iter().find_map(|o| o.sibling(".partial"));
-    let header = Header::new(
-        "export-partial",
-        &[
-            ("rules", game.rules().to_string()),
-            ("start", start.to_string()),
-            ("depth", args.depth.to_string()),
-        ],
-    );
-    let (known, damaged) = match &partial_path {
-        Some(path) => load_partial(path, &header)?,
-        None => (HashMap::new(), 0),
-    };
-    if damaged > 0 {
-        eprintln!(
-            "warning: {damaged} values in {} failed their check and are solved again",
-            partial_path.as_deref().unwrap_or(Path::new("")).display()
-        );
-    }
+    let header = resume::header(game.rules(), &start, args.depth);
+    let known = load_kept(partial_path.as_deref(), &header)?;
     let todo = plan.to_solve(&known).len();
-
     let (solver, workers) =
         parallel_solver(&args.solver, &game, start.seeds_in_houses() as usize, todo)?;
     let partial = match &partial_path {
-        Some(path) => Some(start_partial(path, &header, &known)?),
+        Some(path) => Some(Partial::start(path, &header, &known).map_err(resume_error)?),
         None => None,
     };
-    let partial = Mutex::new(partial);
-    let write_failed = Mutex::new(None);
-    let bar = progress_bar(args.solver.quiet, todo, "positions past the table solved");
-    if let (false, Some(path)) = (known.is_empty(), &partial_path) {
-        bar.println(format!(
-            "resuming: {} values kept in {}",
-            known.len(),
-            path.display()
-        ));
-    }
-    let result = evaluate(
-        &solver,
-        &plan,
-        &known,
-        workers,
-        interrupt_flag(),
-        &|p, v| {
-            if let Ok(mut guard) = partial.lock() {
-                if let Some(f) = guard.as_mut() {
-                    // One write per record, so a kill leaves whole records and at most one
-                    // cut short.
-                    let record = seal(&format!("{p} {v}")) + "\n";
-                    if let Err(e) = f.write_all(record.as_bytes()) {
-                        if let Ok(mut w) = write_failed.lock() {
-                            w.get_or_insert(e);
-                        }
-                        // Stop writing: one error is enough to end the run.
-                        *guard = None;
-                        interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                }
-            }
-            bar.inc(1);
-        },
-    );
-    bar.finish_and_clear();
-    if let (Some(e), Some(path)) = (write_failed.into_inner().ok().flatten(), &partial_path) {
-        return Err(file_error(path, e));
-    }
-    let kept = match &partial_path {
-        Some(path) => format!(
-            "the values solved so far are kept in {}; run the same command again to go on",
-            path.display()
-        ),
-        None => "nothing kept: the outputs are not regular files".to_string(),
-    };
-    let table = result.map_err(|e| analysis_error(e, &kept))?;
-
+    let table = solve(args, &solver, workers, &plan, &known, partial.as_ref())?;
     for output in &outputs {
-        let text = match format(output.path()) {
+        let text = match format(args, output.path()) {
             Format::Json => json_table(&game, &start, args.depth, &table),
             Format::Csv => csv_table(&game, &table),
         };
@@ -200,79 +129,77 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The values kept by an interrupted run of the same export, and how many of its
-/// records failed their check (they are solved again). A file from another export (other
-/// rules, start or depth) or with a damaged header is refused, saying what differs; only
-/// a regular file is read.
-fn load_partial(path: &Path, header: &Header) -> Result<(HashMap<Position, i32>, usize), CliError> {
-    let bytes = match read_regular(path).map_err(|e| file_error(path, e))? {
-        Some(b) if !b.is_empty() => b,
-        _ => return Ok((HashMap::new(), 0)),
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let mut lines = text.split('\n');
-    let first = lines.next().unwrap_or("");
-    let refuse = |why: String| {
-        CliError::Input(format!(
-            "{} {why}: remove it to start afresh, or run the export that wrote it",
-            path.display()
-        ))
-    };
-    let found = match Header::parse(first) {
-        Ok(h) => h,
-        Err(HeaderError::Foreign) => {
-            return Err(refuse(
-                "was not written by this version of kalah export".into(),
-            ))
-        }
-        Err(HeaderError::Damaged) => return Err(refuse("has a damaged header".into())),
-    };
-    let differences = header.differences(&found);
-    if !differences.is_empty() {
-        return Err(refuse(format!(
-            "holds the work of another export ({})",
-            differences.join("; ")
-        )));
-    }
-    let mut known = HashMap::new();
-    let mut damaged = 0;
-    let records: Vec<&str> = lines.collect();
-    // The last piece is empty after a final line break, or a line a crash cut short: left
-    // out without a warning.
-    let whole = records.split_last().map_or(&[][..], |(_, whole)| whole);
-    for line in whole {
-        let parsed = unseal(line).and_then(|r| {
-            let (p, v) = r.split_once(' ')?;
-            Some((p.parse::<Position>().ok()?, v.parse::<i32>().ok()?))
-        });
-        match parsed {
-            Some((p, v)) => {
-                known.insert(p, v);
-            }
-            None => damaged += 1,
-        }
-    }
-    Ok((known, damaged))
+/// The format of the table written to `path`: `--format`, else from its extension.
+fn format(args: &Args, path: &Path) -> Format {
+    args.format
+        .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("csv") => Format::Csv,
+            _ => Format::Json,
+        })
 }
 
-/// Rewrites the partial file with `header` and the `known` values (the good records of an
-/// interrupted run) and opens it to add the values solved from now on.
-fn start_partial(
-    path: &Path,
-    header: &Header,
-    known: &HashMap<Position, i32>,
-) -> Result<File, CliError> {
-    let mut text = header.line();
-    text.push('\n');
-    for (p, v) in known {
-        text.push_str(&seal(&format!("{p} {v}")));
-        text.push('\n');
+/// The values an interrupted run of this export kept at `path`, warning about the
+/// records that failed their check (they are solved again).
+fn load_kept(path: Option<&Path>, header: &Header) -> Result<HashMap<Position, i32>, CliError> {
+    let Some(path) = path else {
+        return Ok(HashMap::new());
+    };
+    let kept = resume::load(path, header).map_err(resume_error)?;
+    if kept.damaged > 0 {
+        eprintln!(
+            "warning: {} values in {} failed their check and are solved again",
+            kept.damaged,
+            path.display()
+        );
     }
-    replace(path, text.as_bytes()).map_err(|e| file_error(path, e))?;
-    OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| file_error(path, e))
+    Ok(kept.values)
+}
+
+/// Solves the table with a progress bar, each value going to `partial` as it comes; a
+/// failed write stops the run as Ctrl-C does.
+fn solve(
+    args: &Args,
+    solver: &Solver,
+    workers: usize,
+    plan: &Plan,
+    known: &HashMap<Position, i32>,
+    partial: Option<&Partial>,
+) -> Result<Vec<Entry>, CliError> {
+    let todo = plan.to_solve(known).len();
+    let bar = progress_bar(args.solver.quiet, todo, "positions past the table solved");
+    if let (false, Some(partial)) = (known.is_empty(), partial) {
+        bar.println(format!(
+            "resuming: {} values kept in {}",
+            known.len(),
+            partial.path().display()
+        ));
+    }
+    let result = evaluate(solver, plan, known, workers, interrupt_flag(), &|p, v| {
+        if partial.is_some_and(|f| !f.add(p, v)) {
+            interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    if let Some(partial) = partial {
+        partial.failure().map_err(resume_error)?;
+    }
+    let kept = match partial {
+        Some(partial) => format!(
+            "the values solved so far are kept in {}; run the same command again to go on",
+            partial.path().display()
+        ),
+        None => "nothing kept: the outputs are not regular files".to_string(),
+    };
+    result.map_err(|e| analysis_error(e, &kept))
+}
+
+/// The command-line error for a partial file that could not be read, written or used.
+fn resume_error(e: ResumeError) -> CliError {
+    match e {
+        ResumeError::Io { path, error } => file_error(&path, error),
+        e @ ResumeError::Refused { .. } => CliError::Input(e.to_string()),
+    }
 }
 
 /// The bin of each legal sowing, as the published notation numbers them.

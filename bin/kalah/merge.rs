@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use kalah_analysis::distributed::{Bounds, Merge, Report, Tree, Verdict};
-use kalah_analysis::output::Output;
 use kalah_analysis::wire::unit;
+use kalah_io::Output;
 use kalah_solver::{Config, Database, Solver};
 use serde_json::{json, Value};
 

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use kalah_analysis::{first_steps, openings, AnalysisError, Offer, Opening};
+use kalah_core::{Game, Position};
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -103,83 +104,118 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
         },
     )?;
-    let h = game.houses();
-    let nodes: u64 = list.iter().map(|o| o.nodes).sum();
     if args.json {
-        let turns: Vec<_> = list
-            .iter()
-            .map(|o| {
-                json!({
-                    "turn": o.step.turn.notation(h),
-                    "value": o.value,
-                    "value_for_mover": o.value_for_mover(),
-                    "position_after": o.step.after.to_string(),
-                    "pv": line_strings(h, &o.pv),
-                    "nodes": o.nodes,
-                    "seconds": o.elapsed.as_secs_f64(),
-                })
-            })
-            .collect();
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "side_to_move": pos.side_to_move().to_string(),
-            "turns": turns,
-            "best_turn": list[0].step.turn.notation(h),
-            "value": list[0].value,
-            "nodes": nodes,
-            "seconds": seconds,
-        });
-        writeln!(out, "{obj}")?;
+        write_json(&game, &pos, &list, seconds, out)
     } else if args.csv {
-        writeln!(out, "turn,value,value_for_mover,position_after,pv")?;
-        for o in &list {
-            writeln!(
-                out,
-                "{},{},{},{},{}",
-                o.step.turn.notation(h),
-                o.value,
-                o.value_for_mover(),
-                csv_field(&o.step.after.to_string()),
-                line_strings(h, &o.pv).join(" ")
-            )?;
-        }
+        write_csv(game.houses(), &list, out)
     } else {
-        writeln!(out, "rules      {}", game.rules())?;
-        writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
+        write_text(&game, &pos, &list, seconds, out)
+    }
+}
+
+/// The turns as one JSON object.
+fn write_json(
+    game: &Game,
+    pos: &Position,
+    list: &[Opening],
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let h = game.houses();
+    let turns: Vec<_> = list
+        .iter()
+        .map(|o| {
+            json!({
+                "turn": o.step.turn.notation(h),
+                "value": o.value,
+                "value_for_mover": o.value_for_mover(),
+                "position_after": o.step.after.to_string(),
+                "pv": line_strings(h, &o.pv),
+                "nodes": o.nodes,
+                "seconds": o.elapsed.as_secs_f64(),
+            })
+        })
+        .collect();
+    let obj = json!({
+        "rules": game.rules().to_string(),
+        "position": pos.to_string(),
+        "side_to_move": pos.side_to_move().to_string(),
+        "turns": turns,
+        "best_turn": list[0].step.turn.notation(h),
+        "value": list[0].value,
+        "nodes": total_nodes(list),
+        "seconds": seconds,
+    });
+    writeln!(out, "{obj}")?;
+    Ok(())
+}
+
+/// The turns as a CSV table.
+fn write_csv(h: usize, list: &[Opening], out: &mut dyn Write) -> Result<(), CliError> {
+    writeln!(out, "turn,value,value_for_mover,position_after,pv")?;
+    for o in list {
         writeln!(
             out,
-            "values     from South: final South store minus North store under perfect play"
-        )?;
-        writeln!(out)?;
-        let width = list
-            .iter()
-            .map(|o| o.step.turn.notation(h).len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        writeln!(out, "{:<width$}  value  principal variation", "turn")?;
-        for o in &list {
-            writeln!(
-                out,
-                "{:<width$}  {:>5}  {}",
-                o.step.turn.notation(h),
-                signed(o.value),
-                line_strings(h, &o.pv).join(" ")
-            )?;
-        }
-        writeln!(out)?;
-        writeln!(
-            out,
-            "best turn  {} (value {} from South)",
-            list[0].step.turn.notation(h),
-            signed(list[0].value)
-        )?;
-        writeln!(
-            out,
-            "{} turns solved exactly in {seconds:.2} s, {nodes} nodes",
-            list.len()
+            "{},{},{},{},{}",
+            o.step.turn.notation(h),
+            o.value,
+            o.value_for_mover(),
+            csv_field(&o.step.after.to_string()),
+            line_strings(h, &o.pv).join(" ")
         )?;
     }
     Ok(())
+}
+
+/// The turns as a table for people.
+fn write_text(
+    game: &Game,
+    pos: &Position,
+    list: &[Opening],
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let h = game.houses();
+    writeln!(out, "rules      {}", game.rules())?;
+    writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
+    writeln!(
+        out,
+        "values     from South: final South store minus North store under perfect play"
+    )?;
+    writeln!(out)?;
+    let width = list
+        .iter()
+        .map(|o| o.step.turn.notation(h).len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(out, "{:<width$}  value  principal variation", "turn")?;
+    for o in list {
+        writeln!(
+            out,
+            "{:<width$}  {:>5}  {}",
+            o.step.turn.notation(h),
+            signed(o.value),
+            line_strings(h, &o.pv).join(" ")
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "best turn  {} (value {} from South)",
+        list[0].step.turn.notation(h),
+        signed(list[0].value)
+    )?;
+    writeln!(
+        out,
+        "{} turns solved exactly in {seconds:.2} s, {} nodes",
+        list.len(),
+        total_nodes(list)
+    )?;
+    Ok(())
+}
+
+/// The nodes of every turn's solve.
+fn total_nodes(list: &[Opening]) -> u64 {
+    list.iter().map(|o| o.nodes).sum()
 }

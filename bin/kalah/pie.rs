@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::{decide, pie, replay, Offer};
-use kalah_core::Side;
+use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis, PieDecision};
+use kalah_core::{Game, Position, Side};
 use serde_json::json;
 
 use crate::analysis_io::{
@@ -69,10 +69,7 @@ pub struct Args {
 
 /// The offer as written in JSON (`turn`, `first-sowing`), by `pie` and `merge`.
 pub fn offer_name(offer: Offer) -> &'static str {
-    match offer {
-        Offer::AfterTurn => "turn",
-        Offer::AfterFirstSowing => "first-sowing",
-    }
+    offer.name()
 }
 
 /// Runs `kalah pie`.
@@ -102,56 +99,63 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         offer,
         |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
     )?;
-    // The best turn without the rule is the one of highest value for South.
     let plain = analysis
+        .best_without_rule()
+        .ok_or_else(|| invalid("no first move"))?;
+    if args.json {
+        write_json(&game, &analysis, plain, seconds, out)
+    } else {
+        write_text(&game, &analysis, plain, seconds, out)
+    }
+}
+
+/// The analysis as one JSON object.
+fn write_json(
+    game: &Game,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let h = game.houses();
+    let turns: Vec<_> = analysis
         .choices
         .iter()
-        .max_by_key(|c| {
-            (
-                c.opening.value,
-                std::cmp::Reverse(c.opening.step.turn.sowings.clone()),
-            )
-        })
-        .map(|c| &c.opening)
-        .ok_or_else(|| invalid("no first move"))?;
-    let without_rule = plain.value;
-    let without_rule_turn = plain.step.turn.notation(game.houses());
-    let choices = &analysis.choices;
-    let h = game.houses();
-    let best = analysis.best();
-    let value = analysis.value;
-    if args.json {
-        let turns: Vec<_> = choices
-            .iter()
-            .map(|c| {
-                json!({
-                    "turn": c.opening.step.turn.notation(h),
-                    "value": c.opening.value,
-                    "swap": c.decision.swap,
-                    "first_player": c.decision.first_player,
-                    "position_after": c.opening.step.after.to_string(),
-                    "pv": line_strings(h, &c.opening.pv),
-                })
+        .map(|c| {
+            json!({
+                "turn": c.opening.step.turn.notation(h),
+                "value": c.opening.value,
+                "swap": c.decision.swap,
+                "first_player": c.decision.first_player,
+                "position_after": c.opening.step.after.to_string(),
+                "pv": line_strings(h, &c.opening.pv),
             })
-            .collect();
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "offer": offer_name(offer),
-            "tie": "no swap",
-            "turns": turns,
-            "best_turn": best.opening.step.turn.notation(h),
-            "value": value,
-            "value_without_pie": without_rule,
-            "best_turn_without_pie": without_rule_turn,
-            "seconds": seconds,
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
-    }
-    let what = match offer {
-        Offer::AfterTurn => "turn",
-        Offer::AfterFirstSowing => "sowing",
-    };
+        })
+        .collect();
+    let obj = json!({
+        "rules": game.rules().to_string(),
+        "offer": offer_name(analysis.offer),
+        "tie": "no swap",
+        "turns": turns,
+        "best_turn": analysis.best().opening.step.turn.notation(h),
+        "value": analysis.value,
+        "value_without_pie": plain.value,
+        "best_turn_without_pie": plain.step.turn.notation(h),
+        "seconds": seconds,
+    });
+    writeln!(out, "{obj}")?;
+    Ok(())
+}
+
+/// The analysis as a table for people: its conventions, every first move, the verdict.
+fn write_text(
+    game: &Game,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let offer = analysis.offer;
     writeln!(out, "rules       {}", game.rules())?;
     writeln!(
         out,
@@ -168,6 +172,23 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
          the player who moved first, with the rule"
     )?;
     writeln!(out)?;
+    write_choices(game.houses(), analysis, out)?;
+    writeln!(out)?;
+    write_verdict(game.houses(), analysis, plain, seconds, out)
+}
+
+/// What a first move is called in the text (`turn`, `sowing`).
+fn move_word(offer: Offer) -> &'static str {
+    match offer {
+        Offer::AfterTurn => "turn",
+        Offer::AfterFirstSowing => "sowing",
+    }
+}
+
+/// The table of first moves: value, North's decision, the first player's outcome.
+fn write_choices(h: usize, analysis: &PieAnalysis, out: &mut dyn Write) -> Result<(), CliError> {
+    let what = move_word(analysis.offer);
+    let choices = &analysis.choices;
     let width = choices
         .iter()
         .map(|c| c.opening.step.turn.notation(h).len())
@@ -185,7 +206,19 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
             signed(c.decision.first_player)
         )?;
     }
-    writeln!(out)?;
+    Ok(())
+}
+
+/// The best first move with the rule, the values with and without it, the work.
+fn write_verdict(
+    h: usize,
+    analysis: &PieAnalysis,
+    plain: &Opening,
+    seconds: f64,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let what = move_word(analysis.offer);
+    let best = analysis.best();
     writeln!(
         out,
         "best first {what} with the pie rule   {} (North {})",
@@ -199,17 +232,18 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
     writeln!(
         out,
         "value with the pie rule         {} for the first player",
-        signed(value)
+        signed(analysis.value)
     )?;
     writeln!(
         out,
-        "value without the pie rule      {} for South (best first {what} {without_rule_turn})",
-        signed(without_rule)
+        "value without the pie rule      {} for South (best first {what} {})",
+        signed(plain.value),
+        plain.step.turn.notation(h)
     )?;
     writeln!(
         out,
         "{} first {what}s solved exactly in {seconds:.2} s",
-        choices.len()
+        analysis.choices.len()
     )?;
     Ok(())
 }
@@ -236,47 +270,76 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
     spinner.finish_and_clear();
     let value = solution.value_from_south();
     replay(&game, &pos, &solution.pv, value).map_err(|e| CliError::Internal(e.to_string()))?;
-    let d = decide(value);
-    let pv = line_strings(game.houses(), &solution.pv);
+    let decision = Decision {
+        game: &game,
+        pos: &pos,
+        offer,
+        decision: decide(value),
+        pv: line_strings(game.houses(), &solution.pv),
+    };
     if args.json {
-        let obj = json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "offer": offer_name(offer),
-            "value": value,
+        writeln!(out, "{}", decision.json())?;
+    } else {
+        decision.write_text(out)?;
+    }
+    Ok(())
+}
+
+/// North's decision in one position, as JSON or as text.
+struct Decision<'a> {
+    game: &'a Game,
+    pos: &'a Position,
+    offer: Offer,
+    decision: PieDecision,
+    /// The principal variation from the position, in the published notation.
+    pv: Vec<String>,
+}
+
+impl Decision<'_> {
+    /// The decision as one JSON object.
+    fn json(&self) -> serde_json::Value {
+        let d = &self.decision;
+        json!({
+            "rules": self.game.rules().to_string(),
+            "position": self.pos.to_string(),
+            "offer": offer_name(self.offer),
+            "value": d.value,
             "swap": d.swap,
             "north": -d.first_player,
             "advantage": d.advantage,
-            "pv": pv,
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
+            "pv": self.pv,
+        })
     }
-    writeln!(out, "rules      {}", game.rules())?;
-    writeln!(out, "position   {pos}")?;
-    writeln!(
-        out,
-        "value      {} from South (the side that made the first move), without a swap",
-        signed(value)
-    )?;
-    let verdict = if d.swap {
-        format!(
-            "swap: North takes over South's side and ends {} instead of {} ({} better)",
-            signed(value),
-            signed(-value),
-            d.advantage
-        )
-    } else if value == 0 {
-        "keep the sides: a draw either way (on a tie North does not swap)".to_string()
-    } else {
-        format!(
-            "keep the sides: North ends {} instead of {} by swapping ({} better)",
-            signed(-value),
-            signed(value),
-            d.advantage
-        )
-    };
-    writeln!(out, "decision   {verdict}")?;
-    writeln!(out, "pv         {}", pv.join(" "))?;
-    Ok(())
+
+    /// The decision for people: the value, the verdict and the line.
+    fn write_text(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let (d, value) = (&self.decision, self.decision.value);
+        writeln!(out, "rules      {}", self.game.rules())?;
+        writeln!(out, "position   {}", self.pos)?;
+        writeln!(
+            out,
+            "value      {} from South (the side that made the first move), without a swap",
+            signed(value)
+        )?;
+        let verdict = if d.swap {
+            format!(
+                "swap: North takes over South's side and ends {} instead of {} ({} better)",
+                signed(value),
+                signed(-value),
+                d.advantage
+            )
+        } else if value == 0 {
+            "keep the sides: a draw either way (on a tie North does not swap)".to_string()
+        } else {
+            format!(
+                "keep the sides: North ends {} instead of {} by swapping ({} better)",
+                signed(-value),
+                signed(value),
+                d.advantage
+            )
+        };
+        writeln!(out, "decision   {verdict}")?;
+        writeln!(out, "pv         {}", self.pv.join(" "))?;
+        Ok(())
+    }
 }

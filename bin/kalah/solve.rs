@@ -4,7 +4,8 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Position};
-use serde_json::json;
+use kalah_solver::{Solution, Solver};
+use serde_json::{json, Value};
 
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -52,39 +53,70 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     spinner.finish_and_clear();
     verify(&game, &pos, &solution)?;
 
-    let pv = pv_strings(&game, &solution);
-    let best = solution.best_turn().map(|t| t.notation(game.houses()));
-    let value = solution.value_from_south();
-    let seconds = solution.elapsed.as_secs_f64();
-    let egdb = solver.database_seeds_for(&pos);
-    // The file the solver loaded, if any (named, or found in a directory).
-    let egdb_file = solver
-        .egdb()
-        .and_then(|d| d.path())
-        .map(|p| p.display().to_string());
+    let report = Report {
+        game: &game,
+        pos: &pos,
+        solver: &solver,
+        solution: &solution,
+        pv: pv_strings(&game, &solution),
+        best: solution.best_turn().map(|t| t.notation(game.houses())),
+        // The file the solver loaded, if any (named, or found in a directory).
+        egdb_file: solver
+            .egdb()
+            .and_then(|d| d.path())
+            .map(|p| p.display().to_string()),
+    };
     if args.json {
-        let obj = json!({
+        writeln!(out, "{}", report.json())?;
+    } else {
+        report.write_text(out)?;
+    }
+    Ok(())
+}
+
+/// What `kalah solve` says about a solved position, as JSON or as text.
+struct Report<'a> {
+    game: &'a Game,
+    pos: &'a Position,
+    solver: &'a Solver,
+    solution: &'a Solution,
+    /// The principal variation in the published notation.
+    pv: Vec<String>,
+    /// The best turn in the published notation (none when the game is over).
+    best: Option<String>,
+    /// The endgame database file the solver loaded, if any.
+    egdb_file: Option<String>,
+}
+
+impl Report<'_> {
+    /// The report as one JSON object.
+    fn json(&self) -> Value {
+        let (game, pos, solution) = (self.game, self.pos, self.solution);
+        json!({
             "rules": game.rules().to_string(),
             "position": pos.to_string(),
             "side_to_move": pos.side_to_move().to_string(),
-            "value": value,
+            "value": solution.value_from_south(),
             "value_for_mover": solution.value,
-            "best_turn": best,
-            "pv": pv,
+            "best_turn": self.best,
+            "pv": self.pv,
             "nodes": solution.nodes,
-            "seconds": seconds,
+            "seconds": solution.elapsed.as_secs_f64(),
             "nodes_per_second": solution.nodes_per_second().round(),
-            "threads": solver.config().threads,
-            "hash_mb": solver.config().hash_mb,
+            "threads": self.solver.config().threads,
+            "hash_mb": self.solver.config().hash_mb,
             "table_permille": solution.table_permille,
-            "egdb_seeds": egdb,
+            "egdb_seeds": self.solver.database_seeds_for(pos),
             "egdb_hits": solution.egdb_hits,
-            "egdb_file": egdb_file,
-        });
-        writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "rules      {}", game.rules())?;
-        writeln!(out, "position   {pos}")?;
+            "egdb_file": self.egdb_file,
+        })
+    }
+
+    /// The report for people: the value and its line, then the work.
+    fn write_text(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let value = self.solution.value_from_south();
+        writeln!(out, "rules      {}", self.game.rules())?;
+        writeln!(out, "position   {}", self.pos)?;
         let verdict = match value {
             v if v > 0 => format!("South wins by {v}"),
             v if v < 0 => format!("North wins by {}", -v),
@@ -97,49 +129,64 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(
             out,
             "best turn  {}",
-            best.as_deref().unwrap_or("none (the game is over)")
+            self.best.as_deref().unwrap_or("none (the game is over)")
         )?;
-        writeln!(out, "pv         {}", pv.join(" "))?;
-        if game.rules().family.is_cyclic() {
-            // Retrograde analysis: the nodes are the positions of the game graph solved.
-            if !solution.pv.is_empty() && !pv_ends_game(&game, &pos, &solution) {
-                writeln!(
-                    out,
-                    "           (the line returns to a position: play would go on for ever, \
-                     and the store margin stands)"
-                )?;
-            }
+        writeln!(out, "pv         {}", self.pv.join(" "))?;
+        match self.game.rules().family.is_cyclic() {
+            true => self.write_graph_work(out),
+            false => self.write_search_work(out),
+        }
+    }
+
+    /// Retrograde analysis: the nodes are the positions of the game graph solved.
+    fn write_graph_work(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let (game, pos, solution) = (self.game, self.pos, self.solution);
+        if !solution.pv.is_empty() && !pv_ends_game(game, pos, solution) {
             writeln!(
                 out,
-                "positions  {} of the game graph solved by retrograde analysis in {seconds:.3} s \
-                 ({} threads)",
-                solution.nodes,
-                solver.config().threads
+                "           (the line returns to a position: play would go on for ever, \
+                 and the store margin stands)"
             )?;
-            return Ok(());
         }
-        if let Some(file) = &egdb_file {
+        writeln!(
+            out,
+            "positions  {} of the game graph solved by retrograde analysis in {:.3} s \
+             ({} threads)",
+            solution.nodes,
+            solution.elapsed.as_secs_f64(),
+            self.solver.config().threads
+        )?;
+        Ok(())
+    }
+
+    /// The search: its database, nodes, speed, threads and table use.
+    fn write_search_work(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let solution = self.solution;
+        if let Some(file) = &self.egdb_file {
             writeln!(out, "database   {file}")?;
         }
         writeln!(
             out,
-            "nodes      {} in {seconds:.3} s ({:.2} M nodes/s, {} threads, table {:.1}% used{})",
+            "nodes      {} in {:.3} s ({:.2} M nodes/s, {} threads, table {:.1}% used{})",
             solution.nodes,
+            solution.elapsed.as_secs_f64(),
             solution.nodes_per_second() / 1e6,
-            solver.config().threads,
+            self.solver.config().threads,
             solution.table_permille as f64 / 10.0,
-            egdb.map_or(String::new(), |k| format!(
-                ", endgame database up to {k} seeds: {} hits",
-                solution.egdb_hits
-            ))
+            self.solver
+                .database_seeds_for(self.pos)
+                .map_or(String::new(), |k| format!(
+                    ", endgame database up to {k} seeds: {} hits",
+                    solution.egdb_hits
+                ))
         )?;
+        Ok(())
     }
-    Ok(())
 }
 
 /// True when the principal variation of `solution` plays from `pos` to the end of the game
 /// (not to a repetition).
-fn pv_ends_game(game: &Game, pos: &Position, solution: &kalah_solver::Solution) -> bool {
+fn pv_ends_game(game: &Game, pos: &Position, solution: &Solution) -> bool {
     kalah_solver::line::replay(game, pos, &solution.pv, solution.value_from_south())
         .is_ok_and(|end| end.is_over())
 }

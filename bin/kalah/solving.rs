@@ -7,9 +7,11 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, Database, Phase, Progress, Solution, Solver};
+use kalah_solver::{Config, Database, Solution, Solver};
 
 use crate::error::CliError;
+
+pub use kalah_analysis::progress::progress_message;
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]
@@ -182,32 +184,6 @@ fn database_size(game: &Game, seeds: usize) -> String {
         ),
         Err(_) => "size unknown".to_string(),
     }
-}
-
-/// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
-pub fn phase_name(phase: Phase) -> String {
-    match phase {
-        Phase::Deepening(d) => format!("deepening to {d} sowings"),
-        Phase::Proving => "proving".to_string(),
-        Phase::PrincipalVariation => "principal variation".to_string(),
-        Phase::Retrograde(None) => "retrograde analysis: finding the positions".to_string(),
-        Phase::Retrograde(Some(n)) => format!("retrograde analysis: level of {n} seeds"),
-    }
-}
-
-/// A one-line description of a running solve, for the spinner.
-pub fn progress_message(p: &Progress, side_sign: i32) -> String {
-    let (lo, hi) = if side_sign > 0 {
-        (p.lower, p.upper)
-    } else {
-        (-p.upper, -p.lower)
-    };
-    let phase = phase_name(p.phase);
-    format!(
-        "{phase}: value for South in [{lo:+}, {hi:+}], {} nodes, {:.1} M nodes/s",
-        p.nodes,
-        p.nodes_per_second() / 1e6
-    )
 }
 
 /// Checks that the principal variation of `solution` replays from `pos` to exactly the

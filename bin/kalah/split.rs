@@ -8,8 +8,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
     estimated_units, sample, sample_lines, split, Step, Tree, Window,
 };
-use kalah_analysis::output::Output;
 use kalah_analysis::wire::unit;
+use kalah_io::Output;
 use serde_json::{json, Value};
 
 use crate::analysis_io::invalid;

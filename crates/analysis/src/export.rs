@@ -12,6 +12,8 @@
 //! `depth` turns) are solved by the exact solver, in parallel; every value in the table
 //! follows from theirs by exact negamax over the table's own positions, so it is exact too.
 
+pub mod resume;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 

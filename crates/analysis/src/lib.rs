@@ -1,8 +1,8 @@
 //! Analysis on top of the exact solver: every first turn of a position solved
 //! ([`openings()`]), the pie rule ([`pie()`]), many positions solved in input order
-//! ([`batch`]) and the evaluation table of every position near the start ([`export`]);
-//! and the one way their results go to files ([`output`]: checked paths, a lock per
-//! output, atomic replacement, resume headers and record checksums).
+//! ([`batch`]) and the evaluation table of every position near the start ([`export`],
+//! resumable after an interruption); and what every front end shares: the game set up
+//! from rule options ([`setup`]), a solve's progress in words ([`progress`]).
 //!
 //! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
@@ -41,15 +41,18 @@ pub mod distributed;
 pub mod export;
 pub mod greedy;
 pub mod openings;
-pub mod output;
 pub mod pie;
 mod pool;
+pub mod progress;
+pub mod setup;
 pub mod wire;
 
 use std::fmt;
 
 pub use kalah_solver::line::{replay, ReplayError};
-pub use openings::{first_steps, openings, solve_step, solve_steps, Offer, Opening, Step};
+pub use openings::{
+    analyse, first_steps, openings, solve_step, Analysis, Offer, Opening, Step, Watch,
+};
 pub use pie::{decide, pie, PieAnalysis, PieChoice, PieDecision};
 
 /// Why an analysis gave no result.

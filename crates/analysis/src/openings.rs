@@ -9,8 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use kalah_core::{Game, Position, Sowing};
-use kalah_solver::{Progress, Solver, Turn};
+use kalah_core::{Game, Position, Side, Sowing};
+use kalah_solver::{Phase, Progress, Solver, Turn};
 
 use crate::{pool, AnalysisError};
 use kalah_solver::line::replay;
@@ -27,6 +27,16 @@ pub enum Offer {
     /// After the mover's very first sowing, even when it earned an extra sowing: whoever
     /// then owns the mover's side plays the rest of that turn.
     AfterFirstSowing,
+}
+
+impl Offer {
+    /// The offer as written in JSON and on the command line: `turn`, `first-sowing`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Offer::AfterTurn => "turn",
+            Offer::AfterFirstSowing => "first-sowing",
+        }
+    }
 }
 
 /// One first move: a whole turn or a single sowing (see [`Offer`]), and where it leads.
@@ -106,7 +116,7 @@ impl Opening {
 
 /// Solves every first move of the mover in `pos` (see [`first_steps`]) on `workers`
 /// threads sharing `solver`'s table, and returns them best first for the mover (ties in
-/// bin order).
+/// bin order): [`analyse`] with only its value callback.
 ///
 /// `on_done` is called from a worker thread as each move is solved (and checked). The
 /// solver's own threads multiply with `workers`: give it `threads: 1`.
@@ -118,35 +128,126 @@ pub fn openings(
     cancel: &AtomicBool,
     on_done: &(dyn Fn(&Opening) + Sync),
 ) -> Result<Vec<Opening>, AnalysisError> {
-    let game = solver.game();
-    let steps = first_steps(game, pos, offer);
+    let steps = first_steps(solver.game(), pos, offer);
+    let watch = Watch {
+        value: &|_, o| on_done(o),
+        ..Watch::none()
+    };
+    Ok(analyse(solver, pos, &steps, workers, cancel, watch)?.openings)
+}
+
+/// What [`analyse`] reports while it runs. Every callback may do nothing
+/// ([`Watch::none`]).
+pub struct Watch<'a> {
+    /// The progress of the one retrograde solve of `pos`'s whole game graph (families
+    /// whose positions repeat only), on the calling thread, before any move is solved.
+    pub graph: Option<&'a mut dyn FnMut(&Progress)>,
+    /// `bounds(i, lower, upper, p)`: the proved bounds of `steps[i]`'s value changed;
+    /// both are from South (as [`Opening::value`]), `p` is the solve's report. Called
+    /// from a worker thread, once per change.
+    pub bounds: &'a (dyn Fn(usize, i32, i32, &Progress) + Sync),
+    /// `value(i, o)`: `steps[i]` was solved and its line checked; from a worker thread.
+    pub value: &'a (dyn Fn(usize, &Opening) + Sync),
+}
+
+impl<'a> Watch<'a> {
+    /// Reports nothing.
+    pub fn none() -> Watch<'a> {
+        Watch {
+            graph: None,
+            bounds: &|_, _, _, _| {},
+            value: &|_, _| {},
+        }
+    }
+}
+
+/// Every first move of a position solved: what [`analyse`] returns.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The moves, best first for the mover (ties in bin order).
+    pub openings: Vec<Opening>,
+    /// The positions solved by the retrograde analysis of the position's game graph
+    /// before the moves (0 where positions do not repeat).
+    pub graph_positions: u64,
+}
+
+impl Analysis {
+    /// The best move for the mover.
+    pub fn best(&self) -> &Opening {
+        &self.openings[0]
+    }
+
+    /// All the work: the graph's positions and every move's nodes.
+    pub fn nodes(&self) -> u64 {
+        self.graph_positions + self.openings.iter().map(|o| o.nodes).sum::<u64>()
+    }
+}
+
+/// Solves `steps` (every first move of the mover of `pos`, as [`first_steps`] gives
+/// them) on `workers` threads sharing `solver`'s table, reporting each move's bounds
+/// and value through `watch` as it goes; the one analysis of every turn behind
+/// `openings`, the pie rule and the analysis board.
+///
+/// Where positions repeat, one retrograde analysis of `pos` comes first: it puts every
+/// move's position in its game graph, solved once for all of them. The moves are taken
+/// in bin order and returned best first for the mover (ties in bin order). The solver's
+/// own threads multiply with `workers`: give it `threads: 1`.
+pub fn analyse(
+    solver: &Solver,
+    pos: &Position,
+    steps: &[Step],
+    workers: usize,
+    cancel: &AtomicBool,
+    watch: Watch<'_>,
+) -> Result<Analysis, AnalysisError> {
     if steps.is_empty() {
         return Err(AnalysisError::GameOver);
     }
-    if game.rules().family.is_cyclic() {
-        // Retrograde analysis solves the whole game graph of a position: solving `pos`
-        // first puts every first turn's position in it, solved once for all of them.
-        solver.solve(pos, cancel, &mut |_| {})?;
+    let mut graph_positions = 0;
+    if solver.game().rules().family.is_cyclic() {
+        let mut quiet = |_: &Progress| {};
+        let graph = watch.graph.unwrap_or(&mut quiet);
+        graph_positions = solver.solve(pos, cancel, graph)?.nodes;
     }
-    let mut done = solve_steps(solver, pos, &steps, workers, cancel, &|_, _| {}, &|_, o| {
-        on_done(o)
-    })?;
+    let last_bounds: Vec<Mutex<Option<(i32, i32)>>> =
+        steps.iter().map(|_| Mutex::new(None)).collect();
+    let progress = |i: usize, p: &Progress| {
+        if matches!(p.phase, Phase::Retrograde(_)) {
+            return;
+        }
+        let bounds = from_south(steps[i].after.side_to_move(), p);
+        let mut last = last_bounds[i].lock().unwrap_or_else(|e| e.into_inner());
+        if last.replace(bounds) != Some(bounds) {
+            drop(last);
+            (watch.bounds)(i, bounds.0, bounds.1, p);
+        }
+    };
+    let mut openings = solve_steps(solver, pos, steps, workers, cancel, &progress, watch.value)?;
     let sign = pos.side_to_move().sign();
     // Stable: equal values keep bin order.
-    done.sort_by_key(|o| -sign * o.value);
-    Ok(done)
+    openings.sort_by_key(|o| -sign * o.value);
+    Ok(Analysis {
+        openings,
+        graph_positions,
+    })
+}
+
+/// A solve's proved bounds, for the player to move at its root `mover`, from South.
+fn from_south(mover: Side, p: &Progress) -> (i32, i32) {
+    match mover.sign() > 0 {
+        true => (p.lower, p.upper),
+        false => (-p.upper, -p.lower),
+    }
 }
 
 /// Solves `steps` (first moves of the mover of `pos`, as [`first_steps`] gives them) on
 /// `workers` threads sharing `solver`'s table, taken in order, and returns them solved in
-/// that order; the work behind [`openings`], for a caller that shows each solve as it
-/// runs (the analysis board).
+/// that order; the work behind [`analyse`].
 ///
 /// `progress(i, p)` is called as the solve of `steps[i]` reports (the bounds are for the
 /// player to move after the move), `on_done(i, o)` once it is solved and its line checked;
-/// both from the worker threads. Where positions repeat, solve `pos` first: each move's
-/// solve then reads its value from the game graph.
-pub fn solve_steps(
+/// both from the worker threads.
+fn solve_steps(
     solver: &Solver,
     pos: &Position,
     steps: &[Step],

@@ -81,6 +81,20 @@ impl PieAnalysis {
     pub fn best(&self) -> &PieChoice {
         &self.choices[0]
     }
+
+    /// The first player's best first move without the rule: the one of highest value
+    /// from South (the earliest in bin order among equals); `None` without a move.
+    pub fn best_without_rule(&self) -> Option<&Opening> {
+        self.choices
+            .iter()
+            .max_by_key(|c| {
+                (
+                    c.opening.value,
+                    std::cmp::Reverse(c.opening.step.turn.sowings.clone()),
+                )
+            })
+            .map(|c| &c.opening)
+    }
 }
 
 /// Solves every first move of the mover of `pos` (South at the start) and applies the
@@ -119,5 +133,52 @@ pub fn apply(all: Vec<Opening>, offer: Offer) -> PieAnalysis {
         offer,
         choices,
         value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::Step;
+    use kalah_core::{Game, Rules, Side};
+    use kalah_solver::Turn;
+
+    /// First moves of South from bin `k + 1` worth `value`, as `openings` returns them.
+    fn solved(values: &[i32]) -> Vec<Opening> {
+        let start = Game::new(Rules::kalah(4, 3)).unwrap().start();
+        let mut all: Vec<Opening> = values
+            .iter()
+            .enumerate()
+            .map(|(k, &value)| Opening {
+                step: Step {
+                    turn: Turn {
+                        side: Side::South,
+                        sowings: vec![k],
+                    },
+                    after: start,
+                },
+                value,
+                pv: Vec::new(),
+                nodes: 0,
+                elapsed: Default::default(),
+            })
+            .collect();
+        all.sort_by_key(|o| -o.value);
+        all
+    }
+
+    #[test]
+    fn the_most_balanced_move_is_best_with_the_rule_the_highest_without() {
+        let analysis = apply(solved(&[3, 5, -1, 5]), Offer::AfterTurn);
+        assert_eq!(analysis.best().opening.step.turn.sowings, vec![2]);
+        assert_eq!(analysis.value, -1);
+        let plain = analysis.best_without_rule().unwrap();
+        assert_eq!((plain.value, plain.step.turn.sowings.clone()), (5, vec![1]));
+    }
+
+    #[test]
+    fn offers_are_named_as_the_command_line_takes_them() {
+        assert_eq!(Offer::AfterTurn.name(), "turn");
+        assert_eq!(Offer::AfterFirstSowing.name(), "first-sowing");
     }
 }

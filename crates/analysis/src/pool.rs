@@ -59,8 +59,7 @@ where
     let source = Mutex::new((0usize, next));
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, I, Option<T>)>();
-    let mut delivered = 0;
-    std::thread::scope(|s| {
+    let delivered = std::thread::scope(|s| {
         // The pool's scope blocks until every worker is done, so it runs on its own thread
         // while this one receives.
         s.spawn(|| {
@@ -94,28 +93,44 @@ where
             });
             drop(tx);
         });
-        // Results that arrived ahead of a slower earlier job wait here.
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut gap = false;
-        for (i, input, result) in rx.iter() {
-            if gap {
-                continue;
-            }
-            waiting.insert(i, (input, result));
-            while let Some((input, result)) = waiting.remove(&delivered) {
-                let accepted = match result {
-                    Some(t) => sink(delivered, input, t),
-                    None => false,
-                };
-                if !accepted {
-                    // Cancelled (no result) or refused by the sink: nothing after it goes out.
-                    gap = true;
-                    stop.store(true, Relaxed);
-                    break;
-                }
-                delivered += 1;
-            }
-        }
+        deliver_in_order(rx, &stop, &mut sink)
     });
     Ok(delivered)
+}
+
+/// Hands the results coming from `rx` to `sink` in index order, holding back those that
+/// arrive ahead of an earlier one; at the first missing result (cancelled) or refused one,
+/// raises `stop` and drops everything after it. Returns how many went to `sink`.
+fn deliver_in_order<I, T, S>(
+    rx: mpsc::Receiver<(usize, I, Option<T>)>,
+    stop: &AtomicBool,
+    sink: &mut S,
+) -> usize
+where
+    S: FnMut(usize, I, T) -> bool,
+{
+    let mut delivered = 0;
+    // Results that arrived ahead of a slower earlier job wait here.
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut gap = false;
+    for (i, input, result) in rx.iter() {
+        if gap {
+            continue;
+        }
+        waiting.insert(i, (input, result));
+        while let Some((input, result)) = waiting.remove(&delivered) {
+            let accepted = match result {
+                Some(t) => sink(delivered, input, t),
+                None => false,
+            };
+            if !accepted {
+                // Cancelled (no result) or refused by the sink: nothing after it goes out.
+                gap = true;
+                stop.store(true, Relaxed);
+                break;
+            }
+            delivered += 1;
+        }
+    }
+    delivered
 }

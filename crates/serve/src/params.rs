@@ -1,7 +1,8 @@
 //! The parameters every endpoint takes (the rules, the start position, the moves), read
-//! from a query string or a JSON object into the same [`RulesArgs`] and [`PositionArgs`]
-//! the command line fills, so that the server and the CLI accept exactly the same input;
-//! and the JSON descriptions of rules and positions the API answers with.
+//! from a query string or a JSON object into the same [`RuleOptions`] the command line
+//! fills and set up by the same [`setup`](kalah_analysis::setup::setup), so that the
+//! server and the CLI accept exactly the same input; and the JSON descriptions of rules
+//! and positions the API answers with.
 
 use std::collections::HashMap;
 
@@ -12,8 +13,7 @@ use kalah_core::{
 };
 use serde_json::{json, Value};
 
-use crate::args::{setup as cli_setup, PositionArgs, RulesArgs};
-use crate::error::CliError;
+use kalah_analysis::setup::{setup as game_setup, RuleOptions, SetupError};
 
 /// The parameter names, in the order the API documentation lists them.
 pub const NAMES: [&str; 10] = [
@@ -33,10 +33,10 @@ pub const NAMES: [&str; 10] = [
 #[derive(Debug)]
 pub struct BadRequest(pub String);
 
-impl From<CliError> for BadRequest {
+impl From<SetupError> for BadRequest {
     /// The command line's message, naming the parameters as the API does (`moves`, not
     /// `--moves`).
-    fn from(e: CliError) -> Self {
+    fn from(e: SetupError) -> Self {
         let mut message = e.to_string();
         for (option, parameter) in [
             ("--early-stop", "early_stop=on"),
@@ -114,7 +114,7 @@ pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
             )))
         }
     };
-    let rules = RulesArgs {
+    let rules = RuleOptions {
         houses: number(get("houses"), "houses", "1 to 8")?,
         seeds: number(get("seeds"), "seeds", "1 to 255")?,
         preset: choice(get("rules"), "rules", &Preset::ALL.map(|(_, n)| n))?
@@ -127,21 +127,16 @@ pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
             "grand_slam",
             &["no-capture", "capture-all"],
         )?,
-        early_stop: early_stop == Some(true),
-        no_early_stop: early_stop == Some(false),
+        early_stop,
     };
-    let position = PositionArgs {
-        position: get("position").map(str::to_string),
-        moves: None,
-    };
-    let (game, start) = cli_setup(&rules, &position)?;
+    let (game, start) = game_setup(&rules, get("position"), None)?;
     // The command line's reading of the moves (checked, turns split into sowings), then
     // each sowing replayed for its side, its kind and the position after it.
     let played = match get("moves") {
         None => Vec::new(),
         Some(list) => {
             notation::play_moves(&game, start, list)
-                .map_err(CliError::Moves)?
+                .map_err(SetupError::Moves)?
                 .1
         }
     };

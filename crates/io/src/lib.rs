@@ -1,6 +1,20 @@
-//! The one way every command writes a file: the path checked before any work, a lock
-//! for the whole run, whole files replaced atomically, non-regular files streamed to,
-//! and the header and record checks that let an interrupted run be resumed safely.
+//! Atomic outputs and output locks for the command line and the coming Python package:
+//! the one way every command writes a file. The path is checked before any work, a lock
+//! is held for the whole run, whole files are replaced atomically, non-regular files are
+//! streamed to, and header and record checks let an interrupted run be resumed safely.
+//!
+//! ```
+//! use kalah_io::{seal, unseal, Output};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("table.json");
+//! let output = Output::open(&path).unwrap(); // checked and locked before the work
+//! output.replace(b"{}\n").unwrap(); // written whole, atomically
+//! assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
+//!
+//! // A record with its checksum: a damaged one is told apart.
+//! assert_eq!(unseal(&seal("4,4,0,4,4,0:S 2")), Some("4,4,0,4,4,0:S 2"));
+//! ```
 //!
 //! [`Output::open`] is called before the work starts. It follows symlinks (the file
 //! written is the link's target, replaced beside the target), refuses a directory, a
@@ -21,6 +35,7 @@
 //! and every parameter the work depends on; [`Header::differences`] says what a resume
 //! would change. Their records can carry a checksum ([`seal`], [`unseal`]) so that a
 //! damaged record is found and its work done again.
+#![deny(missing_docs)]
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};

@@ -17,15 +17,15 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::response::sse::Event;
-use kalah_analysis::{first_steps, solve_steps, AnalysisError, Offer, Opening};
-use kalah_core::{Game, Rules};
-use kalah_solver::{Database, Phase, Progress, Solver};
+use kalah_analysis::{analyse, first_steps, Analysis, AnalysisError, Offer, Opening, Step, Watch};
+use kalah_core::{Game, Position, Rules};
+use kalah_solver::{Database, Progress, Solver};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::params::Setup;
-use crate::analysis_io::line_strings;
-use crate::solving::{phase_name, SolverArgs};
+use super::Configure;
+use kalah_analysis::progress::phase_name;
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
 /// analysis took its place.
@@ -39,7 +39,7 @@ type Kept = (Rules, Arc<Solver>, usize);
 
 /// The analyses running and the solvers they share.
 pub struct Analyses {
-    solver_args: SolverArgs,
+    configure: Arc<Configure>,
     max: usize,
     solvers: Mutex<VecDeque<Kept>>,
     /// Held while a solver is made: two analyses of new rules at once make it once.
@@ -90,10 +90,10 @@ impl Sink {
 }
 
 impl Analyses {
-    /// No analysis yet; at most `max` at a time, solvers made from `solver_args`.
-    pub fn new(solver_args: SolverArgs, max: usize) -> Analyses {
+    /// No analysis yet; at most `max` at a time, solvers configured by `configure`.
+    pub fn new(configure: Arc<Configure>, max: usize) -> Analyses {
         Analyses {
-            solver_args,
+            configure,
             max: max.max(1),
             solvers: Mutex::new(VecDeque::new()),
             making: Mutex::new(()),
@@ -167,32 +167,12 @@ impl Analyses {
         // The database `kalah openings` would use from the start: the one the first
         // turns' solves want, and enough for every later position of the game.
         let solves = first_steps(game, &game.start(), Offer::AfterTurn).len();
-        let mut config = self
-            .solver_args
-            .config(game, game.capacity(), solves.max(1))
-            .map_err(|e| e.to_string())?;
+        let mut config = (self.configure)(game, game.capacity(), solves.max(1))?;
         let workers = match game.rules().family.is_cyclic() {
             true => 1,
             false => std::mem::replace(&mut config.threads, 1).max(1),
         };
-        match &config.database {
-            Database::File(path)
-            | Database::BestIn { dir: path, .. }
-            | Database::Cached {
-                file: Some(path), ..
-            } => sink.status(&format!(
-                "loading the endgame database {}",
-                path.display()
-            )),
-            Database::Cached { seeds, cache, .. } => sink.status(&format!(
-                "building the endgame database of {seeds} seeds (once: it is kept in {} for later runs)",
-                cache.dir().display()
-            )),
-            Database::Build(k) if *k > 0 => {
-                sink.status(&format!("building an endgame database of {k} seeds"))
-            }
-            _ => sink.status("preparing the solver"),
-        }
+        sink.status(&preparing(&config.database));
         let solver = Arc::new(Solver::new(game.clone(), config).map_err(|e| e.to_string())?);
         let mut solvers = lock(&self.solvers);
         if solvers.len() >= SOLVERS_KEPT {
@@ -215,149 +195,179 @@ impl Analyses {
     /// Solves every turn of the position, sending the events of docs/serve.md.
     fn analyse(&self, setup: &Setup, sink: &Sink) -> Result<(), String> {
         let (game, pos) = (&setup.game, &setup.pos);
-        let h = game.houses();
-        let cancel = &*sink.cancel;
         let steps = first_steps(game, pos, Offer::AfterTurn);
-        let turns: Vec<Value> = steps
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                json!({ "index": i, "turn": s.turn.notation(h), "after": s.after.to_string() })
-            })
-            .collect();
-        sink.send(
-            "turns",
-            json!({
-                "position": pos.to_string(),
-                "side_to_move": pos.side_to_move().letter().to_string(),
-                "turns": turns,
-            }),
-        );
+        sink.send("turns", turns_event(game.houses(), pos, &steps));
         let timer = Instant::now();
         if steps.is_empty() {
-            let value = pos.score();
-            sink.send(
-                "done",
-                json!({
-                    "over": true, "value": value,
-                    "value_for_mover": pos.side_to_move().sign() * value,
-                    "best": null, "best_turn": null, "pv": [], "pie": null,
-                    "nodes": 0, "seconds": 0.0,
-                }),
-            );
+            sink.send("done", over_event(pos));
             return Ok(());
         }
         let (solver, workers) = self.solver(game, sink)?;
-        // Retrograde analysis solves the whole game graph of the position once (counting the
-        // positions it solved); every turn's solve below then reads its value.
-        let mut graph_positions = 0;
-        if game.rules().family.is_cyclic() {
-            let mut last = None;
-            graph_positions = solver
-                .solve(pos, cancel, &mut |p| {
-                    if last != Some(p.phase) {
-                        last = Some(p.phase);
-                        sink.status(&phase_name(p.phase));
-                    }
-                })
-                .map_err(|_| CANCELLED.to_string())?
-                .nodes;
-        }
-        // Every turn solved once, `workers` at a time in bin order, its events sent as it
-        // goes: its bounds when they change, then its value and line.
-        let last_bounds: Vec<Mutex<Option<(i32, i32)>>> =
-            steps.iter().map(|_| Mutex::new(None)).collect();
-        let progress = |i: usize, p: &Progress| {
-            if matches!(p.phase, Phase::Retrograde(_)) {
-                return;
-            }
-            let (lower, upper) = match steps[i].after.side_to_move().sign() > 0 {
-                true => (p.lower, p.upper),
-                false => (-p.upper, -p.lower),
-            };
-            if lock(&last_bounds[i]).replace((lower, upper)) == Some((lower, upper)) {
-                return;
-            }
-            sink.send(
-                "bound",
-                json!({
-                    "index": i, "lower": lower, "upper": upper,
-                    "nodes": p.nodes, "seconds": p.elapsed.as_secs_f64(),
-                }),
-            );
-        };
-        let on_done = |i: usize, o: &Opening| {
-            sink.send(
-                "value",
-                json!({
-                    "index": i,
-                    "turn": o.step.turn.notation(h),
-                    "value": o.value,
-                    "value_for_mover": o.value_for_mover(),
-                    "pv": line_strings(h, &o.pv),
-                    "nodes": o.nodes,
-                    "seconds": o.elapsed.as_secs_f64(),
-                }),
-            );
-        };
-        let mut solved =
-            match solve_steps(&solver, pos, &steps, workers, cancel, &progress, &on_done) {
-                Ok(solved) => solved,
-                Err(AnalysisError::Cancelled) => return Err(CANCELLED.to_string()),
-                Err(e) => return Err(e.to_string()),
-            };
-        let nodes: u64 = graph_positions + solved.iter().map(|o| o.nodes).sum::<u64>();
-        let index_of = |o: &Opening| steps.iter().position(|s| *s == o.step);
-        let sign = pos.side_to_move().sign();
-        // Best first for the mover; equal values keep bin order (as `kalah openings`).
-        solved.sort_by_key(|o| -sign * o.value);
-        let best = &solved[0];
-        let pie = if setup.at_start() {
-            let analysis = kalah_analysis::pie::apply(solved.clone(), Offer::AfterTurn);
-            let choices: Vec<Value> = analysis
-                .choices
-                .iter()
-                .map(|c| {
-                    json!({
-                        "index": index_of(&c.opening),
-                        "turn": c.opening.step.turn.notation(h),
-                        "value": c.opening.value,
-                        "swap": c.decision.swap,
-                        "first_player": c.decision.first_player,
-                    })
-                })
-                .collect();
-            json!({
-                "kind": "choose",
-                "turns": choices,
-                "best": index_of(&analysis.best().opening),
-                "value": analysis.value,
-            })
-        } else if setup.after_first_turn() {
-            let d = kalah_analysis::decide(best.value);
-            json!({
-                "kind": "decide", "value": best.value, "swap": d.swap,
-                "first_player": d.first_player,
-            })
-        } else {
-            Value::Null
-        };
-        sink.send(
-            "done",
-            json!({
-                "over": false,
-                "value": best.value,
-                "value_for_mover": sign * best.value,
-                "best": index_of(best),
-                "best_turn": best.step.turn.notation(h),
-                "pv": line_strings(h, &best.pv),
-                "pie": pie,
-                "nodes": nodes,
-                "seconds": timer.elapsed().as_secs_f64(),
-            }),
-        );
+        let analysis = solve_turns(&solver, pos, &steps, workers, sink)?;
+        sink.send("done", done_event(setup, &steps, &analysis, timer));
         Ok(())
     }
+}
+
+/// Every turn of `pos` solved by the library's analysis, `workers` at a time in bin
+/// order, its events sent as it goes: the phases of a retrograde analysis of the game
+/// graph first, then each turn's bounds when they change, then its value and line.
+fn solve_turns(
+    solver: &Solver,
+    pos: &Position,
+    steps: &[Step],
+    workers: usize,
+    sink: &Sink,
+) -> Result<Analysis, String> {
+    let h = solver.game().houses();
+    let mut last_phase = None;
+    let mut graph = |p: &Progress| {
+        if last_phase != Some(p.phase) {
+            last_phase = Some(p.phase);
+            sink.status(&phase_name(p.phase));
+        }
+    };
+    let bounds = |i: usize, lower: i32, upper: i32, p: &Progress| {
+        sink.send(
+            "bound",
+            json!({
+                "index": i, "lower": lower, "upper": upper,
+                "nodes": p.nodes, "seconds": p.elapsed.as_secs_f64(),
+            }),
+        );
+    };
+    let value = |i: usize, o: &Opening| {
+        sink.send(
+            "value",
+            json!({
+                "index": i,
+                "turn": o.step.turn.notation(h),
+                "value": o.value,
+                "value_for_mover": o.value_for_mover(),
+                "pv": line_strings(h, &o.pv),
+                "nodes": o.nodes,
+                "seconds": o.elapsed.as_secs_f64(),
+            }),
+        );
+    };
+    let watch = Watch {
+        graph: Some(&mut graph),
+        bounds: &bounds,
+        value: &value,
+    };
+    match analyse(solver, pos, steps, workers, &sink.cancel, watch) {
+        Ok(analysis) => Ok(analysis),
+        Err(AnalysisError::Cancelled) => Err(CANCELLED.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The `turns` event: the position and every turn of its mover, in bin order.
+fn turns_event(h: usize, pos: &Position, steps: &[Step]) -> Value {
+    let turns: Vec<Value> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| json!({ "index": i, "turn": s.turn.notation(h), "after": s.after.to_string() }))
+        .collect();
+    json!({
+        "position": pos.to_string(),
+        "side_to_move": pos.side_to_move().letter().to_string(),
+        "turns": turns,
+    })
+}
+
+/// The `done` event of a position where the game is over.
+fn over_event(pos: &Position) -> Value {
+    let value = pos.score();
+    json!({
+        "over": true, "value": value,
+        "value_for_mover": pos.side_to_move().sign() * value,
+        "best": null, "best_turn": null, "pv": [], "pie": null,
+        "nodes": 0, "seconds": 0.0,
+    })
+}
+
+/// The `done` event: the best turn, its line, the pie rule where it applies, the work.
+fn done_event(setup: &Setup, steps: &[Step], analysis: &Analysis, timer: Instant) -> Value {
+    let (h, pos) = (setup.game.houses(), &setup.pos);
+    let best = analysis.best();
+    let sign = pos.side_to_move().sign();
+    json!({
+        "over": false,
+        "value": best.value,
+        "value_for_mover": sign * best.value,
+        "best": index_of(steps, best),
+        "best_turn": best.step.turn.notation(h),
+        "pv": line_strings(h, &best.pv),
+        "pie": pie_event(setup, steps, analysis),
+        "nodes": analysis.nodes(),
+        "seconds": timer.elapsed().as_secs_f64(),
+    })
+}
+
+/// The pie rule in the `done` event: South's choice at the start, North's decision after
+/// South's first turn, else null.
+fn pie_event(setup: &Setup, steps: &[Step], analysis: &Analysis) -> Value {
+    let h = setup.game.houses();
+    if setup.at_start() {
+        let pie = kalah_analysis::pie::apply(analysis.openings.clone(), Offer::AfterTurn);
+        let choices: Vec<Value> = pie
+            .choices
+            .iter()
+            .map(|c| {
+                json!({
+                    "index": index_of(steps, &c.opening),
+                    "turn": c.opening.step.turn.notation(h),
+                    "value": c.opening.value,
+                    "swap": c.decision.swap,
+                    "first_player": c.decision.first_player,
+                })
+            })
+            .collect();
+        json!({
+            "kind": "choose",
+            "turns": choices,
+            "best": index_of(steps, &pie.best().opening),
+            "value": pie.value,
+        })
+    } else if setup.after_first_turn() {
+        let value = analysis.best().value;
+        let d = kalah_analysis::decide(value);
+        json!({
+            "kind": "decide", "value": value, "swap": d.swap,
+            "first_player": d.first_player,
+        })
+    } else {
+        Value::Null
+    }
+}
+
+/// Where a solved turn stands among `steps` (its index in the events).
+fn index_of(steps: &[Step], o: &Opening) -> Option<usize> {
+    steps.iter().position(|s| *s == o.step)
+}
+
+/// What the client is told while a solver is made: which endgame database is loaded or
+/// built.
+fn preparing(database: &Database) -> String {
+    match database {
+        Database::File(path)
+        | Database::BestIn { dir: path, .. }
+        | Database::Cached {
+            file: Some(path), ..
+        } => format!("loading the endgame database {}", path.display()),
+        Database::Cached { seeds, cache, .. } => format!(
+            "building the endgame database of {seeds} seeds (once: it is kept in {} for later runs)",
+            cache.dir().display()
+        ),
+        Database::Build(k) if *k > 0 => format!("building an endgame database of {k} seeds"),
+        _ => "preparing the solver".to_string(),
+    }
+}
+
+/// A line of turns in the published notation.
+fn line_strings(houses: usize, line: &[kalah_solver::Turn]) -> Vec<String> {
+    line.iter().map(|t| t.notation(houses)).collect()
 }
 
 /// Locks a mutex, whether or not a thread panicked while holding it (the data is a list

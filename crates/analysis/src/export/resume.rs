@@ -1,0 +1,282 @@
+//! Resuming an interrupted export: the values solved so far go to a partial file beside
+//! the table as they come (a header naming the export, then one sealed record
+//! `POSITION VALUE` per value), and the next run of the same export reads them back.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use kalah_core::{Position, Rules};
+
+use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
+
+/// Why a partial file could not be read or written.
+#[derive(Debug)]
+pub enum ResumeError {
+    /// Reading or writing the file failed.
+    Io {
+        /// The partial file.
+        path: PathBuf,
+        /// What went wrong.
+        error: io::Error,
+    },
+    /// The file holds no work this export may go on from.
+    Refused {
+        /// The partial file.
+        path: PathBuf,
+        /// Why, as a phrase after the file's name (`has a damaged header`).
+        why: String,
+    },
+}
+
+impl fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResumeError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            ResumeError::Refused { path, why } => write!(
+                f,
+                "{} {why}: remove it to start afresh, or run the export that wrote it",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ResumeError {}
+
+/// The header of the partial file of the export of `rules` from `start` to `depth` turns:
+/// a file of any other export is refused.
+pub fn header(rules: &Rules, start: &Position, depth: u32) -> Header {
+    Header::new(
+        "export-partial",
+        &[
+            ("rules", rules.to_string()),
+            ("start", start.to_string()),
+            ("depth", depth.to_string()),
+        ],
+    )
+}
+
+/// The values kept in a partial file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// The values from South of the positions solved, each checked.
+    pub values: HashMap<Position, i32>,
+    /// How many whole records failed their check (their positions are solved again).
+    pub damaged: usize,
+}
+
+/// The values kept at `path` by an interrupted run of the export of `header`: none when
+/// there is no file or it is empty. A file from another export (other rules, start or
+/// depth) or with a damaged header is refused, saying what differs; only a regular file
+/// is read.
+pub fn load(path: &Path, header: &Header) -> Result<Kept, ResumeError> {
+    let bytes = match read_regular(path).map_err(|e| io_error(path, e))? {
+        Some(b) if !b.is_empty() => b,
+        _ => return Ok(Kept::default()),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.split('\n');
+    check_header(path, header, lines.next().unwrap_or(""))?;
+    let records: Vec<&str> = lines.collect();
+    // The last piece is empty after a final line break, or a line a crash cut short: left
+    // out without a warning.
+    let whole = records.split_last().map_or(&[][..], |(_, whole)| whole);
+    let mut kept = Kept::default();
+    for line in whole {
+        match unseal(line).and_then(parse_record) {
+            Some((p, v)) => {
+                kept.values.insert(p, v);
+            }
+            None => kept.damaged += 1,
+        }
+    }
+    Ok(kept)
+}
+
+/// Refuses a first line that is not `header`, saying why.
+fn check_header(path: &Path, header: &Header, first: &str) -> Result<(), ResumeError> {
+    let refuse = |why: String| ResumeError::Refused {
+        path: path.to_path_buf(),
+        why,
+    };
+    let found = match Header::parse(first) {
+        Ok(h) => h,
+        Err(HeaderError::Foreign) => {
+            return Err(refuse(
+                "was not written by this version of kalah export".into(),
+            ))
+        }
+        Err(HeaderError::Damaged) => return Err(refuse("has a damaged header".into())),
+    };
+    let differences = header.differences(&found);
+    if !differences.is_empty() {
+        return Err(refuse(format!(
+            "holds the work of another export ({})",
+            differences.join("; ")
+        )));
+    }
+    Ok(())
+}
+
+/// One record, `POSITION VALUE`, as [`record`] writes it.
+fn parse_record(r: &str) -> Option<(Position, i32)> {
+    let (p, v) = r.split_once(' ')?;
+    Some((p.parse::<Position>().ok()?, v.parse::<i32>().ok()?))
+}
+
+/// One value as a sealed line, as [`load`] reads it.
+fn record(p: &Position, v: i32) -> String {
+    seal(&format!("{p} {v}")) + "\n"
+}
+
+/// The partial file of a running export, taking each value as it is solved.
+#[derive(Debug)]
+pub struct Partial {
+    path: PathBuf,
+    /// `None` once a write failed: one error is enough to end the run.
+    file: Mutex<Option<File>>,
+    failed: Mutex<Option<io::Error>>,
+}
+
+impl Partial {
+    /// Rewrites `path` with `header` and the `known` values (the good records of an
+    /// interrupted run) and opens it to add the values solved from now on.
+    pub fn start(
+        path: &Path,
+        header: &Header,
+        known: &HashMap<Position, i32>,
+    ) -> Result<Partial, ResumeError> {
+        let mut text = header.line();
+        text.push('\n');
+        for (p, v) in known {
+            text.push_str(&record(p, *v));
+        }
+        replace(path, text.as_bytes()).map_err(|e| io_error(path, e))?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| io_error(path, e))?;
+        Ok(Partial {
+            path: path.to_path_buf(),
+            file: Mutex::new(Some(file)),
+            failed: Mutex::new(None),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Adds the value `v` of `p`, in one write so that a kill leaves whole records and at
+    /// most one cut short. False once a write has failed (the run should stop; the
+    /// error comes from [`Partial::failure`]); later values are not written.
+    pub fn add(&self, p: &Position, v: i32) -> bool {
+        let Ok(mut guard) = self.file.lock() else {
+            return true;
+        };
+        let Some(f) = guard.as_mut() else {
+            return true;
+        };
+        if let Err(e) = f.write_all(record(p, v).as_bytes()) {
+            if let Ok(mut failed) = self.failed.lock() {
+                failed.get_or_insert(e);
+            }
+            *guard = None;
+            return false;
+        }
+        true
+    }
+
+    /// The first write that failed, if any.
+    pub fn failure(&self) -> Result<(), ResumeError> {
+        match self.failed.lock().ok().and_then(|mut f| f.take()) {
+            Some(e) => Err(io_error(&self.path, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn io_error(path: &Path, error: io::Error) -> ResumeError {
+    ResumeError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Game;
+
+    fn start_and_header() -> (Position, Header) {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let start = game.start();
+        (start, header(game.rules(), &start, 2))
+    }
+
+    #[test]
+    fn values_written_are_the_values_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.json.partial");
+        let (start, header) = start_and_header();
+        let after = Game::new(Rules::kalah(3, 2))
+            .unwrap()
+            .play_unchecked(&start, 0);
+        let known = HashMap::from([(start, 3)]);
+        let partial = Partial::start(&path, &header, &known).unwrap();
+        assert!(partial.add(&after, -2));
+        partial.failure().unwrap();
+        let kept = load(&path, &header).unwrap();
+        let mut want = known.clone();
+        want.insert(after, -2);
+        assert_eq!(kept.values, want);
+        assert_eq!(kept.damaged, 0);
+    }
+
+    #[test]
+    fn a_damaged_record_is_counted_and_a_cut_last_line_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p");
+        let (start, header) = start_and_header();
+        let mut text = header.line() + "\n";
+        text.push_str(&record(&start, 1).replace(" 1\t", " 7\t"));
+        text.push_str(&record(&start, 1));
+        text.push_str(&record(&start, 1)[..5]);
+        std::fs::write(&path, text).unwrap();
+        let kept = load(&path, &header).unwrap();
+        assert_eq!(kept.values, HashMap::from([(start, 1)]));
+        assert_eq!(kept.damaged, 1);
+    }
+
+    #[test]
+    fn the_file_of_another_export_is_refused_saying_what_differs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p");
+        let (start, header) = start_and_header();
+        let other = super::header(&Rules::kalah(3, 2), &start, 3);
+        Partial::start(&path, &other, &HashMap::new()).unwrap();
+        let e = load(&path, &header).unwrap_err().to_string();
+        assert!(e.contains("holds the work of another export (depth: 2 here, 3 in the file)"));
+        std::fs::write(&path, "not a header\n").unwrap();
+        let e = load(&path, &header).unwrap_err().to_string();
+        assert!(
+            e.contains("was not written by this version of kalah export"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn no_file_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, header) = start_and_header();
+        assert_eq!(
+            load(&dir.path().join("none"), &header).unwrap(),
+            Kept::default()
+        );
+    }
+}

@@ -1,0 +1,392 @@
+//! The analysis board behind `kalah serve`: a local web server with one page and a
+//! small JSON API over the library calls the command line makes (docs/serve.md).
+//!
+//! [`run`] serves until Ctrl-C (or SIGTERM) with the [`Options`] a front end read: where
+//! to listen, how many analyses at once, and how to configure a solver for a game.
+//!
+//! axum on tokio: the well-kept server stack with server-sent events, graceful shutdown
+//! and per-route method handling built in. The solver itself stays synchronous: each
+//! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
+//! requests and events, on two worker threads. The page's assets are compiled into the
+//! binary; no request reads the file system.
+#![deny(missing_docs)]
+
+mod analysis;
+mod params;
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::sse::{KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use kalah_core::Game;
+use kalah_solver::Config;
+use serde_json::{json, Value};
+
+use self::analysis::Analyses;
+use self::params::BadRequest;
+
+/// The largest request body taken (a position and a move list fit many times over).
+const MAX_BODY: usize = 16 * 1024;
+/// The longest query string taken.
+const MAX_QUERY: usize = 8 * 1024;
+
+/// How a front end configures the solver of a game: `configure(game, seeds, solves)` is
+/// the configuration for `solves` solves sharing one solver, of positions with at most
+/// `seeds` seeds in the houses; an error is a message for the page.
+pub type Configure = dyn Fn(&Game, usize, usize) -> Result<Config, String> + Send + Sync;
+
+/// What the server needs to know.
+#[derive(Clone)]
+pub struct Options {
+    /// The address and port to listen on (port 0: a free one, printed).
+    pub addr: SocketAddr,
+    /// Open the page in the default browser once the server listens.
+    pub open: bool,
+    /// Analyses running at once; a new one beyond this cancels the oldest.
+    pub max_analyses: usize,
+    /// The solver configuration for a game (the command line's solver options). Each
+    /// turn of a position gets one search thread, and `threads` turns are solved at once.
+    pub configure: Arc<Configure>,
+}
+
+/// The state every handler shares.
+#[derive(Clone)]
+struct App {
+    analyses: Arc<Analyses>,
+    /// Listening on a loopback address only: requests must name it (see [`limits`]).
+    loopback: bool,
+}
+
+/// An error answer: a status and a JSON body `{"error": ...}`.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<BadRequest> for ApiError {
+    fn from(e: BadRequest) -> Self {
+        ApiError(StatusCode::BAD_REQUEST, e.0)
+    }
+}
+
+/// Serves the analysis board until Ctrl-C (or SIGTERM), saying on `out` where it is.
+pub fn run(options: &Options, out: &mut dyn Write) -> io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("serve")
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(options, out))
+}
+
+/// Binds, says where, and serves until a stop signal.
+async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
+    let addr = options.addr;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot listen on {addr}: {e} (choose another --port, or 0 for a free one)"),
+        )
+    })?;
+    let local = listener.local_addr()?;
+    let url = match local.ip() {
+        ip if ip.is_unspecified() => format!("http://127.0.0.1:{}/", local.port()),
+        IpAddr::V6(ip) => format!("http://[{ip}]:{}/", local.port()),
+        IpAddr::V4(ip) => format!("http://{ip}:{}/", local.port()),
+    };
+    writeln!(
+        out,
+        "kalah serve: the analysis board is at {url} (Ctrl-C to stop)"
+    )?;
+    out.flush()?;
+    if options.open {
+        open_browser(&url);
+    }
+    let analyses = Arc::new(Analyses::new(
+        options.configure.clone(),
+        options.max_analyses,
+    ));
+    let app = router(App {
+        analyses: analyses.clone(),
+        loopback: local.ip().is_loopback(),
+    });
+    let stopped = Arc::new(tokio::sync::Notify::new());
+    let on_signal = {
+        let stopped = stopped.clone();
+        async move {
+            stop_signal().await;
+            eprintln!("kalah serve: stopping (cancelling the analyses)");
+            analyses.stop_all();
+            stopped.notify_one();
+        }
+    };
+    let server = axum::serve(listener, app).with_graceful_shutdown(on_signal);
+    tokio::select! {
+        result = server => result?,
+        // Connections still open a while after the signal (a browser keeping one alive)
+        // are dropped.
+        () = async { stopped.notified().await; tokio::time::sleep(Duration::from_secs(3)).await } => {}
+    }
+    Ok(())
+}
+
+/// The routes, the limits and the JSON error answers.
+fn router(app: App) -> Router {
+    let wrong_method = || async {
+        ApiError(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed here: see docs/serve.md for each endpoint's methods".to_string(),
+        )
+    };
+    Router::new()
+        .route("/", get(|| asset("text/html", INDEX_HTML)))
+        .route("/index.html", get(|| asset("text/html", INDEX_HTML)))
+        .route("/app.js", get(|| asset("text/javascript", APP_JS)))
+        .route("/app.css", get(|| asset("text/css", APP_CSS)))
+        .route(
+            "/api/options",
+            get(|| async { Json(params::options_json()) }).fallback(wrong_method),
+        )
+        .route(
+            "/api/position",
+            get(position_get).post(position_post).fallback(wrong_method),
+        )
+        .route("/api/analyse", get(analyse).fallback(wrong_method))
+        .fallback(|method: Method, uri: Uri| async move {
+            ApiError(
+                StatusCode::NOT_FOUND,
+                format!("no such page: {method} {}", uri.path()),
+            )
+        })
+        .layer(middleware::from_fn_with_state(app.clone(), limits))
+        .with_state(app)
+}
+
+/// Refuses over-long query strings before any handler reads them, and requests from
+/// other sites: on a loopback address the `Host` must be a loopback name (a page
+/// elsewhere that rebinds its own name to 127.0.0.1 is refused), and an `Origin`, where
+/// the browser sends one, must be this server's own.
+async fn limits(State(app): State<App>, request: Request, next: Next) -> Response {
+    let query = request.uri().query().map_or(0, str::len);
+    if query > MAX_QUERY {
+        return ApiError(
+            StatusCode::URI_TOO_LONG,
+            format!("the query string is {query} bytes; at most {MAX_QUERY} are taken"),
+        )
+        .into_response();
+    }
+    let host = header_text(&request, header::HOST);
+    if app.loopback && !is_loopback_host(&host) {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the server listens on a loopback address and answers requests for \
+                 localhost or 127.0.0.1 only, not `{host}` (--bind serves other names)"
+            ),
+        )
+        .into_response();
+    }
+    let origin = header_text(&request, header::ORIGIN);
+    if !origin.is_empty()
+        && origin != "null"
+        && origin.split_once("://").map(|o| o.1) != Some(&host)
+    {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            format!("requests from other sites are refused (origin `{origin}`): open the board at http://{host}/"),
+        )
+        .into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; img-src 'self' data:"),
+    );
+    response
+}
+
+/// A request header's value in lower case (empty when absent or not text).
+fn header_text(request: &Request, name: header::HeaderName) -> String {
+    request
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// True where `host` (a `Host` header, lower case) names this machine by a loopback
+/// name: `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    name == "localhost"
+        || name == "[::1]"
+        || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The page, its script and its style sheet, compiled in.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+
+/// One embedded asset.
+async fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, format!("{kind}; charset=utf-8")),
+            (header::CACHE_CONTROL, "no-cache".to_string()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The parameters of a query string.
+fn query_params(uri: &Uri) -> Result<HashMap<String, String>, ApiError> {
+    let pairs = axum::extract::Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?
+        .0;
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        if map.insert(k.clone(), v).is_some() {
+            return Err(ApiError(
+                StatusCode::BAD_REQUEST,
+                format!("the parameter `{k}` is given twice"),
+            ));
+        }
+    }
+    Ok(map)
+}
+
+/// `GET /api/position?...`.
+async fn position_get(uri: Uri) -> Result<Json<Value>, ApiError> {
+    let setup = params::setup(&query_params(&uri)?)?;
+    Ok(Json(params::position_json(&setup)))
+}
+
+/// `POST /api/position` with a JSON object of the parameters.
+async fn position_post(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
+    let setup = params::setup(&json_params(&headers, body).await?)?;
+    Ok(Json(params::position_json(&setup)))
+}
+
+/// The parameters of a JSON body: an object whose values are strings, numbers or
+/// booleans (`early_stop: true` is `on`).
+async fn json_params(headers: &HeaderMap, body: Body) -> Result<HashMap<String, String>, ApiError> {
+    let kind = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !kind.starts_with("application/json") {
+        return Err(ApiError(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("the body must be JSON (Content-Type: application/json), not `{kind}`"),
+        ));
+    }
+    let bytes = to_bytes(body, MAX_BODY).await.map_err(|_| {
+        ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {MAX_BODY} bytes"),
+        )
+    })?;
+    let bad = |msg: String| ApiError(StatusCode::BAD_REQUEST, msg);
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| bad(format!("the body is not valid JSON: {e}")))?;
+    let Value::Object(object) = value else {
+        return Err(bad(
+            "the body must be a JSON object of parameters, such as {\"houses\": 6}".to_string(),
+        ));
+    };
+    object
+        .into_iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => (if b { "on" } else { "off" }).to_string(),
+                other => {
+                    return Err(bad(format!(
+                        "the parameter `{k}` must be a string, a number or a boolean, not {other}"
+                    )))
+                }
+            };
+            Ok((k, text))
+        })
+        .collect()
+}
+
+/// `GET /api/analyse?...`: the server-sent events of one analysis.
+async fn analyse(State(app): State<App>, uri: Uri) -> Result<Response, ApiError> {
+    let setup = params::setup(&query_params(&uri)?)?;
+    let events = app
+        .analyses
+        .start(setup)
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    // A comment every second: a client that went away is noticed within a second (the
+    // write fails), and its analysis is cancelled.
+    let sse = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
+    Ok(([(header::CACHE_CONTROL, "no-cache")], sse).into_response())
+}
+
+/// Resolves on Ctrl-C, or SIGTERM where there is one.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}
+
+/// Opens `url` in the desktop's browser, saying so if that fails.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("kalah serve: could not open a browser ({opener}: {e}); open {url} by hand");
+    }
+}
