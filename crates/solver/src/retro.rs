@@ -48,7 +48,8 @@ use rayon::prelude::*;
 
 use kalah_core::{Game, Position, Side};
 
-use crate::{Cancelled, Turn};
+use crate::error::Cancelled;
+use crate::line::{push_sowing, Turn};
 
 /// The value bound standing for ±∞ (far beyond any margin of 255 seeds).
 const INF: i16 = 10_000;
@@ -838,7 +839,7 @@ fn principal_variation(
         }
         // The value is a fixed point, so some move keeps it.
         let Some((_, m, c)) = best else { break };
-        crate::push_sowing(&mut pv, pos.side_to_move(), m);
+        push_sowing(&mut pv, pos.side_to_move(), m);
         pos = c;
     }
     pv
