@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use kalah_core::Position;
 
-use crate::error::Cancelled;
+use crate::error::SolveError;
 use crate::line::{push_sowing, Turn};
 use crate::outcome::{Bound, Phase, Progress, Solution};
 use crate::search::{self, Shared, INF};
@@ -16,7 +16,7 @@ use crate::smp::{self, Context};
 use crate::tt::EXACT_DEPTH;
 
 /// The exact value of `pos` for the player to move, without a principal variation.
-pub(crate) fn value(ctx: &Context, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
+pub(crate) fn value(ctx: &Context, pos: &Position, cancel: &AtomicBool) -> Result<i32, SolveError> {
     let shared = Shared::new(cancel);
     let (lower, _) = prove_window(ctx, pos, &shared, Instant::now(), &mut |_| {}, -INF, INF)?;
     Ok(lower)
@@ -32,7 +32,7 @@ pub(crate) fn solve_window(
     beta: i32,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Result<Solution, Bound>, Cancelled> {
+) -> Result<Result<Solution, Bound>, SolveError> {
     let start = Instant::now();
     let shared = Shared::new(cancel);
     let (lower, upper) = prove_window(ctx, pos, &shared, start, progress, alpha, beta)?;
@@ -76,7 +76,7 @@ fn prove_window(
     progress: &mut dyn FnMut(&Progress),
     alpha: i32,
     beta: i32,
-) -> Result<(i32, i32), Cancelled> {
+) -> Result<(i32, i32), SolveError> {
     ctx.table.new_generation();
     let margin = pos.store_margin();
     let left = pos.seeds_in_houses() as i32;
@@ -124,7 +124,7 @@ fn prove_window(
                 })
             },
         )
-        .ok_or(Cancelled)?;
+        .ok_or(SolveError::Cancelled)?;
         if g < beta {
             upper = g;
         } else {
@@ -146,7 +146,7 @@ fn deepen(
     start: Instant,
     progress: &mut dyn FnMut(&Progress),
     bounds: Progress,
-) -> Result<i32, Cancelled> {
+) -> Result<i32, SolveError> {
     let mut guess = pos.store_margin();
     let max_depth = ctx.config.deepening.min(pos.seeds_in_houses() as u8);
     for depth in 1..=max_depth {
@@ -163,7 +163,7 @@ fn deepen(
                 ..p
             })
         })
-        .ok_or(Cancelled)?;
+        .ok_or(SolveError::Cancelled)?;
     }
     Ok(guess)
 }
@@ -174,7 +174,7 @@ fn principal_variation(
     pos: &Position,
     value: i32,
     shared: &Shared,
-) -> Result<Vec<Turn>, Cancelled> {
+) -> Result<Vec<Turn>, SolveError> {
     let (game, table) = (ctx.game, ctx.table);
     let mut worker = ctx.worker(shared);
     let mut pv: Vec<Turn> = Vec::new();
@@ -200,7 +200,7 @@ fn principal_variation(
             );
             if worker.aborted {
                 worker.flush();
-                return Err(Cancelled);
+                return Err(SolveError::Cancelled);
             }
             if v == target {
                 next = Some((j, child, target));

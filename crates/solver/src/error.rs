@@ -1,19 +1,41 @@
-//! Why a solver could not be made ([`SolverError`]) and why a solve gave no result
-//! ([`Cancelled`]).
+//! Why a solver could not be made ([`SolverError`]) and every way a solve can end without
+//! a result ([`SolveError`]).
 
 use crate::egdb::EgdbError;
+use crate::retro::{self, RetroStop};
 
-/// The search was stopped through its cancel flag before it had a result.
+/// Why a solve gave no result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cancelled;
+pub enum SolveError {
+    /// The solve was stopped through its cancel flag before it had a result.
+    Cancelled,
+    /// The game graph of the position (a family whose positions repeat, solved whole by
+    /// retrograde analysis, [`retro`]) has more positions than the memory available holds.
+    GraphTooLarge {
+        /// The most positions the graph may hold.
+        limit: u64,
+    },
+}
 
-impl std::fmt::Display for Cancelled {
+impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the search was cancelled")
+        match self {
+            SolveError::Cancelled => f.write_str("the search was cancelled"),
+            SolveError::GraphTooLarge { limit } => f.write_str(&retro::too_large_message(*limit)),
+        }
     }
 }
 
-impl std::error::Error for Cancelled {}
+impl std::error::Error for SolveError {}
+
+impl From<RetroStop> for SolveError {
+    fn from(stop: RetroStop) -> SolveError {
+        match stop {
+            RetroStop::Cancelled => SolveError::Cancelled,
+            RetroStop::TooLarge { limit } => SolveError::GraphTooLarge { limit },
+        }
+    }
+}
 
 /// Why a solver could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]

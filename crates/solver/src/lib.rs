@@ -50,7 +50,7 @@ pub mod tt;
 
 pub use config::Config;
 pub use database::{CacheReport, Database, EGDB_PATH_VAR};
-pub use error::{Cancelled, SolverError};
+pub use error::{SolveError, SolverError};
 pub use line::Turn;
 pub use outcome::{Bound, Phase, Progress, Solution};
 pub use solver::Solver;

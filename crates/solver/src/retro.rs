@@ -48,7 +48,6 @@ use rayon::prelude::*;
 
 use kalah_core::{Game, Position, Side};
 
-use crate::error::Cancelled;
 use crate::line::{push_sowing, Turn};
 
 /// The value bound standing for ±∞ (far beyond any margin of 255 seeds).
@@ -233,25 +232,6 @@ pub enum RetroStop {
     },
 }
 
-impl From<RetroStop> for Cancelled {
-    fn from(_: RetroStop) -> Cancelled {
-        Cancelled
-    }
-}
-
-/// The limit on positions of the last solve of this process that stopped for want of
-/// memory (0: none did), for the callers that only see [`Cancelled`].
-static TOO_LARGE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Where a retrograde solve of this process stopped because the game graph holds more
-/// positions than the memory does: the limit it met.
-pub fn too_large() -> Option<u64> {
-    match TOO_LARGE.load(Relaxed) {
-        0 => None,
-        limit => Some(limit),
-    }
-}
-
 /// The message for a game graph larger than `limit` positions.
 pub fn too_large_message(limit: u64) -> String {
     format!(
@@ -326,12 +306,7 @@ impl Retro {
                 solve_dense(game, dense, pos, self.limit, cancel, start, progress)
             }
         };
-        if let Err(stop) = result {
-            if let RetroStop::TooLarge { limit } = stop {
-                TOO_LARGE.store(limit.max(1), Relaxed);
-            }
-            return Err(stop);
-        }
+        result?;
         let (relative, pv) = match &*backend {
             _ if pos.is_over() => (0, Vec::new()),
             Backend::Hash(g) => {

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::database::{CacheReport, Database};
 use crate::driver;
 use crate::egdb::{Egdb, EgdbError};
-use crate::error::{Cancelled, SolverError};
+use crate::error::{SolveError, SolverError};
 use crate::lookup::Lookup;
 use crate::outcome::{Bound, Phase, Progress, Solution};
 use crate::search::{Busy, INF};
@@ -216,7 +216,7 @@ impl Solver {
         pos: &Position,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Solution, Cancelled> {
+    ) -> Result<Solution, SolveError> {
         let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
         let s = retro.solve(&self.game, pos, cancel, &mut |p| {
             progress(&Progress {
@@ -262,7 +262,7 @@ impl Solver {
         pos: &Position,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Solution, Cancelled> {
+    ) -> Result<Solution, SolveError> {
         if let Some(retro) = &self.retro {
             return self.solve_retro(retro, pos, cancel, progress);
         }
@@ -271,7 +271,7 @@ impl Solver {
     }
 
     /// The exact value of `pos` for the player to move, without a principal variation.
-    pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, Cancelled> {
+    pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, SolveError> {
         if let Some(retro) = &self.retro {
             return Ok(self.solve_retro(retro, pos, cancel, &mut |_| {})?.value);
         }
@@ -296,7 +296,7 @@ impl Solver {
         beta: i32,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Result<Solution, Bound>, Cancelled> {
+    ) -> Result<Result<Solution, Bound>, SolveError> {
         if self.retro.is_some() || alpha >= beta {
             return self.solve(pos, cancel, progress).map(Ok);
         }
