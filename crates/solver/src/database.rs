@@ -4,12 +4,15 @@
 //! cache and kept there).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
-use kalah_core::Game;
+use kalah_core::{Game, Position};
 
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::egdb::{self, file, Egdb, EgdbError, Residence};
+use crate::error::SolverError;
+use crate::lookup::Lookup;
 use crate::stopdb::StopDb;
 
 /// The environment variable naming a directory of endgame database files, searched by
@@ -240,14 +243,116 @@ impl Database {
     }
 }
 
-/// What a solver's database came to: the databases it searches with, and what it did
-/// with the cache.
-pub(crate) struct Opened {
-    pub(crate) egdb: Option<Egdb>,
+/// The databases a search engine reads, opened once when the solver is made: the plain
+/// one, or under the early stop the one that reads the stores (one per parity of the
+/// total of seeds), and what opening them did with the cache and a directory.
+pub(crate) struct Databases {
+    pub(crate) egdb: Option<Arc<Egdb>>,
+    /// Under the early stop, the database that reads the stores (built in memory) for
+    /// the start position's parity of the total of seeds.
     pub(crate) stopdb: Option<StopDb>,
+    /// The same for the other parity, built when a position of that parity is first
+    /// solved (only positions entered by hand have it).
+    stopdb_odd: OnceLock<Option<StopDb>>,
+    /// What was done with the database cache, if the database came from it.
     pub(crate) cache: Option<CacheReport>,
-    /// Files of a directory passed over because they could not be loaded, and why.
+    /// Files of a database directory passed over because they could not be loaded.
     pub(crate) skipped: Vec<(PathBuf, EgdbError)>,
+}
+
+impl Databases {
+    /// No database.
+    fn none() -> Databases {
+        Databases {
+            egdb: None,
+            stopdb: None,
+            stopdb_odd: OnceLock::new(),
+            cache: None,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// The plain database `egdb` alone.
+    fn plain(egdb: Egdb) -> Databases {
+        Databases {
+            egdb: Some(Arc::new(egdb)),
+            ..Databases::none()
+        }
+    }
+
+    /// Builds or loads the databases of `database` for a solver of `game`, a file held as
+    /// `residence` says: an error where a file or directory cannot be used, or where a
+    /// database to build does not fit in the memory available.
+    pub(crate) fn open(
+        game: &Game,
+        database: &Database,
+        residence: Residence,
+    ) -> Result<Databases, SolverError> {
+        database
+            .open(game, residence)
+            .map_err(|e| match (e, &database.for_solver(game)) {
+                (EgdbError::NotEnoughMemory { needed, available }, Ok(Database::Build(k))) => {
+                    SolverError::DatabaseTooLarge {
+                        seeds: *k,
+                        needed,
+                        available,
+                        largest: largest_fitting(game, *k, available),
+                    }
+                }
+                (e, _) => SolverError::Database(e),
+            })
+    }
+
+    /// The most seeds in the houses of the positions a database answers (the plain one,
+    /// or the early stop's), if there is one.
+    pub(crate) fn seeds(&self) -> Option<usize> {
+        self.egdb
+            .as_deref()
+            .map(|d| d.max_seeds())
+            .or(self.stopdb.as_ref().map(|d| d.max_seeds()))
+    }
+
+    /// [`Databases::seeds`] for the game of `pos` (under the early stop, the database for
+    /// its parity of the total of seeds, built on first use).
+    pub(crate) fn seeds_for(&self, game: &Game, pos: &Position) -> Option<usize> {
+        self.egdb
+            .as_deref()
+            .map(|d| d.max_seeds())
+            .or(self.stopdb_for(game, pos).map(|d| d.max_seeds()))
+    }
+
+    /// The database a search of `pos` reads.
+    pub(crate) fn lookup(&self, game: &Game, pos: &Position) -> Option<Lookup<'_>> {
+        Lookup::choose(game, self.egdb.as_deref(), self.stopdb_for(game, pos))
+    }
+
+    /// The early-stop database that serves the game of `pos`: the one built with the
+    /// solver where `pos` has the start position's parity of the total of seeds, else one
+    /// of the same size for the other parity, built on first use.
+    fn stopdb_for(&self, game: &Game, pos: &Position) -> Option<&StopDb> {
+        let db = self.stopdb.as_ref()?;
+        if db.serves_total(pos.total_seeds()) {
+            return Some(db);
+        }
+        self.stopdb_odd
+            .get_or_init(|| StopDb::build(game, db.max_seeds(), pos.total_seeds()))
+            .as_ref()
+    }
+}
+
+/// The most seeds, below `k`, of a database for `game` to build whose entries fit in
+/// `available` bytes (0 if none).
+fn largest_fitting(game: &Game, k: usize, available: u64) -> usize {
+    (0..k)
+        .rev()
+        .find(|&j| {
+            let entries = match game.rules().early_stop {
+                true => StopDb::entries(game.houses(), j),
+                false => Egdb::entries(game.houses(), j),
+            };
+            entries <= available as u128
+        })
+        .unwrap_or(0)
 }
 
 /// What a solver did with the database cache ([`Database::Cached`]).
@@ -265,11 +370,11 @@ pub struct CacheReport {
 impl Database {
     /// Builds or loads this choice's databases for a solver of `game`, a file held as
     /// `residence` says.
-    pub(crate) fn open(&self, game: &Game, residence: Residence) -> Result<Opened, EgdbError> {
-        let built = |k: usize| -> Result<Opened, EgdbError> {
-            Ok(Opened {
+    fn open(&self, game: &Game, residence: Residence) -> Result<Databases, EgdbError> {
+        let built = |k: usize| -> Result<Databases, EgdbError> {
+            Ok(Databases {
                 egdb: match Egdb::build(game, k, &|_, _, _| {}) {
-                    Ok(db) => Some(db),
+                    Ok(db) => Some(Arc::new(db)),
                     // Under the early stop the plain database does not apply.
                     Err(EgdbError::EarlyStop) => None,
                     Err(e) => return Err(e),
@@ -288,8 +393,7 @@ impl Database {
                     }
                     _ => StopDb::build(game, k, game.start().total_seeds()),
                 },
-                cache: None,
-                skipped: Vec::new(),
+                ..Databases::none()
             })
         };
         Ok(match self.for_solver(game)? {
@@ -299,11 +403,9 @@ impl Database {
                 for (path, _) in file::candidates(&dir, game, seeds)? {
                     match Egdb::load_as(&path, game, residence) {
                         Ok(db) => {
-                            return Ok(Opened {
-                                egdb: Some(db),
-                                stopdb: None,
-                                cache: None,
+                            return Ok(Databases {
                                 skipped,
+                                ..Databases::plain(db)
                             })
                         }
                         Err(e) if damaged(&e) => skipped.push((path, e)),
@@ -318,12 +420,7 @@ impl Database {
                     |(_, e)| e,
                 ));
             }
-            Database::File(path) => Opened {
-                egdb: Some(Egdb::load_as(&path, game, residence)?),
-                stopdb: None,
-                cache: None,
-                skipped: Vec::new(),
-            },
+            Database::File(path) => Databases::plain(Egdb::load_as(&path, game, residence)?),
             Database::Build(k) => built(k)?,
             Database::Cached { cache, seeds, file } => {
                 let mut report = CacheReport {
@@ -335,11 +432,9 @@ impl Database {
                     match Egdb::load_as(&path, game, residence) {
                         Ok(db) => {
                             report.loaded = Some(path);
-                            return Ok(Opened {
-                                egdb: Some(db),
-                                stopdb: None,
+                            return Ok(Databases {
                                 cache: Some(report),
-                                skipped: Vec::new(),
+                                ..Databases::plain(db)
                             });
                         }
                         // Damage: never trusted, rebuilt below.
@@ -355,12 +450,7 @@ impl Database {
                 opened.cache = Some(report);
                 opened
             }
-            _ => Opened {
-                egdb: None,
-                stopdb: None,
-                cache: None,
-                skipped: Vec::new(),
-            },
+            _ => Databases::none(),
         })
     }
 }
