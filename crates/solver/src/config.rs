@@ -9,7 +9,6 @@
 
 use kalah_core::{Game, Position};
 
-use crate::cache::Cache;
 use crate::database::{egdb_seeds_for, work_seeds, Chosen, Database};
 use crate::egdb::{EgdbError, Residence};
 
@@ -75,30 +74,23 @@ impl Config {
     /// children's table entries.
     pub const NO_ETC: usize = kalah_core::MAX_TOTAL_SEEDS + 1;
 
-    /// The settings the command line uses for `solves` solves sharing one solver, the
-    /// largest of them `pos` (or a position with as many seeds in the houses), with the
-    /// default database ([`Database::Auto`]): every core, and the table, database and
-    /// deepening chosen for the seeds in play.
+    /// The settings for `solves` solves sharing one solver, the largest of them `pos` (or a
+    /// position with as many seeds in the houses), with a database built in memory for the
+    /// work ([`Database::auto`]): every core, and the table, database and deepening chosen
+    /// for the seeds in play. It never looks at the environment; the command line's
+    /// settings are [`Config::for_seeds`] with [`Database::from_env`].
     ///
     /// ```
     /// use kalah_core::{Game, Rules};
     /// use kalah_solver::Config;
     ///
-    /// // No cache and no database directory: a large cached file would take the deepening
-    /// // away (the database would hold half the seeds in the houses).
-    /// std::env::set_var("KALAH_CACHE", "off");
-    /// std::env::remove_var("KALAH_EGDB_PATH");
     /// let game = Game::new(Rules::kalah(6, 4)).unwrap();
     /// let config = Config::for_work(&game, &game.start(), 1);
     /// assert_eq!(config.deepening, 16);
     /// ```
     pub fn for_work(game: &Game, pos: &Position, solves: usize) -> Config {
         let seeds = pos.seeds_in_houses() as usize;
-        Config::sized(
-            game,
-            seeds,
-            Database::choose_auto(&Cache::from_env(), game, seeds, solves),
-        )
+        Config::sized(game, seeds, Database::memory(game, seeds, solves))
     }
 
     /// [`Config::for_work`] for positions with at most `seeds` seeds in the houses and the

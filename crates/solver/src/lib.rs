@@ -8,11 +8,12 @@
 //! principal variation that replays to that value.
 //!
 //! [`Config::for_work`] chooses the settings for the work at hand (table size, endgame
-//! database, deepening), exactly as the `kalah` command line does; [`Solution::verify`]
-//! replays the principal variation to the value. The endgame database comes from where
-//! [`Database`] says: by default a file of `KALAH_EGDB_PATH`, else the user's database
-//! cache ([`cache`]), else one built in memory and kept there. Files are read and written
-//! by [`egdb`]; [`tt`] is the transposition table.
+//! database, deepening) as the `kalah` command line does; [`Solution::verify`] replays the
+//! principal variation to the value. The endgame database comes from where [`Database`]
+//! says; the library never reads the environment on its own: the command line's choice,
+//! [`Database::from_env`], is a file of `KALAH_EGDB_PATH`, else the user's database cache
+//! ([`cache::Cache::from_env`]), else one built in memory and kept there. Files are read
+//! and written by [`egdb`]; [`tt`] is the transposition table.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use kalah_core::Game;
 
 use super::budget::egdb_seeds_for;
-use super::{Database, EGDB_PATH_VAR};
+use super::Database;
 use crate::cache::Cache;
 use crate::egdb::{self, file, EgdbError};
 
@@ -89,7 +89,13 @@ impl Database {
         solves: usize,
     ) -> Result<Chosen, EgdbError> {
         match self {
-            Database::Auto { cache } => Ok(Database::choose_auto(cache, game, seeds, solves)),
+            Database::Auto { path, cache } => Ok(Database::choose_auto(
+                path.as_deref(),
+                cache.as_ref(),
+                game,
+                seeds,
+                solves,
+            )),
             Database::Memory => Ok(Database::memory(game, seeds, solves)),
             Database::Build(k) => Ok(Chosen::built(game, *k)),
             Database::File(dir) if dir.is_dir() => Chosen::named_directory(dir, game, seeds),
@@ -104,20 +110,20 @@ impl Database {
     }
 
     /// [`Database::Auto`] made definite: never an error.
-    pub(crate) fn choose_auto(
-        cache: &Option<Cache>,
+    fn choose_auto(
+        path: Option<&Path>,
+        cache: Option<&Cache>,
         game: &Game,
         seeds: usize,
         solves: usize,
     ) -> Chosen {
         // A directory (its best file for the work), or a file for these rules.
-        let from_path = std::env::var_os(EGDB_PATH_VAR)
-            .filter(|path| !path.is_empty())
-            .map(PathBuf::from)
-            .and_then(|path| match path.is_dir() {
-                true => Chosen::directory(&path, game, seeds).ok().flatten(),
-                false => Chosen::file(path).ok().filter(|c| c.serves(game)),
-            });
+        let from_path = path.and_then(|path| match path.is_dir() {
+            true => Chosen::directory(path, game, seeds).ok().flatten(),
+            false => Chosen::file(path.to_path_buf())
+                .ok()
+                .filter(|c| c.serves(game)),
+        });
         let memory = Database::memory(game, seeds, solves);
         match (from_path, cache, memory.seeds) {
             (Some(chosen), _, _) => chosen,
@@ -142,7 +148,7 @@ impl Database {
     }
 
     /// [`Database::Memory`] made definite.
-    fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
+    pub(crate) fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
         Chosen::built(game, egdb_seeds_for(game, seeds, solves).unwrap_or(0))
     }
 

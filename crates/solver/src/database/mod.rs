@@ -17,18 +17,20 @@ pub(crate) use choice::Chosen;
 pub use open::CacheReport;
 pub(crate) use open::Databases;
 
-/// The environment variable naming a directory of endgame database files, searched by
-/// [`Database::Auto`].
+/// The environment variable naming a directory of endgame database files (or one file),
+/// searched first by the [`Database::from_env`] of the command line.
 pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
 
 /// Where a solver's endgame database comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Database {
-    /// The default ([`Database::auto`]): the best file for the work in the directory named
-    /// by [`EGDB_PATH_VAR`] (a directory that cannot be read is passed over); else, with a
-    /// cache, the database the work needs from the cache ([`Database::Cached`]); else
-    /// [`Database::Memory`].
+    /// The best file for the work in the directory `path` (a directory that cannot be
+    /// read is passed over), or the file `path` where it serves the rules and board; else,
+    /// with a cache, the database the work needs from the cache ([`Database::Cached`]);
+    /// else [`Database::Memory`]. The command line's is [`Database::from_env`].
     Auto {
+        /// A directory of database files, or one file, searched first, if any.
+        path: Option<PathBuf>,
         /// The database cache to read and grow, if any.
         cache: Option<Cache>,
     },
@@ -75,10 +77,33 @@ impl Default for Database {
 }
 
 impl Database {
-    /// The default choice: [`Database::Auto`] with the user's cache ([`Cache::from_env`]).
+    /// [`Database::Auto`] with no directory and no cache: a database built in memory for
+    /// the work, as [`Database::Memory`]. Never looks at the environment.
     pub fn auto() -> Database {
         Database::Auto {
+            path: None,
+            cache: None,
+        }
+    }
+
+    /// The command line's choice, the one place the crate reads [`EGDB_PATH_VAR`]:
+    /// [`Database::Auto`] with the directory or file it names (where set and not empty)
+    /// and the user's cache ([`Cache::from_env`]).
+    pub fn from_env() -> Database {
+        Database::Auto {
+            path: std::env::var_os(EGDB_PATH_VAR)
+                .filter(|path| !path.is_empty())
+                .map(PathBuf::from),
             cache: Cache::from_env(),
+        }
+    }
+
+    /// This choice without the cache (`--no-cache`): a [`Database::Auto`] keeps its
+    /// directory or file; any other choice is unchanged.
+    pub fn without_cache(self) -> Database {
+        match self {
+            Database::Auto { path, .. } => Database::Auto { path, cache: None },
+            other => other,
         }
     }
 }
