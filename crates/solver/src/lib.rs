@@ -8,9 +8,10 @@
 //! principal variation that replays to that value.
 //!
 //! [`Config::for_work`] chooses the settings for the work at hand (table size, endgame
-//! database, deepening) as the `kalah` command line does; [`Solution::verify`] replays the
-//! principal variation to the value. The endgame database comes from where [`Database`]
-//! says; the library never reads the environment on its own: the command line's choice,
+//! database, deepening) by the policy the `kalah` command line uses ([`Config::for_seeds`]
+//! with the database of its flags); [`Solution::verify`] replays the principal variation
+//! to the value. The endgame database comes from where [`Database`] says; the library
+//! never reads the environment on its own: the command line's choice,
 //! [`Database::from_env`], is a file of `KALAH_EGDB_PATH`, else the user's database cache
 //! ([`cache::Cache::from_env`]), else one built in memory and kept there. Files are read
 //! and written by [`egdb`]; [`tt`] is the transposition table.
