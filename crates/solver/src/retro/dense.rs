@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use kalah_core::{Game, Position, Ranker, Side};
 
 use super::level::solve_level;
+use super::pipeline::{Index, NewLevels};
 use super::values::Values;
 use super::{moves, RetroProgress, RetroStop};
 
@@ -96,43 +97,43 @@ impl Dense {
     }
 }
 
-/// Builds the bitmap graph of every position reachable from its roots and `root`, then
-/// solves it level by level (a position already in it is solved already).
-pub(super) fn solve_dense(
-    game: &Game,
-    slot: &mut Option<Dense>,
-    root: &Position,
-    limit: u64,
-    cancel: &AtomicBool,
-    start: Instant,
-    progress: &mut dyn FnMut(&RetroProgress),
-) -> Result<(), RetroStop> {
-    if slot
-        .as_ref()
-        .is_some_and(|d| d.node(root.packed_board()).is_some())
-    {
-        return Ok(());
+/// The bitmap graph, not built until the first solve; each discovery builds it again
+/// whole from its roots and the new root.
+impl Index for Option<Dense> {
+    fn holds(&self, _: &Game, root: &Position) -> bool {
+        self.as_ref()
+            .is_some_and(|d| d.node(root.packed_board()).is_some())
     }
-    let mut roots = slot.take().map_or(Vec::new(), |d| d.roots);
-    roots.push(root.packed_board());
-    let ranker = Ranker::new(2 * game.houses(), game.capacity());
-    let (bits, nodes) = discover(game, &ranker, &roots, limit, cancel, start, progress)?;
-    if nodes > limit {
-        return Err(RetroStop::TooLarge { limit });
-    }
-    let mut dense = Dense::new(ranker, bits, roots, nodes as usize);
-    for (level, range) in dense.levels(game) {
-        if cancel.load(Relaxed) {
-            return Err(RetroStop::Cancelled);
+
+    fn discover(
+        &mut self,
+        game: &Game,
+        root: &Position,
+        limit: u64,
+        cancel: &AtomicBool,
+        start: Instant,
+        progress: &mut dyn FnMut(&RetroProgress),
+    ) -> Result<NewLevels, RetroStop> {
+        let mut roots = self.take().map_or(Vec::new(), |d| d.roots);
+        roots.push(root.packed_board());
+        let ranker = Ranker::new(2 * game.houses(), game.capacity());
+        let (bits, nodes) = discover(game, &ranker, &roots, limit, cancel, start, progress)?;
+        if nodes > limit {
+            return Err(RetroStop::TooLarge { limit });
         }
-        progress(&RetroProgress {
+        let dense = Dense::new(ranker, bits, roots, nodes as usize);
+        let levels = dense.levels(game);
+        *self = Some(dense);
+        Ok(NewLevels {
+            levels,
             positions: nodes,
-            level: Some(level),
-            elapsed: start.elapsed(),
-        });
-        let Dense { values, .. } = &mut dense;
-        let mut taken = std::mem::take(values);
-        let d = &dense;
+        })
+    }
+
+    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>) {
+        let dense = self.as_mut().expect("built by the discovery");
+        let mut taken = std::mem::take(&mut dense.values);
+        let d = &*dense;
         solve_level(
             game,
             &mut taken,
@@ -142,8 +143,10 @@ pub(super) fn solve_dense(
         );
         dense.values = taken;
     }
-    *slot = Some(dense);
-    Ok(())
+
+    fn abandon(&mut self) {
+        *self = None;
+    }
 }
 
 /// Depth-first discovery of every board reachable from `roots`: the bitmap over the ranks

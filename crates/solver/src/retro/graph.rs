@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use kalah_core::{Game, Position};
 
 use super::level::{level_ranges, solve_level};
+use super::pipeline::{Index, NewLevels};
 use super::values::Values;
 use super::{key, moves, position, Key, RetroProgress, RetroStop};
 
@@ -44,30 +45,65 @@ pub(super) struct Graph {
     pub(super) index: HashMap<Key, u32, BuildHasherDefault<KeyHasher>>,
     pub(super) keys: Vec<Key>,
     pub(super) values: Values,
+    /// The first node of the last discovery (what [`Index::abandon`] removes).
+    first_new: usize,
 }
 
-/// Finds the positions reachable from `root` that the graph lacks, then solves them level
-/// by level from the bottom.
-pub(super) fn solve_graph(
-    game: &Game,
-    graph: &mut Graph,
-    root: &Position,
-    limit: u64,
-    cancel: &AtomicBool,
-    start: Instant,
-    progress: &mut dyn FnMut(&RetroProgress),
-) -> Result<(), RetroStop> {
-    let first_new = graph.keys.len();
-    let root_key = key(game, root);
-    if graph.index.contains_key(&root_key) {
-        return Ok(());
+impl Index for Graph {
+    fn holds(&self, game: &Game, root: &Position) -> bool {
+        self.index.contains_key(&key(game, root))
     }
-    if let Err(stop) = discover(game, graph, root_key, limit, cancel, start, progress) {
-        rollback(graph, first_new);
-        return Err(stop);
+
+    fn discover(
+        &mut self,
+        game: &Game,
+        root: &Position,
+        limit: u64,
+        cancel: &AtomicBool,
+        start: Instant,
+        progress: &mut dyn FnMut(&RetroProgress),
+    ) -> Result<NewLevels, RetroStop> {
+        let first_new = self.keys.len();
+        self.first_new = first_new;
+        if let Err(stop) = discover(game, self, key(game, root), limit, cancel, start, progress) {
+            self.abandon();
+            return Err(stop);
+        }
+        renumber(self, first_new);
+        let total = self.keys.len();
+        let levels = level_ranges(first_new..total, |i| seeds(&self.keys[i]))
+            .into_iter()
+            .map(|range| (seeds(&self.keys[range.start]), range))
+            .collect();
+        Ok(NewLevels {
+            levels,
+            positions: (total - first_new) as u64,
+        })
     }
-    renumber(graph, first_new);
-    solve_new_levels(game, graph, first_new, cancel, start, progress)
+
+    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>) {
+        let Graph {
+            index,
+            keys,
+            values,
+            ..
+        } = self;
+        solve_level(
+            game,
+            values,
+            range,
+            &|i| position(game, &keys[i as usize]),
+            &|p| index[&key(game, p)],
+        );
+    }
+
+    /// Removes the nodes the last discovery added.
+    fn abandon(&mut self) {
+        for k in self.keys.drain(self.first_new..) {
+            self.index.remove(&k);
+        }
+        self.values.truncate(self.first_new);
+    }
 }
 
 /// Depth-first discovery of the positions reachable from `root_key` that the graph lacks,
@@ -128,52 +164,6 @@ fn renumber(graph: &mut Graph, first_new: usize) {
         graph.index.insert(k, i as u32);
     }
     graph.values.resize(total);
-}
-
-/// Solves the nodes from `first_new` on (renumbered), level by level from the bottom.
-fn solve_new_levels(
-    game: &Game,
-    graph: &mut Graph,
-    first_new: usize,
-    cancel: &AtomicBool,
-    start: Instant,
-    progress: &mut dyn FnMut(&RetroProgress),
-) -> Result<(), RetroStop> {
-    let total = graph.keys.len();
-    let g = &*graph;
-    let levels = level_ranges(first_new..total, |i| seeds(&g.keys[i]));
-    for range in levels {
-        if cancel.load(Relaxed) {
-            rollback(graph, first_new);
-            return Err(RetroStop::Cancelled);
-        }
-        progress(&RetroProgress {
-            positions: (total - first_new) as u64,
-            level: Some(seeds(&graph.keys[range.start])),
-            elapsed: start.elapsed(),
-        });
-        let Graph {
-            index,
-            keys,
-            values,
-        } = graph;
-        solve_level(
-            game,
-            values,
-            range,
-            &|i| position(game, &keys[i as usize]),
-            &|p| index[&key(game, p)],
-        );
-    }
-    Ok(())
-}
-
-/// Removes the nodes from `first_new` on (a solve that stopped leaves the graph as it was).
-fn rollback(graph: &mut Graph, first_new: usize) {
-    for k in graph.keys.drain(first_new..) {
-        graph.index.remove(&k);
-    }
-    graph.values.truncate(first_new);
 }
 
 /// Seeds in the houses of a key.

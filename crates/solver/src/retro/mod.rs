@@ -41,6 +41,7 @@
 mod dense;
 mod graph;
 mod level;
+mod pipeline;
 mod pv;
 mod values;
 
@@ -51,8 +52,8 @@ use std::time::{Duration, Instant};
 use kalah_core::{Game, Position, Side};
 
 use crate::line::Turn;
-use dense::{solve_dense, Dense};
-use graph::{solve_graph, Graph};
+use dense::Dense;
+use graph::Graph;
 use pv::principal_variation;
 
 /// A position seen from the player to move: the mover-first houses and, under the early
@@ -177,10 +178,10 @@ impl Retro {
         let result = match (pos.is_over(), &mut *backend) {
             (true, _) => Ok(()),
             (false, Backend::Hash(graph)) => {
-                solve_graph(game, graph, pos, self.limit, cancel, start, progress)
+                pipeline::solve(graph, game, pos, self.limit, cancel, start, progress)
             }
             (false, Backend::Dense(dense)) => {
-                solve_dense(game, dense, pos, self.limit, cancel, start, progress)
+                pipeline::solve(dense, game, pos, self.limit, cancel, start, progress)
             }
         };
         result?;
