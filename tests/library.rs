@@ -1,13 +1,14 @@
-//! The library and the command line solve the same way: `Config::for_work` gives the
-//! settings `kalah solve` uses, so on one thread both search exactly the same tree, and
-//! the database one of them keeps in the cache serves the other.
+//! The library and the command line solve the same way: `Config::for_seeds` with
+//! `Database::from_env` gives the settings `kalah solve` uses, so on one thread both
+//! search exactly the same tree, and the database one of them keeps in the cache serves
+//! the other.
 
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::notation::play_moves;
 use kalah_core::{Game, Preset};
-use kalah_solver::{Config, Solver};
+use kalah_solver::{Config, Database, Solver};
 use serde_json::Value;
 
 /// `kalah solve --json` on one thread, with the environment of this test (so that both
@@ -66,9 +67,10 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
             play_moves(&game, game.start(), moves).unwrap().0
         };
 
+        let in_houses = pos.seeds_in_houses() as usize;
         let config = Config {
             threads: 1,
-            ..Config::for_work(&game, &pos, 1)
+            ..Config::for_seeds(&game, in_houses, 1, &Database::from_env()).unwrap()
         };
         let solver = Solver::new(game.clone(), config).unwrap();
         let solution = solver

@@ -85,15 +85,6 @@ pub fn interrupt_flag() -> &'static AtomicBool {
 
 /// The error for a run stopped by Ctrl-C, saying what was kept.
 pub fn interrupted(what_was_kept: &str) -> CliError {
-    if let Some(limit) = kalah_solver::retro::too_large() {
-        return CliError::Io(io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            format!(
-                "{}: {what_was_kept}",
-                kalah_solver::retro::too_large_message(limit)
-            ),
-        ));
-    }
     CliError::Io(io::Error::new(
         io::ErrorKind::Interrupted,
         format!("interrupted by Ctrl-C: {what_was_kept}"),
@@ -180,6 +171,10 @@ pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError 
         ),
         AnalysisError::Replay(e) => CliError::Internal(e.to_string()),
         AnalysisError::Threads(e) => CliError::Io(io::Error::other(e)),
+        AnalysisError::GraphTooLarge { limit } => CliError::Io(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("{}: {kept}", kalah_solver::retro::too_large_message(limit)),
+        )),
     }
 }
 

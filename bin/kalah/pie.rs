@@ -266,7 +266,7 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
         .solve(&pos, cancel, &mut |p| {
             spinner.set_message(progress_message(p, sign))
         })
-        .map_err(|_| analysis_error(kalah_analysis::AnalysisError::Cancelled, "nothing printed"))?;
+        .map_err(|e| analysis_error(e.into(), "nothing printed"))?;
     spinner.finish_and_clear();
     let value = solution.value_from_south();
     replay(&game, &pos, &solution.pv, value).map_err(|e| CliError::Internal(e.to_string()))?;

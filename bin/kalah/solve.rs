@@ -4,7 +4,7 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Position};
-use kalah_solver::{Solution, Solver};
+use kalah_solver::{Solution, SolveError, Solver};
 use serde_json::{json, Value};
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -44,11 +44,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .solve(&pos, &AtomicBool::new(false), &mut |p| {
             spinner.set_message(progress_message(p, sign))
         })
-        .map_err(|_| match kalah_solver::retro::too_large() {
-            Some(limit) => {
-                crate::analysis_io::invalid(kalah_solver::retro::too_large_message(limit))
-            }
-            None => CliError::Internal("the search was cancelled".into()),
+        .map_err(|e| match e {
+            SolveError::GraphTooLarge { .. } => crate::analysis_io::invalid(e.to_string()),
+            SolveError::Cancelled => CliError::Internal(e.to_string()),
         })?;
     spinner.finish_and_clear();
     verify(&game, &pos, &solution)?;

@@ -64,14 +64,14 @@ pub struct SolverArgs {
 
 impl SolverArgs {
     /// The endgame database the flags ask for: `--egdb`, else `--egdb-seeds` (0: none),
-    /// else the library's default (a file from `KALAH_EGDB_PATH`, else the cache unless
-    /// `--no-cache`, else built in memory).
+    /// else the environment's ([`Database::from_env`]: a file from `KALAH_EGDB_PATH`, else
+    /// the cache unless `--no-cache`, else built in memory).
     pub fn database(&self) -> Database {
         match (&self.egdb, self.egdb_seeds) {
             (Some(path), _) => Database::File(path.clone()),
             (None, Some(k)) => Database::Build(k),
-            (None, None) if self.no_cache => Database::Auto { cache: None },
-            (None, None) => Database::auto(),
+            (None, None) if self.no_cache => Database::from_env().without_cache(),
+            (None, None) => Database::from_env(),
         }
     }
 

@@ -66,6 +66,12 @@ pub enum AnalysisError {
     Replay(ReplayError),
     /// The worker threads could not be started.
     Threads(String),
+    /// A solve's game graph holds more positions than the memory available
+    /// ([`kalah_solver::SolveError::GraphTooLarge`]).
+    GraphTooLarge {
+        /// The most positions the graph may hold.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for AnalysisError {
@@ -77,15 +83,23 @@ impl fmt::Display for AnalysisError {
             }
             AnalysisError::Replay(e) => write!(f, "a principal variation failed its check: {e}"),
             AnalysisError::Threads(e) => write!(f, "could not start the worker threads: {e}"),
+            AnalysisError::GraphTooLarge { limit } => {
+                kalah_solver::SolveError::GraphTooLarge { limit: *limit }.fmt(f)
+            }
         }
     }
 }
 
 impl std::error::Error for AnalysisError {}
 
-impl From<kalah_solver::Cancelled> for AnalysisError {
-    fn from(_: kalah_solver::Cancelled) -> Self {
-        AnalysisError::Cancelled
+impl From<kalah_solver::SolveError> for AnalysisError {
+    fn from(e: kalah_solver::SolveError) -> Self {
+        match e {
+            kalah_solver::SolveError::Cancelled => AnalysisError::Cancelled,
+            kalah_solver::SolveError::GraphTooLarge { limit } => {
+                AnalysisError::GraphTooLarge { limit }
+            }
+        }
     }
 }
 

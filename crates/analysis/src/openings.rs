@@ -13,7 +13,7 @@ use kalah_core::{Game, Position, Side, Sowing};
 use kalah_solver::{Phase, Progress, Solver, Turn};
 
 use crate::{pool, AnalysisError};
-use kalah_solver::line::replay;
+use kalah_solver::line::{push_turn, replay};
 
 /// Where the first move of the mover stops: after the whole turn, or after its first sowing.
 ///
@@ -303,10 +303,7 @@ pub fn solve_step(
     let value = solution.value_from_south();
     let mut pv = vec![step.turn.clone()];
     for t in solution.pv {
-        match pv.last_mut() {
-            Some(last) if last.side == t.side => last.sowings.extend(t.sowings),
-            _ => pv.push(t),
-        }
+        push_turn(&mut pv, t);
     }
     replay(solver.game(), pos, &pv, value)?;
     Ok(Opening {

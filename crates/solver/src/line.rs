@@ -1,11 +1,49 @@
-//! The one check behind every value the engine reports: replay its principal variation
-//! sowing by sowing with the checked move generator and compare the final score with the
-//! value (see [`crate::Solution::verify`]).
+//! Lines of play: a [`Turn`] (the sowings one player makes in a row), joining a sowing or
+//! a turn onto a line ([`push_sowing`], [`push_turn`]), and the one check behind every
+//! value the engine reports: replay its principal variation sowing by sowing with the
+//! checked move generator and compare the final score with the value ([`replay`], see
+//! [`crate::Solution::verify`]).
 
 use std::fmt;
 
-use crate::Turn;
-use kalah_core::{Game, Position, Sowing};
+use kalah_core::{Game, Position, Side, Sowing};
+
+/// One player's turn: the sowings they make in a row (all but the last gave an extra turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Who sows.
+    pub side: Side,
+    /// The houses sown, 0-based from that player's left.
+    pub sowings: Vec<usize>,
+}
+
+impl Turn {
+    /// The published notation: bins joined by `-`, e.g. `3-6`.
+    pub fn notation(&self, houses: usize) -> String {
+        kalah_core::notation::format_turn(houses, self.side, &self.sowings)
+    }
+}
+
+/// Adds `side`'s sowing `m` to the line `line`: to its last turn where the same player is
+/// still to move (the last sowing gave an extra turn), else as a new turn.
+pub fn push_sowing(line: &mut Vec<Turn>, side: Side, m: usize) {
+    match line.last_mut() {
+        Some(t) if t.side == side => t.sowings.push(m),
+        _ => line.push(Turn {
+            side,
+            sowings: vec![m],
+        }),
+    }
+}
+
+/// Adds `turn` to the line `line`: its sowings join the last turn where the same player is
+/// still to move (the last sowing gave an extra turn), else it is a new turn.
+pub fn push_turn(line: &mut Vec<Turn>, turn: Turn) {
+    match line.last_mut() {
+        Some(t) if t.side == turn.side => t.sowings.extend(turn.sowings),
+        _ => line.push(turn),
+    }
+}
 
 /// A line of play that does not replay, or does not end with the value claimed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,4 +167,32 @@ pub fn replay(
         });
     }
     Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sowings_after_an_extra_turn_join_the_same_turn() {
+        let mut line = Vec::new();
+        push_sowing(&mut line, Side::South, 2);
+        push_sowing(&mut line, Side::South, 5);
+        push_sowing(&mut line, Side::North, 0);
+        let turn = |side, sowings: &[usize]| Turn {
+            side,
+            sowings: sowings.to_vec(),
+        };
+        assert_eq!(line, [turn(Side::South, &[2, 5]), turn(Side::North, &[0])]);
+        push_turn(&mut line, turn(Side::North, &[3, 1]));
+        push_turn(&mut line, turn(Side::South, &[4]));
+        assert_eq!(
+            line,
+            [
+                turn(Side::South, &[2, 5]),
+                turn(Side::North, &[0, 3, 1]),
+                turn(Side::South, &[4])
+            ]
+        );
+    }
 }

@@ -13,9 +13,8 @@ use kalah_core::{Game, Position};
 
 use crate::config::Config;
 use crate::lookup::Lookup;
-use crate::search::Worker;
+use crate::search::{Busy, Shared, Worker};
 use crate::tt::Table;
-use crate::Shared;
 
 /// What the threads of one search read: everything is resolved before they start (the
 /// database chosen for the position searched, in particular).
@@ -83,53 +82,4 @@ pub(crate) fn search(
             }
         }
     })
-}
-
-/// The set of subtrees some thread is searching now, for simplified ABDADA: a small
-/// open-addressed array of keys (0 = free). A thread claims a child's key before searching
-/// it and releases it after; a thread that finds the key taken searches other siblings
-/// first. It is only a hint: a full slot or a lost race just means no deferral.
-pub(crate) struct Busy {
-    slots: Box<[std::sync::atomic::AtomicU64]>,
-}
-
-/// The answer of [`Busy::claim`].
-pub(crate) enum Claim {
-    /// Another thread is searching this subtree.
-    Taken,
-    /// Claimed: release it after the search.
-    Mine,
-    /// No room to record it: search it anyway.
-    Full,
-}
-
-impl Busy {
-    pub(crate) fn new() -> Busy {
-        Busy {
-            slots: (0..1 << 14)
-                .map(|_| std::sync::atomic::AtomicU64::new(0))
-                .collect(),
-        }
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
-        &self.slots[(kalah_core::mix(key) as usize) & (self.slots.len() - 1)]
-    }
-
-    #[inline]
-    pub(crate) fn claim(&self, key: u64) -> Claim {
-        // Only children that use the table are claimed, so key 0 (no seeds left: the
-        // game is over) never reaches here.
-        match self.slot(key).compare_exchange(0, key, Relaxed, Relaxed) {
-            Ok(_) => Claim::Mine,
-            Err(k) if k == key => Claim::Taken,
-            Err(_) => Claim::Full,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn release(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
 }

@@ -298,6 +298,15 @@ fn a_graph_larger_than_the_memory_stops_with_a_reason() {
         );
         // Nothing is kept of a solve that stopped.
         assert_eq!(retro.known_value(&game, &game.start()), None);
-        assert!(kalah_solver::retro::too_large().is_some());
+        // A solver's solve says so in its error, with the limit and the message.
+        assert_eq!(
+            kalah_solver::SolveError::from(stop),
+            kalah_solver::SolveError::GraphTooLarge {
+                limit: retro.limit()
+            }
+        );
+        assert!(kalah_solver::SolveError::from(stop)
+            .to_string()
+            .contains("more than the memory available holds"));
     }
 }

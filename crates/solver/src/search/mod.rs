@@ -16,6 +16,7 @@
 
 mod moves;
 mod probe;
+mod shared;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
@@ -24,11 +25,11 @@ use kalah_core::{Game, Position};
 
 use crate::config::Config;
 use crate::lookup::Lookup;
-use crate::smp::{Busy, Claim};
 use crate::tt::{Entry, Table, EXACT_DEPTH};
-use crate::Shared;
 use moves::{Kid, MoveList};
 pub(crate) use probe::DEEPENING_HINT_REACH;
+use shared::Claim;
+pub(crate) use shared::{Busy, Shared};
 
 /// A score beyond any reachable margin.
 pub(crate) const INF: i32 = 1000;

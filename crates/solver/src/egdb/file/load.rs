@@ -225,13 +225,6 @@ impl Egdb {
         Egdb::load_as(path, game, Residence::Mapped)
     }
 
-    /// [`Egdb::load`] for solving positions with at most `seeds` seeds in the houses: held
-    /// as [`crate::Config::default_residence`] says for the file's number of seeds.
-    pub fn load_for(path: &Path, game: &Game, seeds: usize) -> Result<Egdb, EgdbError> {
-        let k = read_info(path)?.max_seeds;
-        Egdb::load_as(path, game, crate::Config::default_residence(seeds, k))
-    }
-
     /// [`Egdb::load`] with the values held as `residence` says.
     pub fn load_as(path: &Path, game: &Game, residence: Residence) -> Result<Egdb, EgdbError> {
         if game.rules().early_stop {

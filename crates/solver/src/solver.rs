@@ -1,0 +1,308 @@
+//! The [`Solver`]: one game's solver, owning a search engine (its transposition table and
+//! endgame databases) or, for the families whose positions repeat, a retrograde engine,
+//! and the public solves.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use kalah_core::{Game, Position};
+
+use crate::config::Config;
+use crate::database::{CacheReport, Databases};
+use crate::driver;
+use crate::egdb::{Egdb, EgdbError};
+use crate::error::{SolveError, SolverError};
+use crate::outcome::{Bound, Phase, Progress, Solution};
+use crate::search::{Busy, INF};
+use crate::smp::Context;
+use crate::stopdb::StopDb;
+use crate::tt::Table;
+use crate::{os, retro};
+
+/// An exact solver for one game (rules and board): a search engine owning its
+/// transposition table and endgame databases, or, for the families whose positions repeat,
+/// a retrograde engine owning the game graph solved so far; chosen once, when it is made.
+///
+/// The table (or the graph) is kept between solves, so solving related positions one
+/// after the other (the openings, a batch) reuses what earlier solves proved.
+pub struct Solver {
+    game: Game,
+    config: Config,
+    engine: Engine,
+}
+
+/// How a [`Solver`] finds values. One per solver, made once: the size of its variants
+/// does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Engine {
+    /// Null-window search over a transposition table ([`crate::driver`], [`crate::smp`]).
+    Search(SearchEngine),
+    /// Retrograde analysis of the whole game graph ([`crate::retro`]), for the families
+    /// whose positions repeat: no search, table or database.
+    Retro(retro::Retro),
+}
+
+/// What the search engine owns: the table, the databases and the busy map of its threads.
+struct SearchEngine {
+    table: Table,
+    databases: Databases,
+    busy: Busy,
+}
+
+impl SearchEngine {
+    /// What the threads of a search of `pos` read, with the database that serves it
+    /// (resolved here, before any thread starts).
+    fn context<'a>(&'a self, game: &'a Game, config: &'a Config, pos: &Position) -> Context<'a> {
+        Context {
+            game,
+            table: &self.table,
+            db: self.databases.lookup(game, pos),
+            config,
+            busy: &self.busy,
+        }
+    }
+}
+
+impl Solver {
+    /// A solver for `game`, allocating the table once and building or loading the
+    /// endgame database of [`Config::database`] (built in memory in parallel; a file is
+    /// verified and checked against the game's rules and board).
+    ///
+    /// An error where a database file or directory cannot be used, or where the table or
+    /// a database to build does not fit in the memory available (never an abort). Under
+    /// the early stop, a database too large for the memory is left out.
+    pub fn new(game: Game, config: Config) -> Result<Solver, SolverError> {
+        let engine = if game.rules().family.is_cyclic() {
+            // The whole game graph is solved: at most what a share of the memory holds.
+            let memory = os::available_memory().unwrap_or(8 << 30);
+            Engine::Retro(retro::Retro::new(&game, memory / 10 * 9))
+        } else {
+            Engine::Search(SearchEngine {
+                table: Solver::allocate_table(&game, config.hash_mb)?,
+                databases: Databases::open(&game, &config.database, config.residence)?,
+                busy: Busy::new(),
+            })
+        };
+        Ok(Solver {
+            game,
+            config,
+            engine,
+        })
+    }
+
+    /// The table of `megabytes` MiB for `game`, sized against the memory available first.
+    fn allocate_table(game: &Game, megabytes: usize) -> Result<Table, SolverError> {
+        let available = os::available_memory();
+        let too_large = |available: u64| SolverError::TableTooLarge {
+            megabytes,
+            available,
+            largest: ((available >> 20) as usize)
+                .checked_next_power_of_two()
+                .map_or(1, |p| (p / 2).max(1)),
+        };
+        match available {
+            Some(bytes) if Table::bytes_for(megabytes) as u64 > bytes => Err(too_large(bytes)),
+            _ => Table::try_for_game(megabytes, game)
+                .ok_or_else(|| too_large(available.unwrap_or(0))),
+        }
+    }
+
+    /// Searches `depth` sowings of iterative deepening before each proof (see
+    /// [`Config::deepening`]).
+    pub fn with_deepening(mut self, depth: u8) -> Solver {
+        self.config.deepening = depth;
+        self
+    }
+
+    /// Uses `egdb` (built or loaded elsewhere for the same rules) for the positions it
+    /// holds (a search engine only: the retrograde engine needs no database).
+    pub fn with_egdb(mut self, egdb: Arc<Egdb>) -> Solver {
+        if let (Engine::Search(search), true) =
+            (&mut self.engine, egdb.rules() == self.game.rules())
+        {
+            search.databases.egdb = Some(egdb);
+        }
+        self
+    }
+
+    /// The search engine's databases, if the solver searches.
+    fn databases(&self) -> Option<&Databases> {
+        match &self.engine {
+            Engine::Search(search) => Some(&search.databases),
+            Engine::Retro(_) => None,
+        }
+    }
+
+    /// What the solver did with the database cache, where its database came from it
+    /// ([`crate::Database::Cached`]).
+    pub fn cache_report(&self) -> Option<&CacheReport> {
+        self.databases()?.cache.as_ref()
+    }
+
+    /// The files of a database directory passed over because they could not be loaded
+    /// (damaged, say), and why: the solver loaded the next best.
+    pub fn skipped_files(&self) -> &[(PathBuf, EgdbError)] {
+        self.databases().map_or(&[], |d| &d.skipped)
+    }
+
+    /// The endgame database in use, if any.
+    pub fn egdb(&self) -> Option<&Egdb> {
+        self.databases()?.egdb.as_deref()
+    }
+
+    /// The early-stop endgame database in use, if any.
+    pub fn stopdb(&self) -> Option<&StopDb> {
+        self.databases()?.stopdb.as_ref()
+    }
+
+    /// The most seeds in the houses of the positions an endgame database answers (the
+    /// plain one, or the early stop's), if there is one.
+    pub fn database_seeds(&self) -> Option<usize> {
+        self.databases()?.seeds()
+    }
+
+    /// [`Solver::database_seeds`] for the game of `pos` (under the early stop, the
+    /// database for its parity of the total of seeds, built on first use).
+    pub fn database_seeds_for(&self, pos: &Position) -> Option<usize> {
+        self.databases()?.seeds_for(&self.game, pos)
+    }
+
+    /// The retrograde solver, for the families whose positions repeat.
+    pub fn retro(&self) -> Option<&retro::Retro> {
+        match &self.engine {
+            Engine::Retro(retro) => Some(retro),
+            Engine::Search(_) => None,
+        }
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The transposition table, if the solver searches (the retrograde engine has none).
+    pub fn table(&self) -> Option<&Table> {
+        match &self.engine {
+            Engine::Search(search) => Some(&search.table),
+            Engine::Retro(_) => None,
+        }
+    }
+
+    /// The exact value of `pos` for the player to move, with a principal variation.
+    ///
+    /// `cancel` stops the search from another thread (the result is then `Err`);
+    /// `progress` is called from the calling thread several times a second.
+    pub fn solve(
+        &self,
+        pos: &Position,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, SolveError> {
+        self.run(pos, cancel, progress, Ok, |ctx, progress| {
+            let solved = driver::solve_window(ctx, pos, -INF, INF, cancel, progress)?;
+            Ok(solved.expect("the full window holds every value"))
+        })
+    }
+
+    /// The exact value of `pos` for the player to move, without a principal variation.
+    pub fn value(&self, pos: &Position, cancel: &AtomicBool) -> Result<i32, SolveError> {
+        self.run(
+            pos,
+            cancel,
+            &mut |_| {},
+            |s| Ok(s.value),
+            |ctx, _| driver::value(ctx, pos, cancel),
+        )
+    }
+
+    /// The value of `pos` for the player to move, proved only as far as the window
+    /// `(alpha, beta)` needs: the exact value with a principal variation (as [`solve`]
+    /// gives) when it lies strictly inside the window, else a [`Bound`] that says it is at
+    /// most `alpha` or at least `beta`. A window of one value either side of a guess
+    /// proves or refutes the guess; a null window (`beta = alpha + 1`) decides
+    /// "at least `beta`" with a single proof search. An empty window (`alpha >= beta`)
+    /// asks for the exact value.
+    ///
+    /// The families whose positions repeat are solved whole ([`crate::retro`]): the answer
+    /// is then always exact, whatever the window.
+    ///
+    /// [`solve`]: Solver::solve
+    pub fn solve_window(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Result<Solution, Bound>, SolveError> {
+        let (alpha, beta) = if alpha < beta {
+            (alpha, beta)
+        } else {
+            (-INF, INF)
+        };
+        self.run(
+            pos,
+            cancel,
+            progress,
+            |s| Ok(Ok(s)),
+            |ctx, progress| driver::solve_window(ctx, pos, alpha, beta, cancel, progress),
+        )
+    }
+
+    /// The one place that dispatches on the engine: `search` with the context of a search
+    /// of `pos`, or a retrograde solve of `pos` whose solution `retro` turns into the
+    /// answer.
+    fn run<T, S>(
+        &self,
+        pos: &Position,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+        retro: impl FnOnce(Solution) -> Result<T, SolveError>,
+        search: S,
+    ) -> Result<T, SolveError>
+    where
+        S: FnOnce(&Context, &mut dyn FnMut(&Progress)) -> Result<T, SolveError>,
+    {
+        match &self.engine {
+            Engine::Search(engine) => {
+                search(&engine.context(&self.game, &self.config, pos), progress)
+            }
+            Engine::Retro(engine) => retro(self.solve_retro(engine, pos, cancel, progress)?),
+        }
+    }
+
+    /// A solve by retrograde analysis ([`crate::retro`]), as a [`Solution`].
+    fn solve_retro(
+        &self,
+        retro: &retro::Retro,
+        pos: &Position,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, SolveError> {
+        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
+        let s = retro.solve(&self.game, pos, cancel, &mut |p| {
+            progress(&Progress {
+                phase: Phase::Retrograde(p.level),
+                lower: margin - left,
+                upper: margin + left,
+                nodes: p.positions,
+                elapsed: p.elapsed,
+            })
+        })?;
+        Ok(Solution {
+            side: pos.side_to_move(),
+            value: s.value,
+            pv: s.pv,
+            nodes: s.positions,
+            elapsed: s.elapsed,
+            table_permille: 0,
+            egdb_hits: 0,
+        })
+    }
+}
