@@ -5,7 +5,7 @@
 use std::fmt;
 
 use kalah_core::{Game, Position, Side};
-use kalah_solver::line::replay;
+use kalah_solver::line::{push_turn, replay};
 use kalah_solver::Turn;
 
 use super::tree::{Edge, Kind, Tree};
@@ -125,15 +125,6 @@ pub struct Merge<'t> {
     lines: Vec<Option<Vec<Turn>>>,
     /// Answers taken, duplicates included.
     answers: usize,
-}
-
-/// Where a move leads inside a line of turns: `line` continues with `turn`, its sowings
-/// joining the last turn when the same player is still to move (an extra turn).
-fn extend(line: &mut Vec<Turn>, turn: &Turn) {
-    match line.last_mut() {
-        Some(t) if t.side == turn.side => t.sowings.extend_from_slice(&turn.sowings),
-        _ => line.push(turn.clone()),
-    }
 }
 
 impl<'t> Merge<'t> {
@@ -283,7 +274,7 @@ impl<'t> Merge<'t> {
                 Kind::Over => return Some(line),
                 Kind::Unit(u) => {
                     for t in self.lines[*u].as_ref()? {
-                        extend(&mut line, t);
+                        push_turn(&mut line, t.clone());
                     }
                     return Some(line);
                 }
@@ -297,7 +288,7 @@ impl<'t> Merge<'t> {
                         .iter()
                         .find(|e| self.line_from(bounds, e.child).is_some())
                         .or(keeps.first())?;
-                    extend(&mut line, &e.turn);
+                    push_turn(&mut line, e.turn.clone());
                     n = e.child;
                 }
             }
@@ -325,7 +316,7 @@ impl<'t> Merge<'t> {
                 let pv = self.line_from(bounds, e.child).and_then(|rest| {
                     let mut line = vec![e.turn.clone()];
                     for t in &rest {
-                        extend(&mut line, t);
+                        push_turn(&mut line, t.clone());
                     }
                     replay(&self.game, self.tree.root(), &line, b.0).ok()?;
                     Some(line)
