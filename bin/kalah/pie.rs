@@ -3,12 +3,13 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
+use kalah_analysis::wire::{self, report};
 use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis, PieDecision};
 use kalah_core::{Game, Position, Side};
-use serde_json::json;
+use kalah_solver::Turn;
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, invalid, line_strings, signed, single_solver, with_output,
+    analysis_error, interrupt_flag, invalid, signed, single_solver, with_output,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -103,48 +104,15 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         .best_without_rule()
         .ok_or_else(|| invalid("no first move"))?;
     if args.json {
-        write_json(&game, &analysis, plain, seconds, out)
+        writeln!(
+            out,
+            "{}",
+            report::pie_json(&game, &analysis, plain, seconds)
+        )?;
+        Ok(())
     } else {
         write_text(&game, &analysis, plain, seconds, out)
     }
-}
-
-/// The analysis as one JSON object.
-fn write_json(
-    game: &Game,
-    analysis: &PieAnalysis,
-    plain: &Opening,
-    seconds: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let h = game.houses();
-    let turns: Vec<_> = analysis
-        .choices
-        .iter()
-        .map(|c| {
-            json!({
-                "turn": c.opening.step.turn.notation(h),
-                "value": c.opening.value,
-                "swap": c.decision.swap,
-                "first_player": c.decision.first_player,
-                "position_after": c.opening.step.after.to_string(),
-                "pv": line_strings(h, &c.opening.pv),
-            })
-        })
-        .collect();
-    let obj = json!({
-        "rules": game.rules().to_string(),
-        "offer": offer_name(analysis.offer),
-        "tie": "no swap",
-        "turns": turns,
-        "best_turn": analysis.best().opening.step.turn.notation(h),
-        "value": analysis.value,
-        "value_without_pie": plain.value,
-        "best_turn_without_pie": plain.step.turn.notation(h),
-        "seconds": seconds,
-    });
-    writeln!(out, "{obj}")?;
-    Ok(())
 }
 
 /// The analysis as a table for people: its conventions, every first move, the verdict.
@@ -275,7 +243,7 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
         pos: &pos,
         offer,
         decision: decide(value),
-        pv: line_strings(game.houses(), &solution.pv),
+        pv: &solution.pv,
     };
     if args.json {
         writeln!(out, "{}", decision.json())?;
@@ -291,24 +259,14 @@ struct Decision<'a> {
     pos: &'a Position,
     offer: Offer,
     decision: PieDecision,
-    /// The principal variation from the position, in the published notation.
-    pv: Vec<String>,
+    /// The principal variation from the position.
+    pv: &'a [Turn],
 }
 
 impl Decision<'_> {
     /// The decision as one JSON object.
     fn json(&self) -> serde_json::Value {
-        let d = &self.decision;
-        json!({
-            "rules": self.game.rules().to_string(),
-            "position": self.pos.to_string(),
-            "offer": offer_name(self.offer),
-            "value": d.value,
-            "swap": d.swap,
-            "north": -d.first_player,
-            "advantage": d.advantage,
-            "pv": self.pv,
-        })
+        report::decision_json(self.game, self.pos, self.offer, &self.decision, self.pv)
     }
 
     /// The decision for people: the value, the verdict and the line.
@@ -339,7 +297,8 @@ impl Decision<'_> {
             )
         };
         writeln!(out, "decision   {verdict}")?;
-        writeln!(out, "pv         {}", self.pv.join(" "))?;
+        let pv = wire::write_line(self.game.houses(), self.pv);
+        writeln!(out, "pv         {}", pv.join(" "))?;
         Ok(())
     }
 }

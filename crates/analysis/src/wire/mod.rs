@@ -1,10 +1,11 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
 //! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answer
-//! line of `kalah batch` ([`answer`]) and the evaluation table of `kalah export`
-//! ([`table`]). The manifest of a split is the tree's own format
+//! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
+//! ([`table`]) and the answers of `openings`, `pie` and `solve` ([`report`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 
 pub mod answer;
+pub mod report;
 pub mod rules;
 pub mod table;
 pub mod unit;
