@@ -16,7 +16,7 @@ use kalah_solver::Solver;
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, parallel_solver, progress_bar,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -66,10 +66,7 @@ pub struct Args {
     format: Option<Format>,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -79,7 +76,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let (game, start) = setup(&args.rules, &args.position)?;
+    let (game, start) = args.game.setup()?;
     // Every output is checked and locked before any work.
     let outputs = args
         .output

@@ -12,7 +12,7 @@ use crate::analysis_io::{
     analysis_error, interrupt_flag, line_strings, opening_done, parallel_solver, progress_bar,
     signed, with_output,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -37,16 +37,11 @@ pub struct Args {
     #[arg(long)]
     csv: bool,
 
-    /// Write to FILE instead of standard output: checked before any work, written whole
-    /// (atomically) at the end, never half a file
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -89,12 +84,12 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    with_output(args.output.as_deref(), out, |out| report(args, out))
+    with_output(args.output.file(), out, |out| report(args, out))
 }
 
 /// Solves and prints to `out`.
 fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     let (list, seconds) = with_progress(
         &args.solver,
         &game,

@@ -11,7 +11,7 @@ use kalah_solver::Turn;
 use crate::analysis_io::{
     analysis_error, interrupt_flag, invalid, signed, single_solver, with_output,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
 use crate::openings::with_progress;
 use crate::solving::{progress_message, SolverArgs};
@@ -53,16 +53,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "turn")]
     offer: OfferArg,
 
-    /// Write to FILE instead of standard output: checked before any work, written whole
-    /// (atomically) at the end, never half a file
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -81,8 +76,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    with_output(args.output.as_deref(), out, |out| {
-        if args.position.position.is_some() || args.position.moves.is_some() {
+    with_output(args.output.file(), out, |out| {
+        if args.game.position.is_given() {
             decide_one(args, offer, out)
         } else {
             analyse(args, offer, out)
@@ -92,7 +87,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The whole pie-rule analysis from the start position.
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, start) = setup(&args.rules, &args.position)?;
+    let (game, start) = args.game.setup()?;
     let (analysis, seconds) = with_progress(
         &args.solver,
         &game,
@@ -218,7 +213,7 @@ fn write_verdict(
 
 /// North's decision in the position after South's first move.
 fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     if !pos.is_over() && pos.side_to_move() == Side::South && offer == Offer::AfterTurn {
         return Err(invalid(
             "South is to move in this position, so South's first turn is not over: the swap \

@@ -7,7 +7,7 @@ use kalah_core::notation::bin;
 use kalah_core::{Game, Position, Side};
 use serde_json::json;
 
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 
 /// Draw a position, its legal moves and its score.
@@ -25,15 +25,12 @@ pub struct Args {
     json: bool,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 }
 
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     if args.json {
         writeln!(out, "{}", to_json(&game, &pos))?;
     } else {

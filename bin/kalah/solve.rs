@@ -7,7 +7,7 @@ use kalah_analysis::wire;
 use kalah_core::{Game, Position};
 use kalah_solver::{Solution, SolveError, Solver};
 
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
 
@@ -25,10 +25,7 @@ pub struct Args {
     json: bool,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -36,7 +33,7 @@ pub struct Args {
 
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
