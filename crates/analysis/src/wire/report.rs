@@ -1,11 +1,11 @@
-//! The answers of `kalah openings`, `kalah pie` and `kalah solve` as JSON (and the
-//! openings as CSV), one object per answer, for programs that read them.
+//! The answers of `kalah openings`, `kalah pie`, `kalah solve` and `kalah show` as JSON
+//! (and the openings as CSV), one object per answer, for programs that read them.
 //!
 //! Every answer names the rules as written on the command line (`rules`); a position is
 //! written in the board form, a turn and a principal variation (`pv`) in the published
 //! notation ([`write_line`]); values are from South unless the field says otherwise.
 
-use kalah_core::{Game, Position, Rules};
+use kalah_core::{notation, Game, Position, Rules, Side};
 use kalah_solver::{Solution, Solver, Turn};
 use serde_json::{json, Value};
 
@@ -171,6 +171,28 @@ pub fn solve_json(solver: &Solver, pos: &Position, solution: &Solution) -> Value
     under(solver.game().rules(), about(pos, fields))
 }
 
+/// The answer of `kalah show --json`: the position (`houses` South's then North's, each
+/// from its owner's left; `stores` South's then North's), the side to move, the bins it
+/// may sow (`moves`), whether the game is over and the `score` (South's store minus
+/// North's).
+pub fn show_json(game: &Game, pos: &Position) -> Value {
+    let h = pos.houses_per_side();
+    let houses: Vec<u8> = [Side::South, Side::North]
+        .into_iter()
+        .flat_map(|side| (0..h).map(move |j| pos.house(side, j)))
+        .collect();
+    let fields = json!({
+        "position": pos.to_string(),
+        "side": pos.side_to_move().to_string(),
+        "houses": houses,
+        "stores": [pos.store(Side::South), pos.store(Side::North)],
+        "moves": notation::move_bins(game, pos),
+        "over": pos.is_over(),
+        "score": pos.score(),
+    });
+    under(game.rules(), fields)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +279,19 @@ mod tests {
                 .map(|t| json!([t]))
                 .unwrap()
         );
+    }
+
+    #[test]
+    fn a_position_is_shown_with_its_houses_stores_and_bins() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let pos = game.settle("0,2,2,1,2,2,2,0:N".parse().unwrap()).unwrap();
+        let v = show_json(&game, &pos);
+        assert_eq!(v["houses"], json!([0, 2, 2, 2, 2, 2]));
+        assert_eq!(v["stores"], json!([1, 0]));
+        assert_eq!(v["side"], json!("North"));
+        assert_eq!(v["moves"], json!([5, 6, 7]));
+        assert_eq!((&v["over"], &v["score"]), (&json!(false), &json!(1)));
+        assert_eq!(v["rules"], json!(game.rules().to_string()));
     }
 
     #[test]
