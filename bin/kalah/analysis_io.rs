@@ -91,15 +91,6 @@ pub fn interrupted(what_was_kept: &str) -> CliError {
     ))
 }
 
-/// One CSV field: quoted when it holds a comma, a quote or a line break.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// Runs `body` with its output going to `out`, or with `--output FILE` to FILE: checked
 /// and locked before `body` starts, written whole at the end (atomically for a regular
 /// file, straight through for a FIFO or device), untouched when `body` fails.

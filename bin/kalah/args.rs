@@ -1,5 +1,9 @@
 //! Argument groups shared by the subcommands: the rules of the game and the position to
-//! start from, and the one function that turns them into a [`Game`] and a [`Position`].
+//! start from (together, [`GameArgs`]), the file to write instead of standard output, and
+//! the one function that turns the rules and the position into a [`Game`] and a
+//! [`Position`].
+
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::setup::RuleOptions;
@@ -138,6 +142,46 @@ pub struct PositionArgs {
     /// sowings is written with dashes, e.g. `3-6,9` or `"3-6 9"`
     #[arg(long, value_name = "LIST")]
     pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// True when a board or moves were given (the position is not the start).
+    pub fn is_given(&self) -> bool {
+        self.position.is_some() || self.moves.is_some()
+    }
+}
+
+/// The game a subcommand works on: the rules and the position to start from.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+impl GameArgs {
+    /// The game and the position to start from ([`setup`]).
+    pub fn setup(&self) -> Result<(Game, Position), CliError> {
+        setup(&self.rules, &self.position)
+    }
+}
+
+/// Where an answer goes: standard output, or `--output FILE`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Write to FILE instead of standard output: checked before any work, written whole
+    /// (atomically) at the end, never half a file
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The file to write, if one was given.
+    pub fn file(&self) -> Option<&Path> {
+        self.output.as_deref()
+    }
 }
 
 /// Builds the game from the rule options and the position to start from

@@ -9,15 +9,14 @@ use std::time::Instant;
 use kalah_analysis::export::resume::{self, Partial, ResumeError};
 use kalah_analysis::export::{evaluate, plan_until, Entry, Plan};
 use kalah_analysis::wire;
-use kalah_core::{notation, Game, Position, CLOCKWISE};
+use kalah_core::Position;
 use kalah_io::{Header, Output};
 use kalah_solver::Solver;
-use serde_json::json;
 
 use crate::analysis_io::{
-    analysis_error, csv_field, file_error, interrupt_flag, parallel_solver, progress_bar,
+    analysis_error, file_error, interrupt_flag, parallel_solver, progress_bar,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -67,10 +66,7 @@ pub struct Args {
     format: Option<Format>,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -80,7 +76,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let (game, start) = setup(&args.rules, &args.position)?;
+    let (game, start) = args.game.setup()?;
     // Every output is checked and locked before any work.
     let outputs = args
         .output
@@ -104,8 +100,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let table = solve(args, &solver, workers, &plan, &known, partial.as_ref())?;
     for output in &outputs {
         let text = match format(args, output.path()) {
-            Format::Json => json_table(&game, &start, args.depth, &table),
-            Format::Csv => csv_table(&game, &table),
+            Format::Json => wire::table::write_json(&game, &start, args.depth, &table),
+            Format::Csv => wire::table::write_csv(&game, &table),
         };
         output.replace(text.as_bytes())?;
     }
@@ -200,111 +196,4 @@ fn resume_error(e: ResumeError) -> CliError {
         ResumeError::Io { path, error } => file_error(&path, error),
         e @ ResumeError::Refused { .. } => CliError::Input(e.to_string()),
     }
-}
-
-/// The bin of each legal sowing, as the published notation numbers them.
-/// The bin of a move's house (a clockwise move of Ethiopian Kalah is marked apart).
-fn bin(game: &Game, pos: &Position, house: usize) -> usize {
-    notation::bin(game.houses(), pos.side_to_move(), house % CLOCKWISE)
-}
-
-/// A move as JSON: its bin, and `"clockwise": true` for a clockwise sowing.
-fn move_json(game: &Game, pos: &Position, j: usize, value: i32) -> serde_json::Value {
-    match j >= CLOCKWISE {
-        true => json!({ "bin": bin(game, pos, j), "clockwise": true, "value": value }),
-        false => json!({ "bin": bin(game, pos, j), "value": value }),
-    }
-}
-
-fn json_table(game: &Game, start: &Position, depth: u32, table: &[Entry]) -> String {
-    let rules = game.rules();
-    let positions: Vec<_> = table
-        .iter()
-        .map(|e| {
-            let mut entry = json!({
-                "position": e.position.to_string(),
-                "side": e.position.side_to_move().to_string(),
-                "turns": e.turns,
-                "value": e.value,
-                "best": e.best.map(|j| bin(game, &e.position, j)),
-                "moves": e.moves.iter().map(|&(j, v)| move_json(game, &e.position, j, v))
-                    .collect::<Vec<_>>(),
-            });
-            if e.best.is_some_and(|j| j >= CLOCKWISE) {
-                entry["best_clockwise"] = json!(true);
-            }
-            entry
-        })
-        .collect();
-    // The header first, then one position a line: a table that diffs and greps well.
-    let mut header = json!({
-        "rules": rules.to_string(),
-        "start": start.to_string(),
-        "depth": depth,
-        "values": "from South: final South store minus North store under perfect play",
-        "count": table.len(),
-    });
-    let fields = [
-        "family",
-        "houses",
-        "seeds",
-        "capture",
-        "end",
-        "leftovers",
-        "early_stop",
-    ];
-    for (name, value) in wire::rules::pick(rules, &fields) {
-        header[name.as_str()] = value;
-    }
-    let header = header.to_string();
-    let mut text = header[..header.len() - 1].to_string();
-    text.push_str(",\"positions\":[\n");
-    let lines: Vec<String> = positions.iter().map(|p| p.to_string()).collect();
-    text.push_str(&lines.join(",\n"));
-    text.push_str("\n]}\n");
-    text
-}
-
-fn csv_table(game: &Game, table: &[Entry]) -> String {
-    let h = game.houses();
-    // Ethiopian Kalah: a column for each house's clockwise sowing after the others.
-    let directions = if game.rules().family.has_direction() {
-        2
-    } else {
-        1
-    };
-    let mut text = String::from("position,side,turns,value,best");
-    for d in 0..directions {
-        for i in 1..=h {
-            text.push_str(&format!(
-                ",house{i}{}",
-                if d == 1 { "_clockwise" } else { "" }
-            ));
-        }
-    }
-    text.push('\n');
-    for e in table {
-        let mut cells = vec![h_cell(None); directions * h];
-        for &(j, v) in &e.moves {
-            cells[j % CLOCKWISE + h * (j / CLOCKWISE)] = h_cell(Some(v));
-        }
-        text.push_str(&format!(
-            "{},{},{},{},{},{}\n",
-            csv_field(&e.position.to_string()),
-            e.position.side_to_move(),
-            e.turns,
-            e.value,
-            e.best.map_or(String::new(), |j| notation::format_move(
-                h,
-                e.position.side_to_move(),
-                j
-            )),
-            cells.join(",")
-        ));
-    }
-    text
-}
-
-fn h_cell(v: Option<i32>) -> String {
-    v.map_or(String::new(), |v| v.to_string())
 }

@@ -4,15 +4,15 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, openings, AnalysisError, Offer, Opening};
 use kalah_core::{Game, Position};
-use serde_json::json;
 
 use crate::analysis_io::{
-    analysis_error, csv_field, interrupt_flag, line_strings, opening_done, parallel_solver,
-    progress_bar, signed, with_output,
+    analysis_error, interrupt_flag, line_strings, opening_done, parallel_solver, progress_bar,
+    signed, with_output,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -37,16 +37,11 @@ pub struct Args {
     #[arg(long)]
     csv: bool,
 
-    /// Write to FILE instead of standard output: checked before any work, written whole
-    /// (atomically) at the end, never half a file
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -89,12 +84,12 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    with_output(args.output.as_deref(), out, |out| report(args, out))
+    with_output(args.output.file(), out, |out| report(args, out))
 }
 
 /// Solves and prints to `out`.
 fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     let (list, seconds) = with_progress(
         &args.solver,
         &game,
@@ -105,66 +100,18 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         },
     )?;
     if args.json {
-        write_json(&game, &pos, &list, seconds, out)
+        writeln!(
+            out,
+            "{}",
+            report::openings_json(&game, &pos, &list, seconds)
+        )?;
+        Ok(())
     } else if args.csv {
-        write_csv(game.houses(), &list, out)
+        write!(out, "{}", report::openings_csv(game.houses(), &list))?;
+        Ok(())
     } else {
         write_text(&game, &pos, &list, seconds, out)
     }
-}
-
-/// The turns as one JSON object.
-fn write_json(
-    game: &Game,
-    pos: &Position,
-    list: &[Opening],
-    seconds: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let h = game.houses();
-    let turns: Vec<_> = list
-        .iter()
-        .map(|o| {
-            json!({
-                "turn": o.step.turn.notation(h),
-                "value": o.value,
-                "value_for_mover": o.value_for_mover(),
-                "position_after": o.step.after.to_string(),
-                "pv": line_strings(h, &o.pv),
-                "nodes": o.nodes,
-                "seconds": o.elapsed.as_secs_f64(),
-            })
-        })
-        .collect();
-    let obj = json!({
-        "rules": game.rules().to_string(),
-        "position": pos.to_string(),
-        "side_to_move": pos.side_to_move().to_string(),
-        "turns": turns,
-        "best_turn": list[0].step.turn.notation(h),
-        "value": list[0].value,
-        "nodes": total_nodes(list),
-        "seconds": seconds,
-    });
-    writeln!(out, "{obj}")?;
-    Ok(())
-}
-
-/// The turns as a CSV table.
-fn write_csv(h: usize, list: &[Opening], out: &mut dyn Write) -> Result<(), CliError> {
-    writeln!(out, "turn,value,value_for_mover,position_after,pv")?;
-    for o in list {
-        writeln!(
-            out,
-            "{},{},{},{},{}",
-            o.step.turn.notation(h),
-            o.value,
-            o.value_for_mover(),
-            csv_field(&o.step.after.to_string()),
-            line_strings(h, &o.pv).join(" ")
-        )?;
-    }
-    Ok(())
 }
 
 /// The turns as a table for people.
@@ -210,12 +157,7 @@ fn write_text(
         out,
         "{} turns solved exactly in {seconds:.2} s, {} nodes",
         list.len(),
-        total_nodes(list)
+        report::total_nodes(list)
     )?;
     Ok(())
-}
-
-/// The nodes of every turn's solve.
-fn total_nodes(list: &[Opening]) -> u64 {
-    list.iter().map(|o| o.nodes).sum()
 }

@@ -9,7 +9,7 @@ use kalah_core::notation::{bin, format_move};
 use kalah_core::{perft_depths, PerftDepths, CLOCKWISE};
 use serde_json::json;
 
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 
 /// Count the sequences of sowings to a given depth (checks the move generator).
@@ -34,10 +34,7 @@ pub struct Args {
     json: bool,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 }
 
 /// Runs `kalah perft`.
@@ -46,7 +43,7 @@ pub struct Args {
 /// long count shows its progress; the last one also splits by first sowing); the JSON
 /// object comes at the end, from one traversal that counts every depth at once.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     let depth = args.depth as usize;
     let timer = Instant::now();
     if !args.json {

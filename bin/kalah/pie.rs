@@ -3,14 +3,15 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
+use kalah_analysis::wire::{self, report};
 use kalah_analysis::{decide, pie, replay, Offer, Opening, PieAnalysis, PieDecision};
 use kalah_core::{Game, Position, Side};
-use serde_json::json;
+use kalah_solver::Turn;
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, invalid, line_strings, signed, single_solver, with_output,
+    analysis_error, interrupt_flag, invalid, signed, single_solver, with_output,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
 use crate::openings::with_progress;
 use crate::solving::{progress_message, SolverArgs};
@@ -52,16 +53,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "turn")]
     offer: OfferArg,
 
-    /// Write to FILE instead of standard output: checked before any work, written whole
-    /// (atomically) at the end, never half a file
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -80,8 +76,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    with_output(args.output.as_deref(), out, |out| {
-        if args.position.position.is_some() || args.position.moves.is_some() {
+    with_output(args.output.file(), out, |out| {
+        if args.game.position.is_given() {
             decide_one(args, offer, out)
         } else {
             analyse(args, offer, out)
@@ -91,7 +87,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The whole pie-rule analysis from the start position.
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, start) = setup(&args.rules, &args.position)?;
+    let (game, start) = args.game.setup()?;
     let (analysis, seconds) = with_progress(
         &args.solver,
         &game,
@@ -103,48 +99,15 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         .best_without_rule()
         .ok_or_else(|| invalid("no first move"))?;
     if args.json {
-        write_json(&game, &analysis, plain, seconds, out)
+        writeln!(
+            out,
+            "{}",
+            report::pie_json(&game, &analysis, plain, seconds)
+        )?;
+        Ok(())
     } else {
         write_text(&game, &analysis, plain, seconds, out)
     }
-}
-
-/// The analysis as one JSON object.
-fn write_json(
-    game: &Game,
-    analysis: &PieAnalysis,
-    plain: &Opening,
-    seconds: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let h = game.houses();
-    let turns: Vec<_> = analysis
-        .choices
-        .iter()
-        .map(|c| {
-            json!({
-                "turn": c.opening.step.turn.notation(h),
-                "value": c.opening.value,
-                "swap": c.decision.swap,
-                "first_player": c.decision.first_player,
-                "position_after": c.opening.step.after.to_string(),
-                "pv": line_strings(h, &c.opening.pv),
-            })
-        })
-        .collect();
-    let obj = json!({
-        "rules": game.rules().to_string(),
-        "offer": offer_name(analysis.offer),
-        "tie": "no swap",
-        "turns": turns,
-        "best_turn": analysis.best().opening.step.turn.notation(h),
-        "value": analysis.value,
-        "value_without_pie": plain.value,
-        "best_turn_without_pie": plain.step.turn.notation(h),
-        "seconds": seconds,
-    });
-    writeln!(out, "{obj}")?;
-    Ok(())
 }
 
 /// The analysis as a table for people: its conventions, every first move, the verdict.
@@ -250,7 +213,7 @@ fn write_verdict(
 
 /// North's decision in the position after South's first move.
 fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     if !pos.is_over() && pos.side_to_move() == Side::South && offer == Offer::AfterTurn {
         return Err(invalid(
             "South is to move in this position, so South's first turn is not over: the swap \
@@ -275,7 +238,7 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
         pos: &pos,
         offer,
         decision: decide(value),
-        pv: line_strings(game.houses(), &solution.pv),
+        pv: &solution.pv,
     };
     if args.json {
         writeln!(out, "{}", decision.json())?;
@@ -291,24 +254,14 @@ struct Decision<'a> {
     pos: &'a Position,
     offer: Offer,
     decision: PieDecision,
-    /// The principal variation from the position, in the published notation.
-    pv: Vec<String>,
+    /// The principal variation from the position.
+    pv: &'a [Turn],
 }
 
 impl Decision<'_> {
     /// The decision as one JSON object.
     fn json(&self) -> serde_json::Value {
-        let d = &self.decision;
-        json!({
-            "rules": self.game.rules().to_string(),
-            "position": self.pos.to_string(),
-            "offer": offer_name(self.offer),
-            "value": d.value,
-            "swap": d.swap,
-            "north": -d.first_player,
-            "advantage": d.advantage,
-            "pv": self.pv,
-        })
+        report::decision_json(self.game, self.pos, self.offer, &self.decision, self.pv)
     }
 
     /// The decision for people: the value, the verdict and the line.
@@ -339,7 +292,8 @@ impl Decision<'_> {
             )
         };
         writeln!(out, "decision   {verdict}")?;
-        writeln!(out, "pv         {}", self.pv.join(" "))?;
+        let pv = wire::write_line(self.game.houses(), self.pv);
+        writeln!(out, "pv         {}", pv.join(" "))?;
         Ok(())
     }
 }

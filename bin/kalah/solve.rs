@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
+use kalah_analysis::wire;
 use kalah_core::{Game, Position};
 use kalah_solver::{Solution, SolveError, Solver};
-use serde_json::{json, Value};
 
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
 
@@ -25,10 +25,7 @@ pub struct Args {
     json: bool,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -36,7 +33,7 @@ pub struct Args {
 
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
@@ -58,14 +55,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         solution: &solution,
         pv: pv_strings(&game, &solution),
         best: solution.best_turn().map(|t| t.notation(game.houses())),
-        // The file the solver loaded, if any (named, or found in a directory).
-        egdb_file: solver
-            .egdb()
-            .and_then(|d| d.path())
-            .map(|p| p.display().to_string()),
+        egdb_file: wire::report::egdb_file(&solver),
     };
     if args.json {
-        writeln!(out, "{}", report.json())?;
+        writeln!(
+            out,
+            "{}",
+            wire::report::solve_json(&solver, &pos, &solution)
+        )?;
     } else {
         report.write_text(out)?;
     }
@@ -87,29 +84,6 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// The report as one JSON object.
-    fn json(&self) -> Value {
-        let (game, pos, solution) = (self.game, self.pos, self.solution);
-        json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "side_to_move": pos.side_to_move().to_string(),
-            "value": solution.value_from_south(),
-            "value_for_mover": solution.value,
-            "best_turn": self.best,
-            "pv": self.pv,
-            "nodes": solution.nodes,
-            "seconds": solution.elapsed.as_secs_f64(),
-            "nodes_per_second": solution.nodes_per_second().round(),
-            "threads": self.solver.config().threads,
-            "hash_mb": self.solver.config().hash_mb,
-            "table_permille": solution.table_permille,
-            "egdb_seeds": self.solver.database_seeds_for(pos),
-            "egdb_hits": solution.egdb_hits,
-            "egdb_file": self.egdb_file,
-        })
-    }
-
     /// The report for people: the value and its line, then the work.
     fn write_text(&self, out: &mut dyn Write) -> Result<(), CliError> {
         let value = self.solution.value_from_south();

@@ -13,7 +13,7 @@ use kalah_io::Output;
 use serde_json::{json, Value};
 
 use crate::analysis_io::invalid;
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::GameArgs;
 use crate::error::CliError;
 
 /// Cut a solve into independent work units, for many machines or a job scheduler.
@@ -83,10 +83,7 @@ pub struct Args {
     json: bool,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 }
 
 /// Levels a split may have: beyond this the tree would not fit in memory on any board.
@@ -94,7 +91,7 @@ const MAX_DEPTH: usize = 24;
 
 /// Runs `kalah split`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (game, pos) = setup(&args.rules, &args.position)?;
+    let (game, pos) = args.game.setup()?;
     if args.depth > MAX_DEPTH {
         return Err(invalid(format!(
             "--depth {} is more than the {MAX_DEPTH} levels a split can have",
