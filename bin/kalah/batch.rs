@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{solve_stream_in_order, Item, Lines, Sharded};
+use kalah_analysis::batch::{first_unit, solve_stream_in_order, Item, Lines, Sharded};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
@@ -92,17 +92,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // The output is checked and locked before any work.
     let output = open_output(args)?;
     let (reader, count) = open_input(args.input.as_deref(), args.shard)?;
-    let mut lines = Sharded::new(Lines::new(reader), args.shard).peekable();
+    let mut lines = Sharded::new(Lines::new(reader), args.shard);
     let input_name = match &args.input {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard input".to_string(),
     };
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     // The rules: the options', or those of the work units the input holds.
-    let first_unit = match lines.peek() {
-        Some(Ok(item)) if item.input.starts_with('{') => Unit::parse(&item.input).ok(),
-        _ => None,
-    };
+    let (read, first_unit) = first_unit(&mut lines);
+    let mut lines = read.into_iter().chain(lines);
     let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
     let at = resume_point(output.as_ref(), &mut lines, &game, args.resume, &read_error)?;
     let skip = at.answered;

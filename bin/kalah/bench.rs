@@ -138,9 +138,9 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
     for case in cases {
         let seeds = case.pos.seeds_in_houses() as usize;
         let database = if args.no_cache {
-            Database::from_env().without_cache()
+            Database::from_env()?.without_cache()
         } else {
-            Database::from_env()
+            Database::from_env()?
         };
         let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
         let started = Instant::now();

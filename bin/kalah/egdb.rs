@@ -148,7 +148,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The user's cache, or an error saying it is off.
 fn user_cache() -> Result<Cache, CliError> {
-    Cache::from_env().ok_or_else(|| {
+    Cache::from_env()?.ok_or_else(|| {
         CliError::Input(format!(
             "the database cache is off ({}=off, or no home directory): set {} to a directory",
             cache::CACHE_VAR,
@@ -351,6 +351,7 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
 /// not change any value); refused for the families without database files and under the
 /// early stop.
 fn build_game(args: &BuildArgs) -> Result<Game, CliError> {
+    args.rules.options().check()?;
     let houses = args.rules.houses.unwrap_or(6);
     let seeds = args
         .rules

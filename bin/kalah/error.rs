@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 
 use kalah_core::{PositionError, RulesError};
+use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
 
@@ -46,6 +47,8 @@ pub enum CliError {
     Internal(String),
     /// An input file that cannot be read or understood; the message names the place.
     Input(String),
+    /// An environment variable set to a value that means nothing (`KALAH_CACHE_MAX_MB`).
+    Environment(CacheMaxError),
     /// An output file that cannot be used or written (see `kalah_io`).
     Output(kalah_io::OutputError),
     /// Not an error but an unfinished result (`kalah merge` before every answer it needs
@@ -99,6 +102,7 @@ impl fmt::Display for CliError {
             CliError::Input(msg) => write!(f, "{msg}"),
             CliError::Incomplete(msg) => write!(f, "{msg}"),
             CliError::Output(e) => write!(f, "{e}"),
+            CliError::Environment(e) => write!(f, "{e}"),
         }
     }
 }
@@ -126,6 +130,12 @@ impl From<SolverError> for CliError {
 impl From<kalah_io::OutputError> for CliError {
     fn from(e: kalah_io::OutputError) -> Self {
         CliError::Output(e)
+    }
+}
+
+impl From<CacheMaxError> for CliError {
+    fn from(e: CacheMaxError) -> Self {
+        CliError::Environment(e)
     }
 }
 

@@ -66,20 +66,20 @@ impl SolverArgs {
     /// The endgame database the flags ask for: `--egdb`, else `--egdb-seeds` (0: none),
     /// else the environment's ([`Database::from_env`]: a file from `KALAH_EGDB_PATH`, else
     /// the cache unless `--no-cache`, else built in memory).
-    pub fn database(&self) -> Database {
-        match (&self.egdb, self.egdb_seeds) {
+    pub fn database(&self) -> Result<Database, CliError> {
+        Ok(match (&self.egdb, self.egdb_seeds) {
             (Some(path), _) => Database::File(path.clone()),
             (None, Some(k)) => Database::Build(k),
-            (None, None) if self.no_cache => Database::from_env().without_cache(),
-            (None, None) => Database::from_env(),
-        }
+            (None, None) if self.no_cache => Database::from_env()?.without_cache(),
+            (None, None) => Database::from_env()?,
+        })
     }
 
     /// The solver configuration for solving positions of `game` with at most `seeds` seeds
     /// in the houses, `solves` of them sharing one solver: the library's choice for that
     /// work ([`Config::for_seeds`]) with the values the flags set.
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
-        let mut config = Config::for_seeds(game, seeds, solves, &self.database())?;
+        let mut config = Config::for_seeds(game, seeds, solves, &self.database()?)?;
         if let Some(threads) = self.threads {
             config.threads = threads as usize;
         }
