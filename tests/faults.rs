@@ -1067,3 +1067,58 @@ fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
     let out = solve("64");
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn database_options_are_refused_where_the_family_keeps_no_database() {
+    // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0.
+    let dir = scratch();
+    for db in [&["--egdb", "/nonexistent.egdb"][..], &["--egdb-seeds", "5"]] {
+        for family in ["oware", "ethiopian"] {
+            let mut args = vec!["solve", "--rules", family, "--houses", "3", "--seeds", "2"];
+            args.extend(db);
+            let out = kalah_in(dir.path(), &args);
+            assert_refused(&out, &["has no endgame database", db[0]]);
+        }
+    }
+    // A missing file is an error for the families that have databases.
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--egdb",
+            "/nonexistent.egdb",
+        ],
+    );
+    assert_refused(&out, &["/nonexistent.egdb"]);
+}
+
+#[test]
+fn the_table_reported_is_the_table_allocated_and_errors_name_the_flag_given() {
+    // Issue 37, case 8: `--hash-mb 20000` reported 20000 where 16384 MiB is allocated
+    // (the table is a power of two); `egdb build --max-seeds 255` spoke of --seeds.
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "solve",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+            "--hash-mb",
+            "3",
+            "--json",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hash_mb"], 2, "{v}");
+    let out = egdb_build(dir.path(), "4", "255", "x.egdb");
+    assert_refused(&out, &["--max-seeds", "at most 127"]);
+    assert!(!stderr(&out).contains("--seeds"), "{}", stderr(&out));
+}

@@ -353,6 +353,16 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
 fn build_game(args: &BuildArgs) -> Result<Game, CliError> {
     args.rules.options().check()?;
     let houses = args.rules.houses.unwrap_or(6);
+    // Named by the flag given: the seeds per house are raised from --max-seeds.
+    let lanes = 2 * houses as usize;
+    let limit = egdb::MAX_SEEDS.min(kalah_core::MAX_TOTAL_SEEDS / lanes.max(1) * lanes);
+    if lanes > 0 && args.max_seeds > limit {
+        let e = egdb::EgdbError::TooManySeeds {
+            seeds: args.max_seeds,
+            limit,
+        };
+        return Err(CliError::EgdbBuild(e));
+    }
     let seeds = args
         .rules
         .seeds

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{PositionError, RulesError};
+use kalah_core::{Family, PositionError, RulesError};
 use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
@@ -40,6 +40,14 @@ pub enum CliError {
         db_houses: usize,
         /// The most seeds in the houses of a position in the database.
         max_seeds: usize,
+    },
+    /// A database option given for a family that keeps no endgame database (Ethiopian
+    /// Kalah, Oware: solved by retrograde analysis of the whole game graph).
+    NoDatabase {
+        /// The family of the rules.
+        family: Family,
+        /// The option given (`--egdb`, `--egdb-seeds`).
+        option: &'static str,
     },
     /// Writing the output or reading the input failed.
     Io(io::Error),
@@ -96,6 +104,13 @@ impl fmt::Display for CliError {
                 "{file} holds positions of {db_houses} houses per side with at most {max_seeds} \
                  seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
                  in the houses"
+            ),
+            CliError::NoDatabase { family, option } => write!(
+                f,
+                "{} has no endgame database: its positions repeat, and the whole game graph \
+                 of the position is solved by retrograde analysis, in memory: leave out \
+                 {option}",
+                family.long_title()
             ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),

@@ -79,17 +79,34 @@ impl SolverArgs {
     /// in the houses, `solves` of them sharing one solver: the library's choice for that
     /// work ([`Config::for_seeds`]) with the values the flags set.
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
+        self.refuse_database(game)?;
         let mut config = Config::for_seeds(game, seeds, solves, &self.database()?)?;
         if let Some(threads) = self.threads {
             config.threads = threads as usize;
         }
         if let Some(mb) = self.hash_mb {
-            config.hash_mb = mb as usize;
+            // What the table allocates, and so what is reported: a power of two.
+            config.hash_mb = 1 << mb.max(1).ilog2();
         }
         if let Some(depth) = self.deepening {
             config.deepening = depth;
         }
         Ok(config)
+    }
+
+    /// Refuses `--egdb` (and `--egdb-seeds` above 0) for a family that keeps no endgame
+    /// database, rather than ignoring it.
+    fn refuse_database(&self, game: &Game) -> Result<(), CliError> {
+        let family = game.rules().family;
+        let option = match (&self.egdb, self.egdb_seeds) {
+            (Some(_), _) => "--egdb",
+            (None, Some(k)) if k > 0 => "--egdb-seeds",
+            _ => return Ok(()),
+        };
+        match family.is_cyclic() {
+            true => Err(CliError::NoDatabase { family, option }),
+            false => Ok(()),
+        }
     }
 
     /// A solver for positions of `game` with at most `seeds` seeds in the houses (one
