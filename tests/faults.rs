@@ -1070,9 +1070,15 @@ fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
 
 #[test]
 fn database_options_are_refused_where_the_family_keeps_no_database() {
-    // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0.
+    // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0; the table and
+    // the deepening were ignored the same way.
     let dir = scratch();
-    for db in [&["--egdb", "/nonexistent.egdb"][..], &["--egdb-seeds", "5"]] {
+    for db in [
+        &["--egdb", "/nonexistent.egdb"][..],
+        &["--egdb-seeds", "5"],
+        &["--hash-mb", "64"],
+        &["--deepening", "4"],
+    ] {
         for family in ["oware", "ethiopian"] {
             let mut args = vec!["solve", "--rules", family, "--houses", "3", "--seeds", "2"];
             args.extend(db);

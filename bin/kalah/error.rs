@@ -41,12 +41,12 @@ pub enum CliError {
         /// The most seeds in the houses of a position in the database.
         max_seeds: usize,
     },
-    /// A database option given for a family that keeps no endgame database (Ethiopian
-    /// Kalah, Oware: solved by retrograde analysis of the whole game graph).
-    NoDatabase {
+    /// A search option given for a family solved by retrograde analysis of the whole game
+    /// graph (Ethiopian Kalah, Oware), which keeps no endgame database, table or deepening.
+    Retrograde {
         /// The family of the rules.
         family: Family,
-        /// The option given (`--egdb`, `--egdb-seeds`).
+        /// The option given (`--egdb`, `--egdb-seeds`, `--hash-mb`, `--deepening`).
         option: &'static str,
     },
     /// Writing the output or reading the input failed.
@@ -105,11 +105,11 @@ impl fmt::Display for CliError {
                  seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
                  in the houses"
             ),
-            CliError::NoDatabase { family, option } => write!(
+            CliError::Retrograde { family, option } => write!(
                 f,
-                "{} has no endgame database: its positions repeat, and the whole game graph \
-                 of the position is solved by retrograde analysis, in memory: leave out \
-                 {option}",
+                "{} has no endgame database, transposition table or deepening: its positions \
+                 repeat, and the whole game graph of the position is solved by retrograde \
+                 analysis, in memory: leave out {option}",
                 family.long_title()
             ),
             CliError::Io(e) => write!(f, "{e}"),

@@ -79,7 +79,7 @@ impl SolverArgs {
     /// in the houses, `solves` of them sharing one solver: the library's choice for that
     /// work ([`Config::for_seeds`]) with the values the flags set.
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
-        self.refuse_database(game)?;
+        self.refuse_search_options(game)?;
         let mut config = Config::for_seeds(game, seeds, solves, &self.database()?)?;
         if let Some(threads) = self.threads {
             config.threads = threads as usize;
@@ -94,17 +94,20 @@ impl SolverArgs {
         Ok(config)
     }
 
-    /// Refuses `--egdb` (and `--egdb-seeds` above 0) for a family that keeps no endgame
-    /// database, rather than ignoring it.
-    fn refuse_database(&self, game: &Game) -> Result<(), CliError> {
+    /// Refuses the search's options (`--egdb`, `--egdb-seeds` above 0, `--hash-mb`,
+    /// `--deepening`) for a family solved by retrograde analysis, which has none of them,
+    /// rather than ignoring them.
+    fn refuse_search_options(&self, game: &Game) -> Result<(), CliError> {
         let family = game.rules().family;
-        let option = match (&self.egdb, self.egdb_seeds) {
-            (Some(_), _) => "--egdb",
-            (None, Some(k)) if k > 0 => "--egdb-seeds",
+        let option = match self {
+            a if a.egdb.is_some() => "--egdb",
+            a if a.egdb_seeds.is_some_and(|k| k > 0) => "--egdb-seeds",
+            a if a.hash_mb.is_some() => "--hash-mb",
+            a if a.deepening.is_some() => "--deepening",
             _ => return Ok(()),
         };
         match family.is_cyclic() {
-            true => Err(CliError::NoDatabase { family, option }),
+            true => Err(CliError::Retrograde { family, option }),
             false => Ok(()),
         }
     }
