@@ -954,13 +954,14 @@ fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
         let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["/dev/zero"])));
         assert_refused(&out, &["/dev/zero", "line 1 ", "1 MiB"]);
     }
-    // A file with an over-long second line.
+    // The line before an over-long one is answered, then the batch stops.
     let mut text = b"4,3,3,3,0,3,3,3,3,0:S\n".to_vec();
     text.extend(vec![b'1'; (1 << 20) + 1]);
     text.extend(b"\n4,3,3,3,0,3,3,3,3,0:S\n");
     std::fs::write(dir.path().join("long.txt"), &text).unwrap();
     let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["long.txt"])));
     assert_refused(&out, &["long.txt", "line 2 ", "1 MiB"]);
+    assert_eq!(answers(&String::from_utf8_lossy(&out.stdout)).len(), 1);
     // merge reads its answers and its manifest bounded too.
     small_split(dir.path());
     std::fs::write(dir.path().join("long.jsonl"), &text[22..]).unwrap();

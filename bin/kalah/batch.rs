@@ -106,11 +106,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let skip = at.answered;
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
+    // A read error (a line too long) is kept for its turn: the lines before it are answered.
     let mut ahead = VecDeque::new();
+    let mut failed = None;
     for item in lines.by_ref().take(READ_AHEAD) {
-        ahead.push_back(item.map_err(read_error)?);
+        match item {
+            Ok(item) => ahead.push_back(item),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
     }
     if ahead.is_empty() {
+        if let Some(e) = failed {
+            return Err(read_error(e));
+        }
         if skip > 0 && !args.solver.quiet {
             eprintln!("all {skip} positions were already answered");
         }
@@ -135,7 +146,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(f) => f,
         None => &mut *out,
     };
-    let mut next = ahead.into_iter().map(Ok).chain(lines);
+    let mut next = ahead
+        .into_iter()
+        .map(Ok)
+        .chain(failed.map(Err))
+        .chain(lines);
     let ended = answer_all(&solver, workers, &mut next, sink, &bar);
     bar.finish_and_clear();
     let done = ended.done.map_err(|e| analysis_error(e, ""))?;
