@@ -1129,3 +1129,29 @@ fn the_table_reported_is_the_table_allocated_and_errors_name_the_flag_given() {
     assert_refused(&out, &["--max-seeds", "at most 127"]);
     assert!(!stderr(&out).contains("--seeds"), "{}", stderr(&out));
 }
+
+#[test]
+fn play_refuses_an_endless_line_of_standard_input() {
+    // Issue 37, case 5: every line reader is bounded, the game's moves too.
+    let mut child = kalah_command(&[
+        "play", "--houses", "3", "--seeds", "2", "--engine", "greedy",
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("the kalah binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // Written until the reader stops reading (then the pipe is closed).
+        let chunk = vec![b'1'; 1 << 16];
+        for _ in 0..64 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let out = finish(child, "kalah play with an endless line");
+    writer.join().unwrap();
+    assert_refused(&out, &["standard input", "line 1 ", "1 MiB"]);
+}
