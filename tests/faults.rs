@@ -973,6 +973,9 @@ fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
     if Path::new("/dev/zero").exists() {
         let out = kalah_in(dir.path(), &["merge", "s/manifest.json", "/dev/zero", "-q"]);
         assert_refused(&out, &["/dev/zero", "line 1 "]);
+        // A file read whole is bounded: bench's positions.
+        let out = kalah_in(dir.path(), &["bench", "--file", "/dev/zero"]);
+        assert_refused(&out, &["/dev/zero", "larger than 64 MiB"]);
     }
 }
 
