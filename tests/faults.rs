@@ -923,3 +923,238 @@ fn a_truncated_database_file_is_an_error_not_a_crash() {
         }
     }
 }
+
+/// A split of Kalah(4,3) to depth 2 in `dir/s` (`manifest.json`, `units.jsonl`).
+fn small_split(dir: &Path) {
+    let out = kalah_in(
+        dir,
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "2", "--out", "s",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// Asserts a clean refusal: exit status 2, no panic, and every one of `says` in the
+/// message.
+fn assert_refused(out: &Output, says: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for s in says {
+        assert!(err.contains(s), "{s:?} not in: {err}");
+    }
+}
+
+#[test]
+fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
+    // Issue 37, case 5: `kalah batch /dev/zero` read one line until the allocator aborted.
+    let dir = scratch();
+    if Path::new("/dev/zero").exists() {
+        let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["/dev/zero"])));
+        assert_refused(&out, &["/dev/zero", "line 1 ", "1 MiB"]);
+    }
+    // The line before an over-long one is answered, then the batch stops.
+    let mut text = b"4,3,3,3,0,3,3,3,3,0:S\n".to_vec();
+    text.extend(vec![b'1'; (1 << 20) + 1]);
+    text.extend(b"\n4,3,3,3,0,3,3,3,3,0:S\n");
+    std::fs::write(dir.path().join("long.txt"), &text).unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["long.txt"])));
+    assert_refused(&out, &["long.txt", "line 2 ", "1 MiB"]);
+    assert_eq!(answers(&String::from_utf8_lossy(&out.stdout)).len(), 1);
+    // merge reads its answers and its manifest bounded too.
+    small_split(dir.path());
+    std::fs::write(dir.path().join("long.jsonl"), &text[22..]).unwrap();
+    let out = kalah_in(
+        dir.path(),
+        &["merge", "s/manifest.json", "long.jsonl", "-q"],
+    );
+    assert_refused(&out, &["long.jsonl", "line 1 ", "1 MiB"]);
+    if Path::new("/dev/zero").exists() {
+        let out = kalah_in(dir.path(), &["merge", "s/manifest.json", "/dev/zero", "-q"]);
+        assert_refused(&out, &["/dev/zero", "line 1 "]);
+        // A file read whole is bounded: bench's positions.
+        let out = kalah_in(dir.path(), &["bench", "--file", "/dev/zero"]);
+        assert_refused(&out, &["/dev/zero", "larger than 64 MiB"]);
+    }
+}
+
+#[test]
+fn a_damaged_first_unit_is_an_error_for_its_line_only() {
+    // Issue 37, case 7: a malformed first unit made the batch take Kalah(6,4) and fail
+    // every later unit for its rules.
+    let dir = scratch();
+    small_split(dir.path());
+    let units = std::fs::read_to_string(dir.path().join("s/units.jsonl")).unwrap();
+    let first = units.lines().next().unwrap();
+    let damaged = units.replacen(first, &first[..first.len() / 2], 1);
+    std::fs::write(dir.path().join("damaged.jsonl"), &damaged).unwrap();
+    let out = kalah_in(
+        dir.path(),
+        &["batch", "damaged.jsonl", "--threads", "1", "-q"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answers = answers(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(answers.len(), units.lines().count());
+    assert!(answers[0]["error"].as_str().unwrap().contains("work unit"));
+    for a in &answers[1..] {
+        assert!(a.get("error").is_none(), "{a}");
+        assert!(
+            a["rules"].as_str().unwrap().starts_with("Kalah(4,3)"),
+            "{a}"
+        );
+    }
+}
+
+#[test]
+fn rule_options_the_family_lacks_are_refused_even_at_the_familys_own_value() {
+    // Issue 37, case 7: `--rules general|nigerian|oware --capture standard` was accepted
+    // and ignored, where `--capture empty` was refused.
+    let dir = scratch();
+    for (args, says) in [
+        (
+            &["--rules", "general", "--capture", "standard"][..],
+            "no capture option",
+        ),
+        (
+            &["--rules", "nigerian", "--capture", "standard"],
+            "no capture option",
+        ),
+        (
+            &["--rules", "oware", "--capture", "standard"],
+            "no capture option",
+        ),
+        (
+            &["--rules", "oware", "--end", "mover-stuck"],
+            "own end of game",
+        ),
+        (
+            &["--rules", "ethiopian", "--leftovers", "discard"],
+            "own end of game",
+        ),
+        (&["--grand-slam", "no-capture"], "grand slam"),
+    ] {
+        for command in [
+            &["show"][..],
+            &["egdb", "build", "--max-seeds", "2", "--out", "x.egdb"],
+        ] {
+            let all: Vec<&str> = command.iter().chain(args).copied().collect();
+            let out = kalah_in(dir.path(), &all);
+            assert_refused(&out, &[says]);
+        }
+    }
+    assert!(!dir.path().join("x.egdb").exists());
+}
+
+#[test]
+fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
+    // Issue 37, case 7: `KALAH_CACHE_MAX_MB=garbage` (or -5, 0.1, empty) became 8192.
+    let dir = scratch();
+    let solve = |max: &str| {
+        let child = kalah_command(&["solve", "--houses", "3", "--seeds", "2", "-q"])
+            .current_dir(dir.path())
+            .env("KALAH_CACHE", dir.path().join("cache"))
+            .env("KALAH_CACHE_MAX_MB", max)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the kalah binary runs");
+        finish(
+            child,
+            &format!("kalah solve with KALAH_CACHE_MAX_MB={max:?}"),
+        )
+    };
+    for bad in ["garbage", "-5", "0.1", "", "0"] {
+        assert_refused(&solve(bad), &["KALAH_CACHE_MAX_MB", "whole number of MiB"]);
+    }
+    let out = solve("64");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn database_options_are_refused_where_the_family_keeps_no_database() {
+    // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0; the table and
+    // the deepening were ignored the same way.
+    let dir = scratch();
+    for db in [
+        &["--egdb", "/nonexistent.egdb"][..],
+        &["--egdb-seeds", "5"],
+        &["--hash-mb", "64"],
+        &["--deepening", "4"],
+    ] {
+        for family in ["oware", "ethiopian"] {
+            let mut args = vec!["solve", "--rules", family, "--houses", "3", "--seeds", "2"];
+            args.extend(db);
+            let out = kalah_in(dir.path(), &args);
+            assert_refused(&out, &["has no endgame database", db[0]]);
+        }
+    }
+    // A missing file is an error for the families that have databases.
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "solve",
+            "--houses",
+            "3",
+            "--seeds",
+            "2",
+            "--egdb",
+            "/nonexistent.egdb",
+        ],
+    );
+    assert_refused(&out, &["/nonexistent.egdb"]);
+}
+
+#[test]
+fn the_table_reported_is_the_table_allocated_and_errors_name_the_flag_given() {
+    // Issue 37, case 8: `--hash-mb 20000` reported 20000 where 16384 MiB is allocated
+    // (the table is a power of two); `egdb build --max-seeds 255` spoke of --seeds.
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "solve",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+            "--hash-mb",
+            "3",
+            "--json",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["hash_mb"], 2, "{v}");
+    let out = egdb_build(dir.path(), "4", "255", "x.egdb");
+    assert_refused(&out, &["--max-seeds", "at most 127"]);
+    assert!(!stderr(&out).contains("--seeds"), "{}", stderr(&out));
+}
+
+#[test]
+fn play_refuses_an_endless_line_of_standard_input() {
+    // Issue 37, case 5: every line reader is bounded, the game's moves too.
+    let mut child = kalah_command(&[
+        "play", "--houses", "3", "--seeds", "2", "--engine", "greedy",
+    ])
+    .stdin(Stdio::piped())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("the kalah binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // Written until the reader stops reading (then the pipe is closed).
+        let chunk = vec![b'1'; 1 << 16];
+        for _ in 0..64 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let out = finish(child, "kalah play with an endless line");
+    writer.join().unwrap();
+    assert_refused(&out, &["standard input", "line 1 ", "1 MiB"]);
+}

@@ -70,7 +70,7 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
         let in_houses = pos.seeds_in_houses() as usize;
         let config = Config {
             threads: 1,
-            ..Config::for_seeds(&game, in_houses, 1, &Database::from_env()).unwrap()
+            ..Config::for_seeds(&game, in_houses, 1, &Database::from_env().unwrap()).unwrap()
         };
         let solver = Solver::new(game.clone(), config).unwrap();
         let solution = solver

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{solve_stream_in_order, Item, Lines, Sharded};
+use kalah_analysis::batch::{first_unit, solve_stream_in_order, Item, Lines, Sharded};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
@@ -92,27 +92,36 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // The output is checked and locked before any work.
     let output = open_output(args)?;
     let (reader, count) = open_input(args.input.as_deref(), args.shard)?;
-    let mut lines = Sharded::new(Lines::new(reader), args.shard).peekable();
+    let mut lines = Sharded::new(Lines::new(reader), args.shard);
     let input_name = match &args.input {
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "standard input".to_string(),
     };
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     // The rules: the options', or those of the work units the input holds.
-    let first_unit = match lines.peek() {
-        Some(Ok(item)) if item.input.starts_with('{') => Unit::parse(&item.input).ok(),
-        _ => None,
-    };
+    let (read, first_unit) = first_unit(&mut lines);
+    let mut lines = read.into_iter().chain(lines);
     let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
     let at = resume_point(output.as_ref(), &mut lines, &game, args.resume, &read_error)?;
     let skip = at.answered;
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
+    // A read error (a line too long) is kept for its turn: the lines before it are answered.
     let mut ahead = VecDeque::new();
+    let mut failed = None;
     for item in lines.by_ref().take(READ_AHEAD) {
-        ahead.push_back(item.map_err(read_error)?);
+        match item {
+            Ok(item) => ahead.push_back(item),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
     }
     if ahead.is_empty() {
+        if let Some(e) = failed {
+            return Err(read_error(e));
+        }
         if skip > 0 && !args.solver.quiet {
             eprintln!("all {skip} positions were already answered");
         }
@@ -137,7 +146,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(f) => f,
         None => &mut *out,
     };
-    let mut next = ahead.into_iter().map(Ok).chain(lines);
+    let mut next = ahead
+        .into_iter()
+        .map(Ok)
+        .chain(failed.map(Err))
+        .chain(lines);
     let ended = answer_all(&solver, workers, &mut next, sink, &bar);
     bar.finish_and_clear();
     let done = ended.done.map_err(|e| analysis_error(e, ""))?;

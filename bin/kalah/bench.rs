@@ -1,7 +1,7 @@
 //! `kalah bench`: solves the fixed positions of `data/bench.txt` and prints the total node
 //! count, the fingerprint of the search, with the time it took.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -61,10 +61,17 @@ pub struct Args {
     json: bool,
 }
 
+/// The largest file of bench positions read (64 MiB, a million positions): a larger one,
+/// or an endless one (`/dev/zero`), is refused, not read into memory.
+const BENCH_FILE_MAX: u64 = 64 << 20;
+
 /// Runs `kalah bench`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let text = match &args.file {
-        Some(path) => std::fs::read_to_string(path)
+        Some(path) => kalah_io::read_bounded(path, BENCH_FILE_MAX)
+            .and_then(|b| {
+                String::from_utf8(b).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+            })
             .map_err(|e| CliError::Input(format!("cannot read {}: {e}", path.display())))?,
         None if args.suite => SUITE.to_string(),
         None => BUILT_IN.to_string(),
@@ -138,9 +145,9 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
     for case in cases {
         let seeds = case.pos.seeds_in_houses() as usize;
         let database = if args.no_cache {
-            Database::from_env().without_cache()
+            Database::from_env()?.without_cache()
         } else {
-            Database::from_env()
+            Database::from_env()?
         };
         let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
         let started = Instant::now();

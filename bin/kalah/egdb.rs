@@ -148,7 +148,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The user's cache, or an error saying it is off.
 fn user_cache() -> Result<Cache, CliError> {
-    Cache::from_env().ok_or_else(|| {
+    Cache::from_env()?.ok_or_else(|| {
         CliError::Input(format!(
             "the database cache is off ({}=off, or no home directory): set {} to a directory",
             cache::CACHE_VAR,
@@ -351,7 +351,18 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
 /// not change any value); refused for the families without database files and under the
 /// early stop.
 fn build_game(args: &BuildArgs) -> Result<Game, CliError> {
+    args.rules.options().check()?;
     let houses = args.rules.houses.unwrap_or(6);
+    // Named by the flag given: the seeds per house are raised from --max-seeds.
+    let lanes = 2 * houses as usize;
+    let limit = egdb::MAX_SEEDS.min(kalah_core::MAX_TOTAL_SEEDS / lanes.max(1) * lanes);
+    if lanes > 0 && args.max_seeds > limit {
+        let e = egdb::EgdbError::TooManySeeds {
+            seeds: args.max_seeds,
+            limit,
+        };
+        return Err(CliError::EgdbBuild(e));
+    }
     let seeds = args
         .rules
         .seeds

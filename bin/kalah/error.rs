@@ -4,7 +4,8 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{PositionError, RulesError};
+use kalah_core::{Family, PositionError, RulesError};
+use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
 
@@ -40,12 +41,22 @@ pub enum CliError {
         /// The most seeds in the houses of a position in the database.
         max_seeds: usize,
     },
+    /// A search option given for a family solved by retrograde analysis of the whole game
+    /// graph (Ethiopian Kalah, Oware), which keeps no endgame database, table or deepening.
+    Retrograde {
+        /// The family of the rules.
+        family: Family,
+        /// The option given (`--egdb`, `--egdb-seeds`, `--hash-mb`, `--deepening`).
+        option: &'static str,
+    },
     /// Writing the output or reading the input failed.
     Io(io::Error),
     /// A check of the engine's own result failed: a bug to report.
     Internal(String),
     /// An input file that cannot be read or understood; the message names the place.
     Input(String),
+    /// An environment variable set to a value that means nothing (`KALAH_CACHE_MAX_MB`).
+    Environment(CacheMaxError),
     /// An output file that cannot be used or written (see `kalah_io`).
     Output(kalah_io::OutputError),
     /// Not an error but an unfinished result (`kalah merge` before every answer it needs
@@ -94,11 +105,19 @@ impl fmt::Display for CliError {
                  seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
                  in the houses"
             ),
+            CliError::Retrograde { family, option } => write!(
+                f,
+                "{} has no endgame database, transposition table or deepening: its positions \
+                 repeat, and the whole game graph of the position is solved by retrograde \
+                 analysis, in memory: leave out {option}",
+                family.long_title()
+            ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),
             CliError::Incomplete(msg) => write!(f, "{msg}"),
             CliError::Output(e) => write!(f, "{e}"),
+            CliError::Environment(e) => write!(f, "{e}"),
         }
     }
 }
@@ -126,6 +145,12 @@ impl From<SolverError> for CliError {
 impl From<kalah_io::OutputError> for CliError {
     fn from(e: kalah_io::OutputError) -> Self {
         CliError::Output(e)
+    }
+}
+
+impl From<CacheMaxError> for CliError {
+    fn from(e: CacheMaxError) -> Self {
+        CliError::Environment(e)
     }
 }
 

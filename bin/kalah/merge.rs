@@ -72,8 +72,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut merge = Merge::new(&tree);
     let mut warnings = Vec::new();
     for path in &args.answers {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+        let file = match std::fs::File::open(path) {
+            Ok(f) => std::io::BufReader::new(f),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 warnings.push(format!("{}: no such file, skipped", path.display()));
                 continue;
@@ -82,7 +82,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         let name = path.display().to_string();
         let more = merge
-            .add_answers(&bytes, &name)
+            .add_answers(file, &name)
             .map_err(|e| CliError::Input(e.0))?;
         warnings.extend(more);
     }
@@ -129,9 +129,13 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree) -> Result<(), CliError> {
         .map_err(|e| CliError::Input(e.to_string()))
 }
 
+/// The largest manifest read (1 GiB): a split of ten million units writes less, and a
+/// larger file (or an endless one, `/dev/zero`) is not one to read into memory.
+const MAX_MANIFEST: u64 = 1 << 30;
+
 /// The manifest at `path`, read and checked.
 fn read_manifest(path: &Path) -> Result<Tree, CliError> {
-    let text = std::fs::read(path).map_err(|e| file_error(path, e))?;
+    let text = kalah_io::read_bounded(path, MAX_MANIFEST).map_err(|e| file_error(path, e))?;
     let value: Value = serde_json::from_slice(&text).map_err(|e| {
         CliError::Input(format!(
             "{}: not a manifest written by kalah split: {e}",

@@ -86,7 +86,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let h = game.houses();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
-    let mut input = stdin.lock();
+    let mut input = kalah_io::LineReader::new(stdin.lock());
     writeln!(out, "rules: {}", game.rules())?;
     writeln!(
         out,
@@ -126,7 +126,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn human_turn(
     game: &Game,
     pos: &Position,
-    input: &mut impl BufRead,
+    input: &mut kalah_io::LineReader<impl BufRead>,
     echo: bool,
     out: &mut dyn Write,
 ) -> Result<Option<Position>, CliError> {
@@ -138,12 +138,18 @@ fn human_turn(
             show::move_names(game, pos).join(" ")
         )?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let read = input.next_line().and_then(|l| match l {
+            Some(l) => std::str::from_utf8(l.bytes)
+                .map(|s| Some(s.trim().to_string()))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
+            None => Ok(None),
+        });
+        let read = read.map_err(|e| CliError::Input(format!("cannot read standard input: {e}")));
+        let Some(line) = read? else {
             writeln!(out, "\nend of input: game abandoned")?;
             return Ok(None);
-        }
-        let line = line.trim();
+        };
+        let line = line.as_str();
         if echo {
             writeln!(out, "{line}")?;
         }

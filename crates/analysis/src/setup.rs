@@ -7,8 +7,8 @@
 use std::fmt;
 
 use kalah_core::{
-    notation, Capture, End, Game, GrandSlam, Leftovers, MoveError, Position, PositionError, Preset,
-    Rules, RulesError,
+    notation, Capture, End, Family, Game, GrandSlam, Leftovers, MoveError, Position, PositionError,
+    Preset, Rules, RulesError,
 };
 
 /// Houses per side when neither the options nor the position say otherwise.
@@ -55,6 +55,23 @@ impl Default for RuleOptions {
 }
 
 impl RuleOptions {
+    /// Refuses an option given that the preset's family does not have, even where its
+    /// value is the one the family plays by (`--rules oware --capture standard`): an
+    /// option that would change nothing is a mistake to point out, not to ignore.
+    pub fn check(&self) -> Result<(), RulesError> {
+        let family = self.preset.rules(DEFAULT_HOUSES, DEFAULT_SEEDS).family;
+        if self.capture.is_some() && !family.has_capture_option() {
+            return Err(RulesError::NoCaptureOption(family));
+        }
+        if (self.end.is_some() || self.leftovers.is_some()) && family.fixed_end().is_some() {
+            return Err(RulesError::FixedEnd(family));
+        }
+        if self.grand_slam.is_some() && family != Family::Oware {
+            return Err(RulesError::NoGrandSlam(family));
+        }
+        Ok(())
+    }
+
     /// The rules for a board of `houses` houses with `seeds` seeds per house.
     pub fn rules(&self, houses: u8, seeds: u8) -> Rules {
         let mut rules = self.preset.rules(houses, seeds);
@@ -184,6 +201,7 @@ pub fn setup(
     position: Option<&str>,
     moves: Option<&str>,
 ) -> Result<(Game, Position), SetupError> {
+    options.check().map_err(SetupError::Rules)?;
     let (game, start) = match position {
         None => {
             let houses = options.houses.unwrap_or(DEFAULT_HOUSES);
@@ -268,6 +286,42 @@ mod tests {
         };
         let e = setup(&options, Some("9,0,0,0,0,0:S"), None).err().unwrap();
         assert!(matches!(e, SetupError::SeedsTooFew { total: 9, .. }), "{e}");
+    }
+
+    #[test]
+    fn an_option_the_family_lacks_is_refused_even_at_its_own_value() {
+        let oware = |o: RuleOptions| RuleOptions {
+            preset: Preset::Oware,
+            ..o
+        };
+        for options in [
+            oware(RuleOptions {
+                capture: Some(Capture::Standard),
+                ..RuleOptions::default()
+            }),
+            RuleOptions {
+                preset: Preset::General,
+                capture: Some(Capture::Standard),
+                ..RuleOptions::default()
+            },
+            oware(RuleOptions {
+                end: Some(End::MoverStuck),
+                ..RuleOptions::default()
+            }),
+            RuleOptions {
+                grand_slam: Some(GrandSlam::NoCapture),
+                ..RuleOptions::default()
+            },
+        ] {
+            let e = setup(&options, None, None).err().unwrap();
+            assert!(matches!(e, SetupError::Rules(_)), "{options:?}: {e}");
+        }
+        let kalah = RuleOptions {
+            capture: Some(Capture::Standard),
+            end: Some(End::RowEmpty),
+            ..RuleOptions::default()
+        };
+        assert!(setup(&kalah, None, None).is_ok());
     }
 
     #[test]

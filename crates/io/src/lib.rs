@@ -35,7 +35,15 @@
 //! and every parameter the work depends on; [`Header::differences`] says what a resume
 //! would change. Their records can carry a checksum ([`seal`], [`unseal`]) so that a
 //! damaged record is found and its work done again.
+//!
+//! Input is read bounded ([`LineReader`], [`read_bounded`]): a line longer than
+//! [`MAX_LINE`] or a file larger than its bound is an error that names it, never an
+//! exhausted memory.
 #![deny(missing_docs)]
+
+mod read;
+
+pub use read::{read_bounded, Line, LineReader, TooLong, MAX_LINE};
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};

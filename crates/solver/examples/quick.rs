@@ -36,7 +36,7 @@ fn main() {
     let database = match (std::env::var("KALAH_EGDB_FILE"), env("KALAH_EGDB")) {
         (Ok(path), _) => Database::File(path.into()),
         (_, Some(k)) => Database::Build(k),
-        _ => Database::from_env(),
+        _ => Database::from_env().expect("KALAH_CACHE_MAX_MB is a whole number of MiB"),
     };
     let mut config = Config::for_seeds(&game, game.capacity(), 1, &database).unwrap();
     config.threads = threads;

@@ -30,6 +30,47 @@ pub const CACHE_MAX_VAR: &str = "KALAH_CACHE_MAX_MB";
 /// and a few small ones.
 pub const DEFAULT_MAX_BYTES: u64 = 8 << 30;
 
+/// A value of [`CACHE_MAX_VAR`] that is not a cap: not a whole number of MiB (`garbage`,
+/// `-5`, `0.1`, empty), zero, or more bytes than a `u64` counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheMaxError {
+    /// The value as set.
+    pub value: String,
+}
+
+impl std::fmt::Display for CacheMaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{CACHE_MAX_VAR}={:?} is not a size for the database cache: give a whole number \
+             of MiB, at least 1 (the default is {}), unset it for the default, or set \
+             {CACHE_VAR}=off to turn the cache off",
+            self.value,
+            DEFAULT_MAX_BYTES >> 20
+        )
+    }
+}
+
+impl std::error::Error for CacheMaxError {}
+
+/// The cap in bytes that a value of [`CACHE_MAX_VAR`] sets (MiB, digits only, at least 1).
+pub fn max_bytes(value: &str) -> Result<u64, CacheMaxError> {
+    let bad = || CacheMaxError {
+        value: value.to_string(),
+    };
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match value
+        .parse::<u64>()
+        .ok()
+        .and_then(|mb| mb.checked_mul(1 << 20))
+    {
+        Some(bytes) if bytes > 0 => Ok(bytes),
+        _ => Err(bad()),
+    }
+}
+
 /// A directory of cached database files, with a cap on their total size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cache {
@@ -52,20 +93,23 @@ impl Cache {
     /// The user's cache: the directory of [`CACHE_VAR`] where it is set (`None` where it
     /// says `off`), else the platform's cache directory (`$XDG_CACHE_HOME/kalah` or
     /// `~/.cache/kalah` on Linux); its cap from [`CACHE_MAX_VAR`], else
-    /// [`DEFAULT_MAX_BYTES`]. `None` where there is no home directory to put it in.
-    pub fn from_env() -> Option<Cache> {
+    /// [`DEFAULT_MAX_BYTES`]. `None` where there is no home directory to put it in; an
+    /// error where [`CACHE_MAX_VAR`] is set to anything but a whole number of MiB, at
+    /// least 1 (never a cap guessed from a mistyped one).
+    pub fn from_env() -> Result<Option<Cache>, CacheMaxError> {
         let dir = match std::env::var_os(CACHE_VAR) {
-            Some(v) if ["off", "0", "no", "false"].iter().any(|off| v == *off) => return None,
+            Some(v) if ["off", "0", "no", "false"].iter().any(|off| v == *off) => return Ok(None),
             Some(v) if !v.is_empty() => PathBuf::from(v),
-            _ => directories::ProjectDirs::from("", "", "kalah")?
-                .cache_dir()
-                .to_path_buf(),
+            _ => match directories::ProjectDirs::from("", "", "kalah") {
+                Some(dirs) => dirs.cache_dir().to_path_buf(),
+                None => return Ok(None),
+            },
         };
-        let max_bytes = std::env::var(CACHE_MAX_VAR)
-            .ok()
-            .and_then(|mb| mb.trim().parse::<u64>().ok())
-            .map_or(DEFAULT_MAX_BYTES, |mb| mb.saturating_mul(1 << 20));
-        Some(Cache { dir, max_bytes })
+        let max_bytes = match std::env::var_os(CACHE_MAX_VAR) {
+            None => DEFAULT_MAX_BYTES,
+            Some(v) => max_bytes(&v.to_string_lossy())?,
+        };
+        Ok(Some(Cache { dir, max_bytes }))
     }
 
     /// A cache in `dir` holding at most `max_bytes`.
@@ -356,6 +400,25 @@ mod grow_tests {
         });
         assert_eq!(held.unwrap(), Grown::Held(8));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_cap_is_a_whole_number_of_mib_or_an_error() {
+        assert_eq!(max_bytes("1"), Ok(1 << 20));
+        assert_eq!(max_bytes("8192"), Ok(DEFAULT_MAX_BYTES));
+        for bad in [
+            "garbage",
+            "-5",
+            "0.1",
+            "",
+            " 5",
+            "+5",
+            "0",
+            "99999999999999999999",
+        ] {
+            let e = max_bytes(bad).unwrap_err();
+            assert!(e.to_string().starts_with(CACHE_MAX_VAR), "{e}");
+        }
     }
 
     #[test]

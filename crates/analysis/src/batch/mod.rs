@@ -21,6 +21,7 @@ use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{notation, Game, Position, PositionError, Rules};
+use kalah_io::LineReader;
 use kalah_solver::line::replay;
 use kalah_solver::Solver;
 
@@ -75,20 +76,18 @@ pub fn items(text: &str) -> Vec<Item> {
 }
 
 /// The positions of a batch input read as they come, line by line, as bytes: an iterator
-/// of [`Item`]s, or the read error that ended the input.
+/// of [`Item`]s, or the read error that ended the input. A line longer than
+/// [`kalah_io::MAX_LINE`] is such an error (naming the line and the limit): it ends the
+/// input, so that an endless line (`/dev/zero`) is never read into memory.
 pub struct Lines<R> {
-    reader: R,
-    line: usize,
-    buf: Vec<u8>,
+    reader: LineReader<R>,
 }
 
 impl<R: BufRead> Lines<R> {
     /// Reads the positions of `reader`.
     pub fn new(reader: R) -> Lines<R> {
         Lines {
-            reader,
-            line: 0,
-            buf: Vec::new(),
+            reader: LineReader::new(reader),
         }
     }
 }
@@ -98,19 +97,13 @@ impl<R: BufRead> Iterator for Lines<R> {
 
     fn next(&mut self) -> Option<io::Result<Item>> {
         loop {
-            self.buf.clear();
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => return None,
-                Ok(_) => {
-                    self.line += 1;
-                    let mut bytes = &self.buf[..];
-                    bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-                    bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-                    if let Some(item) = Item::from_bytes(self.line, bytes) {
+            match self.reader.next_line() {
+                Ok(None) => return None,
+                Ok(Some(line)) => {
+                    if let Some(item) = Item::from_bytes(line.number, line.bytes) {
                         return Some(Ok(item));
                     }
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Some(Err(e)),
             }
         }
@@ -154,6 +147,40 @@ impl<L: Iterator<Item = io::Result<Item>>> Iterator for Sharded<L> {
             }
         }
     }
+}
+
+/// The most items read ahead to find the first work unit that can be read
+/// ([`first_unit`]).
+pub const UNIT_SEARCH: usize = 64;
+
+/// The first work unit of `items` that can be read, whose rules a batch of units takes
+/// when no rule options are given, and the items read to find it (to be answered in turn,
+/// so each of them is answered: a damaged unit before it is an error for its own line
+/// only). The search stops at a line that is not a unit (an input of positions), at a
+/// read error, and after [`UNIT_SEARCH`] items.
+pub fn first_unit(
+    items: &mut dyn Iterator<Item = io::Result<Item>>,
+) -> (Vec<io::Result<Item>>, Option<Unit>) {
+    let mut read = Vec::new();
+    for item in items.take(UNIT_SEARCH) {
+        let unit = match &item {
+            Ok(i) if i.utf8 && i.input.starts_with('{') => Unit::parse(&i.input).ok(),
+            Ok(i) if !i.input.starts_with('{') => {
+                read.push(item);
+                break;
+            }
+            Ok(_) => None,
+            Err(_) => {
+                read.push(item);
+                break;
+            }
+        };
+        read.push(item);
+        if unit.is_some() {
+            return (read, unit);
+        }
+    }
+    (read, None)
 }
 
 /// Why a line of a batch has no value.
@@ -392,6 +419,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_first_readable_unit_gives_the_rules_past_a_damaged_one() {
+        let good = r#"{"id":7,"position":"0,4,4,4,0,0,4,4,4,0:S","rules":"Kalah(4,3) capture=standard end=row-empty leftovers=owner","window":[-25,25]}"#;
+        let text = format!("{{\"id\":0,\"posit\n{good}\n{good}\n");
+        let mut lines = Lines::new(text.as_bytes());
+        let (read, unit) = first_unit(&mut lines);
+        assert_eq!(read.len(), 2);
+        assert_eq!(unit.unwrap().rules, Rules::kalah(4, 3));
+        assert_eq!(lines.count(), 1);
+        let (read, unit) = first_unit(&mut Lines::new("3 4\n{}\n".as_bytes()));
+        assert_eq!((read.len(), unit), (1, None));
     }
 
     #[test]

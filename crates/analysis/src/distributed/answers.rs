@@ -1,28 +1,42 @@
 //! A file of `kalah batch` answers taken into a merge, line by line, with the warnings
 //! that leave a unit missing and the errors that refuse the file.
 
+use std::io::BufRead;
+
+use kalah_io::LineReader;
+
 use super::merge::Merge;
 use crate::wire::answer::AnswerLine;
 use crate::wire::FormatError;
 
 impl Merge<'_> {
-    /// Takes every answer of one file of `kalah batch` answers, `bytes`, named `name` in
-    /// messages, and returns the warnings: an answer that is an error leaves its unit
-    /// missing, and a last line cut short (an interrupted batch) is skipped. Any other
-    /// line that is not an answer to a unit of this split is refused.
-    pub fn add_answers(&mut self, bytes: &[u8], name: &str) -> Result<Vec<String>, FormatError> {
+    /// Takes every answer of one file of `kalah batch` answers, read from `reader` line by
+    /// line (each at most [`kalah_io::MAX_LINE`] bytes), named `name` in messages, and
+    /// returns the warnings: an answer that is an error leaves its unit missing, and a last
+    /// line cut short (an interrupted batch) is skipped. Any other line that is not an
+    /// answer to a unit of this split is refused, and so is a line too long to be one.
+    pub fn add_answers(
+        &mut self,
+        reader: impl BufRead,
+        name: &str,
+    ) -> Result<Vec<String>, FormatError> {
         let rules = self.tree.rules.to_string();
         let mut warnings = Vec::new();
-        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-        for (i, line) in lines.iter().enumerate() {
-            let at = format!("{name} line {}", i + 1);
-            if line.iter().all(u8::is_ascii_whitespace) {
+        let mut lines = LineReader::new(reader);
+        loop {
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => return Err(FormatError(format!("cannot read {name}: {e}"))),
+            };
+            let at = format!("{name} line {}", line.number);
+            if line.bytes.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let answer = match AnswerLine::parse(line) {
+            let answer = match AnswerLine::parse(line.bytes) {
                 Ok(v) => v,
                 // The last line of an interrupted batch may be cut short.
-                Err(_) if i + 1 == lines.len() => {
+                Err(_) if !line.ended => {
                     warnings.push(format!("{at}: an unfinished last line, skipped"));
                     continue;
                 }

@@ -10,7 +10,7 @@ mod open;
 
 use std::path::PathBuf;
 
-use crate::cache::Cache;
+use crate::cache::{Cache, CacheMaxError};
 
 pub(crate) use budget::{egdb_seeds_for, work_seeds};
 pub(crate) use choice::Chosen;
@@ -88,14 +88,15 @@ impl Database {
 
     /// The command line's choice, the one place the crate reads [`EGDB_PATH_VAR`]:
     /// [`Database::Auto`] with the directory or file it names (where set and not empty)
-    /// and the user's cache ([`Cache::from_env`]).
-    pub fn from_env() -> Database {
-        Database::Auto {
+    /// and the user's cache ([`Cache::from_env`]); an error where the cache's cap is set
+    /// to no size.
+    pub fn from_env() -> Result<Database, CacheMaxError> {
+        Ok(Database::Auto {
             path: std::env::var_os(EGDB_PATH_VAR)
                 .filter(|path| !path.is_empty())
                 .map(PathBuf::from),
-            cache: Cache::from_env(),
-        }
+            cache: Cache::from_env()?,
+        })
     }
 
     /// This choice without the cache (`--no-cache`): a [`Database::Auto`] keeps its
