@@ -118,6 +118,12 @@ mod tests {
     }
 
     #[test]
+    fn requirements_say_their_size_in_words() {
+        let need = Requirements::of(6, 17).unwrap();
+        assert_eq!(need.to_string(), "51.9 M positions, 49.5 MiB");
+    }
+
+    #[test]
     fn plan_refuses_the_early_stop_the_cyclic_families_and_oversized_databases() {
         let early = Rules {
             early_stop: true,

@@ -84,6 +84,18 @@ impl Requirements {
     }
 }
 
+/// The size in words: `52.0 M positions, 49.6 MiB` (the positions and the file's bytes).
+impl std::fmt::Display for Requirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.1} M positions, {:.1} MiB",
+            self.entries as f64 / 1e6,
+            self.disk as f64 / (1u64 << 20) as f64
+        )
+    }
+}
+
 /// The path of the unfinished file of a build to `path`: `path` with `.partial` added.
 pub fn partial_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
