@@ -114,14 +114,7 @@ pub fn file_error(path: &Path, e: io::Error) -> CliError {
     CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
-/// A value with its sign, as printed everywhere (`+10`, `0`, `-2`).
-pub fn signed(v: i32) -> String {
-    if v == 0 {
-        "0".to_string()
-    } else {
-        format!("{v:+}")
-    }
-}
+pub use kalah_analysis::bounds::signed;
 
 /// The progress report of `openings` and `pie`: one line above the bar per move solved.
 pub fn opening_done(
@@ -140,10 +133,7 @@ pub fn opening_done(
     }
 }
 
-/// The principal variation of a line of turns in the published notation.
-pub fn line_strings(houses: usize, line: &[kalah_solver::Turn]) -> Vec<String> {
-    line.iter().map(|t| t.notation(houses)).collect()
-}
+pub use kalah_solver::line::notations as line_strings;
 
 /// A request that cannot be carried out as asked (say, the pie decision for a position
 /// where South is still to move); the message says what to change.

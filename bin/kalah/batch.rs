@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{first_unit, solve_stream_in_order, Item, Lines, Sharded};
+use kalah_analysis::batch::{first_unit, parse_shard, solve_stream_in_order, Item, Lines, Sharded};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
@@ -272,20 +272,6 @@ fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
 /// Positions read before the solver is made: enough to size its database for several
 /// solves, few enough not to wait long on a slow pipe.
 const READ_AHEAD: usize = 4;
-
-/// Reads `I/N` with 1 <= I <= N.
-fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("'{s}' is not a shard I/N with 1 <= I <= N (e.g. 3/8)");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
 
 /// The game of the batch: the rule options', or, for an input of work units and no rule
 /// options, the first unit's rules (options given must agree with them).

@@ -3,11 +3,10 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use kalah_solver::bench::{self, Case};
-use kalah_solver::{Database, Solver};
+use kalah_solver::Database;
 use serde_json::json;
 
 use crate::error::CliError;
@@ -88,11 +87,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut rows = Vec::new();
     for case in &cases {
         let config = case.fingerprint_config(threads as usize, args.hash_mb as usize)?;
-        let solver = Solver::new(case.game.clone(), config)?;
-        let sol = solver
-            .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
-            .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
-        case.check(&sol).map_err(internal)?;
+        let sol = case.run(config).map_err(run_error)?.solution;
         total_nodes += sol.nodes;
         search_seconds += sol.elapsed.as_secs_f64();
         if !args.json {
@@ -150,16 +145,10 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
             Database::from_env()?
         };
         let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
-        let started = Instant::now();
-        let solver = Solver::new(case.game.clone(), config)?;
-        let ready = started.elapsed().as_secs_f64();
-        let sol = solver
-            .solve(&case.pos, &AtomicBool::new(false), &mut |_| {})
-            .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
-        case.check(&sol).map_err(internal)?;
+        let run = case.run(config).map_err(run_error)?;
+        let (sol, ready, db) = (&run.solution, run.setup.as_secs_f64(), run.egdb_seeds);
         let searching = sol.elapsed.as_secs_f64();
         (nodes, setup, search) = (nodes + sol.nodes, setup + ready, search + searching);
-        let db = solver.database_seeds_for(&case.pos);
         if !args.json {
             writeln!(
                 out,
@@ -204,7 +193,12 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
     Ok(())
 }
 
-/// A failed check of a solution: a bug of the search, not of the input.
-fn internal(e: bench::CheckError) -> CliError {
-    CliError::Internal(e.to_string())
+/// A failed run: a solver that cannot be made, or a bug of the search (a failed check of
+/// a solution), not of the input.
+fn run_error(e: bench::RunError) -> CliError {
+    match e {
+        bench::RunError::Solver(e) => CliError::Solver(e),
+        bench::RunError::Cancelled => CliError::Internal("the search was cancelled".into()),
+        bench::RunError::Check(e) => CliError::Internal(e.to_string()),
+    }
 }

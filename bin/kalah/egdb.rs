@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::wire::rules;
-use kalah_core::{Game, Position, Rules, Side};
+use kalah_core::{Game, Position};
 use kalah_io::{Output, OutputKind};
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
-use kalah_solver::egdb::{self, file, Egdb, Requirements};
+use kalah_solver::egdb::{self, file, FileBuild, Inspection, PlanError, ProbeError};
 use serde_json::json;
 
 use crate::args::RulesArgs;
@@ -181,45 +181,28 @@ fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let files = cache.files();
-    let total: u64 = files.iter().map(|f| f.bytes).sum();
+    let listing = cache.list();
     if json {
-        let rows: Vec<serde_json::Value> = files
-            .iter()
-            .map(|f| match &f.info {
-                Ok(info) => json!({
-                    "file": f.path.display().to_string(),
-                    "bytes": f.bytes,
-                    "rules": rules::pick(&info.rules, EGDB_RULES),
-                    "max_seeds": info.max_seeds,
-                    "finished": info.levels == info.max_seeds + 1,
-                }),
-                Err(e) => json!({
-                    "file": f.path.display().to_string(),
-                    "bytes": f.bytes,
-                    "error": e.to_string(),
-                }),
-            })
-            .collect();
+        let rows: Vec<serde_json::Value> = listing.files.iter().map(cached_json).collect();
         let obj = json!({
             "dir": cache.dir().display().to_string(),
-            "bytes": total,
+            "bytes": listing.bytes,
             "max_bytes": cache.max_bytes(),
             "files": rows,
         });
         writeln!(out, "{obj}")?;
         return Ok(());
     }
+    let n = listing.files.len();
     writeln!(
         out,
-        "cache {}: {} file{}, {:.1} MiB of at most {:.1} MiB",
+        "cache {}: {n} file{}, {:.1} MiB of at most {:.1} MiB",
         cache.dir().display(),
-        files.len(),
-        if files.len() == 1 { "" } else { "s" },
-        total as f64 / MIB,
+        if n == 1 { "" } else { "s" },
+        listing.bytes as f64 / MIB,
         cache.max_bytes() as f64 / MIB
     )?;
-    for f in &files {
+    for f in &listing.files {
         let what = match &f.info {
             Ok(info) => format!(
                 "{}, up to {} seeds",
@@ -238,6 +221,24 @@ fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliE
     Ok(())
 }
 
+/// One cached file as a row of `cache list --json`.
+fn cached_json(f: &cache::Cached) -> serde_json::Value {
+    match &f.info {
+        Ok(info) => json!({
+            "file": f.path.display().to_string(),
+            "bytes": f.bytes,
+            "rules": rules::pick(&info.rules, EGDB_RULES),
+            "max_seeds": info.max_seeds,
+            "finished": info.is_finished(),
+        }),
+        Err(e) => json!({
+            "file": f.path.display().to_string(),
+            "bytes": f.bytes,
+            "error": e.to_string(),
+        }),
+    }
+}
+
 fn grow_cache(
     cache: &Cache,
     k: usize,
@@ -247,7 +248,7 @@ fn grow_cache(
 ) -> Result<(), CliError> {
     let houses = rules.houses.unwrap_or(6);
     let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
-    refuse_cyclic(game.rules())?;
+    egdb::refuse_cyclic(game.rules())?;
     let grown = cache.grow(&game, k, |target, from| {
         let args = BuildArgs {
             max_seeds: k,
@@ -284,24 +285,15 @@ fn grow_cache(
 
 const MIB: f64 = (1u64 << 20) as f64;
 
-/// Ethiopian Kalah and Oware keep no database files: `kalah solve` analyses the whole game
-/// graph of the position (docs/rules.md §5.7, docs/cyclic.md).
-fn refuse_cyclic(rules: &kalah_core::Rules) -> Result<(), CliError> {
-    match rules.family.is_cyclic() {
-        true => Err(crate::analysis_io::invalid(format!(
-            "{} has no endgame database files: its positions repeat, and `kalah solve` (or \
-             openings, pie, batch, export) solves the whole game graph of the position by \
-             retrograde analysis, in memory",
-            rules.family.long_title()
-        ))),
-        false => Ok(()),
-    }
-}
-
 fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let k = args.max_seeds;
-    let game = build_game(args)?;
-    let need = Requirements::of(game.houses(), k).map_err(CliError::EgdbBuild)?;
+    args.rules.options().check()?;
+    let houses = args.rules.houses.unwrap_or(6);
+    let rules = args.rules.rules(houses, args.rules.seeds.unwrap_or(4));
+    let plan = FileBuild::plan(rules, args.max_seeds).map_err(|e| match e {
+        PlanError::Rules(e) => CliError::Rules(e),
+        PlanError::Unbuildable(e) => CliError::Egdb(e),
+        PlanError::Size(e) => CliError::EgdbBuild(e),
+    })?;
     // The path checked and locked before any work, like every output: a symlink is
     // followed, a directory refused, and a second build of the same file fails at once.
     let output = Output::open(&args.out)?;
@@ -313,74 +305,49 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let out_file = output.target().to_path_buf();
     if let Some(from) = &args.from {
-        start_from(&game, args, from, &out_file)?;
+        start_from(&plan, args, from, &out_file)?;
     }
     if !args.quiet {
-        announce(args, game.rules(), &need, &file::partial_path(&out_file));
+        announce(args, &plan, plan.resumes(&out_file).as_deref());
     }
     let bars = LevelBars::new(args.quiet);
     let start = Instant::now();
-    let (db, resumed) = Egdb::build_file(&game, k, &out_file, &|level, done, total| {
-        bars.show(level, done, total)
-    })
-    .map_err(CliError::EgdbBuild)?;
+    let built = plan
+        .run(&out_file, &|level, done, total| {
+            bars.show(level, done, total)
+        })
+        .map_err(CliError::EgdbBuild)?;
     drop(output);
     bars.finish();
     let seconds = start.elapsed().as_secs_f64();
-    let built = need.entries - db.level_start(resumed);
+    let (k, houses, resumed) = (args.max_seeds, plan.game.houses(), built.resumed);
     writeln!(
         out,
         "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
          ({:.1} M positions/s{})",
         args.out.display(),
-        if game.houses() == 1 { "" } else { "s" },
-        need.entries,
-        need.disk as f64 / MIB,
-        built as f64 / seconds.max(1e-9) / 1e6,
+        if houses == 1 { "" } else { "s" },
+        plan.need.entries,
+        plan.need.disk as f64 / MIB,
+        built.computed as f64 / seconds.max(1e-9) / 1e6,
         if resumed > 0 {
             format!(", {resumed} levels resumed")
         } else {
             String::new()
         },
-        houses = game.houses(),
     )?;
     Ok(())
 }
 
-/// The game of a build: its rules, with the seeds per house raised to hold K seeds (they do
-/// not change any value); refused for the families without database files and under the
-/// early stop.
-fn build_game(args: &BuildArgs) -> Result<Game, CliError> {
-    args.rules.options().check()?;
-    let houses = args.rules.houses.unwrap_or(6);
-    // Named by the flag given: the seeds per house are raised from --max-seeds.
-    let lanes = 2 * houses as usize;
-    let limit = egdb::MAX_SEEDS.min(kalah_core::MAX_TOTAL_SEEDS / lanes.max(1) * lanes);
-    if lanes > 0 && args.max_seeds > limit {
-        let e = egdb::EgdbError::TooManySeeds {
-            seeds: args.max_seeds,
-            limit,
-        };
-        return Err(CliError::EgdbBuild(e));
-    }
-    let seeds = args
-        .rules
-        .seeds
-        .unwrap_or(4)
-        .max(args.max_seeds.div_ceil(2 * houses.max(1) as usize).min(255) as u8);
-    let rules = args.rules.rules(houses, seeds);
-    let game = Game::new(rules)?;
-    refuse_cyclic(&rules)?;
-    if rules.early_stop {
-        return Err(egdb::EgdbError::EarlyStop.into());
-    }
-    Ok(game)
-}
-
 /// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).
-fn start_from(game: &Game, args: &BuildArgs, from: &Path, out_file: &Path) -> Result<(), CliError> {
+fn start_from(
+    plan: &FileBuild,
+    args: &BuildArgs,
+    from: &Path,
+    out_file: &Path,
+) -> Result<(), CliError> {
     // The smaller file is loaded like any database: its own errors name it.
-    let levels = Egdb::start_from(game, args.max_seeds, from, out_file).map_err(|e| match e {
+    let levels = plan.start_from(from, out_file).map_err(|e| match e {
         e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
         e => CliError::Egdb(e),
     })?;
@@ -394,20 +361,20 @@ fn start_from(game: &Game, args: &BuildArgs, from: &Path, out_file: &Path) -> Re
     Ok(())
 }
 
-/// Says on standard error what the build will make and what it needs.
-fn announce(args: &BuildArgs, rules: &Rules, need: &Requirements, partial: &Path) {
+/// Says on standard error what the build will make and what it needs, and the partial
+/// file it resumes from.
+fn announce(args: &BuildArgs, plan: &FileBuild, partial: Option<&Path>) {
     eprintln!(
         "building {} for {}: {} positions, {:.1} MiB of memory, {:.1} MiB on disk{}",
         args.out.display(),
-        egdb::describe(rules),
-        need.entries,
-        need.memory as f64 / MIB,
-        need.disk as f64 / MIB,
-        if partial.exists() {
-            format!(", resuming from {}", partial.display())
-        } else {
-            String::new()
-        }
+        egdb::describe(plan.game.rules()),
+        plan.need.entries,
+        plan.need.memory as f64 / MIB,
+        plan.need.disk as f64 / MIB,
+        partial.map_or(String::new(), |p| format!(
+            ", resuming from {}",
+            p.display()
+        ))
     );
 }
 
@@ -517,108 +484,90 @@ impl LevelBar {
 const EGDB_RULES: &[&str] = &["family", "houses", "capture", "end", "leftovers"];
 
 fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let header = file::read_info(&args.file)?;
-    let finished = header.levels == header.max_seeds + 1;
-    if finished {
-        // Full verification: checksum and sampled entries.
-        Egdb::open(&args.file)?;
+    let Inspection { info, finished } = egdb::inspect(&args.file)?;
+    if args.json {
+        let obj = json!({
+            "file": args.file.display().to_string(),
+            "version": file::VERSION,
+            "rules": rules::pick(&info.rules, EGDB_RULES),
+            "max_seeds": info.max_seeds,
+            "levels": info.levels,
+            "entries": info.entries,
+            "bytes": info.file_size(),
+            "checksum": format!("{:016x}", info.checksum),
+            "finished": finished,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
     }
     let status = if finished {
         "verified (checksum and sampled entries)".to_string()
     } else {
         format!(
             "unfinished: {} of {} seed levels (run the build again to resume)",
-            header.levels,
-            header.max_seeds + 1
+            info.levels,
+            info.max_seeds + 1
         )
     };
-    if args.json {
-        let obj = json!({
-            "file": args.file.display().to_string(),
-            "version": file::VERSION,
-            "rules": rules::pick(&header.rules, EGDB_RULES),
-            "max_seeds": header.max_seeds,
-            "levels": header.levels,
-            "entries": header.entries,
-            "bytes": header.file_size(),
-            "checksum": format!("{:016x}", header.checksum),
-            "finished": finished,
-        });
-        writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "file       {}", args.file.display())?;
-        writeln!(out, "format     version {}", file::VERSION)?;
-        writeln!(out, "rules      {}", egdb::describe(&header.rules))?;
-        writeln!(out, "max seeds  {}", header.max_seeds)?;
-        writeln!(out, "positions  {}", header.entries)?;
-        writeln!(
-            out,
-            "size       {} bytes ({:.1} MiB)",
-            header.file_size(),
-            header.file_size() as f64 / MIB
-        )?;
-        writeln!(out, "checksum   {:016x}", header.checksum)?;
-        writeln!(out, "status     {status}")?;
-    }
+    writeln!(out, "file       {}", args.file.display())?;
+    writeln!(out, "format     version {}", file::VERSION)?;
+    writeln!(out, "rules      {}", egdb::describe(&info.rules))?;
+    writeln!(out, "max seeds  {}", info.max_seeds)?;
+    writeln!(out, "positions  {}", info.entries)?;
+    writeln!(
+        out,
+        "size       {} bytes ({:.1} MiB)",
+        info.file_size(),
+        info.file_size() as f64 / MIB
+    )?;
+    writeln!(out, "checksum   {:016x}", info.checksum)?;
+    writeln!(out, "status     {status}")?;
     Ok(())
 }
 
 fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let pos: Position = args.position.parse().map_err(CliError::Position)?;
-    let header = file::read_info(&args.file)?;
-    let h = header.rules.houses as usize;
-    if pos.houses_per_side() != h || pos.seeds_in_houses() as usize > header.max_seeds {
-        return Err(CliError::NotInDatabase {
+    let probed = egdb::probe_file(&args.file, pos).map_err(|e| match e {
+        ProbeError::Egdb(e) => CliError::Egdb(e),
+        ProbeError::Rules(e) => CliError::Rules(e),
+        ProbeError::Position(e) => CliError::Position(e),
+        ProbeError::NotInDatabase {
+            houses,
+            seeds,
+            db_houses,
+            max_seeds,
+        } => CliError::NotInDatabase {
             file: args.file.display().to_string(),
-            houses: pos.houses_per_side(),
-            seeds: pos.seeds_in_houses() as usize,
-            db_houses: h,
-            max_seeds: header.max_seeds,
-        });
-    }
-    let db = Egdb::open(&args.file)?;
-    let game = egdb::widest_game(&header.rules)?;
-    let pos = game.settle(pos).map_err(CliError::Position)?;
-    let from_south = |p: &Position| db.probe(p).map(|v| v * p.side_to_move().sign());
-    let value = from_south(&pos).unwrap_or(pos.score());
-    let mut moves = Vec::new();
-    for j in pos.moves() {
-        let child = game.play_unchecked(&pos, j);
-        let bin = match pos.side_to_move() {
-            Side::South => j + 1,
-            Side::North => h + 2 + j,
-        };
-        moves.push((bin, from_south(&child).unwrap_or(child.score())));
-    }
-    let mover = pos.side_to_move().sign();
-    let best = moves.iter().map(|&(_, v)| v * mover).max();
+            houses,
+            seeds,
+            db_houses,
+            max_seeds,
+        },
+    })?;
+    let (pos, value) = (probed.position, probed.value);
     if args.json {
         let obj = json!({
             "position": pos.to_string(),
             "side_to_move": pos.side_to_move().to_string(),
             "value": value,
-            "value_for_mover": value * mover,
-            "moves": moves.iter().map(|&(bin, v)| json!({
-                "bin": bin, "value": v, "best": Some(v * mover) == best
+            "value_for_mover": probed.value_for_mover(),
+            "moves": probed.sowings.iter().map(|s| json!({
+                "bin": s.bin, "value": s.value, "best": probed.is_best(s)
             })).collect::<Vec<_>>(),
         });
         writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "position   {pos}")?;
-        writeln!(
-            out,
-            "value      {value:+} (final South store minus North store; {:+} for {})",
-            value * mover,
-            pos.side_to_move()
-        )?;
-        for (bin, v) in &moves {
-            let mark = if Some(v * mover) == best {
-                "  best"
-            } else {
-                ""
-            };
-            writeln!(out, "sow {bin:>2}     {v:+}{mark}")?;
-        }
+        return Ok(());
+    }
+    writeln!(out, "position   {pos}")?;
+    writeln!(
+        out,
+        "value      {value:+} (final South store minus North store; {:+} for {})",
+        probed.value_for_mover(),
+        pos.side_to_move()
+    )?;
+    for s in &probed.sowings {
+        let mark = if probed.is_best(s) { "  best" } else { "" };
+        writeln!(out, "sow {:>2}     {:+}{mark}", s.bin, s.value)?;
     }
     Ok(())
 }

@@ -5,15 +5,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::distributed::{Bounds, Merge, Report, Tree, Verdict};
+use kalah_analysis::distributed::{Merge, Report, Tree};
 use kalah_analysis::wire::unit;
 use kalah_io::Output;
 use kalah_solver::{Config, Database, Solver};
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::analysis_io::{file_error, line_strings, signed};
+use crate::analysis_io::file_error;
 use crate::error::CliError;
-use crate::pie::offer_name;
 
 /// Merge the answers of a split solve into exact values, or check a hypothesis.
 ///
@@ -98,9 +97,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         next.replace(unit::to_lines(&report.next).as_bytes())?;
     }
     if args.json {
-        writeln!(out, "{}", json(&report, args.next.as_deref()))?;
+        writeln!(out, "{}", report.to_json(args.next.as_deref()))?;
     } else {
-        text(&report, args.next.as_deref(), out)?;
+        report.write_text(args.next.as_deref(), out)?;
     }
     match report.unfinished() {
         Some(msg) => Err(CliError::Incomplete(msg)),
@@ -143,192 +142,4 @@ fn read_manifest(path: &Path) -> Result<Tree, CliError> {
         ))
     })?;
     Tree::from_json(&value).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
-}
-
-/// Bounds as JSON: `{"value"}` when exact, else `{"lower", "upper"}`.
-fn bounds_json((lo, hi): Bounds) -> Value {
-    if lo == hi {
-        json!({"value": lo})
-    } else {
-        json!({"lower": lo, "upper": hi})
-    }
-}
-
-/// The report as one JSON object.
-fn json(r: &Report<'_>, next: Option<&Path>) -> Value {
-    let tree = r.tree;
-    let h = tree.rules.houses as usize;
-    let mut obj = json!({
-        "rules": tree.rules.to_string(),
-        "position": r.position().to_string(),
-        "step": tree.step.name(),
-        "depth": tree.depth,
-        "status": r.status(),
-        "units": r.units,
-        "answers": r.answers,
-        "exact_units": r.exact_units,
-        "needed": r.needed,
-    });
-    let root = bounds_json(r.root);
-    for (k, v) in root.as_object().expect("an object") {
-        obj[k] = v.clone();
-    }
-    obj["pv"] = json!(r.pv.as_ref().map(|l| line_strings(h, l)));
-    obj["moves"] = r
-        .moves
-        .iter()
-        .map(|m| {
-            let mut o = bounds_json(m.bounds);
-            o["turn"] = json!(m.turn.notation(h));
-            o["pv"] = json!(m.pv.as_ref().map(|l| line_strings(h, l)));
-            o
-        })
-        .collect();
-    if let Some(pie) = &r.pie {
-        let mut o = bounds_json(pie.bounds);
-        o["offer"] = json!(offer_name(tree.step.offer()));
-        if let Some((b, swap)) = pie.best {
-            o["best_turn"] = json!(r.moves[b].turn.notation(h));
-            o["swap"] = json!(swap);
-        }
-        obj["pie"] = o;
-    }
-    if let Some((v, verdict)) = &r.hypothesis {
-        obj["hypothesis"] = json!(v);
-        if let Verdict::Pending(units) = verdict {
-            obj["windows"] = json!(units.len());
-        }
-    }
-    if let Some(w) = r.next_hypothesis {
-        obj["next_hypothesis"] = json!(w);
-    }
-    if !r.unverified.is_empty() {
-        obj["unverified"] = json!(r.unverified);
-    }
-    if let Some(path) = next {
-        obj["next"] = json!(path.display().to_string());
-        obj["next_units"] = json!(r.next.len());
-    }
-    obj
-}
-
-/// Bounds as text: the value when exact, else `lower .. upper`.
-fn show((lo, hi): Bounds) -> String {
-    if lo == hi {
-        signed(lo)
-    } else {
-        format!("{} .. {}", signed(lo), signed(hi))
-    }
-}
-
-/// The report as text, a line a field.
-fn text(r: &Report<'_>, next: Option<&Path>, out: &mut dyn Write) -> Result<(), CliError> {
-    let h = r.tree.rules.houses as usize;
-    writeln!(out, "rules      {}", r.tree.rules)?;
-    writeln!(out, "position   {}", r.position())?;
-    writeln!(
-        out,
-        "answers    {} answers, {} of the {} units exact",
-        r.answers, r.exact_units, r.units
-    )?;
-    let what = if r.exact() {
-        "exact"
-    } else {
-        "bounds: not exact yet"
-    };
-    writeln!(out, "value      {} ({what}, from South)", show(r.root))?;
-    if let Some(pv) = &r.pv {
-        writeln!(out, "pv         {}", line_strings(h, pv).join(" "))?;
-    } else if r.exact() {
-        writeln!(
-            out,
-            "pv         none: a unit on the line was answered with bounds only"
-        )?;
-    }
-    writeln!(out, "moves      (value from South after each first move)")?;
-    for m in &r.moves {
-        writeln!(out, "  {:<10} {}", m.turn.notation(h), show(m.bounds))?;
-    }
-    if let Some(pie) = &r.pie {
-        match pie.best {
-            Some((i, swap)) => writeln!(
-                out,
-                "pie rule   {} for the player to move, best first move {} ({})",
-                show(pie.bounds),
-                r.moves[i].turn.notation(h),
-                if swap {
-                    "the opponent swaps"
-                } else {
-                    "no swap"
-                }
-            )?,
-            None => writeln!(
-                out,
-                "pie rule   {} for the player to move",
-                show(pie.bounds)
-            )?,
-        }
-    }
-    text_verdict(r, out)?;
-    if !r.unverified.is_empty() {
-        let ids: Vec<String> = r.unverified.iter().map(|u| u.to_string()).collect();
-        writeln!(
-            out,
-            "unverified {} units answered with bounds not proved again, which do not count: {}",
-            ids.len(),
-            ids.join(" ")
-        )?;
-    }
-    if let Some(path) = next {
-        let what = match (r.hypothesis.as_ref(), r.next_hypothesis) {
-            (_, Some(w)) => format!("the windows of the hypothesis {}", signed(w)),
-            (Some(_), None) => "the windows to solve".to_string(),
-            (None, None) => "the units still needed".to_string(),
-        };
-        writeln!(
-            out,
-            "next       {} units written to {} ({what}): solve them with kalah batch",
-            r.next.len(),
-            path.display()
-        )?;
-    }
-    Ok(())
-}
-
-/// The units still needed, or what the answers say of the hypothesis.
-fn text_verdict(r: &Report<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    match &r.hypothesis {
-        None if !r.exact() => {
-            writeln!(
-                out,
-                "needed     {} units still needed for the exact value",
-                r.needed
-            )?;
-        }
-        None => {}
-        Some((v, Verdict::Confirmed)) => writeln!(
-            out,
-            "hypothesis {} confirmed: the value is {}",
-            signed(*v),
-            signed(*v)
-        )?,
-        Some((v, Verdict::Refuted(b))) => {
-            writeln!(
-                out,
-                "hypothesis {} refuted: the value is {}",
-                signed(*v),
-                show(*b)
-            )?;
-            if let Some(w) = r.next_hypothesis {
-                writeln!(out, "           the nearest value left is {}", signed(w))?;
-            }
-        }
-        Some((v, Verdict::Pending(units))) => writeln!(
-            out,
-            "hypothesis {} not decided yet: {} windows to solve",
-            signed(*v),
-            units.len()
-        )?,
-    }
-    Ok(())
 }

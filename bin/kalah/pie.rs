@@ -63,11 +63,6 @@ pub struct Args {
     solver: SolverArgs,
 }
 
-/// The offer as written in JSON (`turn`, `first-sowing`), by `pie` and `merge`.
-pub fn offer_name(offer: Offer) -> &'static str {
-    offer.name()
-}
-
 /// Runs `kalah pie`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.

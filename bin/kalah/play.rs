@@ -7,18 +7,17 @@
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
-use kalah_core::notation::{self, bin, format_turn};
-use kalah_core::{Game, Position, PositionError, Side};
-
-use std::sync::atomic::AtomicBool;
+use kalah_core::notation::{bin, format_turn};
+use kalah_core::{Game, Position, Side};
 
 use kalah_analysis::greedy::greedy_turn;
+use kalah_analysis::play::{self, result_for, typed_turn, EngineError};
 use kalah_solver::Solver;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::{move_message, CliError};
 use crate::show;
-use crate::solving::{progress_message, verify, SolverArgs};
+use crate::solving::{progress_message, SolverArgs};
 
 /// Play against the engine in the terminal.
 ///
@@ -165,7 +164,7 @@ fn human_turn(
             }
             _ => {}
         }
-        match play_turn(game, pos, line) {
+        match typed_turn(game, pos, line) {
             Ok(next) => {
                 writeln!(out)?;
                 return Ok(Some(next));
@@ -177,15 +176,6 @@ fn human_turn(
             )?,
         }
     }
-}
-
-/// Plays the sowings of `line` (a bin, or bins joined by `-` where every sowing but the last
-/// gives an extra turn; `3<` sows clockwise where the family allows it), all or nothing.
-fn play_turn(game: &Game, pos: &Position, line: &str) -> Result<Position, PositionError> {
-    if line.contains(|c: char| c == ',' || c.is_whitespace()) {
-        return Err(PositionError::BadMove(line.to_string()));
-    }
-    notation::play_moves(game, *pos, line).map(|(next, _)| next)
 }
 
 /// Explains the input the prompt accepts.
@@ -212,7 +202,7 @@ fn write_help(game: &Game, pos: &Position, out: &mut dyn Write) -> io::Result<()
 fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliError> {
     let (south, north) = (pos.store(Side::South), pos.store(Side::North));
     let score = pos.score();
-    let verdict = match (score.signum() * human.sign()).signum() {
+    let verdict = match result_for(pos, human) {
         1 => "you win",
         -1 => "the engine wins",
         _ => "a draw",
@@ -224,7 +214,7 @@ fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliErr
     Ok(())
 }
 
-/// The first turn of the exact solver's principal variation from `pos`.
+/// The first turn of the exact solver's principal variation from `pos`, with a spinner.
 fn perfect_turn(
     solver: &Solver,
     pos: &Position,
@@ -232,15 +222,14 @@ fn perfect_turn(
 ) -> Result<Vec<usize>, CliError> {
     let spinner = options.spinner();
     let sign = pos.side_to_move().sign();
-    let solution = solver
-        .solve(pos, &AtomicBool::new(false), &mut |p| {
-            spinner.set_message(progress_message(p, sign))
-        })
-        .map_err(|_| CliError::Internal("the search was cancelled".into()))?;
+    let turn = play::perfect_turn(solver, pos, &mut |p| {
+        spinner.set_message(progress_message(p, sign))
+    });
     spinner.finish_and_clear();
-    verify(solver.game(), pos, &solution)?;
-    Ok(solution
-        .best_turn()
-        .map(|t| t.sowings.clone())
-        .unwrap_or_default())
+    turn.map_err(|e| match e {
+        EngineError::Solve(_) => CliError::Internal("the search was cancelled".into()),
+        EngineError::Replay(e) => {
+            CliError::Internal(format!("principal variation does not replay: {e}"))
+        }
+    })
 }

@@ -196,14 +196,8 @@ impl SolverArgs {
 /// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
 /// MiB`).
 fn database_size(game: &Game, seeds: usize) -> String {
-    match kalah_solver::egdb::file::Requirements::of(game.houses(), seeds) {
-        Ok(r) => format!(
-            "{:.1} M positions, {:.1} MiB",
-            r.entries as f64 / 1e6,
-            r.disk as f64 / (1u64 << 20) as f64
-        ),
-        Err(_) => "size unknown".to_string(),
-    }
+    kalah_solver::egdb::file::Requirements::of(game.houses(), seeds)
+        .map_or_else(|_| "size unknown".to_string(), |r| r.to_string())
 }
 
 /// Checks that the principal variation of `solution` replays from `pos` to exactly the
@@ -216,9 +210,5 @@ pub fn verify(game: &Game, pos: &Position, solution: &Solution) -> Result<(), Cl
 
 /// The principal variation in the published notation.
 pub fn pv_strings(game: &Game, solution: &Solution) -> Vec<String> {
-    solution
-        .pv
-        .iter()
-        .map(|t| t.notation(game.houses()))
-        .collect()
+    kalah_solver::line::notations(game.houses(), &solution.pv)
 }

@@ -16,6 +16,24 @@ pub fn from_mover(side: Side, (lo, hi): Bounds) -> Bounds {
     }
 }
 
+/// A value as the front ends write it: `0`, else with its sign (`+3`, `-2`).
+pub fn signed(v: i32) -> String {
+    if v == 0 {
+        "0".to_string()
+    } else {
+        format!("{v:+}")
+    }
+}
+
+/// Bounds as text: the value when exact, else `lower .. upper` ([`signed`] each).
+pub fn text((lo, hi): Bounds) -> String {
+    if lo == hi {
+        signed(lo)
+    } else {
+        format!("{} .. {}", signed(lo), signed(hi))
+    }
+}
+
 /// The bounds a position's seeds allow, from South: its score, give or take every seed
 /// still in the houses (each may yet end in either store).
 pub fn reach(pos: &Position) -> Bounds {
@@ -42,5 +60,13 @@ mod tests {
     fn the_reach_of_the_start_is_every_seed_either_way() {
         let game = Game::new(Rules::kalah(4, 3)).unwrap();
         assert_eq!(reach(&game.start()), (-24, 24));
+    }
+
+    #[test]
+    fn values_and_bounds_are_written_with_their_sign() {
+        assert_eq!(signed(0), "0");
+        assert_eq!(signed(3), "+3");
+        assert_eq!(text((-2, -2)), "-2");
+        assert_eq!(text((-2, 4)), "-2 .. +4");
     }
 }

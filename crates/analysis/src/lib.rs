@@ -42,6 +42,7 @@ pub mod export;
 pub mod greedy;
 pub mod openings;
 pub mod pie;
+pub mod play;
 mod pool;
 pub mod progress;
 pub mod setup;

@@ -1,7 +1,7 @@
 //! The bench files and the settings they are solved with: the reader of the lines
 //! `PRESET HOUSES SEEDS POSITION [VALUE]` (`data/bench.txt`, the positions of the search
 //! fingerprint, and `data/suite.txt`, the analysis suite), the check of a solution against
-//! its line, and the [`Config`] of each kind of run.
+//! its line, the [`Config`] of each kind of run, and the run of a case ([`Case::run`]).
 //!
 //! ```
 //! use kalah_solver::bench;
@@ -19,9 +19,12 @@ use std::fmt;
 use kalah_core::notation::play_moves;
 use kalah_core::{Game, Position, Preset};
 
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
 use crate::egdb::EgdbError;
 use crate::line::ReplayError;
-use crate::{Config, Database, Solution};
+use crate::{Config, Database, Solution, Solver, SolverError};
 
 /// One line of a bench file: a position of a game, with the value from South it states
 /// if it does.
@@ -151,7 +154,45 @@ fn read_line(line: &str) -> Result<Case, String> {
     })
 }
 
+/// What a run of a case found ([`Case::run`]).
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The solution, checked.
+    pub solution: Solution,
+    /// The time to make the solver: its table and databases.
+    pub setup: Duration,
+    /// The seeds of the endgame database the solve used for the case's position, if any.
+    pub egdb_seeds: Option<usize>,
+}
+
+/// Why a run of a case failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The solver cannot be made with the settings (table or database too large).
+    Solver(SolverError),
+    /// The search was cancelled (it never is: nothing sets the flag).
+    Cancelled,
+    /// The solution failed its check: a bug of the search.
+    Check(CheckError),
+}
+
 impl Case {
+    /// Solves the case with `config` and checks the solution ([`Case::check`]).
+    pub fn run(&self, config: Config) -> Result<Run, RunError> {
+        let started = Instant::now();
+        let solver = Solver::new(self.game.clone(), config).map_err(RunError::Solver)?;
+        let setup = started.elapsed();
+        let solution = solver
+            .solve(&self.pos, &AtomicBool::new(false), &mut |_| {})
+            .map_err(|_| RunError::Cancelled)?;
+        self.check(&solution).map_err(RunError::Check)?;
+        Ok(Run {
+            solution,
+            setup,
+            egdb_seeds: solver.database_seeds_for(&self.pos),
+        })
+    }
+
     /// The settings of the search fingerprint (`kalah bench`): the library's settings for
     /// one solve from the start of the case's game with the database built in memory
     /// (never a file: the count must not depend on the machine's files), with `threads`
@@ -278,6 +319,21 @@ mod tests {
         assert_eq!(config.deepening, Config::default_deepening(&case.game));
         let solve = case.solve_config(&Database::Memory, Some(2)).unwrap();
         assert_eq!(solve.threads, 2);
+    }
+
+    #[test]
+    fn a_run_solves_and_checks_the_case() {
+        let case = &read("kalah-empty 4 2 start 6").unwrap()[0];
+        let run = case.run(case.fingerprint_config(1, 4).unwrap()).unwrap();
+        assert_eq!(run.solution.value_from_south(), 6);
+        let wrong = Case {
+            value: Some(5),
+            ..case.clone()
+        };
+        assert!(matches!(
+            wrong.run(case.fingerprint_config(1, 4).unwrap()),
+            Err(RunError::Check(CheckError::Value { stated: 5, .. }))
+        ));
     }
 
     #[test]

@@ -89,6 +89,15 @@ pub struct Cached {
     pub info: Result<FileInfo, EgdbError>,
 }
 
+/// What the cache holds: its files, in name order, and the bytes they take.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    /// Every `*.egdb` file, with its header.
+    pub files: Vec<Cached>,
+    /// The bytes they take in all.
+    pub bytes: u64,
+}
+
 impl Cache {
     /// The user's cache: the directory of [`CACHE_VAR`] where it is set (`None` where it
     /// says `off`), else the platform's cache directory (`$XDG_CACHE_HOME/kalah` or
@@ -167,6 +176,13 @@ impl Cache {
             .collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files
+    }
+
+    /// Its files and the bytes they take.
+    pub fn list(&self) -> Listing {
+        let files = self.files();
+        let bytes = files.iter().map(|f| f.bytes).sum();
+        Listing { files, bytes }
     }
 
     /// The bytes its files take.

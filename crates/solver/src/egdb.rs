@@ -17,6 +17,8 @@
 //! The file format, the resumable build to a file, and loading are in [`file`](mod@file).
 
 pub mod file;
+mod inspect;
+mod plan;
 pub(crate) mod store;
 
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
@@ -26,6 +28,8 @@ use kalah_core::{Game, Position, Ranker, RowSowing, Rules, Side, MAX_HOUSES};
 use crate::levels;
 
 pub use file::{FileInfo, Requirements, Residence};
+pub use inspect::{inspect, probe_file, Inspection, ProbeError, Probed, Sowing};
+pub use plan::{refuse_cyclic, Built, FileBuild, PlanError};
 use store::Bytes;
 
 /// The most seeds a database may hold: values must fit in a signed byte.
@@ -36,6 +40,9 @@ pub const MAX_SEEDS: usize = i8::MAX as usize;
 pub enum EgdbError {
     /// The early stop reads the stores, which the database leaves out.
     EarlyStop,
+    /// The family's positions repeat (Ethiopian Kalah, Oware): it keeps no database files,
+    /// its positions are solved by retrograde analysis of the whole game graph.
+    Cyclic(kalah_core::Family),
     /// More seeds than a signed byte can value, or than the game holds.
     TooManySeeds {
         /// Requested.
@@ -137,6 +144,13 @@ impl std::fmt::Display for EgdbError {
                 f,
                 "an endgame database file cannot serve the early stop, whose values depend on the stores: \
                  the solver builds that database in memory instead"
+            ),
+            EgdbError::Cyclic(family) => write!(
+                f,
+                "{} has no endgame database files: its positions repeat, and `kalah solve` (or \
+                 openings, pie, batch, export) solves the whole game graph of the position by \
+                 retrograde analysis, in memory",
+                family.long_title()
             ),
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")

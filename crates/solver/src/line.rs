@@ -24,6 +24,11 @@ impl Turn {
     }
 }
 
+/// The notation of each turn of `line` on a board of `houses` houses per side.
+pub fn notations(houses: usize, line: &[Turn]) -> Vec<String> {
+    line.iter().map(|t| t.notation(houses)).collect()
+}
+
 /// Adds `side`'s sowing `m` to the line `line`: to its last turn where the same player is
 /// still to move (the last sowing gave an extra turn), else as a new turn.
 pub fn push_sowing(line: &mut Vec<Turn>, side: Side, m: usize) {

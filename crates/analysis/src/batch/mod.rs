@@ -15,6 +15,7 @@
 //! resume after it ([`resume`]); [`Sharded`] cuts the input into shards for several jobs.
 
 pub mod resume;
+mod shard;
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -29,6 +30,7 @@ pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
 use crate::{pool, AnalysisError, ReplayError};
+pub use shard::parse_shard;
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its
 /// 1-based line number.

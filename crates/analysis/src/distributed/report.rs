@@ -1,14 +1,20 @@
 //! What a merge of a split's answers found, ready to render: the value of the position
 //! with its principal variation, every first move, the pie rule, a hypothesis's verdict
-//! and the units to solve next. `kalah merge` renders it as text or as JSON.
+//! and the units to solve next, with its two renderings: text, a line a field
+//! ([`Report::write_text`]), and one JSON object ([`Report::to_json`]).
+
+use std::io::{self, Write};
+use std::path::Path;
 
 use kalah_core::{Position, Side};
+use kalah_solver::line::notations;
 use kalah_solver::Turn;
+use serde_json::{json, Value};
 
 use super::hypothesis::Verdict;
 use super::merge::{FirstMove, Merge};
 use super::tree::Tree;
-use crate::bounds::{from_mover, Bounds};
+use crate::bounds::{from_mover, signed, text, Bounds};
 use crate::pie::decide;
 use crate::wire::unit::{Unit, Window};
 
@@ -182,5 +188,245 @@ fn next_windows(
                 _ => (Vec::new(), Some(w)),
             }
         }
+    }
+}
+
+/// Bounds as JSON: `{"value"}` when exact, else `{"lower", "upper"}`.
+fn bounds_json((lo, hi): Bounds) -> Value {
+    if lo == hi {
+        json!({"value": lo})
+    } else {
+        json!({"lower": lo, "upper": hi})
+    }
+}
+
+impl Report<'_> {
+    /// The report as one JSON object; `next` names the file the next units were written
+    /// to, if any.
+    pub fn to_json(&self, next: Option<&Path>) -> Value {
+        let tree = self.tree;
+        let h = tree.rules.houses as usize;
+        let mut obj = json!({
+            "rules": tree.rules.to_string(),
+            "position": self.position().to_string(),
+            "step": tree.step.name(),
+            "depth": tree.depth,
+            "status": self.status(),
+            "units": self.units,
+            "answers": self.answers,
+            "exact_units": self.exact_units,
+            "needed": self.needed,
+        });
+        if let Value::Object(root) = bounds_json(self.root) {
+            for (k, v) in root {
+                obj[k] = v;
+            }
+        }
+        obj["pv"] = json!(self.pv.as_ref().map(|l| notations(h, l)));
+        obj["moves"] = self
+            .moves
+            .iter()
+            .map(|m| {
+                let mut o = bounds_json(m.bounds);
+                o["turn"] = json!(m.turn.notation(h));
+                o["pv"] = json!(m.pv.as_ref().map(|l| notations(h, l)));
+                o
+            })
+            .collect();
+        if let Some(pie) = &self.pie {
+            obj["pie"] = self.pie_json(pie);
+        }
+        self.verdict_json(&mut obj);
+        if let Some(path) = next {
+            obj["next"] = json!(path.display().to_string());
+            obj["next_units"] = json!(self.next.len());
+        }
+        obj
+    }
+
+    /// The pie rule as JSON: its bounds, the offer, and the best first move when exact.
+    fn pie_json(&self, pie: &Pie) -> Value {
+        let h = self.tree.rules.houses as usize;
+        let mut o = bounds_json(pie.bounds);
+        o["offer"] = json!(self.tree.step.offer().name());
+        if let Some((b, swap)) = pie.best {
+            o["best_turn"] = json!(self.moves[b].turn.notation(h));
+            o["swap"] = json!(swap);
+        }
+        o
+    }
+
+    /// Adds to `obj` the hypothesis, its windows and the units left unverified.
+    fn verdict_json(&self, obj: &mut Value) {
+        if let Some((v, verdict)) = &self.hypothesis {
+            obj["hypothesis"] = json!(v);
+            if let Verdict::Pending(units) = verdict {
+                obj["windows"] = json!(units.len());
+            }
+        }
+        if let Some(w) = self.next_hypothesis {
+            obj["next_hypothesis"] = json!(w);
+        }
+        if !self.unverified.is_empty() {
+            obj["unverified"] = json!(self.unverified);
+        }
+    }
+
+    /// Writes the report as text, a line a field; `next` names the file the next units
+    /// were written to, if any.
+    pub fn write_text(&self, next: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
+        let h = self.tree.rules.houses as usize;
+        writeln!(out, "rules      {}", self.tree.rules)?;
+        writeln!(out, "position   {}", self.position())?;
+        writeln!(
+            out,
+            "answers    {} answers, {} of the {} units exact",
+            self.answers, self.exact_units, self.units
+        )?;
+        let what = if self.exact() {
+            "exact"
+        } else {
+            "bounds: not exact yet"
+        };
+        writeln!(out, "value      {} ({what}, from South)", text(self.root))?;
+        if let Some(pv) = &self.pv {
+            writeln!(out, "pv         {}", notations(h, pv).join(" "))?;
+        } else if self.exact() {
+            writeln!(
+                out,
+                "pv         none: a unit on the line was answered with bounds only"
+            )?;
+        }
+        writeln!(out, "moves      (value from South after each first move)")?;
+        for m in &self.moves {
+            writeln!(out, "  {:<10} {}", m.turn.notation(h), text(m.bounds))?;
+        }
+        self.pie_text(out)?;
+        self.verdict_text(out)?;
+        self.next_text(next, out)
+    }
+
+    /// The pie rule's line.
+    fn pie_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let Some(pie) = &self.pie else {
+            return Ok(());
+        };
+        let h = self.tree.rules.houses as usize;
+        match pie.best {
+            Some((i, swap)) => writeln!(
+                out,
+                "pie rule   {} for the player to move, best first move {} ({})",
+                text(pie.bounds),
+                self.moves[i].turn.notation(h),
+                if swap {
+                    "the opponent swaps"
+                } else {
+                    "no swap"
+                }
+            ),
+            None => writeln!(
+                out,
+                "pie rule   {} for the player to move",
+                text(pie.bounds)
+            ),
+        }
+    }
+
+    /// The units still needed, or what the answers say of the hypothesis.
+    fn verdict_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        match &self.hypothesis {
+            None if !self.exact() => writeln!(
+                out,
+                "needed     {} units still needed for the exact value",
+                self.needed
+            ),
+            None => Ok(()),
+            Some((v, Verdict::Confirmed)) => writeln!(
+                out,
+                "hypothesis {} confirmed: the value is {}",
+                signed(*v),
+                signed(*v)
+            ),
+            Some((v, Verdict::Refuted(b))) => {
+                writeln!(
+                    out,
+                    "hypothesis {} refuted: the value is {}",
+                    signed(*v),
+                    text(*b)
+                )?;
+                match self.next_hypothesis {
+                    Some(w) => writeln!(out, "           the nearest value left is {}", signed(w)),
+                    None => Ok(()),
+                }
+            }
+            Some((v, Verdict::Pending(units))) => writeln!(
+                out,
+                "hypothesis {} not decided yet: {} windows to solve",
+                signed(*v),
+                units.len()
+            ),
+        }
+    }
+
+    /// The units left unverified, and where the next units were written.
+    fn next_text(&self, next: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
+        if !self.unverified.is_empty() {
+            let ids: Vec<String> = self.unverified.iter().map(|u| u.to_string()).collect();
+            writeln!(
+                out,
+                "unverified {} units answered with bounds not proved again, which do not count: {}",
+                ids.len(),
+                ids.join(" ")
+            )?;
+        }
+        let Some(path) = next else {
+            return Ok(());
+        };
+        let what = match (self.hypothesis.as_ref(), self.next_hypothesis) {
+            (_, Some(w)) => format!("the windows of the hypothesis {}", signed(w)),
+            (Some(_), None) => "the windows to solve".to_string(),
+            (None, None) => "the units still needed".to_string(),
+        };
+        writeln!(
+            out,
+            "next       {} units written to {} ({what}): solve them with kalah batch",
+            self.next.len(),
+            path.display()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::{split, Step};
+    use kalah_core::{Game, Rules};
+
+    #[test]
+    fn a_merge_without_answers_renders_as_incomplete_in_text_and_json() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        let merge = Merge::new(&tree);
+        let bounds = merge.bounds();
+        let report = Report::new(&merge, &bounds, None);
+        let next = Path::new("next.jsonl");
+        let json = report.to_json(Some(next));
+        assert_eq!(json["status"], "incomplete");
+        assert_eq!(json["units"], tree.units.len());
+        assert_eq!(json["next"], "next.jsonl");
+        assert!(json["lower"].as_i64() < json["upper"].as_i64());
+        let mut text = Vec::new();
+        report.write_text(Some(next), &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.starts_with("rules      "), "{text}");
+        assert!(
+            text.contains("(bounds: not exact yet, from South)"),
+            "{text}"
+        );
+        assert!(text.contains(&format!(
+            "needed     {} units still needed for the exact value",
+            report.needed
+        )));
+        assert!(text.ends_with("solve them with kalah batch\n"), "{text}");
     }
 }

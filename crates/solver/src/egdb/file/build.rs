@@ -84,6 +84,18 @@ impl Requirements {
     }
 }
 
+/// The size in words: `52.0 M positions, 49.6 MiB` (the positions and the file's bytes).
+impl std::fmt::Display for Requirements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.1} M positions, {:.1} MiB",
+            self.entries as f64 / 1e6,
+            self.disk as f64 / (1u64 << 20) as f64
+        )
+    }
+}
+
 /// The path of the unfinished file of a build to `path`: `path` with `.partial` added.
 pub fn partial_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -196,93 +208,127 @@ impl Egdb {
             entries: 0,
             checksum: 0,
         };
-        let err = io_error(&partial);
-        let mut f;
-        if partial.exists() {
-            f = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&partial)
-                .map_err(&err)?;
-            let old = read_header(&mut f, &partial)?;
-            let name = partial.display().to_string();
-            if !db.supports(&old.rules) {
-                return Err(EgdbError::WrongGame {
-                    path: format!(
-                        "{name} (left by an interrupted build; remove it or build to another file)"
-                    ),
-                    built: crate::egdb::describe(&old.rules),
-                    wanted: crate::egdb::describe(game.rules()),
-                });
-            }
-            if old.levels > max_seeds + 1 {
-                return Err(EgdbError::Corrupt {
-                    path: name,
-                    why: format!(
-                        "it already holds {} levels, more than the {} of a database of {max_seeds} \
-                         seeds; build one of {} seeds or more, or remove it",
-                        old.levels,
-                        max_seeds + 1,
-                        old.levels - 1
-                    ),
-                });
-            }
-            let len = f.metadata().map_err(&err)?.len();
-            if len < old.file_size() {
-                return Err(EgdbError::Corrupt {
-                    path: name,
-                    why: format!("{len} bytes, the header says {}", old.file_size()),
-                });
-            }
-            let have = old.entries as usize;
-            if let Some(bytes) = db.values.as_mut_bytes() {
-                read_parallel(&f, HEADER, &mut bytes[..have]).map_err(&err)?;
-            }
-            info.rules.seeds = old.rules.seeds;
-            let seed = checksum_seed(&info.encode());
-            if checksum(seed, &db, old.levels) != old.checksum {
-                return Err(EgdbError::Corrupt {
-                    path: name,
-                    why: "checksum mismatch; remove it to start again".into(),
-                });
-            }
-            db.complete = old.levels;
-            // Anything past the finished levels was cut off by the interruption.
-            f.set_len(old.file_size()).map_err(&err)?;
-            info.levels = old.levels;
-            info.entries = old.entries;
-            info.checksum = old.checksum;
+        let mut f = if partial.exists() {
+            db.resume_partial(game, &partial, &mut info)?
         } else {
-            f = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&partial)
-                .map_err(&err)?;
-            info.checksum = checksum_seed(&info.encode());
-            f.write_all(&info.encode()).map_err(&err)?;
-        }
+            start_partial(&partial, &mut info)?
+        };
         let resumed = db.complete;
         Requirements::check_disk(&partial, need.disk - HEADER - info.entries)?;
         for level in db.complete..=max_seeds {
             db.build_level(game, level, progress);
-            let lo = db.ranker.level_start(level) as usize;
-            let hi = db.ranker.level_start(level + 1) as usize;
-            let bytes = &db.values.as_bytes()[lo..hi];
-            f.seek(SeekFrom::Start(HEADER + lo as u64)).map_err(&err)?;
-            f.write_all(bytes).map_err(&err)?;
-            f.sync_data().map_err(&err)?;
-            info.levels = level + 1;
-            info.entries = hi as u64;
-            info.checksum = mix(info.checksum ^ hash_level(bytes));
-            f.seek(SeekFrom::Start(0)).map_err(&err)?;
-            f.write_all(&info.encode()).map_err(&err)?;
-            f.sync_data().map_err(&err)?;
+            db.append_level(&mut f, &partial, level, &mut info)?;
         }
         drop_cached(&f);
         drop(f);
         std::fs::rename(&partial, path).map_err(io_error(path))?;
         Ok((db, resumed))
     }
+
+    /// Reads back the finished levels of the partial file `partial` of an interrupted
+    /// build of `game` into the database, after checking its rules, size and checksum;
+    /// `info` becomes its header. Anything past those levels is cut off.
+    fn resume_partial(
+        &mut self,
+        game: &Game,
+        partial: &Path,
+        info: &mut FileInfo,
+    ) -> Result<File, EgdbError> {
+        let err = io_error(partial);
+        let max_seeds = info.max_seeds;
+        let mut f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(partial)
+            .map_err(&err)?;
+        let old = read_header(&mut f, partial)?;
+        let name = partial.display().to_string();
+        if !self.supports(&old.rules) {
+            return Err(EgdbError::WrongGame {
+                path: format!(
+                    "{name} (left by an interrupted build; remove it or build to another file)"
+                ),
+                built: crate::egdb::describe(&old.rules),
+                wanted: crate::egdb::describe(game.rules()),
+            });
+        }
+        if old.levels > max_seeds + 1 {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: format!(
+                    "it already holds {} levels, more than the {} of a database of {max_seeds} \
+                     seeds; build one of {} seeds or more, or remove it",
+                    old.levels,
+                    max_seeds + 1,
+                    old.levels - 1
+                ),
+            });
+        }
+        let len = f.metadata().map_err(&err)?.len();
+        if len < old.file_size() {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: format!("{len} bytes, the header says {}", old.file_size()),
+            });
+        }
+        let have = old.entries as usize;
+        if let Some(bytes) = self.values.as_mut_bytes() {
+            read_parallel(&f, HEADER, &mut bytes[..have]).map_err(&err)?;
+        }
+        info.rules.seeds = old.rules.seeds;
+        let seed = checksum_seed(&info.encode());
+        if checksum(seed, self, old.levels) != old.checksum {
+            return Err(EgdbError::Corrupt {
+                path: name,
+                why: "checksum mismatch; remove it to start again".into(),
+            });
+        }
+        self.complete = old.levels;
+        // Anything past the finished levels was cut off by the interruption.
+        f.set_len(old.file_size()).map_err(&err)?;
+        info.levels = old.levels;
+        info.entries = old.entries;
+        info.checksum = old.checksum;
+        Ok(f)
+    }
+
+    /// Appends the finished level `level` to the partial file `f` (at `partial`), flushed,
+    /// then rewrites its header `info` with the new level count and checksum, flushed.
+    fn append_level(
+        &self,
+        f: &mut File,
+        partial: &Path,
+        level: usize,
+        info: &mut FileInfo,
+    ) -> Result<(), EgdbError> {
+        let err = io_error(partial);
+        let lo = self.ranker.level_start(level) as usize;
+        let hi = self.ranker.level_start(level + 1) as usize;
+        let bytes = &self.values.as_bytes()[lo..hi];
+        f.seek(SeekFrom::Start(HEADER + lo as u64)).map_err(&err)?;
+        f.write_all(bytes).map_err(&err)?;
+        f.sync_data().map_err(&err)?;
+        info.levels = level + 1;
+        info.entries = hi as u64;
+        info.checksum = mix(info.checksum ^ hash_level(bytes));
+        f.seek(SeekFrom::Start(0)).map_err(&err)?;
+        f.write_all(&info.encode()).map_err(&err)?;
+        f.sync_data().map_err(&err)
+    }
+}
+
+/// Creates the partial file `partial` of a new build, holding only its header `info`
+/// (no levels yet, the checksum at its seed).
+fn start_partial(partial: &Path, info: &mut FileInfo) -> Result<File, EgdbError> {
+    let err = io_error(partial);
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(partial)
+        .map_err(&err)?;
+    info.checksum = checksum_seed(&info.encode());
+    f.write_all(&info.encode()).map_err(&err)?;
+    Ok(f)
 }

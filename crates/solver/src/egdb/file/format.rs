@@ -141,6 +141,12 @@ impl FileInfo {
         Ok(info)
     }
 
+    /// True where the file holds every level of its database (`K + 1`), not only those an
+    /// interrupted build finished.
+    pub fn is_finished(&self) -> bool {
+        self.levels == self.max_seeds + 1
+    }
+
     /// The size of a file holding this header's levels.
     pub fn file_size(&self) -> u64 {
         HEADER + self.entries

@@ -1,0 +1,112 @@
+//! A game played turn by turn (`kalah play`): the turn a player types, the engine's
+//! perfect turn (the first turn of the exact solver's principal variation, checked by
+//! replaying it), and the result of a finished game for one side. The greedy engine is
+//! [`crate::greedy::greedy_turn`].
+
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::{notation, Game, Position, PositionError, Side};
+use kalah_solver::line::ReplayError;
+use kalah_solver::{Progress, SolveError, Solver};
+
+/// Why the perfect engine has no turn to give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The solve ended without a value.
+    Solve(SolveError),
+    /// The principal variation does not replay to the value solved: a bug of the search.
+    Replay(ReplayError),
+}
+
+/// The perfect engine's turn in `pos` (the houses it sows, as
+/// [`crate::greedy::greedy_turn`] gives them): the first turn of the solver's principal
+/// variation, once the whole variation has replayed to the value; empty where the game
+/// is over. `progress` sees the solve's progress.
+pub fn perfect_turn(
+    solver: &Solver,
+    pos: &Position,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Vec<usize>, EngineError> {
+    let solution = solver
+        .solve(pos, &AtomicBool::new(false), progress)
+        .map_err(EngineError::Solve)?;
+    solution
+        .verify(solver.game(), pos)
+        .map_err(EngineError::Replay)?;
+    Ok(solution
+        .best_turn()
+        .map(|t| t.sowings.clone())
+        .unwrap_or_default())
+}
+
+/// Plays the turn a player typed: a bin, or bins joined by `-` where every sowing but the
+/// last gives an extra turn (`3<` sows clockwise where the family allows it), all or
+/// nothing; a list of turns (commas, blanks) is refused.
+pub fn typed_turn(game: &Game, pos: &Position, text: &str) -> Result<Position, PositionError> {
+    if text.contains(|c: char| c == ',' || c.is_whitespace()) {
+        return Err(PositionError::BadMove(text.to_string()));
+    }
+    notation::play_moves(game, *pos, text).map(|(next, _)| next)
+}
+
+/// The result of the finished game `pos` for `side`: 1 a win, -1 a loss, 0 a draw.
+pub fn result_for(pos: &Position, side: Side) -> i32 {
+    (pos.score().signum() * side.sign()).signum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+    use kalah_solver::Config;
+
+    #[test]
+    fn a_typed_turn_is_one_turn_played_whole() {
+        let game = Game::new(Rules::kalah(6, 4)).unwrap();
+        let start = game.start();
+        // Bin 3 of Kalah(6,4) ends in the store: an extra turn, then bin 6.
+        let after = typed_turn(&game, &start, "3-6").unwrap();
+        assert_eq!(after.side_to_move(), Side::North);
+        for refused in ["3,6", "3 6", "3-", "x"] {
+            assert!(typed_turn(&game, &start, refused).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn the_perfect_turn_starts_a_best_line() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let config = Config {
+            threads: 1,
+            hash_mb: 4,
+            ..Config::default()
+        };
+        let solver = Solver::new(game.clone(), config).unwrap();
+        let start = game.start();
+        let turn = perfect_turn(&solver, &start, &mut |_| {}).unwrap();
+        let mut pos = start;
+        for &j in &turn {
+            pos = game.play_unchecked(&pos, j);
+        }
+        let cancel = AtomicBool::new(false);
+        let value = |p: &Position| {
+            solver
+                .solve(p, &cancel, &mut |_| {})
+                .unwrap()
+                .value_from_south()
+        };
+        assert_eq!(value(&pos), value(&start));
+    }
+
+    #[test]
+    fn the_result_is_seen_from_the_side_asked() {
+        let game = Game::new(Rules::kalah(1, 1)).unwrap();
+        let mut pos = game.start();
+        while !pos.is_over() {
+            let j = pos.moves().next().unwrap();
+            pos = game.play_unchecked(&pos, j);
+        }
+        let south = result_for(&pos, Side::South);
+        assert_eq!(result_for(&pos, Side::North), -south);
+        assert_eq!(south, pos.score().signum());
+    }
+}
