@@ -1,19 +1,22 @@
 //! The library and the command line solve the same way: `Config::for_seeds` with
-//! `Database::from_env` gives the settings `kalah solve` uses, so on one thread both
+//! `Database::from_env` (here `from_environment`, the same with the environment given as
+//! values) gives the settings `kalah solve` uses, so on one thread both
 //! search exactly the same tree, and the database one of them keeps in the cache serves
 //! the other.
 
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::notation::play_moves;
 use kalah_core::{Game, Preset};
-use kalah_solver::{Config, Database, Solver};
+use kalah_solver::cache::CACHE_VAR;
+use kalah_solver::{Config, Database, Environment, Solver};
 use serde_json::Value;
 
 /// `kalah solve --json` on one thread, with the environment of this test (so that both
-/// sides see the same `KALAH_EGDB_PATH`, if any).
-fn cli_solve(preset: &str, houses: u8, seeds: u8, moves: &str) -> Value {
+/// sides see the same `KALAH_EGDB_PATH`, if any) and the cache `cache`.
+fn cli_solve(preset: &str, houses: u8, seeds: u8, moves: &str, cache: &Path) -> Value {
     let (houses, seeds) = (houses.to_string(), seeds.to_string());
     let mut args = vec![
         "solve",
@@ -33,6 +36,7 @@ fn cli_solve(preset: &str, houses: u8, seeds: u8, moves: &str) -> Value {
     }
     let out = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .args(&args)
+        .env(CACHE_VAR, cache)
         .output()
         .expect("the kalah binary runs");
     assert!(
@@ -54,10 +58,13 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
         ("online", 5, 3, ""),
     ];
     // A cache of this test's own, for both sides: the library builds each database and
-    // keeps it there, the command line loads it. (The only test in this file, so setting
-    // the variable races with nothing.)
+    // keeps it there, the command line loads it. The library is given it as a value; the
+    // process environment is left as it is.
     let cache = std::env::temp_dir().join(format!("kalah-library-test-{}", std::process::id()));
-    std::env::set_var("KALAH_CACHE", &cache);
+    let env = Environment {
+        cache: Some(cache.clone().into()),
+        ..Environment::read()
+    };
     for (preset, houses, seeds, moves) in cases {
         let preset_value: Preset = preset.parse().unwrap();
         let game = Game::new(preset_value.rules(houses, seeds)).unwrap();
@@ -70,7 +77,13 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
         let in_houses = pos.seeds_in_houses() as usize;
         let config = Config {
             threads: 1,
-            ..Config::for_seeds(&game, in_houses, 1, &Database::from_env().unwrap()).unwrap()
+            ..Config::for_seeds(
+                &game,
+                in_houses,
+                1,
+                &Database::from_environment(&env).unwrap(),
+            )
+            .unwrap()
         };
         let solver = Solver::new(game.clone(), config).unwrap();
         let solution = solver
@@ -78,7 +91,7 @@ fn library_solve_with_the_default_settings_searches_what_kalah_solve_searches() 
             .unwrap();
         solution.verify(&game, &pos).unwrap();
 
-        let cli = cli_solve(preset, houses, seeds, moves);
+        let cli = cli_solve(preset, houses, seeds, moves, &cache);
         let case = format!("{preset} {houses} {seeds} {moves}");
         assert_eq!(cli["value"], solution.value_from_south(), "{case}");
         assert_eq!(cli["nodes"], solution.nodes, "{case}");

@@ -18,13 +18,9 @@ use kalah_core::{Game, Rules};
 
 use crate::egdb::file::{self, FileInfo, Requirements};
 use crate::egdb::{Egdb, EgdbError};
+use crate::env::Environment;
 
-/// The environment variable that moves the cache to another directory, or turns it off
-/// with `off` (also `0`, `no` or `false`).
-pub const CACHE_VAR: &str = "KALAH_CACHE";
-
-/// The environment variable that sets the most the cache may hold, in MiB.
-pub const CACHE_MAX_VAR: &str = "KALAH_CACHE_MAX_MB";
+pub use crate::env::{CACHE_MAX_VAR, CACHE_VAR};
 
 /// The most the cache holds by default: room for a 28-seed database of 6 houses (5.3 GiB)
 /// and a few small ones.
@@ -106,15 +102,21 @@ impl Cache {
     /// error where [`CACHE_MAX_VAR`] is set to anything but a whole number of MiB, at
     /// least 1 (never a cap guessed from a mistyped one).
     pub fn from_env() -> Result<Option<Cache>, CacheMaxError> {
-        let dir = match std::env::var_os(CACHE_VAR) {
+        Cache::from_environment(&Environment::read())
+    }
+
+    /// The user's cache as [`Cache::from_env`] finds it, from an environment given as
+    /// values.
+    pub fn from_environment(env: &Environment) -> Result<Option<Cache>, CacheMaxError> {
+        let dir = match &env.cache {
             Some(v) if ["off", "0", "no", "false"].iter().any(|off| v == *off) => return Ok(None),
             Some(v) if !v.is_empty() => PathBuf::from(v),
-            _ => match directories::ProjectDirs::from("", "", "kalah") {
-                Some(dirs) => dirs.cache_dir().to_path_buf(),
+            _ => match &env.platform_cache {
+                Some(dir) => dir.clone(),
                 None => return Ok(None),
             },
         };
-        let max_bytes = match std::env::var_os(CACHE_MAX_VAR) {
+        let max_bytes = match &env.cache_max_mb {
             None => DEFAULT_MAX_BYTES,
             Some(v) => max_bytes(&v.to_string_lossy())?,
         };

@@ -37,6 +37,7 @@ mod config;
 mod database;
 mod driver;
 pub mod egdb;
+mod env;
 mod error;
 mod levels;
 pub mod line;
@@ -53,6 +54,7 @@ pub mod tt;
 
 pub use config::Config;
 pub use database::{CacheReport, Database, EGDB_PATH_VAR};
+pub use env::Environment;
 pub use error::{SolveError, SolverError};
 pub use line::Turn;
 pub use outcome::{Bound, Phase, Progress, Solution};

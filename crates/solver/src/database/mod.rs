@@ -11,15 +11,14 @@ mod open;
 use std::path::PathBuf;
 
 use crate::cache::{Cache, CacheMaxError};
+use crate::env::Environment;
 
 pub(crate) use budget::{egdb_seeds_for, work_seeds};
 pub(crate) use choice::Chosen;
 pub use open::CacheReport;
 pub(crate) use open::Databases;
 
-/// The environment variable naming a directory of endgame database files (or one file),
-/// searched first by the [`Database::from_env`] of the command line.
-pub const EGDB_PATH_VAR: &str = "KALAH_EGDB_PATH";
+pub use crate::env::EGDB_PATH_VAR;
 
 /// Where a solver's endgame database comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,16 +85,24 @@ impl Database {
         }
     }
 
-    /// The command line's choice, the one place the crate reads [`EGDB_PATH_VAR`]:
+    /// The command line's choice, from the environment ([`Environment::read`]):
     /// [`Database::Auto`] with the directory or file it names (where set and not empty)
     /// and the user's cache ([`Cache::from_env`]); an error where the cache's cap is set
     /// to no size.
     pub fn from_env() -> Result<Database, CacheMaxError> {
+        Database::from_environment(&Environment::read())
+    }
+
+    /// The command line's choice as [`Database::from_env`] makes it, from an environment
+    /// given as values.
+    pub fn from_environment(env: &Environment) -> Result<Database, CacheMaxError> {
         Ok(Database::Auto {
-            path: std::env::var_os(EGDB_PATH_VAR)
+            path: env
+                .egdb_path
+                .clone()
                 .filter(|path| !path.is_empty())
                 .map(PathBuf::from),
-            cache: Cache::from_env()?,
+            cache: Cache::from_environment(env)?,
         })
     }
 
