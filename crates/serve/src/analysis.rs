@@ -19,6 +19,7 @@ use std::time::Instant;
 use axum::response::sse::Event;
 use kalah_analysis::{analyse, first_steps, Analysis, AnalysisError, Offer, Opening, Step, Watch};
 use kalah_core::{Game, Position, Rules};
+use kalah_solver::line::notations;
 use kalah_solver::{Database, Progress, Solver};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -244,7 +245,7 @@ fn solve_turns(
                 "turn": o.step.turn.notation(h),
                 "value": o.value,
                 "value_for_mover": o.value_for_mover(),
-                "pv": line_strings(h, &o.pv),
+                "pv": notations(h, &o.pv),
                 "nodes": o.nodes,
                 "seconds": o.elapsed.as_secs_f64(),
             }),
@@ -298,7 +299,7 @@ fn done_event(setup: &Setup, steps: &[Step], analysis: &Analysis, timer: Instant
         "value_for_mover": sign * best.value,
         "best": index_of(steps, best),
         "best_turn": best.step.turn.notation(h),
-        "pv": line_strings(h, &best.pv),
+        "pv": notations(h, &best.pv),
         "pie": pie_event(setup, steps, analysis),
         "nodes": analysis.nodes(),
         "seconds": timer.elapsed().as_secs_f64(),
@@ -363,11 +364,6 @@ fn preparing(database: &Database) -> String {
         Database::Build(k) if *k > 0 => format!("building an endgame database of {k} seeds"),
         _ => "preparing the solver".to_string(),
     }
-}
-
-/// A line of turns in the published notation.
-fn line_strings(houses: usize, line: &[kalah_solver::Turn]) -> Vec<String> {
-    line.iter().map(|t| t.notation(houses)).collect()
 }
 
 /// Locks a mutex, whether or not a thread panicked while holding it (the data is a list
