@@ -271,14 +271,9 @@ fn grow_cache(
         Ok(Grown::Built { .. }) => Ok(()),
         Err(GrowError::Requirements(e)) => Err(CliError::EgdbBuild(e)),
         Err(GrowError::Full(e)) => Err(e.into()),
-        Err(GrowError::CreateDir { dir, error }) => Err(CliError::Input(format!(
-            "cannot create {}: {error}",
-            dir.display()
-        ))),
-        Err(GrowError::Remove { path, error }) => Err(CliError::Input(format!(
-            "cannot remove {}: {error}",
-            path.display()
-        ))),
+        Err(e @ (GrowError::CreateDir { .. } | GrowError::Remove { .. })) => {
+            Err(CliError::Input(e.to_string()))
+        }
         Err(GrowError::Build(e)) => Err(e),
     }
 }
