@@ -1,14 +1,14 @@
 //! What every subcommand that runs the solver shares: the solver options, the progress
 //! spinner, and the check that a principal variation replays to the value printed.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
 use kalah_solver::{Config, Database, OverrideError, Overrides, Solution, Solver};
 
+use crate::analysis_io::on_terminal;
 use crate::error::CliError;
 
 pub use kalah_analysis::progress::progress_message;
@@ -159,15 +159,8 @@ impl SolverArgs {
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
     pub fn spinner(&self) -> ProgressBar {
-        if self.quiet || !std::io::stderr().is_terminal() {
-            return ProgressBar::hidden();
-        }
-        let bar = ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(120));
-        bar
+        let template = "{spinner} [{elapsed}] {msg}";
+        on_terminal(self.quiet, ProgressBar::new_spinner, template, 120)
     }
 }
 
