@@ -40,30 +40,34 @@ pub fn parallel_solver(
 /// A progress bar of `len` steps on standard error with the elapsed time and an estimate
 /// of the time left; hidden with `--quiet` or when standard error is not a terminal.
 pub fn progress_bar(quiet: bool, len: usize, unit: &str) -> ProgressBar {
+    let template =
+        format!("{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed}}, about {{eta}} left] {{msg}}");
+    on_terminal(quiet, || ProgressBar::new(len as u64), &template, 200)
+}
+
+/// The bar `make` gives, styled with `template` (else the plain bar) and redrawn every
+/// `tick_ms`; hidden with `--quiet` or when standard error is not a terminal.
+pub fn on_terminal(
+    quiet: bool,
+    make: impl FnOnce() -> ProgressBar,
+    template: &str,
+    tick_ms: u64,
+) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let template =
-        format!("{{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed}}, about {{eta}} left] {{msg}}");
-    let bar = ProgressBar::new(len as u64).with_style(
-        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = make().with_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.enable_steady_tick(Duration::from_millis(200));
+    bar.enable_steady_tick(Duration::from_millis(tick_ms));
     bar
 }
 
 /// A counter of `unit` done on standard error, for work of unknown length (a batch read
 /// from a pipe); hidden like [`progress_bar`].
 pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
-    if quiet || !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
     let template = format!("{{spinner}} {{pos}} {unit} [{{elapsed}}] {{msg}}");
-    let bar = ProgressBar::new_spinner().with_style(
-        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+    on_terminal(quiet, ProgressBar::new_spinner, &template, 200)
 }
 
 /// The flag that Ctrl-C raises, installed on first use. The work in progress watches it

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use kalah_solver::bench::{self, Case};
-use kalah_solver::Database;
+use kalah_solver::Overrides;
 use serde_json::json;
 
 use crate::error::CliError;
@@ -139,11 +139,11 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
     let mut rows = Vec::new();
     for case in cases {
         let seeds = case.pos.seeds_in_houses() as usize;
-        let database = if args.no_cache {
-            Database::from_env()?.without_cache()
-        } else {
-            Database::from_env()?
-        };
+        let database = Overrides {
+            no_cache: args.no_cache,
+            ..Overrides::default()
+        }
+        .database()?;
         let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
         let run = case.run(config).map_err(run_error)?;
         let (sol, ready, db) = (&run.solution, run.setup.as_secs_f64(), run.egdb_seeds);

@@ -2,10 +2,10 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use kalah_analysis::levels::{LevelDisplay, LevelProgress};
 use kalah_analysis::wire::rules;
 use kalah_core::{Game, Position};
 use kalah_io::{Output, OutputKind};
@@ -271,14 +271,9 @@ fn grow_cache(
         Ok(Grown::Built { .. }) => Ok(()),
         Err(GrowError::Requirements(e)) => Err(CliError::EgdbBuild(e)),
         Err(GrowError::Full(e)) => Err(e.into()),
-        Err(GrowError::CreateDir { dir, error }) => Err(CliError::Input(format!(
-            "cannot create {}: {error}",
-            dir.display()
-        ))),
-        Err(GrowError::Remove { path, error }) => Err(CliError::Input(format!(
-            "cannot remove {}: {error}",
-            path.display()
-        ))),
+        Err(e @ (GrowError::CreateDir { .. } | GrowError::Remove { .. })) => {
+            Err(CliError::Input(e.to_string()))
+        }
         Err(GrowError::Build(e)) => Err(e),
     }
 }
@@ -310,11 +305,15 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !args.quiet {
         announce(args, &plan, plan.resumes(&out_file).as_deref());
     }
-    let bars = LevelBars::new(args.quiet);
+    // The bar of the level being built (none when quiet), replaced when the next level
+    // starts; reported from the build's worker threads.
+    let (bars, terminal) = (LevelProgress::default(), std::io::stderr().is_terminal());
     let start = Instant::now();
     let built = plan
         .run(&out_file, &|level, done, total| {
-            bars.show(level, done, total)
+            if !args.quiet {
+                bars.show(level, done, || LevelBar::new(level, total, terminal))
+            }
         })
         .map_err(CliError::EgdbBuild)?;
     drop(output);
@@ -378,59 +377,12 @@ fn announce(args: &BuildArgs, plan: &FileBuild, partial: Option<&Path>) {
     );
 }
 
-/// The progress display of a build: the bar of the level being built (none when quiet),
-/// replaced when the next level starts; called from the build's worker threads.
-struct LevelBars {
-    quiet: bool,
-    terminal: bool,
-    current: Mutex<Option<LevelBar>>,
-}
-
-impl LevelBars {
-    fn new(quiet: bool) -> LevelBars {
-        LevelBars {
-            quiet,
-            terminal: std::io::stderr().is_terminal(),
-            current: Mutex::new(None),
-        }
-    }
-
-    /// Shows `done` of the `total` positions of `level` built.
-    fn show(&self, level: usize, done: u64, total: u64) {
-        if self.quiet {
-            return;
-        }
-        let Ok(mut guard) = self.current.lock() else {
-            return;
-        };
-        if guard.as_ref().is_none_or(|b| b.level != level) {
-            if let Some(old) = guard.take() {
-                old.finish(self.terminal);
-            }
-            *guard = Some(LevelBar::new(level, total, self.terminal));
-        }
-        if let Some(b) = guard.as_ref() {
-            if done > b.bar.position() {
-                b.bar.set_position(done);
-            }
-        }
-    }
-
-    /// Finishes the bar of the last level.
-    fn finish(&self) {
-        if let Ok(mut guard) = self.current.lock() {
-            if let Some(old) = guard.take() {
-                old.finish(self.terminal);
-            }
-        }
-    }
-}
-
 /// The progress display of one seed level.
 struct LevelBar {
     level: usize,
     bar: ProgressBar,
     start: Instant,
+    terminal: bool,
 }
 
 impl LevelBar {
@@ -461,12 +413,19 @@ impl LevelBar {
             level,
             bar,
             start: Instant::now(),
+            terminal,
         }
+    }
+}
+
+impl LevelDisplay for LevelBar {
+    fn set(&self, done: u64) {
+        self.bar.set_position(done);
     }
 
     /// Leaves the bar on screen, or prints one line where standard error is no terminal.
-    fn finish(self, terminal: bool) {
-        if terminal {
+    fn finish(self) {
+        if self.terminal {
             self.bar.finish();
         } else {
             let s = self.start.elapsed().as_secs_f64();

@@ -124,44 +124,23 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-impl From<RulesError> for CliError {
-    fn from(e: RulesError) -> Self {
-        CliError::Rules(e)
-    }
+/// `From` for each library error that is one variant of [`CliError`] as it is.
+macro_rules! from_errors {
+    ($($error:ty => $variant:ident),* $(,)?) => {
+        $(impl From<$error> for CliError {
+            fn from(e: $error) -> Self {
+                CliError::$variant(e)
+            }
+        })*
+    };
 }
 
-impl From<EgdbError> for CliError {
-    fn from(e: EgdbError) -> Self {
-        CliError::Egdb(e)
-    }
-}
-
-impl From<SolverError> for CliError {
-    fn from(e: SolverError) -> Self {
-        CliError::Solver(e)
-    }
-}
-
-impl From<kalah_io::OutputError> for CliError {
-    fn from(e: kalah_io::OutputError) -> Self {
-        CliError::Output(e)
-    }
-}
-
-impl From<CacheMaxError> for CliError {
-    fn from(e: CacheMaxError) -> Self {
-        CliError::Environment(e)
-    }
-}
-
-impl From<SetupError> for CliError {
-    fn from(e: SetupError) -> Self {
-        CliError::Setup(e)
-    }
-}
-
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> Self {
-        CliError::Io(e)
-    }
+from_errors! {
+    RulesError => Rules,
+    EgdbError => Egdb,
+    SolverError => Solver,
+    kalah_io::OutputError => Output,
+    CacheMaxError => Environment,
+    SetupError => Setup,
+    io::Error => Io,
 }

@@ -11,7 +11,7 @@ use kalah_core::notation::{bin, format_turn};
 use kalah_core::{Game, Position, Side};
 
 use kalah_analysis::greedy::greedy_turn;
-use kalah_analysis::play::{self, result_for, typed_turn, EngineError};
+use kalah_analysis::play::{self, result_for, typed, typed_turn, EngineError, Typed};
 use kalah_solver::Solver;
 
 use crate::args::{setup, PositionArgs, RulesArgs};
@@ -152,18 +152,18 @@ fn human_turn(
         if echo {
             writeln!(out, "{line}")?;
         }
-        match line.to_ascii_lowercase().as_str() {
-            "" => continue,
-            "quit" | "q" | "exit" => {
+        let line = match typed(line) {
+            Typed::Nothing => continue,
+            Typed::Quit => {
                 writeln!(out, "game abandoned")?;
                 return Ok(None);
             }
-            "help" | "h" | "?" => {
+            Typed::Help => {
                 write_help(game, pos, out)?;
                 continue;
             }
-            _ => {}
-        }
+            Typed::Turn(line) => line,
+        };
         match typed_turn(game, pos, line) {
             Ok(next) => {
                 writeln!(out)?;

@@ -1,14 +1,14 @@
 //! What every subcommand that runs the solver shares: the solver options, the progress
 //! spinner, and the check that a principal variation replays to the value printed.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, Database, Solution, Solver};
+use kalah_solver::{Config, Database, OverrideError, Overrides, Solution, Solver};
 
+use crate::analysis_io::on_terminal;
 use crate::error::CliError;
 
 pub use kalah_analysis::progress::progress_message;
@@ -63,53 +63,31 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// The endgame database the flags ask for: `--egdb`, else `--egdb-seeds` (0: none),
-    /// else the environment's ([`Database::from_env`]: a file from `KALAH_EGDB_PATH`, else
-    /// the cache unless `--no-cache`, else built in memory).
-    pub fn database(&self) -> Result<Database, CliError> {
-        Ok(match (&self.egdb, self.egdb_seeds) {
-            (Some(path), _) => Database::File(path.clone()),
-            (None, Some(k)) => Database::Build(k),
-            (None, None) if self.no_cache => Database::from_env()?.without_cache(),
-            (None, None) => Database::from_env()?,
-        })
+    /// The settings the flags give over the library's choice.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            threads: self.threads.map(|t| t as usize),
+            hash_mb: self.hash_mb,
+            deepening: self.deepening,
+            egdb: self.egdb.clone(),
+            egdb_seeds: self.egdb_seeds,
+            no_cache: self.no_cache,
+        }
     }
 
     /// The solver configuration for solving positions of `game` with at most `seeds` seeds
     /// in the houses, `solves` of them sharing one solver: the library's choice for that
-    /// work ([`Config::for_seeds`]) with the values the flags set.
+    /// work with the values the flags set ([`Overrides::config`]).
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
-        self.refuse_search_options(game)?;
-        let mut config = Config::for_seeds(game, seeds, solves, &self.database()?)?;
-        if let Some(threads) = self.threads {
-            config.threads = threads as usize;
-        }
-        if let Some(mb) = self.hash_mb {
-            // What the table allocates, and so what is reported: a power of two.
-            config.hash_mb = 1 << mb.max(1).ilog2();
-        }
-        if let Some(depth) = self.deepening {
-            config.deepening = depth;
-        }
-        Ok(config)
-    }
-
-    /// Refuses the search's options (`--egdb`, `--egdb-seeds` above 0, `--hash-mb`,
-    /// `--deepening`) for a family solved by retrograde analysis, which has none of them,
-    /// rather than ignoring them.
-    fn refuse_search_options(&self, game: &Game) -> Result<(), CliError> {
-        let family = game.rules().family;
-        let option = match self {
-            a if a.egdb.is_some() => "--egdb",
-            a if a.egdb_seeds.is_some_and(|k| k > 0) => "--egdb-seeds",
-            a if a.hash_mb.is_some() => "--hash-mb",
-            a if a.deepening.is_some() => "--deepening",
-            _ => return Ok(()),
-        };
-        match family.is_cyclic() {
-            true => Err(CliError::Retrograde { family, option }),
-            false => Ok(()),
-        }
+        self.overrides()
+            .config(game, seeds, solves)
+            .map_err(|e| match e {
+                OverrideError::Retrograde { family, option } => {
+                    CliError::Retrograde { family, option }
+                }
+                OverrideError::Environment(e) => e.into(),
+                OverrideError::Egdb(e) => e.into(),
+            })
     }
 
     /// A solver for positions of `game` with at most `seeds` seeds in the houses (one
@@ -181,15 +159,8 @@ impl SolverArgs {
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
     pub fn spinner(&self) -> ProgressBar {
-        if self.quiet || !std::io::stderr().is_terminal() {
-            return ProgressBar::hidden();
-        }
-        let bar = ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(120));
-        bar
+        let template = "{spinner} [{elapsed}] {msg}";
+        on_terminal(self.quiet, ProgressBar::new_spinner, template, 120)
     }
 }
 

@@ -40,6 +40,7 @@ pub mod bounds;
 pub mod distributed;
 pub mod export;
 pub mod greedy;
+pub mod levels;
 pub mod openings;
 pub mod pie;
 pub mod play;

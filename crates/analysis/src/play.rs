@@ -49,6 +49,29 @@ pub fn typed_turn(game: &Game, pos: &Position, text: &str) -> Result<Position, P
     notation::play_moves(game, *pos, text).map(|(next, _)| next)
 }
 
+/// What a line typed at the prompt asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Typed<'a> {
+    /// Nothing: ask again.
+    Nothing,
+    /// Abandon the game (`quit`, `q`, `exit`).
+    Quit,
+    /// Explain the input (`help`, `h`, `?`).
+    Help,
+    /// A turn to play with [`typed_turn`].
+    Turn(&'a str),
+}
+
+/// What the line `line` (already trimmed) asks for; the words are read in any case.
+pub fn typed(line: &str) -> Typed<'_> {
+    match line.to_ascii_lowercase().as_str() {
+        "" => Typed::Nothing,
+        "quit" | "q" | "exit" => Typed::Quit,
+        "help" | "h" | "?" => Typed::Help,
+        _ => Typed::Turn(line),
+    }
+}
+
 /// The result of the finished game `pos` for `side`: 1 a win, -1 a loss, 0 a draw.
 pub fn result_for(pos: &Position, side: Side) -> i32 {
     (pos.score().signum() * side.sign()).signum()
@@ -59,6 +82,16 @@ mod tests {
     use super::*;
     use kalah_core::Rules;
     use kalah_solver::Config;
+
+    #[test]
+    fn typed_words_are_read_in_any_case() {
+        assert_eq!(typed(""), Typed::Nothing);
+        assert_eq!(typed("QUIT"), Typed::Quit);
+        assert_eq!(typed("Exit"), Typed::Quit);
+        assert_eq!(typed("?"), Typed::Help);
+        assert_eq!(typed("3-6"), Typed::Turn("3-6"));
+        assert_eq!(typed("Help me"), Typed::Turn("Help me"));
+    }
 
     #[test]
     fn a_typed_turn_is_one_turn_played_whole() {

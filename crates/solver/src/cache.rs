@@ -301,6 +301,21 @@ pub enum GrowError<E> {
     Build(E),
 }
 
+impl<E: std::fmt::Display> std::fmt::Display for GrowError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GrowError::Requirements(e) | GrowError::Full(e) => write!(f, "{e}"),
+            GrowError::CreateDir { dir, error } => {
+                write!(f, "cannot create {}: {error}", dir.display())
+            }
+            GrowError::Remove { path, error } => {
+                write!(f, "cannot remove {}: {error}", path.display())
+            }
+            GrowError::Build(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 impl Cache {
     /// Grows the cache's database for the rules and board of `game` to `max_seeds` seeds,
     /// from the largest database of the same rules it holds (whose levels the build
@@ -452,5 +467,20 @@ mod grow_tests {
             Err(GrowError::Full(EgdbError::CacheFull { max: 16, .. }))
         ));
         assert!(!dir.exists(), "nothing created");
+    }
+
+    #[test]
+    fn a_grow_error_of_the_file_system_names_the_path() {
+        let error = std::io::Error::other("denied");
+        let e: GrowError<String> = GrowError::Remove {
+            path: PathBuf::from("/c/k.egdb"),
+            error,
+        };
+        assert_eq!(e.to_string(), "cannot remove /c/k.egdb: denied");
+        let e: GrowError<String> = GrowError::CreateDir {
+            dir: PathBuf::from("/c"),
+            error: std::io::Error::other("denied"),
+        };
+        assert_eq!(e.to_string(), "cannot create /c: denied");
     }
 }

@@ -1,0 +1,172 @@
+//! The settings a front end lets its user set over the library's choice: threads, table
+//! size, deepening and the endgame database, applied in one place onto a [`Config`].
+
+use std::path::PathBuf;
+
+use kalah_core::{Family, Game};
+
+use crate::cache::CacheMaxError;
+use crate::egdb::EgdbError;
+use crate::{Config, Database};
+
+/// What a user asked for over the tuned defaults of [`Config::for_seeds`]; `None` (or
+/// `false`) leaves the library's choice.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Search threads.
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB, rounded down to a power of two.
+    pub hash_mb: Option<u64>,
+    /// Depth of the iterative-deepening phase, in sowings.
+    pub deepening: Option<u8>,
+    /// An endgame database file or directory; takes precedence over `egdb_seeds`.
+    pub egdb: Option<PathBuf>,
+    /// An in-memory endgame database of this many seeds (0: none).
+    pub egdb_seeds: Option<usize>,
+    /// Neither read nor grow the database cache.
+    pub no_cache: bool,
+}
+
+/// Why the overrides give no configuration.
+#[derive(Debug)]
+pub enum OverrideError {
+    /// A search option given for a family solved by retrograde analysis, which has no
+    /// database, table or deepening: the option's name on the command line.
+    Retrograde {
+        /// The family of the rules.
+        family: Family,
+        /// The option given (`--egdb`, `--egdb-seeds`, `--hash-mb`, `--deepening`).
+        option: &'static str,
+    },
+    /// The environment's cache cap means nothing.
+    Environment(CacheMaxError),
+    /// The database asked for cannot be used.
+    Egdb(EgdbError),
+}
+
+impl Overrides {
+    /// The endgame database asked for: `egdb`, else `egdb_seeds` (0: none), else the
+    /// environment's ([`Database::from_env`]), without the cache where `no_cache`.
+    pub fn database(&self) -> Result<Database, CacheMaxError> {
+        Ok(match (&self.egdb, self.egdb_seeds) {
+            (Some(path), _) => Database::File(path.clone()),
+            (None, Some(k)) => Database::Build(k),
+            (None, None) if self.no_cache => Database::from_env()?.without_cache(),
+            (None, None) => Database::from_env()?,
+        })
+    }
+
+    /// The first search option set (by its command-line name) that a family solved by
+    /// retrograde analysis has none of, where `family` is one; refused rather than ignored.
+    pub fn refused_for(&self, family: Family) -> Option<&'static str> {
+        let option = match self {
+            o if o.egdb.is_some() => "--egdb",
+            o if o.egdb_seeds.is_some_and(|k| k > 0) => "--egdb-seeds",
+            o if o.hash_mb.is_some() => "--hash-mb",
+            o if o.deepening.is_some() => "--deepening",
+            _ => return None,
+        };
+        family.is_cyclic().then_some(option)
+    }
+
+    /// The configuration for `solves` solves of positions of `game` with at most `seeds`
+    /// seeds in the houses: [`Config::for_seeds`] with these overrides applied.
+    pub fn config(
+        &self,
+        game: &Game,
+        seeds: usize,
+        solves: usize,
+    ) -> Result<Config, OverrideError> {
+        let family = game.rules().family;
+        if let Some(option) = self.refused_for(family) {
+            return Err(OverrideError::Retrograde { family, option });
+        }
+        let database = self.database().map_err(OverrideError::Environment)?;
+        let config =
+            Config::for_seeds(game, seeds, solves, &database).map_err(OverrideError::Egdb)?;
+        Ok(config.with(self))
+    }
+}
+
+impl Config {
+    /// This configuration with the threads, table size and deepening of `overrides` (the
+    /// table size rounded down to a power of two: what the table allocates, and so what
+    /// is reported).
+    pub fn with(mut self, overrides: &Overrides) -> Config {
+        if let Some(threads) = overrides.threads {
+            self.threads = threads;
+        }
+        if let Some(mb) = overrides.hash_mb {
+            self.hash_mb = 1 << mb.max(1).ilog2();
+        }
+        if let Some(depth) = overrides.deepening {
+            self.deepening = depth;
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+
+    #[test]
+    fn with_applies_each_override_and_rounds_the_table_down() {
+        let overrides = Overrides {
+            threads: Some(3),
+            hash_mb: Some(100),
+            deepening: Some(5),
+            ..Overrides::default()
+        };
+        let config = Config::default().with(&overrides);
+        assert_eq!(
+            (config.threads, config.hash_mb, config.deepening),
+            (3, 64, 5)
+        );
+        assert_eq!(
+            Config::default().with(&Overrides::default()),
+            Config::default()
+        );
+    }
+
+    #[test]
+    fn the_database_follows_precedence() {
+        let file = Overrides {
+            egdb: Some("x.egdb".into()),
+            egdb_seeds: Some(3),
+            ..Overrides::default()
+        };
+        assert_eq!(file.database().unwrap(), Database::File("x.egdb".into()));
+        let build = Overrides {
+            egdb_seeds: Some(3),
+            ..Overrides::default()
+        };
+        assert_eq!(build.database().unwrap(), Database::Build(3));
+    }
+
+    #[test]
+    fn search_options_are_refused_only_for_cyclic_families() {
+        let deep = Overrides {
+            deepening: Some(4),
+            egdb_seeds: Some(0),
+            ..Overrides::default()
+        };
+        assert_eq!(deep.refused_for(Family::Oware), Some("--deepening"));
+        assert_eq!(deep.refused_for(Family::Kalah), None);
+        assert_eq!(Overrides::default().refused_for(Family::Oware), None);
+        let game = Game::new(Rules::kalah(4, 2)).unwrap();
+        let config = build_config(&game);
+        assert_eq!(config.threads, 2);
+    }
+
+    fn build_config(game: &Game) -> Config {
+        Overrides {
+            threads: Some(2),
+            egdb_seeds: Some(0),
+            ..Overrides::default()
+        }
+        .config(game, 10, 1)
+        .unwrap()
+    }
+}
