@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{first_unit, parse_shard, solve_stream_in_order, Item, Lines, Sharded};
+use kalah_analysis::batch::{
+    first_unit, parse_shard, solve_stream_in_order, Item, Lines, Sharded, Streamed,
+};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
@@ -17,8 +19,8 @@ use kalah_io::{Output, OutputError, OutputKind};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, interrupted, invalid, parallel_solver,
-    progress_bar, progress_counter, signed,
+    analysis_error, file_error, interrupt_flag, invalid, parallel_solver, progress_bar,
+    progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -167,7 +169,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(read_error(e));
     }
     if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(interrupted(&kept(output.as_ref(), skip, done)));
+        let kept = kept(output.as_ref(), skip, done.answered);
+        return Err(analysis_error(done.stop_reason(), &kept));
     }
     Ok(())
 }
@@ -209,7 +212,7 @@ fn resume_point(
 /// How the solve of the input ended: the positions answered, and the write or read error
 /// that stopped it.
 struct Ended {
-    done: Result<usize, AnalysisError>,
+    done: Result<Streamed, AnalysisError>,
     write: Option<io::Error>,
     read: Option<io::Error>,
 }

@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{notation, Game, Position, PositionError, Rules};
 use kalah_io::LineReader;
 use kalah_solver::line::replay;
-use kalah_solver::Solver;
+use kalah_solver::{SolveError, Solver};
 
 pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
@@ -259,6 +259,7 @@ pub fn solve_in_order(
         cancel,
         &mut |i, _, r| sink(i, r),
     )
+    .map(|s| s.answered)
 }
 
 /// [`solve_in_order`] for items that come one by one from `next` (called under a lock,
@@ -271,38 +272,72 @@ pub fn solve_stream_in_order(
     workers: usize,
     cancel: &AtomicBool,
     sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
-) -> Result<usize, AnalysisError> {
-    pool::run_stream_in_order(
+) -> Result<Streamed, AnalysisError> {
+    let too_large = std::sync::Mutex::new(None);
+    let answered = pool::run_stream_in_order(
         workers,
         next,
         cancel,
-        |item: &Item| solve_one(solver, item, cancel),
+        |item: &Item| {
+            solve_one(solver, item, cancel)
+                .map_err(|e| {
+                    if let (SolveError::GraphTooLarge { limit }, Ok(mut t)) = (e, too_large.lock())
+                    {
+                        t.get_or_insert(limit);
+                    }
+                })
+                .ok()
+        },
         sink,
-    )
+    )?;
+    let too_large = too_large.into_inner().ok().flatten();
+    Ok(Streamed {
+        answered,
+        too_large,
+    })
 }
 
-/// The answer for one item; `None` when cancelled.
+/// How a stream of items went: the answers handed to the sink, and the graph limit that
+/// a solve met (which stops the stream as a cancel does: nothing after it is answered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streamed {
+    /// The items answered, a prefix of the stream.
+    pub answered: usize,
+    /// The most positions a solve's game graph could hold, where one held more.
+    pub too_large: Option<u64>,
+}
+
+impl Streamed {
+    /// Why a stream that stopped short (cancelled) stopped: the graph limit where a solve
+    /// met it, else the cancel.
+    pub fn stop_reason(&self) -> AnalysisError {
+        match self.too_large {
+            Some(limit) => AnalysisError::GraphTooLarge { limit },
+            None => AnalysisError::Cancelled,
+        }
+    }
+}
+
+/// The answer for one item; the solve's error when it stopped (cancelled, or a graph
+/// too large).
 fn solve_one(
     solver: &Solver,
     item: &Item,
     cancel: &AtomicBool,
-) -> Option<Result<Answer, LineError>> {
+) -> Result<Result<Answer, LineError>, SolveError> {
     let game = solver.game();
     if !item.utf8 {
-        return Some(Err(LineError::NotUtf8));
+        return Ok(Err(LineError::NotUtf8));
     }
     let (pos, unit) = match read_item(game, &item.input) {
         Ok(p) => p,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Ok(Err(e)),
     };
     let solution = match &unit {
-        None => solver.solve(&pos, cancel, &mut |_| {}).ok()?,
+        None => solver.solve(&pos, cancel, &mut |_| {})?,
         Some(u) => {
             let (alpha, beta) = u.window.for_mover(pos.side_to_move());
-            match solver
-                .solve_window(&pos, alpha, beta, cancel, &mut |_| {})
-                .ok()?
-            {
+            match solver.solve_window(&pos, alpha, beta, cancel, &mut |_| {})? {
                 Ok(solution) => solution,
                 Err(b) => {
                     let (lower, upper) = b.from_south();
@@ -310,7 +345,7 @@ fn solve_one(
                         true => (upper, Bound::AtMost),
                         false => (lower, Bound::AtLeast),
                     };
-                    return Some(Ok(Answer {
+                    return Ok(Ok(Answer {
                         position: pos,
                         value,
                         bound,
@@ -324,7 +359,7 @@ fn solve_one(
         }
     };
     let value = solution.value_from_south();
-    Some(match replay(game, &pos, &solution.pv, value) {
+    Ok(match replay(game, &pos, &solution.pv, value) {
         Ok(_) => Ok(Answer {
             position: pos,
             value,
