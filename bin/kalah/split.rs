@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, split, SplitSummary, Step, Window,
+    estimated_units, sample, sample_lines, split, SampleSummary, SplitSummary, Step, Window,
 };
 use kalah_analysis::wire::unit;
 use kalah_io::Output;
-use serde_json::json;
 
 use crate::analysis_io::invalid;
 use crate::args::GameArgs;
@@ -156,44 +155,22 @@ fn write_sample(
     let rules = game.rules();
     let path = args.out.join("sample.jsonl");
     Output::open(&path)?.replace(sample_lines(&drawn, rules).as_bytes())?;
-    let units = estimated_units(&drawn);
+    let summary = SampleSummary {
+        position: pos,
+        rules,
+        step: args.step,
+        depth: args.depth,
+        sample: n,
+        hypothesis: args.hypothesis,
+        seed: args.seed,
+        estimated_units: estimated_units(&drawn),
+        file: &path,
+    };
     if args.json {
-        let obj = json!({
-            "rules": rules.to_string(),
-            "position": pos.to_string(),
-            "step": args.step.name(),
-            "depth": args.depth,
-            "sample": n,
-            "hypothesis": args.hypothesis,
-            "seed": args.seed,
-            "estimated_units": units,
-            "file": path.display().to_string(),
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
-    }
-    writeln!(out, "rules      {rules}")?;
-    writeln!(out, "position   {pos}")?;
-    if let Some(u) = units {
-        writeln!(
-            out,
-            "sample     {n} of about {u:.3e} units {} {}s deep",
-            args.depth,
-            args.step.name()
-        )?;
+        writeln!(out, "{}", summary.to_json())?;
     } else {
-        writeln!(
-            out,
-            "sample     {n} units of the proof tree {} {}s deep",
-            args.depth,
-            args.step.name()
-        )?;
+        summary.write_text(out)?;
     }
-    writeln!(
-        out,
-        "file       wrote {}: solve it with kalah batch, then scripts/estimate.py ANSWERS",
-        path.display()
-    )?;
     Ok(())
 }
 

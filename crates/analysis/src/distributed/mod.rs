@@ -48,5 +48,5 @@ pub use hypothesis::Verdict;
 pub use merge::{FirstMove, Merge, MergeError};
 pub use report::{Pie, Report};
 pub use sample::{estimated_units, sample, sample_lines, Proof, Sampled};
-pub use summary::SplitSummary;
+pub use summary::{SampleSummary, SplitSummary};
 pub use tree::{split, Edge, Kind, Node, Shape, SplitError, Step, Tree};

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use kalah_core::{Position, Rules};
 use serde_json::{json, Value};
 
 use super::tree::{Step, Tree};
@@ -93,6 +94,69 @@ impl SplitSummary<'_> {
     }
 }
 
+/// A sample of a split as written: what was drawn, how, and where.
+#[derive(Clone, Copy, Debug)]
+pub struct SampleSummary<'a> {
+    /// The position the walks start from.
+    pub position: &'a Position,
+    /// The rules.
+    pub rules: &'a Rules,
+    /// What a level of the split is.
+    pub step: Step,
+    /// The levels between the root and the units.
+    pub depth: usize,
+    /// The units drawn.
+    pub sample: usize,
+    /// The value whose proof the walks follow, from South, if any.
+    pub hypothesis: Option<i32>,
+    /// The seed of the random walks.
+    pub seed: u64,
+    /// The estimated number of units of the whole split ([`super::estimated_units`]).
+    pub estimated_units: Option<f64>,
+    /// The file the sample was written to.
+    pub file: &'a Path,
+}
+
+impl SampleSummary<'_> {
+    /// The summary as one JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "rules": self.rules.to_string(),
+            "position": self.position.to_string(),
+            "step": self.step.name(),
+            "depth": self.depth,
+            "sample": self.sample,
+            "hypothesis": self.hypothesis,
+            "seed": self.seed,
+            "estimated_units": self.estimated_units,
+            "file": self.file.display().to_string(),
+        })
+    }
+
+    /// The summary as text, with what to do with the sample.
+    pub fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (n, depth, step) = (self.sample, self.depth, self.step.name());
+        writeln!(out, "rules      {}", self.rules)?;
+        writeln!(out, "position   {}", self.position)?;
+        if let Some(u) = self.estimated_units {
+            writeln!(
+                out,
+                "sample     {n} of about {u:.3e} units {depth} {step}s deep"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "sample     {n} units of the proof tree {depth} {step}s deep"
+            )?;
+        }
+        writeln!(
+            out,
+            "file       wrote {}: solve it with kalah batch, then scripts/estimate.py ANSWERS",
+            self.file.display()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +185,27 @@ mod tests {
         assert!(text.contains("files      wrote d/manifest.json and d/units.jsonl"));
         assert!(text.contains("kalah merge d/manifest.json d/results/*.jsonl"));
         assert_eq!(json["kept"], false);
+    }
+
+    #[test]
+    fn a_sample_without_an_estimate_says_it_samples_the_proof_tree() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let summary = SampleSummary {
+            position: &game.start(),
+            rules: game.rules(),
+            step: Step::Sowing,
+            depth: 3,
+            sample: 5,
+            hypothesis: Some(2),
+            seed: 1,
+            estimated_units: None,
+            file: Path::new("d/sample.jsonl"),
+        };
+        let mut text = Vec::new();
+        summary.write_text(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.contains("sample     5 units of the proof tree 3 sowings deep"));
+        assert_eq!(summary.to_json()["hypothesis"], 2);
+        assert!(summary.to_json()["estimated_units"].is_null());
     }
 }
