@@ -1,7 +1,6 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
 //! resumable after an interruption.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -9,7 +8,7 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    first_unit, parse_shard, solve_stream_in_order, Item, Lines, Sharded, Streamed,
+    first_unit, parse_shard, read_ahead, solve_stream_in_order, Item, Lines, Sharded, Streamed,
 };
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
@@ -109,17 +108,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
     // A read error (a line too long) is kept for its turn: the lines before it are answered.
-    let mut ahead = VecDeque::new();
-    let mut failed = None;
-    for item in lines.by_ref().take(READ_AHEAD) {
-        match item {
-            Ok(item) => ahead.push_back(item),
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-        }
-    }
+    let (ahead, failed) = read_ahead(&mut lines, READ_AHEAD);
     if ahead.is_empty() {
         if let Some(e) = failed {
             return Err(read_error(e));

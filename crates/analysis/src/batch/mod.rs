@@ -239,6 +239,23 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
     }
 }
 
+/// Up to `n` items read ahead from `lines` (to size the solver's database, or to see that
+/// there is nothing to do), and the read error that stopped them (a line too long), kept
+/// for its turn: the items before it are answered first.
+pub fn read_ahead(
+    lines: &mut dyn Iterator<Item = io::Result<Item>>,
+    n: usize,
+) -> (Vec<Item>, Option<io::Error>) {
+    let mut ahead = Vec::new();
+    for item in lines.take(n) {
+        match item {
+            Ok(item) => ahead.push(item),
+            Err(e) => return (ahead, Some(e)),
+        }
+    }
+    (ahead, None)
+}
+
 /// Solves `items` on `workers` threads sharing `solver`, and calls `sink(index, answer)`
 /// on the calling thread for each item in input order. Stops when `cancel` is raised or
 /// `sink` returns `false`: the items handed to the sink are then a prefix of `items`, and
@@ -430,6 +447,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn reading_ahead_stops_at_a_read_error_and_keeps_it() {
+        let item = |line| Item {
+            line,
+            input: "1".to_string(),
+            utf8: true,
+        };
+        let mut lines =
+            vec![Ok(item(1)), Err(io::Error::other("too long")), Ok(item(3))].into_iter();
+        let (ahead, failed) = read_ahead(&mut lines, 4);
+        assert_eq!(ahead.len(), 1);
+        assert_eq!(failed.unwrap().to_string(), "too long");
+        assert_eq!(lines.next().unwrap().unwrap().line, 3);
+        let mut lines = (1..=9).map(|k| Ok(item(k)));
+        let (ahead, failed) = read_ahead(&mut lines, 4);
+        assert_eq!((ahead.len(), failed.is_none()), (4, true));
+        assert_eq!(lines.next().unwrap().unwrap().line, 5);
     }
 
     #[test]
