@@ -137,8 +137,6 @@ pub fn opening_done(
     }
 }
 
-pub use kalah_solver::line::notations as line_strings;
-
 /// A request that cannot be carried out as asked (say, the pie decision for a position
 /// where South is still to move); the message says what to change.
 pub fn invalid(msg: impl Into<String>) -> CliError {

@@ -1,14 +1,15 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
 //! resumable after an interruption.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{first_unit, parse_shard, solve_stream_in_order, Item, Lines, Sharded};
+use kalah_analysis::batch::{
+    first_unit, parse_shard, read_ahead, solve_stream_in_order, Item, Lines, Sharded, Streamed,
+};
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
@@ -17,8 +18,8 @@ use kalah_io::{Output, OutputError, OutputKind};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, interrupted, invalid, parallel_solver,
-    progress_bar, progress_counter, signed,
+    analysis_error, file_error, interrupt_flag, invalid, parallel_solver, progress_bar,
+    progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
@@ -107,17 +108,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
     // A read error (a line too long) is kept for its turn: the lines before it are answered.
-    let mut ahead = VecDeque::new();
-    let mut failed = None;
-    for item in lines.by_ref().take(READ_AHEAD) {
-        match item {
-            Ok(item) => ahead.push_back(item),
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-        }
-    }
+    let (ahead, failed) = read_ahead(&mut lines, READ_AHEAD);
     if ahead.is_empty() {
         if let Some(e) = failed {
             return Err(read_error(e));
@@ -167,7 +158,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(read_error(e));
     }
     if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(interrupted(&kept(output.as_ref(), skip, done)));
+        let kept = kept(output.as_ref(), skip, done.answered);
+        return Err(analysis_error(done.stop_reason(), &kept));
     }
     Ok(())
 }
@@ -209,7 +201,7 @@ fn resume_point(
 /// How the solve of the input ended: the positions answered, and the write or read error
 /// that stopped it.
 struct Ended {
-    done: Result<usize, AnalysisError>,
+    done: Result<Streamed, AnalysisError>,
     write: Option<io::Error>,
     read: Option<io::Error>,
 }

@@ -6,11 +6,9 @@ use std::time::Instant;
 
 use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, openings, AnalysisError, Offer, Opening};
-use kalah_core::{Game, Position};
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, line_strings, opening_done, parallel_solver, progress_bar,
-    signed, with_output,
+    analysis_error, interrupt_flag, opening_done, parallel_solver, progress_bar, with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
@@ -110,54 +108,8 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         write!(out, "{}", report::openings_csv(game.houses(), &list))?;
         Ok(())
     } else {
-        write_text(&game, &pos, &list, seconds, out)
+        Ok(kalah_analysis::openings::write_text(
+            &game, &pos, &list, seconds, out,
+        )?)
     }
-}
-
-/// The turns as a table for people.
-fn write_text(
-    game: &Game,
-    pos: &Position,
-    list: &[Opening],
-    seconds: f64,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let h = game.houses();
-    writeln!(out, "rules      {}", game.rules())?;
-    writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
-    writeln!(
-        out,
-        "values     from South: final South store minus North store under perfect play"
-    )?;
-    writeln!(out)?;
-    let width = list
-        .iter()
-        .map(|o| o.step.turn.notation(h).len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
-    writeln!(out, "{:<width$}  value  principal variation", "turn")?;
-    for o in list {
-        writeln!(
-            out,
-            "{:<width$}  {:>5}  {}",
-            o.step.turn.notation(h),
-            signed(o.value),
-            line_strings(h, &o.pv).join(" ")
-        )?;
-    }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "best turn  {} (value {} from South)",
-        list[0].step.turn.notation(h),
-        signed(list[0].value)
-    )?;
-    writeln!(
-        out,
-        "{} turns solved exactly in {seconds:.2} s, {} nodes",
-        list.len(),
-        report::total_nodes(list)
-    )?;
-    Ok(())
 }

@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, split, Step, Tree, Window,
+    estimated_units, sample, sample_lines, split, SampleSummary, SplitSummary, Step, Window,
 };
 use kalah_analysis::wire::unit;
 use kalah_io::Output;
-use serde_json::{json, Value};
 
 use crate::analysis_io::invalid;
 use crate::args::GameArgs;
@@ -115,88 +114,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
     let manifest = format!("{}\n", tree.to_json());
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
-    let files = Files {
-        manifest: args.out.join("manifest.json"),
-        units: args.out.join("units.jsonl"),
+    let manifest_path = args.out.join("manifest.json");
+    let units_path = args.out.join("units.jsonl");
+    let kept = write_once(&manifest_path, &units_path, &manifest, &units)?;
+    let summary = SplitSummary {
+        tree: &tree,
+        step: args.step,
+        depth: args.depth,
+        dir: &args.out,
+        manifest: &manifest_path,
+        units: &units_path,
+        kept,
     };
-    let kept = write_once(&files.manifest, &files.units, &manifest, &units)?;
     if args.json {
-        writeln!(out, "{}", split_json(args, &tree, &files, kept))?;
+        writeln!(out, "{}", summary.to_json())?;
     } else {
-        split_text(args, &tree, &files, kept, out)?;
+        summary.write_text(out)?;
     }
-    Ok(())
-}
-
-/// Where a split is written.
-struct Files {
-    manifest: PathBuf,
-    units: PathBuf,
-}
-
-/// The summary of a split as one JSON object.
-fn split_json(args: &Args, tree: &Tree, files: &Files, kept: bool) -> Value {
-    let shape = tree.shape();
-    json!({
-        "rules": tree.rules.to_string(),
-        "position": tree.root().to_string(),
-        "step": args.step.name(),
-        "depth": args.depth,
-        "units": shape.units,
-        "inner": shape.inner,
-        "over": shape.over,
-        "transpositions": shape.transpositions,
-        "manifest": files.manifest.display().to_string(),
-        "units_file": files.units.display().to_string(),
-        "kept": kept,
-    })
-}
-
-/// The summary of a split as text, with the commands that solve and merge it.
-fn split_text(
-    args: &Args,
-    tree: &Tree,
-    files: &Files,
-    kept: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let shape = tree.shape();
-    writeln!(out, "rules      {}", tree.rules)?;
-    writeln!(out, "position   {}", tree.root())?;
-    writeln!(
-        out,
-        "split      {} {}{} deep: {} work units, {} positions above them, {} finished games \
-         ({} lines merged where they transpose)",
-        args.depth,
-        args.step.name(),
-        if args.depth == 1 { "" } else { "s" },
-        shape.units,
-        shape.inner,
-        shape.over,
-        shape.transpositions
-    )?;
-    let verb = if kept {
-        "kept (the same split)"
-    } else {
-        "wrote"
-    };
-    writeln!(
-        out,
-        "files      {verb} {} and {}",
-        files.manifest.display(),
-        files.units.display()
-    )?;
-    let dir = args.out.display();
-    writeln!(out, "next       solve the units, for example in 4 shards:")?;
-    writeln!(
-        out,
-        "             kalah batch {dir}/units.jsonl --shard I/4 --output {dir}/results/I.jsonl \
-         --resume    (I = 1..4)"
-    )?;
-    writeln!(
-        out,
-        "           then: kalah merge {dir}/manifest.json {dir}/results/*.jsonl"
-    )?;
     Ok(())
 }
 
@@ -221,44 +155,22 @@ fn write_sample(
     let rules = game.rules();
     let path = args.out.join("sample.jsonl");
     Output::open(&path)?.replace(sample_lines(&drawn, rules).as_bytes())?;
-    let units = estimated_units(&drawn);
+    let summary = SampleSummary {
+        position: pos,
+        rules,
+        step: args.step,
+        depth: args.depth,
+        sample: n,
+        hypothesis: args.hypothesis,
+        seed: args.seed,
+        estimated_units: estimated_units(&drawn),
+        file: &path,
+    };
     if args.json {
-        let obj = json!({
-            "rules": rules.to_string(),
-            "position": pos.to_string(),
-            "step": args.step.name(),
-            "depth": args.depth,
-            "sample": n,
-            "hypothesis": args.hypothesis,
-            "seed": args.seed,
-            "estimated_units": units,
-            "file": path.display().to_string(),
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(());
-    }
-    writeln!(out, "rules      {rules}")?;
-    writeln!(out, "position   {pos}")?;
-    if let Some(u) = units {
-        writeln!(
-            out,
-            "sample     {n} of about {u:.3e} units {} {}s deep",
-            args.depth,
-            args.step.name()
-        )?;
+        writeln!(out, "{}", summary.to_json())?;
     } else {
-        writeln!(
-            out,
-            "sample     {n} units of the proof tree {} {}s deep",
-            args.depth,
-            args.step.name()
-        )?;
+        summary.write_text(out)?;
     }
-    writeln!(
-        out,
-        "file       wrote {}: solve it with kalah batch, then scripts/estimate.py ANSWERS",
-        path.display()
-    )?;
     Ok(())
 }
 

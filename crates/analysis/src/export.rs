@@ -186,12 +186,24 @@ pub fn evaluate(
     }
     // Each value is kept only after its principal variation replays to it.
     let failure = std::sync::Mutex::new(None);
+    // The graph limit a worker's solve met (a cyclic family), which stops the run.
+    let too_large = std::sync::Mutex::new(None);
     let solved = pool::run_in_order(
         workers,
         todo.len(),
         cancel,
         |i| {
-            let solution = solver.solve(&todo[i], cancel, &mut |_| {}).ok()?;
+            let solution = match solver.solve(&todo[i], cancel, &mut |_| {}) {
+                Ok(solution) => solution,
+                Err(e) => {
+                    if let (kalah_solver::SolveError::GraphTooLarge { .. }, Ok(mut t)) =
+                        (&e, too_large.lock())
+                    {
+                        t.get_or_insert(AnalysisError::from(e));
+                    }
+                    return None;
+                }
+            };
             let v = solution.value_from_south();
             if let Err(e) = crate::replay(game, &todo[i], &solution.pv, v) {
                 if let Ok(mut f) = failure.lock() {
@@ -207,6 +219,9 @@ pub fn evaluate(
     )?;
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e.into());
+    }
+    if let Some(e) = too_large.into_inner().ok().flatten() {
+        return Err(e);
     }
     if solved < todo.len() {
         return Err(AnalysisError::Cancelled);

@@ -5,6 +5,7 @@
 //! same position: they are different things to play. [`Offer::AfterFirstSowing`] looks at
 //! the single first sowings instead, for the pie rule offered that early.
 
+use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -313,4 +314,80 @@ pub fn solve_step(
         nodes: solution.nodes,
         elapsed: solution.elapsed,
     })
+}
+
+/// The turns `list` of `pos` as [`openings`] returns them (best first, at least one), as a
+/// table for people; `seconds` is the time they took.
+pub fn write_text(
+    game: &Game,
+    pos: &Position,
+    list: &[Opening],
+    seconds: f64,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let h = game.houses();
+    writeln!(out, "rules      {}", game.rules())?;
+    writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
+    writeln!(
+        out,
+        "values     from South: final South store minus North store under perfect play"
+    )?;
+    writeln!(out)?;
+    let width = list
+        .iter()
+        .map(|o| o.step.turn.notation(h).len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(out, "{:<width$}  value  principal variation", "turn")?;
+    for o in list {
+        writeln!(
+            out,
+            "{:<width$}  {:>5}  {}",
+            o.step.turn.notation(h),
+            crate::bounds::signed(o.value),
+            kalah_solver::line::notations(h, &o.pv).join(" ")
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "best turn  {} (value {} from South)",
+        list[0].step.turn.notation(h),
+        crate::bounds::signed(list[0].value)
+    )?;
+    writeln!(
+        out,
+        "{} turns solved exactly in {seconds:.2} s, {} nodes",
+        list.len(),
+        crate::wire::report::total_nodes(list)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+
+    #[test]
+    fn the_text_lists_every_turn_and_names_the_best() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let solver = Solver::new(
+            game.clone(),
+            kalah_solver::Config {
+                hash_mb: 1,
+                ..kalah_solver::Config::default()
+            },
+        )
+        .unwrap();
+        let cancel = AtomicBool::new(false);
+        let pos = game.start();
+        let list = openings(&solver, &pos, Offer::AfterTurn, 1, &cancel, &|_| {}).unwrap();
+        let mut text = Vec::new();
+        write_text(&game, &pos, &list, 0.5, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let best = list[0].step.turn.notation(game.houses());
+        assert!(text.contains(&format!("best turn  {best} (value")));
+        assert!(text.contains(&format!("{} turns solved exactly in 0.50 s", list.len())));
+    }
 }

@@ -20,11 +20,13 @@
 //! that sowing earned an extra sowing, `P` has South to move and `v` counts the rest of
 //! South's turn too; whoever takes South's side plays it. The formula is the same.
 
+use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 
-use kalah_core::Position;
-use kalah_solver::Solver;
+use kalah_core::{Game, Position, Side};
+use kalah_solver::{Progress, Solver, Turn};
 
+use crate::bounds::signed;
 use crate::openings::{openings, Offer, Opening};
 use crate::AnalysisError;
 
@@ -136,6 +138,174 @@ pub fn apply(all: Vec<Opening>, offer: Offer) -> PieAnalysis {
     }
 }
 
+/// Whether `pos` is a position where the swap is offered under `offer`: not one with South
+/// still to move in its first turn when the offer comes after the whole turn.
+pub fn offered(pos: &Position, offer: Offer) -> bool {
+    pos.is_over() || pos.side_to_move() != Side::South || offer != Offer::AfterTurn
+}
+
+/// The second player's decision in `pos`, the position after the first move (see
+/// [`offered`]), solved exactly, with the principal variation from `pos` (replayed to its
+/// value before it is returned).
+pub fn decide_position(
+    solver: &Solver,
+    pos: &Position,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(PieDecision, Vec<Turn>), AnalysisError> {
+    let solution = solver.solve(pos, cancel, progress)?;
+    let value = solution.value_from_south();
+    crate::replay(solver.game(), pos, &solution.pv, value)?;
+    Ok((decide(value), solution.pv))
+}
+
+impl PieAnalysis {
+    /// The analysis as a table for people: its conventions, every first move, the
+    /// verdict; `plain` is [`PieAnalysis::best_without_rule`], `seconds` the time taken.
+    pub fn write_text(
+        &self,
+        game: &Game,
+        plain: &Opening,
+        seconds: f64,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        writeln!(out, "rules       {}", game.rules())?;
+        writeln!(
+            out,
+            "pie rule    offered after South's {}; North swaps exactly when the value is \
+             positive for South (on a tie North keeps the sides)",
+            match self.offer {
+                Offer::AfterTurn => "whole first turn",
+                Offer::AfterFirstSowing => "first sowing (the rest of the turn goes with the side)",
+            }
+        )?;
+        writeln!(
+            out,
+            "values      value: from South without the rule; first player: the final margin \
+             of the player who moved first, with the rule"
+        )?;
+        writeln!(out)?;
+        self.write_choices(game.houses(), out)?;
+        writeln!(out)?;
+        self.write_verdict(game.houses(), plain, seconds, out)
+    }
+
+    /// The table of first moves: value, North's decision, the first player's outcome.
+    fn write_choices(&self, h: usize, out: &mut dyn Write) -> io::Result<()> {
+        let what = move_word(self.offer);
+        let width = self
+            .choices
+            .iter()
+            .map(|c| c.opening.step.turn.notation(h).len())
+            .max()
+            .unwrap_or(4)
+            .max(6);
+        writeln!(out, "{what:<width$}  value  North  first player")?;
+        for c in &self.choices {
+            writeln!(
+                out,
+                "{:<width$}  {:>5}  {:<5}  {:>12}",
+                c.opening.step.turn.notation(h),
+                signed(c.opening.value),
+                if c.decision.swap { "swap" } else { "keep" },
+                signed(c.decision.first_player)
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The best first move with the rule, the values with and without it, the work.
+    fn write_verdict(
+        &self,
+        h: usize,
+        plain: &Opening,
+        seconds: f64,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let what = move_word(self.offer);
+        let best = self.best();
+        writeln!(
+            out,
+            "best first {what} with the pie rule   {} (North {})",
+            best.opening.step.turn.notation(h),
+            if best.decision.swap {
+                "swaps"
+            } else {
+                "keeps the sides"
+            }
+        )?;
+        writeln!(
+            out,
+            "value with the pie rule         {} for the first player",
+            signed(self.value)
+        )?;
+        writeln!(
+            out,
+            "value without the pie rule      {} for South (best first {what} {})",
+            signed(plain.value),
+            plain.step.turn.notation(h)
+        )?;
+        writeln!(
+            out,
+            "{} first {what}s solved exactly in {seconds:.2} s",
+            self.choices.len()
+        )
+    }
+}
+
+/// What a first move is called in the text (`turn`, `sowing`).
+fn move_word(offer: Offer) -> &'static str {
+    match offer {
+        Offer::AfterTurn => "turn",
+        Offer::AfterFirstSowing => "sowing",
+    }
+}
+
+impl PieDecision {
+    /// The decision in `pos` for people: the value, the verdict and the line `pv`.
+    pub fn write_text(
+        &self,
+        game: &Game,
+        pos: &Position,
+        pv: &[Turn],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let value = self.value;
+        writeln!(out, "rules      {}", game.rules())?;
+        writeln!(out, "position   {pos}")?;
+        writeln!(
+            out,
+            "value      {} from South (the side that made the first move), without a swap",
+            signed(value)
+        )?;
+        writeln!(out, "decision   {}", self.verdict())?;
+        let pv = crate::wire::write_line(game.houses(), pv);
+        writeln!(out, "pv         {}", pv.join(" "))
+    }
+
+    /// The verdict in words: swap or keep, and what it gains.
+    fn verdict(&self) -> String {
+        let value = self.value;
+        if self.swap {
+            format!(
+                "swap: North takes over South's side and ends {} instead of {} ({} better)",
+                signed(value),
+                signed(-value),
+                self.advantage
+            )
+        } else if value == 0 {
+            "keep the sides: a draw either way (on a tie North does not swap)".to_string()
+        } else {
+            format!(
+                "keep the sides: North ends {} instead of {} by swapping ({} better)",
+                signed(-value),
+                signed(value),
+                self.advantage
+            )
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +344,30 @@ mod tests {
         assert_eq!(analysis.value, -1);
         let plain = analysis.best_without_rule().unwrap();
         assert_eq!((plain.value, plain.step.turn.sowings.clone()), (5, vec![1]));
+    }
+
+    #[test]
+    fn the_swap_is_offered_after_the_turn_only_once_north_is_to_move() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let start = game.start();
+        assert!(!offered(&start, Offer::AfterTurn));
+        assert!(offered(&start, Offer::AfterFirstSowing));
+        let after = game.play_unchecked(&start, 0);
+        assert_eq!(after.side_to_move(), Side::North);
+        assert!(offered(&after, Offer::AfterTurn));
+    }
+
+    #[test]
+    fn a_decision_is_written_with_its_verdict() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let mut text = Vec::new();
+        decide(2)
+            .write_text(&game, &game.start(), &[], &mut text)
+            .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.contains("decision   swap: North takes over South's side and ends +2"));
+        assert!(decide(0).verdict().starts_with("keep the sides: a draw"));
+        assert!(decide(-3).verdict().contains("(6 better)"));
     }
 
     #[test]

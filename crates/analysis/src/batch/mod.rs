@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{notation, Game, Position, PositionError, Rules};
 use kalah_io::LineReader;
 use kalah_solver::line::replay;
-use kalah_solver::Solver;
+use kalah_solver::{SolveError, Solver};
 
 pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
@@ -239,6 +239,23 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
     }
 }
 
+/// Up to `n` items read ahead from `lines` (to size the solver's database, or to see that
+/// there is nothing to do), and the read error that stopped them (a line too long), kept
+/// for its turn: the items before it are answered first.
+pub fn read_ahead(
+    lines: &mut dyn Iterator<Item = io::Result<Item>>,
+    n: usize,
+) -> (Vec<Item>, Option<io::Error>) {
+    let mut ahead = Vec::new();
+    for item in lines.take(n) {
+        match item {
+            Ok(item) => ahead.push(item),
+            Err(e) => return (ahead, Some(e)),
+        }
+    }
+    (ahead, None)
+}
+
 /// Solves `items` on `workers` threads sharing `solver`, and calls `sink(index, answer)`
 /// on the calling thread for each item in input order. Stops when `cancel` is raised or
 /// `sink` returns `false`: the items handed to the sink are then a prefix of `items`, and
@@ -259,6 +276,7 @@ pub fn solve_in_order(
         cancel,
         &mut |i, _, r| sink(i, r),
     )
+    .map(|s| s.answered)
 }
 
 /// [`solve_in_order`] for items that come one by one from `next` (called under a lock,
@@ -271,38 +289,72 @@ pub fn solve_stream_in_order(
     workers: usize,
     cancel: &AtomicBool,
     sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
-) -> Result<usize, AnalysisError> {
-    pool::run_stream_in_order(
+) -> Result<Streamed, AnalysisError> {
+    let too_large = std::sync::Mutex::new(None);
+    let answered = pool::run_stream_in_order(
         workers,
         next,
         cancel,
-        |item: &Item| solve_one(solver, item, cancel),
+        |item: &Item| {
+            solve_one(solver, item, cancel)
+                .map_err(|e| {
+                    if let (SolveError::GraphTooLarge { limit }, Ok(mut t)) = (e, too_large.lock())
+                    {
+                        t.get_or_insert(limit);
+                    }
+                })
+                .ok()
+        },
         sink,
-    )
+    )?;
+    let too_large = too_large.into_inner().ok().flatten();
+    Ok(Streamed {
+        answered,
+        too_large,
+    })
 }
 
-/// The answer for one item; `None` when cancelled.
+/// How a stream of items went: the answers handed to the sink, and the graph limit that
+/// a solve met (which stops the stream as a cancel does: nothing after it is answered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Streamed {
+    /// The items answered, a prefix of the stream.
+    pub answered: usize,
+    /// The most positions a solve's game graph could hold, where one held more.
+    pub too_large: Option<u64>,
+}
+
+impl Streamed {
+    /// Why a stream that stopped short (cancelled) stopped: the graph limit where a solve
+    /// met it, else the cancel.
+    pub fn stop_reason(&self) -> AnalysisError {
+        match self.too_large {
+            Some(limit) => AnalysisError::GraphTooLarge { limit },
+            None => AnalysisError::Cancelled,
+        }
+    }
+}
+
+/// The answer for one item; the solve's error when it stopped (cancelled, or a graph
+/// too large).
 fn solve_one(
     solver: &Solver,
     item: &Item,
     cancel: &AtomicBool,
-) -> Option<Result<Answer, LineError>> {
+) -> Result<Result<Answer, LineError>, SolveError> {
     let game = solver.game();
     if !item.utf8 {
-        return Some(Err(LineError::NotUtf8));
+        return Ok(Err(LineError::NotUtf8));
     }
     let (pos, unit) = match read_item(game, &item.input) {
         Ok(p) => p,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Ok(Err(e)),
     };
     let solution = match &unit {
-        None => solver.solve(&pos, cancel, &mut |_| {}).ok()?,
+        None => solver.solve(&pos, cancel, &mut |_| {})?,
         Some(u) => {
             let (alpha, beta) = u.window.for_mover(pos.side_to_move());
-            match solver
-                .solve_window(&pos, alpha, beta, cancel, &mut |_| {})
-                .ok()?
-            {
+            match solver.solve_window(&pos, alpha, beta, cancel, &mut |_| {})? {
                 Ok(solution) => solution,
                 Err(b) => {
                     let (lower, upper) = b.from_south();
@@ -310,7 +362,7 @@ fn solve_one(
                         true => (upper, Bound::AtMost),
                         false => (lower, Bound::AtLeast),
                     };
-                    return Some(Ok(Answer {
+                    return Ok(Ok(Answer {
                         position: pos,
                         value,
                         bound,
@@ -324,7 +376,7 @@ fn solve_one(
         }
     };
     let value = solution.value_from_south();
-    Some(match replay(game, &pos, &solution.pv, value) {
+    Ok(match replay(game, &pos, &solution.pv, value) {
         Ok(_) => Ok(Answer {
             position: pos,
             value,
@@ -395,6 +447,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn reading_ahead_stops_at_a_read_error_and_keeps_it() {
+        let item = |line| Item {
+            line,
+            input: "1".to_string(),
+            utf8: true,
+        };
+        let mut lines =
+            vec![Ok(item(1)), Err(io::Error::other("too long")), Ok(item(3))].into_iter();
+        let (ahead, failed) = read_ahead(&mut lines, 4);
+        assert_eq!(ahead.len(), 1);
+        assert_eq!(failed.unwrap().to_string(), "too long");
+        assert_eq!(lines.next().unwrap().unwrap().line, 3);
+        let mut lines = (1..=9).map(|k| Ok(item(k)));
+        let (ahead, failed) = read_ahead(&mut lines, 4);
+        assert_eq!((ahead.len(), failed.is_none()), (4, true));
+        assert_eq!(lines.next().unwrap().unwrap().line, 5);
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod manifest;
 mod merge;
 mod report;
 mod sample;
+mod summary;
 mod tree;
 mod verify;
 
@@ -47,4 +48,5 @@ pub use hypothesis::Verdict;
 pub use merge::{FirstMove, Merge, MergeError};
 pub use report::{Pie, Report};
 pub use sample::{estimated_units, sample, sample_lines, Proof, Sampled};
+pub use summary::{SampleSummary, SplitSummary};
 pub use tree::{split, Edge, Kind, Node, Shape, SplitError, Step, Tree};
