@@ -18,7 +18,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 
 use dashmap::DashMap;
-use kalah_core::{Position, Sowing};
+use kalah_core::{Game, Position, Sowing};
 use kalah_solver::Solver;
 
 use crate::{pool, AnalysisError};
@@ -168,7 +168,6 @@ pub fn evaluate(
     cancel: &AtomicBool,
     on_solved: &(dyn Fn(&Position, i32) + Sync),
 ) -> Result<Vec<Entry>, AnalysisError> {
-    let game = solver.game();
     let values: DashMap<Position, i32> = DashMap::new();
     for p in &plan.frontier {
         if let Some(&v) = known.get(p) {
@@ -178,13 +177,29 @@ pub fn evaluate(
         }
     }
     let todo = plan.to_solve(known);
+    solve_frontier(solver, plan, &todo, &values, workers, cancel, on_solved)?;
+    Ok(table_entries(solver.game(), plan, &values))
+}
+
+/// Solves the frontier positions `todo` into `values`, each value kept only after its
+/// principal variation replays to it; an error where one does not, where a worker's solve
+/// met the graph limit (a cyclic family), or where the run was cancelled.
+fn solve_frontier(
+    solver: &Solver,
+    plan: &Plan,
+    todo: &[Position],
+    values: &DashMap<Position, i32>,
+    workers: usize,
+    cancel: &AtomicBool,
+    on_solved: &(dyn Fn(&Position, i32) + Sync),
+) -> Result<(), AnalysisError> {
+    let game = solver.game();
     if let (true, Some(&(root, _))) = (game.rules().family.is_cyclic(), plan.positions.first()) {
         // One retrograde analysis from the start covers every position of the table.
         if !todo.is_empty() {
             solver.solve(&root, cancel, &mut |_| {})?;
         }
     }
-    // Each value is kept only after its principal variation replays to it.
     let failure = std::sync::Mutex::new(None);
     // The graph limit a worker's solve met (a cyclic family), which stops the run.
     let too_large = std::sync::Mutex::new(None);
@@ -226,41 +241,20 @@ pub fn evaluate(
     if solved < todo.len() {
         return Err(AnalysisError::Cancelled);
     }
+    Ok(())
+}
 
-    // Negamax over the table, deepest positions first: every child of a table position is
-    // either in the table with more sowings behind it, or on the frontier. The game graph
-    // has no cycles (each sowing either banks a seed or moves every sown seed forward
-    // without wrapping round), so the memoised recursion ends; in the families where it
-    // has cycles, every table position is on the frontier, valued by the solver.
-    fn value_of(
-        game: &kalah_core::Game,
-        p: &Position,
-        values: &DashMap<Position, i32>,
-        moves: &mut HashMap<Position, Vec<(usize, i32)>>,
-    ) -> i32 {
-        if let Some(v) = values.get(p) {
-            return *v;
-        }
-        if p.is_over() {
-            return p.score();
-        }
-        let list: Vec<(usize, i32)> = game
-            .legal_moves(p)
-            .map(|j| {
-                let c = game.play_unchecked(p, j);
-                (j, value_of(game, &c, values, moves))
-            })
-            .collect();
-        let sign = p.side_to_move().sign();
-        let v = list.iter().map(|&(_, v)| sign * v).max().unwrap_or(0) * sign;
-        values.insert(*p, v);
-        moves.insert(*p, list);
-        v
-    }
+/// The entries of the table by negamax from the frontier's `values`, deepest positions
+/// first: every child of a table position is either in the table with more sowings behind
+/// it, or on the frontier. The game graph has no cycles (each sowing either banks a seed or
+/// moves every sown seed forward without wrapping round), so the memoised recursion ends;
+/// in the families where it has cycles, every table position is on the frontier, valued by
+/// the solver.
+fn table_entries(game: &Game, plan: &Plan, values: &DashMap<Position, i32>) -> Vec<Entry> {
     let mut moves = HashMap::new();
     let mut entries = Vec::with_capacity(plan.positions.len());
     for &(p, t) in &plan.positions {
-        let value = value_of(game, &p, &values, &mut moves);
+        let value = value_of(game, &p, values, &mut moves);
         let list = if p.is_over() {
             Vec::new()
         } else {
@@ -268,7 +262,7 @@ pub fn evaluate(
                 game.legal_moves(&p)
                     .map(|j| {
                         let c = game.play_unchecked(&p, j);
-                        (j, value_of(game, &c, &values, &mut moves))
+                        (j, value_of(game, &c, values, &mut moves))
                     })
                     .collect()
             })
@@ -286,5 +280,33 @@ pub fn evaluate(
             best,
         });
     }
-    Ok(entries)
+    entries
+}
+
+/// The value of `p` by memoised negamax over `values`, keeping each position's moves and
+/// their values in `moves`.
+fn value_of(
+    game: &Game,
+    p: &Position,
+    values: &DashMap<Position, i32>,
+    moves: &mut HashMap<Position, Vec<(usize, i32)>>,
+) -> i32 {
+    if let Some(v) = values.get(p) {
+        return *v;
+    }
+    if p.is_over() {
+        return p.score();
+    }
+    let list: Vec<(usize, i32)> = game
+        .legal_moves(p)
+        .map(|j| {
+            let c = game.play_unchecked(p, j);
+            (j, value_of(game, &c, values, moves))
+        })
+        .collect();
+    let sign = p.side_to_move().sign();
+    let v = list.iter().map(|&(_, v)| sign * v).max().unwrap_or(0) * sign;
+    values.insert(*p, v);
+    moves.insert(*p, list);
+    v
 }
