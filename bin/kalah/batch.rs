@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    first_unit, parse_shard, read_ahead, solve_stream_in_order, Item, Lines, Sharded, Streamed,
+    first_unit, parse_shard, read_ahead, rules_agree, solve_stream_in_order, Item, Lines, Sharded,
+    Streamed,
 };
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
@@ -280,14 +281,7 @@ fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<
         return Ok(Game::new(unit.rules)?);
     }
     let (game, _) = setup(rules, &no_position)?;
-    if *game.rules() != unit.rules {
-        return Err(invalid(format!(
-            "{input_name} holds work units for the rules {}, but the options give {}: leave \
-             the rule options out (the units carry their rules) or correct them",
-            unit.rules,
-            game.rules()
-        )));
-    }
+    rules_agree(game.rules(), unit).map_err(|e| invalid(format!("{input_name} {e}")))?;
     Ok(game)
 }
 

@@ -96,11 +96,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(next) = &next_out {
         next.replace(unit::to_lines(&report.next).as_bytes())?;
     }
-    if args.json {
-        writeln!(out, "{}", report.to_json(args.next.as_deref()))?;
-    } else {
-        report.write_text(args.next.as_deref(), out)?;
-    }
+    report.write(args.json, args.next.as_deref(), out)?;
     match report.unfinished() {
         Some(msg) => Err(CliError::Incomplete(msg)),
         None => Ok(()),

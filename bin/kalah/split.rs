@@ -2,11 +2,12 @@
 //! `kalah merge` needs to put their answers together.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, split, SampleSummary, SplitSummary, Step, Window,
+    estimated_units, sample, sample_lines, split, write_once, Once, SampleSummary, SplitSummary,
+    Step, Window,
 };
 use kalah_analysis::wire::unit;
 use kalah_io::Output;
@@ -116,7 +117,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
     let manifest_path = args.out.join("manifest.json");
     let units_path = args.out.join("units.jsonl");
-    let kept = write_once(&manifest_path, &units_path, &manifest, &units)?;
+    let kept = match write_once(&manifest_path, &units_path, &manifest, &units)? {
+        Once::Another => {
+            return Err(invalid(format!(
+                "{} holds another split (other rules, position or depth): remove it or \
+                 choose another --out",
+                manifest_path.display()
+            )))
+        }
+        once => once == Once::Kept,
+    };
     let summary = SplitSummary {
         tree: &tree,
         step: args.step,
@@ -126,11 +136,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         units: &units_path,
         kept,
     };
-    if args.json {
-        writeln!(out, "{}", summary.to_json())?;
-    } else {
-        summary.write_text(out)?;
-    }
+    summary.write(args.json, out)?;
     Ok(())
 }
 
@@ -166,37 +172,6 @@ fn write_sample(
         estimated_units: estimated_units(&drawn),
         file: &path,
     };
-    if args.json {
-        writeln!(out, "{}", summary.to_json())?;
-    } else {
-        summary.write_text(out)?;
-    }
+    summary.write(args.json, out)?;
     Ok(())
-}
-
-/// Writes the units and then the manifest (the manifest last: a directory with one is a
-/// finished split), each atomically. A directory that already holds this very split is
-/// kept as it is (`true`); one that holds another split is refused.
-fn write_once(
-    manifest_path: &Path,
-    units_path: &Path,
-    manifest: &str,
-    units: &str,
-) -> Result<bool, CliError> {
-    let manifest_out = Output::open(manifest_path)?;
-    let units_out = Output::open(units_path)?;
-    if let Some(existing) = manifest_out.existing()? {
-        let same_units = units_out.existing()?.as_deref() == Some(units.as_bytes());
-        if existing == manifest.as_bytes() && same_units {
-            return Ok(true);
-        }
-        return Err(invalid(format!(
-            "{} holds another split (other rules, position or depth): remove it or choose \
-             another --out",
-            manifest_path.display()
-        )));
-    }
-    units_out.replace(units.as_bytes())?;
-    manifest_out.replace(manifest.as_bytes())?;
-    Ok(false)
 }

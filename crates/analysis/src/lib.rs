@@ -47,6 +47,7 @@ pub mod play;
 mod pool;
 pub mod progress;
 pub mod setup;
+pub mod solved;
 pub mod wire;
 
 use std::fmt;

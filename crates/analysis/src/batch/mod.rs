@@ -405,6 +405,39 @@ fn read_item(game: &Game, input: &str) -> Result<(Position, Option<Unit>), LineE
     Ok((unit.position, Some(unit)))
 }
 
+/// Rule options that disagree with the rules of the work units they were given with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesDisagree {
+    /// The rules the units carry.
+    pub units: Rules,
+    /// The rules of the options.
+    pub options: Rules,
+}
+
+impl fmt::Display for RulesDisagree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "holds work units for the rules {}, but the options give {}: leave the rule \
+             options out (the units carry their rules) or correct them",
+            self.units, self.options
+        )
+    }
+}
+
+/// Checks that the rules of the options agree with those of a batch's first work unit
+/// (the units carry their rules; options given anyway must name the same ones).
+pub fn rules_agree(options: &Rules, unit: &Unit) -> Result<(), RulesDisagree> {
+    if *options == unit.rules {
+        Ok(())
+    } else {
+        Err(RulesDisagree {
+            units: unit.rules,
+            options: *options,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,5 +566,22 @@ mod tests {
             lines,
             [(1, "1", true), (2, "\u{fffd} 2", false), (4, "3", true)]
         );
+    }
+
+    #[test]
+    fn rule_options_must_name_the_rules_of_the_units() {
+        let line = r#"{"id":7,"position":"0,4,4,4,0,0,4,4,4,0:S","rules":"Kalah(4,3) capture=standard end=row-empty leftovers=owner","window":[-25,25]}"#;
+        let unit = Unit::parse(line).unwrap();
+        assert_eq!(rules_agree(&Rules::kalah(4, 3), &unit), Ok(()));
+        let e = rules_agree(&Rules::kalah(4, 4), &unit).unwrap_err();
+        assert_eq!(
+            (e.units, e.options),
+            (Rules::kalah(4, 3), Rules::kalah(4, 4))
+        );
+        assert!(e.to_string().starts_with(&format!(
+            "holds work units for the rules {}, but the options give {}: ",
+            Rules::kalah(4, 3),
+            Rules::kalah(4, 4)
+        )));
     }
 }

@@ -31,6 +31,7 @@
 //! families whose positions repeat (solved whole by retrograde analysis) are not split.
 
 mod answers;
+mod files;
 mod hypothesis;
 mod manifest;
 mod merge;
@@ -44,6 +45,7 @@ pub use crate::bounds::Bounds;
 pub use crate::wire::answer::Claim;
 pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};
+pub use files::{write_once, Once};
 pub use hypothesis::Verdict;
 pub use merge::{FirstMove, Merge, MergeError};
 pub use report::{Pie, Report};

@@ -201,6 +201,16 @@ fn bounds_json((lo, hi): Bounds) -> Value {
 }
 
 impl Report<'_> {
+    /// The report as one JSON object on a line (`json`) or as text; `next` names the file
+    /// the next units were written to, if any.
+    pub fn write(&self, json: bool, next: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
+        if json {
+            writeln!(out, "{}", self.to_json(next))
+        } else {
+            self.write_text(next, out)
+        }
+    }
+
     /// The report as one JSON object; `next` names the file the next units were written
     /// to, if any.
     pub fn to_json(&self, next: Option<&Path>) -> Value {
@@ -428,5 +438,20 @@ mod tests {
             report.needed
         )));
         assert!(text.ends_with("solve them with kalah batch\n"), "{text}");
+    }
+
+    #[test]
+    fn write_gives_the_json_on_one_line_or_the_text() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        let merge = Merge::new(&tree);
+        let bounds = merge.bounds();
+        let report = Report::new(&merge, &bounds, None);
+        let (mut json, mut text, mut plain) = (Vec::new(), Vec::new(), Vec::new());
+        report.write(true, None, &mut json).unwrap();
+        report.write(false, None, &mut text).unwrap();
+        report.write_text(None, &mut plain).unwrap();
+        assert_eq!(json, format!("{}\n", report.to_json(None)).into_bytes());
+        assert_eq!(text, plain);
     }
 }

@@ -29,6 +29,15 @@ pub struct SplitSummary<'a> {
 }
 
 impl SplitSummary<'_> {
+    /// The summary as one JSON object on a line (`json`) or as text.
+    pub fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
+        if json {
+            writeln!(out, "{}", self.to_json())
+        } else {
+            self.write_text(out)
+        }
+    }
+
     /// The summary as one JSON object.
     pub fn to_json(&self) -> Value {
         let shape = self.tree.shape();
@@ -118,6 +127,15 @@ pub struct SampleSummary<'a> {
 }
 
 impl SampleSummary<'_> {
+    /// The summary as one JSON object on a line (`json`) or as text.
+    pub fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
+        if json {
+            writeln!(out, "{}", self.to_json())
+        } else {
+            self.write_text(out)
+        }
+    }
+
     /// The summary as one JSON object.
     pub fn to_json(&self) -> Value {
         json!({
@@ -207,5 +225,27 @@ mod tests {
         assert!(text.contains("sample     5 units of the proof tree 3 sowings deep"));
         assert_eq!(summary.to_json()["hypothesis"], 2);
         assert!(summary.to_json()["estimated_units"].is_null());
+    }
+
+    #[test]
+    fn write_gives_the_json_on_one_line_or_the_text() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let summary = SampleSummary {
+            position: &game.start(),
+            rules: game.rules(),
+            step: Step::Turn,
+            depth: 1,
+            sample: 2,
+            hypothesis: None,
+            seed: 1,
+            estimated_units: Some(3.0),
+            file: Path::new("d/sample.jsonl"),
+        };
+        let (mut json, mut text, mut plain) = (Vec::new(), Vec::new(), Vec::new());
+        summary.write(true, &mut json).unwrap();
+        summary.write(false, &mut text).unwrap();
+        summary.write_text(&mut plain).unwrap();
+        assert_eq!(json, format!("{}\n", summary.to_json()).into_bytes());
+        assert_eq!(text, plain);
     }
 }
