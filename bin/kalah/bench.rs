@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kalah_solver::bench::{self, Case};
+use kalah_solver::bench::{self, Case, Totals};
 use kalah_solver::Overrides;
 use serde_json::json;
 
@@ -81,15 +81,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let threads = args.threads.unwrap_or(1);
     let timer = Instant::now();
-    let mut total_nodes = 0u64;
-    // The searches alone, without allocating tables and building databases.
-    let mut search_seconds = 0f64;
+    let mut totals = Totals::default();
     let mut rows = Vec::new();
     for case in &cases {
         let config = case.fingerprint_config(threads as usize, args.hash_mb as usize)?;
-        let sol = case.run(config).map_err(run_error)?.solution;
-        total_nodes += sol.nodes;
-        search_seconds += sol.elapsed.as_secs_f64();
+        let run = case.run(config).map_err(run_error)?;
+        totals.add(&run);
+        let sol = run.solution;
         if !args.json {
             writeln!(
                 out,
@@ -108,7 +106,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }));
     }
     let seconds = timer.elapsed().as_secs_f64();
-    let nps = total_nodes as f64 / search_seconds.max(1e-9);
+    let (total_nodes, search_seconds) = (totals.nodes, totals.search_seconds);
+    let nps = totals.nodes_per_second();
     if args.json {
         let obj = json!({
             "nodes": total_nodes,
@@ -135,7 +134,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// `kalah bench --suite`: every case solved as `kalah solve` solves it, timed.
 fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliError> {
     let timer = Instant::now();
-    let (mut nodes, mut setup, mut search) = (0u64, 0f64, 0f64);
+    let mut totals = Totals::default();
     let mut rows = Vec::new();
     for case in cases {
         let seeds = case.pos.seeds_in_houses() as usize;
@@ -148,7 +147,7 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         let run = case.run(config).map_err(run_error)?;
         let (sol, ready, db) = (&run.solution, run.setup.as_secs_f64(), run.egdb_seeds);
         let searching = sol.elapsed.as_secs_f64();
-        (nodes, setup, search) = (nodes + sol.nodes, setup + ready, search + searching);
+        totals.add(&run);
         if !args.json {
             writeln!(
                 out,
@@ -171,6 +170,7 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         }));
     }
     let seconds = timer.elapsed().as_secs_f64();
+    let (nodes, setup, search) = (totals.nodes, totals.setup_seconds, totals.search_seconds);
     if args.json {
         let obj = json!({
             "nodes": nodes,

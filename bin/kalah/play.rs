@@ -137,12 +137,7 @@ fn human_turn(
             show::move_names(game, pos).join(" ")
         )?;
         out.flush()?;
-        let read = input.next_line().and_then(|l| match l {
-            Some(l) => std::str::from_utf8(l.bytes)
-                .map(|s| Some(s.trim().to_string()))
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
-            None => Ok(None),
-        });
+        let read = play::next_typed_line(input);
         let read = read.map_err(|e| CliError::Input(format!("cannot read standard input: {e}")));
         let Some(line) = read? else {
             writeln!(out, "\nend of input: game abandoned")?;

@@ -6,11 +6,12 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, Database, OverrideError, Overrides, Solution, Solver};
+use kalah_solver::{Config, OverrideError, Overrides, Solution, Solver};
 
 use crate::analysis_io::on_terminal;
 use crate::error::CliError;
 
+use kalah_analysis::progress;
 pub use kalah_analysis::progress::progress_message;
 
 /// Options of the exact solver.
@@ -101,24 +102,11 @@ impl SolverArgs {
     pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
         let spinner = self.spinner();
         let timer = Instant::now();
-        match &config.database {
-            Database::File(path)
-            | Database::BestIn { dir: path, .. }
-            | Database::Cached {
-                file: Some(path), ..
-            } => spinner.set_message(format!("loading the endgame database {}", path.display())),
-            Database::Cached { seeds, cache, .. } => {
-                spinner.set_message("building the endgame database");
-                self.say(&format!(
-                    "building the endgame database of {seeds} seeds for {} ({}), to keep in the \
-                     cache {} for later runs",
-                    kalah_solver::egdb::describe(game.rules()),
-                    database_size(game, *seeds),
-                    cache.dir().display()
-                ));
-            }
-            Database::Build(_) => spinner.set_message("building the endgame database"),
-            _ => {}
+        if let Some(message) = progress::setup_message(&config.database) {
+            spinner.set_message(message);
+        }
+        if let Some(notice) = progress::cache_build_notice(game, &config.database) {
+            self.say(&notice);
         }
         let solver = Solver::new(game.clone(), config)?;
         spinner.finish_and_clear();
@@ -162,13 +150,6 @@ impl SolverArgs {
         let template = "{spinner} [{elapsed}] {msg}";
         on_terminal(self.quiet, ProgressBar::new_spinner, template, 120)
     }
-}
-
-/// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
-/// MiB`).
-fn database_size(game: &Game, seeds: usize) -> String {
-    kalah_solver::egdb::file::Requirements::of(game.houses(), seeds)
-        .map_or_else(|_| "size unknown".to_string(), |r| r.to_string())
 }
 
 /// Checks that the principal variation of `solution` replays from `pos` to exactly the

@@ -3,11 +3,24 @@
 //! replaying it), and the result of a finished game for one side. The greedy engine is
 //! [`crate::greedy::greedy_turn`].
 
+use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::{notation, Game, Position, PositionError, Side};
+use kalah_io::LineReader;
 use kalah_solver::line::ReplayError;
 use kalah_solver::{Progress, SolveError, Solver};
+
+/// The next line a player types, trimmed; `None` at the end of the input. A line that is
+/// not UTF-8 is an error (`InvalidData`).
+pub fn next_typed_line(input: &mut LineReader<impl BufRead>) -> io::Result<Option<String>> {
+    match input.next_line()? {
+        Some(l) => std::str::from_utf8(l.bytes)
+            .map(|s| Some(s.trim().to_string()))
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
+        None => Ok(None),
+    }
+}
 
 /// Why the perfect engine has no turn to give.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +95,20 @@ mod tests {
     use super::*;
     use kalah_core::Rules;
     use kalah_solver::Config;
+
+    #[test]
+    fn typed_lines_are_trimmed_and_must_be_utf8() {
+        let mut input = LineReader::new(&b"  3-1 \r\nquit\n"[..]);
+        assert_eq!(next_typed_line(&mut input).unwrap().as_deref(), Some("3-1"));
+        assert_eq!(
+            next_typed_line(&mut input).unwrap().as_deref(),
+            Some("quit")
+        );
+        assert_eq!(next_typed_line(&mut input).unwrap(), None);
+        let mut bad = LineReader::new(&b"\xff\n"[..]);
+        let err = next_typed_line(&mut bad).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    }
 
     #[test]
     fn typed_words_are_read_in_any_case() {

@@ -1,7 +1,8 @@
 //! A solve's progress in words, as the front ends show it (the command line's spinner,
 //! the analysis board's status line).
 
-use kalah_solver::{Phase, Progress};
+use kalah_core::Game;
+use kalah_solver::{Database, Phase, Progress};
 
 /// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
 pub fn phase_name(phase: Phase) -> String {
@@ -27,4 +28,105 @@ pub fn progress_message(p: &Progress, side_sign: i32) -> String {
         p.nodes,
         p.nodes_per_second() / 1e6
     )
+}
+
+/// What the spinner says while a solver with `database` is made (loading a file or
+/// building a database), if it says anything.
+pub fn setup_message(database: &Database) -> Option<String> {
+    match database {
+        Database::File(path)
+        | Database::BestIn { dir: path, .. }
+        | Database::Cached {
+            file: Some(path), ..
+        } => Some(format!("loading the endgame database {}", path.display())),
+        Database::Cached { .. } | Database::Build(_) => {
+            Some("building the endgame database".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The word said before a database is built for `game` to be kept in the cache (a
+/// cached database with no file yet), once, since the build can take a while.
+pub fn cache_build_notice(game: &Game, database: &Database) -> Option<String> {
+    let Database::Cached {
+        seeds,
+        cache,
+        file: None,
+    } = database
+    else {
+        return None;
+    };
+    Some(format!(
+        "building the endgame database of {seeds} seeds for {} ({}), to keep in the \
+         cache {} for later runs",
+        kalah_solver::egdb::describe(game.rules()),
+        database_size(game, *seeds),
+        cache.dir().display()
+    ))
+}
+
+/// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
+/// MiB`).
+fn database_size(game: &Game, seeds: usize) -> String {
+    kalah_solver::egdb::file::Requirements::of(game.houses(), seeds)
+        .map_or_else(|_| "size unknown".to_string(), |r| r.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+    use kalah_solver::cache::Cache;
+
+    #[test]
+    fn the_spinner_says_what_is_loaded_or_built() {
+        let (file, dir) = ("db.egdb".into(), "dbs".into());
+        let loading = Some("loading the endgame database db.egdb".to_string());
+        assert_eq!(setup_message(&Database::File(file)), loading);
+        let best = Database::BestIn { dir, seeds: 8 };
+        assert_eq!(
+            setup_message(&best).unwrap(),
+            "loading the endgame database dbs"
+        );
+        let building = Some("building the endgame database".to_string());
+        assert_eq!(setup_message(&Database::Build(6)), building);
+        let cache = Cache::at("cache", 1 << 30);
+        let fresh = Database::Cached {
+            cache: cache.clone(),
+            seeds: 6,
+            file: None,
+        };
+        assert_eq!(setup_message(&fresh), building);
+        let kept = Database::Cached {
+            cache,
+            seeds: 6,
+            file: Some("cache/k.egdb".into()),
+        };
+        let loading_kept = "loading the endgame database cache/k.egdb";
+        assert_eq!(setup_message(&kept).unwrap(), loading_kept);
+        assert_eq!(setup_message(&Database::Memory), None);
+        assert_eq!(setup_message(&Database::None), None);
+    }
+
+    #[test]
+    fn only_a_database_built_for_the_cache_is_announced() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let cache = Cache::at("cache", 1 << 30);
+        let fresh = Database::Cached {
+            cache: cache.clone(),
+            seeds: 6,
+            file: None,
+        };
+        let notice = cache_build_notice(&game, &fresh).unwrap();
+        assert!(notice.starts_with("building the endgame database of 6 seeds for "));
+        assert!(notice.ends_with(", to keep in the cache cache for later runs"));
+        let kept = Database::Cached {
+            cache,
+            seeds: 6,
+            file: Some("cache/k.egdb".into()),
+        };
+        assert_eq!(cache_build_notice(&game, &kept), None);
+        assert_eq!(cache_build_notice(&game, &Database::Build(6)), None);
+    }
 }

@@ -165,6 +165,32 @@ pub struct Run {
     pub egdb_seeds: Option<usize>,
 }
 
+/// The totals of a bench run over its cases: the nodes searched, and the seconds spent
+/// making solvers (set-up) and searching.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// The nodes of every search.
+    pub nodes: u64,
+    /// The seconds spent making solvers: tables and databases.
+    pub setup_seconds: f64,
+    /// The seconds of the searches alone.
+    pub search_seconds: f64,
+}
+
+impl Totals {
+    /// Adds one run to the totals.
+    pub fn add(&mut self, run: &Run) {
+        self.nodes += run.solution.nodes;
+        self.setup_seconds += run.setup.as_secs_f64();
+        self.search_seconds += run.solution.elapsed.as_secs_f64();
+    }
+
+    /// The nodes searched per second of search (of a run too short to time, per 1e-9 s).
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.search_seconds.max(1e-9)
+    }
+}
+
 /// Why a run of a case failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
@@ -250,6 +276,27 @@ mod tests {
         let err = read(line).err().expect("a bad line");
         assert_eq!((err.line, err.text.as_str()), (1, line.trim()));
         err.reason
+    }
+
+    #[test]
+    fn totals_add_runs_and_rate_the_search() {
+        let case = &read("kalah 4 3 start").unwrap()[0];
+        let config = case.fingerprint_config(1, 1).unwrap();
+        let run = case.run(config).unwrap();
+        let mut totals = Totals::default();
+        totals.add(&run);
+        totals.add(&run);
+        assert_eq!(totals.nodes, 2 * run.solution.nodes);
+        assert_eq!(
+            totals.search_seconds,
+            2.0 * run.solution.elapsed.as_secs_f64()
+        );
+        assert_eq!(totals.setup_seconds, 2.0 * run.setup.as_secs_f64());
+        let idle = Totals {
+            nodes: 5,
+            ..Totals::default()
+        };
+        assert!((idle.nodes_per_second() - 5e9).abs() < 1.0);
     }
 
     #[test]
