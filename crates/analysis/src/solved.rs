@@ -30,11 +30,12 @@ pub struct SolveReport<'a> {
 impl SolveReport<'_> {
     /// The report as one JSON object on a line (`json`, [`solve_json`]) or as text.
     pub fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
-        if json {
-            writeln!(out, "{}", solve_json(self.solver, self.pos, self.solution))
-        } else {
-            self.write_text(out)
-        }
+        crate::wire::json_or_text(
+            json,
+            out,
+            || solve_json(self.solver, self.pos, self.solution),
+            |out| self.write_text(out),
+        )
     }
 
     /// The report for people: the value and its line, then the work.

@@ -204,11 +204,12 @@ impl Report<'_> {
     /// The report as one JSON object on a line (`json`) or as text; `next` names the file
     /// the next units were written to, if any.
     pub fn write(&self, json: bool, next: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
-        if json {
-            writeln!(out, "{}", self.to_json(next))
-        } else {
-            self.write_text(next, out)
-        }
+        crate::wire::json_or_text(
+            json,
+            out,
+            || self.to_json(next),
+            |out| self.write_text(next, out),
+        )
     }
 
     /// The report as one JSON object; `next` names the file the next units were written

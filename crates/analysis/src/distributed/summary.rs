@@ -31,11 +31,7 @@ pub struct SplitSummary<'a> {
 impl SplitSummary<'_> {
     /// The summary as one JSON object on a line (`json`) or as text.
     pub fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
-        if json {
-            writeln!(out, "{}", self.to_json())
-        } else {
-            self.write_text(out)
-        }
+        crate::wire::json_or_text(json, out, || self.to_json(), |out| self.write_text(out))
     }
 
     /// The summary as one JSON object.
@@ -129,11 +125,7 @@ pub struct SampleSummary<'a> {
 impl SampleSummary<'_> {
     /// The summary as one JSON object on a line (`json`) or as text.
     pub fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
-        if json {
-            writeln!(out, "{}", self.to_json())
-        } else {
-            self.write_text(out)
-        }
+        crate::wire::json_or_text(json, out, || self.to_json(), |out| self.write_text(out))
     }
 
     /// The summary as one JSON object.

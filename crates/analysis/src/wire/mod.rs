@@ -11,6 +11,7 @@ pub mod table;
 pub mod unit;
 
 use std::fmt;
+use std::io::{self, Write};
 
 use kalah_core::{notation, Game, Position, Rules};
 use kalah_solver::Turn;
@@ -87,6 +88,21 @@ pub fn read_line(game: &Game, pos: &Position, turns: &[Value]) -> Result<Vec<Tur
         p = next;
     }
     Ok(out)
+}
+
+/// Writes a report as one JSON object on a line (`json`) or as text for people: the one
+/// choice every report's `write` makes.
+pub fn json_or_text(
+    json: bool,
+    out: &mut dyn Write,
+    to_json: impl FnOnce() -> Value,
+    text: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    if json {
+        writeln!(out, "{}", to_json())
+    } else {
+        text(out)
+    }
 }
 
 #[cfg(test)]
