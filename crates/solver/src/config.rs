@@ -11,6 +11,7 @@ use kalah_core::{Game, Position};
 
 use crate::database::{egdb_seeds_for, work_seeds, Chosen, Database};
 use crate::egdb::{EgdbError, Residence};
+use crate::eval::Evaluation;
 
 /// Solver settings.
 ///
@@ -45,6 +46,9 @@ pub struct Config {
     /// With several threads, siblings are shared out (ABDADA) at positions with at least
     /// this many seeds in the houses.
     pub share_min_seeds: usize,
+    /// The evaluation at the leaves of depth-limited searches (the deepening before a
+    /// proof, and the anytime analysis); it never touches an exact value.
+    pub evaluation: Evaluation,
 }
 
 impl Default for Config {
@@ -58,6 +62,7 @@ impl Default for Config {
             table_min_seeds: 0,
             etc_min_seeds: Config::NO_ETC,
             share_min_seeds: 20,
+            evaluation: Evaluation::default(),
         }
     }
 }

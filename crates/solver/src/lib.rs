@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod anytime;
 pub mod bench;
 pub mod cache;
 mod config;
@@ -39,6 +40,7 @@ mod driver;
 pub mod egdb;
 mod env;
 mod error;
+pub mod eval;
 mod levels;
 pub mod line;
 mod lookup;
@@ -53,10 +55,12 @@ mod solver;
 pub mod stopdb;
 pub mod tt;
 
+pub use anytime::{Analysis, Limits, RootTurn};
 pub use config::Config;
 pub use database::{CacheReport, Database, EGDB_PATH_VAR};
 pub use env::Environment;
 pub use error::{SolveError, SolverError};
+pub use eval::Evaluation;
 pub use line::Turn;
 pub use outcome::{Bound, Phase, Progress, Solution};
 pub use overrides::{OverrideError, Overrides};

@@ -24,6 +24,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use kalah_core::{Game, Position};
 
 use crate::config::Config;
+use crate::eval::Evaluation;
 use crate::lookup::Lookup;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use moves::{Kid, MoveList};
@@ -114,6 +115,8 @@ pub(crate) struct Worker<'a> {
     pub(crate) aborted: bool,
     /// Positions with at most this many seeds in the houses skip the table.
     small: i32,
+    /// The evaluation at heuristic leaves.
+    evaluation: Evaluation,
     /// Enhanced transposition cut-offs at positions with at least this many seeds.
     etc_min: i32,
     /// The endgame database.
@@ -147,6 +150,7 @@ impl<'a> Worker<'a> {
             unreported: 0,
             aborted: false,
             small: config.table_min_seeds as i32 - 1,
+            evaluation: config.evaluation,
             etc_min: config.etc_min_seeds as i32,
             db,
             busy: None,
@@ -200,7 +204,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Fail-soft alpha-beta over `pos`, whose table key is `key`. `depth` is the number of
-    /// sowings left before the heuristic leaf (the store margin), or [`EXACT_DEPTH`] for a
+    /// sowings left before the heuristic leaf ([`Config::evaluation`]), or [`EXACT_DEPTH`] for a
     /// search to the end of the game. Returns a score `v` with: `v <= alpha` → the value is
     /// at most `v`; `v >= beta` → at least `v`; otherwise exactly `v` (for an exact search).
     pub(crate) fn search(
@@ -237,7 +241,7 @@ impl<'a> Worker<'a> {
             return reach.lo;
         }
         if depth == 0 {
-            return margin;
+            return self.evaluation.score(pos, margin);
         }
 
         let use_table = left > self.small;

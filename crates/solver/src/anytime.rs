@@ -1,0 +1,108 @@
+//! Anytime analysis: what the engine knows about a position at any moment of a search
+//! that may stop before the exact proof does: the depth reached, a heuristic evaluation,
+//! the proven interval that holds the exact value, the best turn and its line, and every
+//! root turn's evaluation and proven bounds.
+//!
+//! Values are final store margins for the player to move at the root (as in
+//! [`crate::Solution`]); the `*_from_south` methods turn them to South's view. The proven
+//! interval is a proof: `lower <= exact value <= upper` always holds. The evaluation is
+//! not: it is the heuristic value of the deepest completed depth-limited search, and it
+//! equals the exact value only when the interval has closed ([`Analysis::is_exact`]).
+
+use std::time::Duration;
+
+use kalah_core::Side;
+
+use crate::line::Turn;
+
+/// When an analysis stops: at the first limit reached, or (no limit) when the value is
+/// proved exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall time from the start of the analysis.
+    pub time: Option<Duration>,
+    /// Nodes searched, by all threads.
+    pub nodes: Option<u64>,
+    /// The deepest depth-limited search, in sowings.
+    pub depth: Option<u8>,
+}
+
+impl Limits {
+    /// No limit: the analysis runs until the value is exact.
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+
+    /// True when no limit is set.
+    pub fn is_unbounded(&self) -> bool {
+        self.time.is_none() && self.nodes.is_none() && self.depth.is_none()
+    }
+}
+
+/// One root turn of an analysis, with what is known of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootTurn {
+    /// The turn (every sowing of the player's turn).
+    pub turn: Turn,
+    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`].
+    pub eval: i32,
+    /// The depth of the search behind the evaluation, in sowings.
+    pub depth: u8,
+    /// Proven lower bound of the value after this turn, for the root's mover.
+    pub lower: i32,
+    /// Proven upper bound of the value after this turn, for the root's mover.
+    pub upper: i32,
+}
+
+/// What an analysis knows at one moment (reported as it runs, and returned at the end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The player to move at the root.
+    pub side: Side,
+    /// The deepest completed depth-limited search, in sowings (0 before the first).
+    pub depth: u8,
+    /// The heuristic evaluation for the mover: the value once exact.
+    pub eval: i32,
+    /// Proven lower bound of the value for the mover.
+    pub lower: i32,
+    /// Proven upper bound of the value for the mover.
+    pub upper: i32,
+    /// The best line found, best turn first (to the end of the game once exact).
+    pub pv: Vec<Turn>,
+    /// Every root turn known so far, best first.
+    pub turns: Vec<RootTurn>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall time since the analysis started.
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// True when the proven interval has closed: the evaluation is the exact value.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The evaluation from South.
+    pub fn eval_from_south(&self) -> i32 {
+        self.side.sign() * self.eval
+    }
+
+    /// The proven interval from South, lower first.
+    pub fn bounds_from_south(&self) -> (i32, i32) {
+        match self.side {
+            Side::South => (self.lower, self.upper),
+            Side::North => (-self.upper, -self.lower),
+        }
+    }
+
+    /// The best turn found (none when the game is over).
+    pub fn best_turn(&self) -> Option<&Turn> {
+        self.pv.first()
+    }
+
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
