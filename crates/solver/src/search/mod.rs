@@ -60,7 +60,7 @@ pub(crate) struct Bounds {
 impl Bounds {
     /// The range holding only `v`.
     #[inline(always)]
-    fn exact(v: i32) -> Bounds {
+    pub(crate) fn exact(v: i32) -> Bounds {
         Bounds { lo: v, hi: v }
     }
 
