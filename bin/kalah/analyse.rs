@@ -89,7 +89,7 @@ impl LimitArgs {
 }
 
 /// A time limit in seconds: a number above 0 and at most [`MAX_SECONDS`].
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    first_unit, parse_shard, read_ahead, rules_agree, solve_stream_in_order, Item, Lines, Sharded,
+    first_unit, parse_shard, read_ahead, rules_agree, solve_stream_within, Item, Lines, Sharded,
     Streamed,
 };
 use kalah_analysis::wire::answer;
@@ -16,7 +16,7 @@ use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
 use kalah_core::Game;
 use kalah_io::{Output, OutputError, OutputKind};
-use kalah_solver::Solver;
+use kalah_solver::{Limits, Solver};
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, parallel_solver, progress_bar,
@@ -43,6 +43,13 @@ use crate::solving::SolverArgs;
 /// "at_least" (no "value", empty "pv") or "at_most". A file of units carries its rules:
 /// without rule options the batch takes them from the first unit (rule options given
 /// must agree with them).
+///
+/// --time S analyses each position for at most S seconds instead of solving it: an answer
+/// the analysis proves is exact and written as without --time; any other is heuristic,
+/// with "exact": false, "eval" (the heuristic evaluation from South) at "depth", the
+/// proven interval "lower".."upper" (from South: the exact value lies in it), the
+/// "best_turn" and "pv" guessed, and no "value" (merge refuses it). Without an endgame
+/// database unless asked for (--egdb, --egdb-seeds).
 ///
 /// --shard I/N answers only every N-th position, starting with the I-th (1-based), so N
 /// jobs with I = 1..N share one input between them; each writes its own --output.
@@ -79,6 +86,11 @@ pub struct Args {
     /// Answer only shard I of N: the I-th position of the input, then every N-th after it
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
+
+    /// Analyse each position for at most SECONDS (decimals allowed) instead of solving
+    /// it: exact where proved in time, else a heuristic answer with its proven interval
+    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
+    time: Option<std::time::Duration>,
 
     #[command(flatten)]
     rules: RulesArgs,
@@ -124,7 +136,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         None => None,
     };
     let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
-    let (solver, workers) = parallel_solver(&args.solver, &game, game.capacity(), solves)?;
+    let solver_args = match args.time {
+        Some(_) => crate::timed::solver_args(&args.solver),
+        None => args.solver.clone(),
+    };
+    let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;
+    if args.time.is_some() {
+        crate::timed::check_supported(&solver, &game.start())?;
+    }
     let bar = match count {
         Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
         None => progress_counter(args.solver.quiet, "positions"),
@@ -143,7 +162,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .map(Ok)
         .chain(failed.map(Err))
         .chain(lines);
-    let ended = answer_all(&solver, workers, &mut next, sink, &bar);
+    let limits = crate::timed::limits(args.time);
+    let ended = answer_all(&solver, limits.as_ref(), workers, &mut next, sink, &bar);
     bar.finish_and_clear();
     let done = ended.done.map_err(|e| analysis_error(e, ""))?;
     if let Some(e) = ended.write {
@@ -207,10 +227,11 @@ struct Ended {
     read: Option<io::Error>,
 }
 
-/// Solves the items of `items` on `workers` threads and writes each answer line to `sink`
-/// in input order, flushed at once.
+/// Solves the items of `items` (analysed within `limits` where given) on `workers`
+/// threads and writes each answer line to `sink` in input order, flushed at once.
 fn answer_all(
     solver: &Solver,
+    limits: Option<&Limits>,
     workers: usize,
     items: &mut (dyn Iterator<Item = io::Result<Item>> + Send),
     sink: &mut dyn Write,
@@ -226,8 +247,9 @@ fn answer_all(
             None
         }
     };
-    let done = solve_stream_in_order(
+    let done = solve_stream_within(
         solver,
+        limits,
         &mut next,
         workers,
         interrupt_flag(),
@@ -239,6 +261,9 @@ fn answer_all(
                 return false;
             }
             bar.set_message(match &r {
+                Ok(a) if a.bound.is_heuristic() => {
+                    format!("line {}: about {}", item.line, signed(a.value))
+                }
                 Ok(a) => format!("line {}: {}", item.line, signed(a.value)),
                 Err(_) => format!("line {}: error", item.line),
             });

@@ -23,6 +23,7 @@ mod show;
 mod solve;
 mod solving;
 mod split;
+mod timed;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -4,11 +4,13 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use kalah_analysis::openings::{self, timed_openings, TimedOpening};
 use kalah_analysis::wire::report;
-use kalah_analysis::{first_steps, openings, AnalysisError, Offer, Opening};
+use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, opening_done, parallel_solver, progress_bar, with_output,
+    analysis_error, interrupt_flag, opening_done, parallel_solver, progress_bar, signed,
+    with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
@@ -24,6 +26,13 @@ use crate::solving::SolverArgs;
 ///
 /// `--threads` sets how many turns are solved at once (one search thread each).
 ///
+/// --time S analyses each turn for at most S seconds instead (on boards too large to
+/// solve): a turn whose value the analysis proves in time is exact, any other shows its
+/// heuristic evaluation (`~`), the depth reached and the interval proved to hold the value;
+/// the JSON turns then say "exact": false with "eval", "depth", "lower" and "upper" (no
+/// "value"), the CSV has the columns turn, exact, eval, lower, upper, depth,
+/// eval_for_mover, position_after, pv. No endgame database unless asked for.
+///
 /// Example: `kalah openings --houses 6 --seeds 4 --capture empty`
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -34,6 +43,11 @@ pub struct Args {
     /// Print a CSV table (turn, value, value_for_mover, position_after, pv) instead of text
     #[arg(long)]
     csv: bool,
+
+    /// Analyse each turn for at most SECONDS (decimals allowed) instead of solving it:
+    /// exact where proved in time, else a heuristic evaluation with its proven interval
+    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
+    time: Option<std::time::Duration>,
 
     #[command(flatten)]
     output: OutputArgs,
@@ -88,13 +102,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// Solves and prints to `out`.
 fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
+    if let Some(time) = args.time {
+        return timed_report(args, &game, &pos, &kalah_solver::Limits::time(time), out);
+    }
     let (list, seconds) = with_progress(
         &args.solver,
         &game,
         &pos,
         Offer::AfterTurn,
         |solver, workers, cancel, on_done| {
-            openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
+            openings::openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
         },
     )?;
     if args.json {
@@ -108,8 +125,52 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         write!(out, "{}", report::openings_csv(game.houses(), &list))?;
         Ok(())
     } else {
-        Ok(kalah_analysis::openings::write_text(
-            &game, &pos, &list, seconds, out,
-        )?)
+        Ok(openings::write_text(&game, &pos, &list, seconds, out)?)
     }
+}
+
+/// `kalah openings --time`: every first turn analysed within `limits`, printed to `out`.
+fn timed_report(
+    args: &Args,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+    limits: &kalah_solver::Limits,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let steps = first_steps(game, pos, Offer::AfterTurn).len();
+    if steps == 0 {
+        return Err(analysis_error(AnalysisError::GameOver, ""));
+    }
+    let solver_args = crate::timed::solver_args(&args.solver);
+    let seeds = pos.seeds_in_houses() as usize;
+    let (solver, workers) = parallel_solver(&solver_args, game, seeds, steps)?;
+    crate::timed::check_supported(&solver, pos)?;
+    let bar = progress_bar(args.solver.quiet, steps, "first moves analysed");
+    let h = game.houses();
+    let start = Instant::now();
+    let on_done = |o: &TimedOpening| {
+        bar.set_message(format!("{} ~{}", o.step.turn.notation(h), signed(o.eval)));
+        bar.inc(1);
+    };
+    let cancel = interrupt_flag();
+    let list = timed_openings(
+        &solver,
+        pos,
+        Offer::AfterTurn,
+        limits,
+        workers,
+        cancel,
+        &on_done,
+    );
+    bar.finish_and_clear();
+    let list = list.map_err(|e| analysis_error(e, "nothing printed"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        writeln!(out, "{}", openings::timed_json(game, pos, &list, seconds))?;
+    } else if args.csv {
+        write!(out, "{}", openings::timed_csv(h, &list))?;
+    } else {
+        openings::write_timed_text(game, pos, &list, seconds, out)?;
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 //! The engine plays perfectly by default: each of its turns is the first turn of the
 //! exact solver's principal variation, so it never gives away a seed of the position's
 //! value. `--engine greedy` plays the simple [`greedy_turn`] instead (the largest store
-//! margin at the end of its own turn), for a weaker opponent.
+//! margin at the end of its own turn), for a weaker opponent. `--time S` (and the default
+//! on boards that do not solve quickly) moves within S seconds by the anytime analysis.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -12,8 +13,9 @@ use kalah_core::{Game, Position, Side};
 
 use kalah_analysis::greedy::greedy_turn;
 use kalah_analysis::play::{self, result_for, typed, typed_turn, EngineError, Typed};
-use kalah_solver::Solver;
+use kalah_solver::{Analysis, Limits, Solver};
 
+use crate::analysis_io::signed;
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::{move_message, CliError};
 use crate::show;
@@ -24,6 +26,13 @@ use crate::solving::{progress_message, SolverArgs};
 /// Type a bin number (or a whole turn such as `3-6`) when it is
 /// your move, `help` for help, `quit` to stop. Reads moves from standard input, so a game
 /// can also be piped in: `printf '3\n6\n' | kalah play`.
+///
+/// The engine plays perfectly (the exact solver) where the game solves quickly: at most
+/// 48 seeds in the houses at the start (Kalah(6,4)), and the families whose positions
+/// repeat. On a larger board (`--houses 6 --seeds 6`) it takes 5 seconds a move by
+/// default: the anytime analysis, exact where it proves the value in time, else its best
+/// turn. `--time S` sets that time on any board; each engine move then says whether it
+/// was exact or heuristic (with the interval proved to hold the value).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The side you play; South moves first
@@ -38,6 +47,12 @@ pub struct Args {
     /// How the engine plays: perfectly (the exact solver) or greedily
     #[arg(long, value_enum, default_value = "perfect")]
     engine: EngineKind,
+
+    /// Let the engine move within SECONDS (decimals allowed): exact where the analysis
+    /// proves the value in time, else its best turn [default: the exact solver where the
+    /// game solves quickly, else 5]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds, conflicts_with = "engine")]
+    time: Option<std::time::Duration>,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -74,14 +89,49 @@ impl From<Player> for Side {
     }
 }
 
+/// The engine of one game.
+enum Engine {
+    /// The exact solver.
+    Perfect(Solver),
+    /// The anytime analysis within the limits.
+    Timed(Solver, Limits),
+    /// The greedy turn.
+    Greedy,
+}
+
+/// The engine `args` ask for in the game of `game` from `pos`, and a line that says how
+/// it plays where it is not the one asked for (the default time on a large board).
+fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<String>), CliError> {
+    let seeds = pos.seeds_in_houses() as usize;
+    let timed = |limits: Limits| -> Result<Engine, CliError> {
+        let solver = crate::timed::solver_args(&args.solver).solver(game, seeds)?;
+        crate::timed::check_supported(&solver, pos)?;
+        Ok(Engine::Timed(solver, limits))
+    };
+    if let Some(time) = args.time {
+        return Ok((timed(Limits::time(time))?, None));
+    }
+    if args.engine == EngineKind::Greedy {
+        return Ok((Engine::Greedy, None));
+    }
+    match play::default_engine(game, pos) {
+        None => Ok((Engine::Perfect(args.solver.solver(game, seeds)?), None)),
+        Some(limits) => {
+            let secs = limits.time.map_or(0.0, |t| t.as_secs_f64());
+            let note = format!(
+                "This board does not solve quickly: the engine takes {secs} s a move, exact \
+                 where it can prove it (set the time with --time)."
+            );
+            Ok((timed(limits)?, Some(note)))
+        }
+    }
+}
+
 /// Runs `kalah play`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, mut pos) = setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
-    let solver = match args.engine {
-        EngineKind::Perfect => Some(args.solver.solver(&game, pos.seeds_in_houses() as usize)?),
-        EngineKind::Greedy => None,
-    };
+    let (engine, note) = engine(args, &game, &pos)?;
     let h = game.houses();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -94,6 +144,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         bin(h, human, h - 1),
         human.other()
     )?;
+    if let Some(note) = note {
+        writeln!(out, "{note}\n")?;
+    }
     loop {
         writeln!(out, "{}", show::board(&pos))?;
         if pos.is_over() {
@@ -101,14 +154,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         let mover = pos.side_to_move();
         if mover != human {
-            let turn = match &solver {
-                Some(solver) => perfect_turn(solver, &pos, &args.solver)?,
-                None => greedy_turn(&game, &pos, args.seed),
+            let (turn, how) = match &engine {
+                Engine::Perfect(solver) => (perfect_turn(solver, &pos, &args.solver)?, None),
+                Engine::Timed(solver, limits) => {
+                    let t = timed_turn(solver, &pos, limits, &args.solver)?;
+                    let how = how_timed(&t.analysis);
+                    (t.sowings, Some(how))
+                }
+                Engine::Greedy => (greedy_turn(&game, &pos, args.seed), None),
             };
             for &j in &turn {
                 pos = game.play_unchecked(&pos, j);
             }
-            writeln!(out, "{mover} plays {}\n", format_turn(h, mover, &turn))?;
+            let how = how.map_or(String::new(), |how| format!(" ({how})"));
+            writeln!(out, "{mover} plays {}{how}\n", format_turn(h, mover, &turn))?;
             continue;
         }
         match human_turn(&game, &pos, &mut input, echo, out)? {
@@ -221,10 +280,61 @@ fn perfect_turn(
         spinner.set_message(progress_message(p, sign))
     });
     spinner.finish_and_clear();
-    turn.map_err(|e| match e {
+    turn.map_err(engine_error)
+}
+
+/// The turn of the anytime analysis of `pos` within `limits`, with a spinner that shows
+/// each depth, evaluation and proven interval as they come.
+fn timed_turn(
+    solver: &Solver,
+    pos: &Position,
+    limits: &Limits,
+    options: &SolverArgs,
+) -> Result<play::TimedTurn, CliError> {
+    let spinner = options.spinner();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let turn = play::timed_turn(solver, pos, limits, &cancel, &mut |a| {
+        let (lo, hi) = a.bounds_from_south();
+        spinner.set_message(format!(
+            "depth {}, heuristic {} from South, proven {}..{}, {} nodes",
+            a.depth,
+            signed(a.eval_from_south()),
+            signed(lo),
+            signed(hi),
+            a.nodes
+        ))
+    });
+    spinner.finish_and_clear();
+    turn.map_err(engine_error)
+}
+
+/// How an engine turn of the analysis `a` was chosen: exact, or heuristic with the
+/// interval proved to hold the value.
+fn how_timed(a: &Analysis) -> String {
+    let (lo, hi) = a.bounds_from_south();
+    let secs = a.elapsed.as_secs_f64();
+    match a.is_exact() {
+        true => format!("exact, value {} from South, {secs:.2} s", signed(lo)),
+        false => format!(
+            "heuristic, proven interval {}..{} from South, evaluation {} at depth {}, \
+             {secs:.2} s",
+            signed(lo),
+            signed(hi),
+            signed(a.eval_from_south()),
+            a.depth
+        ),
+    }
+}
+
+/// The command-line error for an engine that has no turn.
+fn engine_error(e: EngineError) -> CliError {
+    match e {
+        EngineError::Solve(kalah_solver::SolveError::Unsupported(what)) => {
+            crate::analysis_io::invalid(format!("not supported yet: {what}"))
+        }
         EngineError::Solve(_) => CliError::Internal("the search was cancelled".into()),
         EngineError::Replay(e) => {
             CliError::Internal(format!("principal variation does not replay: {e}"))
         }
-    })
+    }
 }

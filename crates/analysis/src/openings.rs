@@ -4,6 +4,10 @@
 //! `3-6`, `3-1-4`, ...). Every chain is a turn of its own, even when two chains reach the
 //! same position: they are different things to play. [`Offer::AfterFirstSowing`] looks at
 //! the single first sowings instead, for the pie rule offered that early.
+//!
+//! [`timed_openings`] analyses each first move within limits instead
+//! ([`Solver::analyse`]): exact where the analysis proves the value in time, else a
+//! heuristic evaluation with its proven interval ([`TimedOpening`]).
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -11,7 +15,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use kalah_core::{Game, Position, Side, Sowing};
-use kalah_solver::{Phase, Progress, Solver, Turn};
+use kalah_solver::{Limits, Phase, Progress, Solver, Turn};
 
 use crate::{pool, AnalysisError};
 use kalah_solver::line::{push_turn, replay};
@@ -314,6 +318,265 @@ pub fn solve_step(
         nodes: solution.nodes,
         elapsed: solution.elapsed,
     })
+}
+
+/// A first move analysed within limits ([`timed_openings`]): exact, or a heuristic
+/// evaluation with the interval proved to hold its value. Values are from South.
+#[derive(Clone, Debug)]
+pub struct TimedOpening {
+    /// The move and the position it leads to.
+    pub step: Step,
+    /// The heuristic evaluation of the move, inside `lower..=upper`: its exact value once
+    /// `lower == upper`.
+    pub eval: i32,
+    /// Proven lower bound of the move's value.
+    pub lower: i32,
+    /// Proven upper bound of the move's value.
+    pub upper: i32,
+    /// The deepest completed search behind `eval`, in sowings after the move.
+    pub depth: u8,
+    /// The line from the position before the move, starting with it: replayed and checked
+    /// to end with the value once exact; otherwise the line guessed.
+    pub pv: Vec<Turn>,
+    /// Nodes searched for this move.
+    pub nodes: u64,
+    /// Wall time of its analysis.
+    pub elapsed: Duration,
+}
+
+impl TimedOpening {
+    /// Whether the value is proved: `eval` is then the exact value.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The evaluation for the player who made the move.
+    pub fn eval_for_mover(&self) -> i32 {
+        self.step.turn.side.sign() * self.eval
+    }
+}
+
+/// Analyses every first move of the mover in `pos` (see [`first_steps`]) within `limits`
+/// each, on `workers` threads sharing `solver`'s table, and returns them best first for
+/// the mover by evaluation (ties in bin order). `on_done` is called from a worker thread
+/// as each is analysed (and, when exact, its line checked). Stopped by `cancel`, it is
+/// [`AnalysisError::Cancelled`], as is a family the analysis does not support yet (the
+/// caller checks that first).
+pub fn timed_openings(
+    solver: &Solver,
+    pos: &Position,
+    offer: Offer,
+    limits: &Limits,
+    workers: usize,
+    cancel: &AtomicBool,
+    on_done: &(dyn Fn(&TimedOpening) + Sync),
+) -> Result<Vec<TimedOpening>, AnalysisError> {
+    let steps = first_steps(solver.game(), pos, offer);
+    if steps.is_empty() {
+        return Err(AnalysisError::GameOver);
+    }
+    let failure = Mutex::new(None);
+    let mut done = Vec::with_capacity(steps.len());
+    pool::run_in_order(
+        workers,
+        steps.len(),
+        cancel,
+        |i| match analyse_step(solver, pos, &steps[i], limits, cancel) {
+            Ok(o) => {
+                on_done(&o);
+                Some(o)
+            }
+            Err(e) => {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(e);
+                }
+                None
+            }
+        },
+        |_, o| {
+            done.push(o);
+            true
+        },
+    )?;
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    if done.len() < steps.len() || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(AnalysisError::Cancelled);
+    }
+    let sign = pos.side_to_move().sign();
+    // Stable: equal evaluations keep bin order.
+    done.sort_by_key(|o: &TimedOpening| -sign * o.eval);
+    Ok(done)
+}
+
+/// Analyses the position after one first move of `pos` within `limits`; once exact, its
+/// line from `pos` is replayed to the value.
+pub fn analyse_step(
+    solver: &Solver,
+    pos: &Position,
+    step: &Step,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<TimedOpening, AnalysisError> {
+    let a = solver.analyse(&step.after, limits, cancel, &mut |_| {})?;
+    let (lower, upper) = a.bounds_from_south();
+    let mut pv = vec![step.turn.clone()];
+    for t in a.pv.iter().cloned() {
+        push_turn(&mut pv, t);
+    }
+    if a.is_exact() {
+        replay(solver.game(), pos, &pv, lower)?;
+    }
+    Ok(TimedOpening {
+        step: step.clone(),
+        eval: a.eval_from_south(),
+        lower,
+        upper,
+        depth: a.depth,
+        pv,
+        nodes: a.nodes,
+        elapsed: a.elapsed,
+    })
+}
+
+/// The turns `list` of `pos` as [`timed_openings`] returns them (best first, at least
+/// one), as a table for people: an exact value, or `~` and the evaluation with the depth
+/// and the proven interval; `seconds` is the time they took.
+pub fn write_timed_text(
+    game: &Game,
+    pos: &Position,
+    list: &[TimedOpening],
+    seconds: f64,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use crate::bounds::signed;
+    let h = game.houses();
+    writeln!(out, "rules      {}", game.rules())?;
+    writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
+    writeln!(
+        out,
+        "values     from South: exact where proved in time, else ~ a heuristic \
+         evaluation at a depth, with the interval proved to hold the value"
+    )?;
+    writeln!(out)?;
+    let width = list
+        .iter()
+        .map(|o| o.step.turn.notation(h).len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(out, "{:<width$}  value  depth  proven    line", "turn")?;
+    for o in list {
+        let value = match o.is_exact() {
+            true => signed(o.eval),
+            false => format!("~{}", signed(o.eval)),
+        };
+        let depth = match o.is_exact() {
+            true => "exact".to_string(),
+            false => o.depth.to_string(),
+        };
+        let proven = format!("{}..{}", signed(o.lower), signed(o.upper));
+        let line = kalah_solver::line::notations(h, &o.pv).join(" ");
+        let turn = o.step.turn.notation(h);
+        writeln!(
+            out,
+            "{turn:<width$}  {value:>5}  {depth:>5}  {proven:<8}  {line}"
+        )?;
+    }
+    writeln!(out)?;
+    let exact = list.iter().filter(|o| o.is_exact()).count();
+    let best = &list[0];
+    let what = match best.is_exact() {
+        true => format!("value {} from South, exact", signed(best.eval)),
+        false => format!(
+            "heuristic {} from South, proven {}..{}",
+            signed(best.eval),
+            signed(best.lower),
+            signed(best.upper)
+        ),
+    };
+    writeln!(out, "best turn  {} ({what})", best.step.turn.notation(h))?;
+    let nodes: u64 = list.iter().map(|o| o.nodes).sum();
+    writeln!(
+        out,
+        "{} turns analysed in {seconds:.2} s, {exact} of them exact, {nodes} nodes",
+        list.len()
+    )
+}
+
+/// One turn of [`timed_openings`] as JSON: as `kalah openings --json` writes an exact
+/// turn (`turn`, `value`, `value_for_mover`, `position_after`, `pv`, `nodes`, `seconds`);
+/// a heuristic one has `"exact": false`, `eval`, `eval_for_mover`, `depth`, `lower` and
+/// `upper` (from South) instead of the values.
+pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> serde_json::Value {
+    use serde_json::json;
+    let mut v = json!({
+        "turn": o.step.turn.notation(houses),
+        "position_after": o.step.after.to_string(),
+        "pv": crate::wire::write_line(houses, &o.pv),
+        "nodes": o.nodes,
+        "seconds": o.elapsed.as_secs_f64(),
+    });
+    if o.is_exact() {
+        v["value"] = json!(o.eval);
+        v["value_for_mover"] = json!(o.eval_for_mover());
+    } else {
+        v["exact"] = json!(false);
+        v["eval"] = json!(o.eval);
+        v["eval_for_mover"] = json!(o.eval_for_mover());
+        v["depth"] = json!(o.depth);
+        v["lower"] = json!(o.lower);
+        v["upper"] = json!(o.upper);
+    }
+    v
+}
+
+/// The answer of `kalah openings --time --json`: every turn ([`timed_turn_json`]) best
+/// first, the best turn, whether every turn is `exact`, the nodes and the `seconds`, the
+/// rules and the position (as `kalah openings --json`).
+pub fn timed_json(
+    game: &Game,
+    pos: &Position,
+    list: &[TimedOpening],
+    seconds: f64,
+) -> serde_json::Value {
+    use serde_json::json;
+    let h = game.houses();
+    let turns: Vec<_> = list.iter().map(|o| timed_turn_json(h, o)).collect();
+    json!({
+        "turns": turns,
+        "best_turn": list[0].step.turn.notation(h),
+        "exact": list.iter().all(TimedOpening::is_exact),
+        "nodes": list.iter().map(|o| o.nodes).sum::<u64>(),
+        "seconds": seconds,
+        "rules": game.rules().to_string(),
+        "position": pos.to_string(),
+        "side_to_move": pos.side_to_move().to_string(),
+    })
+}
+
+/// The answer of `kalah openings --time --csv`: a header, then one row a turn (turn,
+/// exact, eval, lower, upper, depth, eval_for_mover, position_after, pv with its turns
+/// separated by spaces); `eval` is the exact value where `exact` is true.
+pub fn timed_csv(houses: usize, list: &[TimedOpening]) -> String {
+    let mut text =
+        String::from("turn,exact,eval,lower,upper,depth,eval_for_mover,position_after,pv\n");
+    for o in list {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            o.step.turn.notation(houses),
+            o.is_exact(),
+            o.eval,
+            o.lower,
+            o.upper,
+            o.depth,
+            o.eval_for_mover(),
+            crate::wire::table::csv_field(&o.step.after.to_string()),
+            crate::wire::write_line(houses, &o.pv).join(" ")
+        ));
+    }
+    text
 }
 
 /// The turns `list` of `pos` as [`openings`] returns them (best first, at least one), as a

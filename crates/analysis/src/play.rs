@@ -1,15 +1,18 @@
 //! A game played turn by turn (`kalah play`): the turn a player types, the engine's
 //! perfect turn (the first turn of the exact solver's principal variation, checked by
-//! replaying it), and the result of a finished game for one side. The greedy engine is
-//! [`crate::greedy::greedy_turn`].
+//! replaying it), the engine's turn within a time ([`timed_turn`]: exact when the
+//! analysis proves it, else the analysis' best turn), and the result of a finished game
+//! for one side. The greedy engine is [`crate::greedy::greedy_turn`].
 
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 
+use std::time::Duration;
+
 use kalah_core::{notation, Game, Position, PositionError, Side};
 use kalah_io::LineReader;
-use kalah_solver::line::ReplayError;
-use kalah_solver::{Progress, SolveError, Solver};
+use kalah_solver::line::{replay, ReplayError};
+use kalah_solver::{Analysis, Limits, Progress, SolveError, Solver};
 
 /// The next line a player types, trimmed; `None` at the end of the input. A line that is
 /// not UTF-8 is an error (`InvalidData`).
@@ -50,6 +53,76 @@ pub fn perfect_turn(
         .best_turn()
         .map(|t| t.sowings.clone())
         .unwrap_or_default())
+}
+
+/// The most seeds in the houses of a starting position that the perfect engine is the
+/// default for: [`solves_quickly`].
+pub const PERFECT_SEEDS: u32 = 48;
+
+/// The time a move of the engine takes by default where the game does not solve quickly
+/// ([`default_engine`]).
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// Whether the exact solve of a game from `pos` is quick enough for the perfect engine
+/// to be the default: at most [`PERFECT_SEEDS`] seeds in the houses (Kalah(6,4) from the
+/// start), or a family whose positions repeat (solved by the retrograde solver, which
+/// the anytime analysis does not cover yet).
+pub fn solves_quickly(game: &Game, pos: &Position) -> bool {
+    game.rules().family.is_cyclic() || pos.seeds_in_houses() <= PERFECT_SEEDS
+}
+
+/// How the engine plays when asked for nothing: perfectly (`None`) where the game from
+/// `pos` solves quickly ([`solves_quickly`]), else within [`DEFAULT_MOVE_TIME`] a move.
+pub fn default_engine(game: &Game, pos: &Position) -> Option<Limits> {
+    (!solves_quickly(game, pos)).then(|| Limits::time(DEFAULT_MOVE_TIME))
+}
+
+/// The engine's turn within limits ([`timed_turn`]) and the analysis behind it.
+#[derive(Clone, Debug)]
+pub struct TimedTurn {
+    /// The houses it sows, in order (empty where the game is over).
+    pub sowings: Vec<usize>,
+    /// The analysis: exact ([`Analysis::is_exact`], its line replayed to the value) or
+    /// heuristic with its proven interval.
+    pub analysis: Analysis,
+}
+
+impl TimedTurn {
+    /// Whether the turn is perfect: the analysis proved the value, and the turn is the
+    /// first of a line that replays to it.
+    pub fn is_exact(&self) -> bool {
+        self.analysis.is_exact()
+    }
+}
+
+/// The engine's turn in `pos` within `limits`: the best turn of the anytime analysis
+/// ([`Solver::analyse`]), which is a perfect turn where the analysis proves the value in
+/// time (its line is then replayed to the value first), else the turn of the best
+/// heuristic evaluation. `on_progress` sees each report. Stopped by `cancel` it gives
+/// the best turn found so far. A family the analysis does not support is
+/// [`EngineError::Solve`].
+pub fn timed_turn(
+    solver: &Solver,
+    pos: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    on_progress: &mut dyn FnMut(&Analysis),
+) -> Result<TimedTurn, EngineError> {
+    let analysis = solver
+        .analyse(pos, limits, cancel, on_progress)
+        .map_err(EngineError::Solve)?;
+    if analysis.is_exact() {
+        let value = analysis.bounds_from_south().0;
+        replay(solver.game(), pos, &analysis.pv, value).map_err(EngineError::Replay)?;
+    }
+    let sowings = match pos.is_over() {
+        true => Vec::new(),
+        false => analysis
+            .best_turn()
+            .map(|t| t.sowings.clone())
+            .unwrap_or_default(),
+    };
+    Ok(TimedTurn { sowings, analysis })
 }
 
 /// Plays the turn a player typed: a bin, or bins joined by `-` where every sowing but the
@@ -155,6 +228,53 @@ mod tests {
                 .value_from_south()
         };
         assert_eq!(value(&pos), value(&start));
+    }
+
+    #[test]
+    fn a_timed_turn_is_legal_and_perfect_once_exact() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let config = Config {
+            threads: 1,
+            hash_mb: 4,
+            ..Config::default()
+        };
+        let solver = Solver::new(game.clone(), config).unwrap();
+        let start = game.start();
+        let cancel = AtomicBool::new(false);
+        let value = |p: &Position| {
+            solver
+                .solve(p, &cancel, &mut |_| {})
+                .unwrap()
+                .value_from_south()
+        };
+        // The position after the turn, each sowing checked to be legal.
+        let play = |t: &TimedTurn| {
+            let mut pos = start;
+            for &j in &t.sowings {
+                assert!(game.legal_moves(&pos).any(|m| m == j), "{j} in {pos}");
+                pos = game.play_unchecked(&pos, j);
+            }
+            assert!(pos.is_over() || pos.side_to_move() != start.side_to_move());
+            pos
+        };
+        // Without a limit the analysis runs until exact: a perfect turn.
+        let t = timed_turn(&solver, &start, &Limits::none(), &cancel, &mut |_| {}).unwrap();
+        assert!(t.is_exact());
+        assert_eq!(value(&play(&t)), value(&start));
+        // One node: still a legal turn, whose interval holds the exact value.
+        let t = timed_turn(&solver, &start, &Limits::nodes(1), &cancel, &mut |_| {}).unwrap();
+        play(&t);
+        let (lo, hi) = t.analysis.bounds_from_south();
+        assert!(lo <= value(&start) && value(&start) <= hi);
+    }
+
+    #[test]
+    fn the_perfect_engine_is_the_default_where_the_game_solves_quickly() {
+        let small = Game::new(Rules::kalah(6, 4)).unwrap();
+        assert_eq!(default_engine(&small, &small.start()), None);
+        let large = Game::new(Rules::kalah(6, 6)).unwrap();
+        let limits = default_engine(&large, &large.start()).unwrap();
+        assert_eq!(limits.time, Some(DEFAULT_MOVE_TIME));
     }
 
     #[test]

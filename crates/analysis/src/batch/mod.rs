@@ -13,6 +13,11 @@
 //! in input order, as soon as it and everything before it are done, so a run that is
 //! stopped has answered a prefix of its input: the caller can write that prefix and later
 //! resume after it ([`resume`]); [`Sharded`] cuts the input into shards for several jobs.
+//!
+//! With limits ([`solve_stream_within`], `kalah batch --time`) each position is analysed
+//! by [`Solver::analyse`] instead of solved: the answer is exact where the analysis proves
+//! the value within the limits, else heuristic ([`Bound::Heuristic`]: the evaluation and
+//! the proven interval).
 
 pub mod resume;
 mod shard;
@@ -24,7 +29,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{notation, Game, Position, PositionError, Rules};
 use kalah_io::LineReader;
 use kalah_solver::line::replay;
-use kalah_solver::{SolveError, Solver};
+use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
 pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
@@ -205,6 +210,8 @@ pub enum LineError {
     },
     /// A principal variation failed its check: a bug.
     Replay(ReplayError),
+    /// The position cannot be analysed within limits (the engine does not support it).
+    Analysis(SolveError),
 }
 
 impl fmt::Display for LineError {
@@ -220,6 +227,7 @@ impl fmt::Display for LineError {
                  batch the unit's rules"
             ),
             LineError::Replay(e) => write!(f, "internal error, please report it: {e}"),
+            LineError::Analysis(e) => write!(f, "cannot analyse within a time: {e}"),
         }
     }
 }
@@ -290,13 +298,28 @@ pub fn solve_stream_in_order(
     cancel: &AtomicBool,
     sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
 ) -> Result<Streamed, AnalysisError> {
+    solve_stream_within(solver, None, next, workers, cancel, sink)
+}
+
+/// [`solve_stream_in_order`], each item analysed within `limits` where they are given
+/// (exact where the analysis proves the value in time, else a heuristic answer), solved
+/// exactly where they are `None`. A position stopped by `cancel` is not answered (as
+/// without limits), so that a resumed run analyses it again.
+pub fn solve_stream_within(
+    solver: &Solver,
+    limits: Option<&Limits>,
+    next: &mut (dyn FnMut() -> Option<Item> + Send),
+    workers: usize,
+    cancel: &AtomicBool,
+    sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
+) -> Result<Streamed, AnalysisError> {
     let too_large = std::sync::Mutex::new(None);
     let answered = pool::run_stream_in_order(
         workers,
         next,
         cancel,
         |item: &Item| {
-            solve_one(solver, item, cancel)
+            solve_one(solver, item, limits, cancel)
                 .map_err(|e| {
                     if let (SolveError::GraphTooLarge { limit }, Ok(mut t)) = (e, too_large.lock())
                     {
@@ -335,11 +358,12 @@ impl Streamed {
     }
 }
 
-/// The answer for one item; the solve's error when it stopped (cancelled, or a graph
-/// too large).
+/// The answer for one item (analysed within `limits` where given); the solve's error
+/// when it stopped (cancelled, or a graph too large).
 fn solve_one(
     solver: &Solver,
     item: &Item,
+    limits: Option<&Limits>,
     cancel: &AtomicBool,
 ) -> Result<Result<Answer, LineError>, SolveError> {
     let game = solver.game();
@@ -350,6 +374,9 @@ fn solve_one(
         Ok(p) => p,
         Err(e) => return Ok(Err(e)),
     };
+    if let Some(limits) = limits {
+        return analyse_one(solver, pos, unit, limits, cancel);
+    }
     let solution = match &unit {
         None => solver.solve(&pos, cancel, &mut |_| {})?,
         Some(u) => {
@@ -388,6 +415,60 @@ fn solve_one(
         }),
         Err(e) => Err(LineError::Replay(e)),
     })
+}
+
+/// The answer for `pos` (of the work unit `unit`, if any) analysed within `limits`:
+/// exact (its line replayed) where the analysis proves the value, a bound where it proves
+/// a unit's value outside the unit's window, else heuristic. Stopped by `cancel`, it is
+/// no answer ([`SolveError::Cancelled`]).
+fn analyse_one(
+    solver: &Solver,
+    pos: Position,
+    unit: Option<Unit>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Result<Answer, LineError>, SolveError> {
+    let a = match solver.analyse(&pos, limits, cancel, &mut |_| {}) {
+        Ok(a) => a,
+        Err(SolveError::Unsupported(what)) => {
+            return Ok(Err(LineError::Analysis(SolveError::Unsupported(what))))
+        }
+        Err(e) => return Err(e),
+    };
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(SolveError::Cancelled);
+    }
+    let lower = a.bounds_from_south().0;
+    let (value, bound, pv) = match (&unit, a.is_exact()) {
+        (Some(u), true) if lower <= u.window.alpha => (lower, Bound::AtMost, Vec::new()),
+        (Some(u), true) if lower >= u.window.beta => (lower, Bound::AtLeast, Vec::new()),
+        (_, true) => {
+            if let Err(e) = replay(solver.game(), &pos, &a.pv, lower) {
+                return Ok(Err(LineError::Replay(e)));
+            }
+            (lower, Bound::Exact, a.pv.clone())
+        }
+        (_, false) => (a.eval_from_south(), heuristic(&a), a.pv.clone()),
+    };
+    Ok(Ok(Answer {
+        position: pos,
+        value,
+        bound,
+        pv,
+        unit,
+        nodes: a.nodes,
+        elapsed: a.elapsed,
+    }))
+}
+
+/// The bound of an analysis that is not exact: its proven interval and depth.
+fn heuristic(a: &Analysis) -> Bound {
+    let (lower, upper) = a.bounds_from_south();
+    Bound::Heuristic {
+        lower,
+        upper,
+        depth: a.depth,
+    }
 }
 
 /// Reads one line: a work unit (checked against the batch's rules) or a position.

@@ -7,6 +7,13 @@
 //! string a turn), `nodes` and `seconds`; a work unit's also `id` and `window`, and where
 //! its value lies outside the window `at_least` or `at_most` instead of `value` (with an
 //! empty `pv`). A line that could not be solved has `error` instead.
+//!
+//! An answer of `kalah batch --time` whose analysis did not prove the value within the
+//! time is *heuristic*: it has `"exact": false`, the evaluation `eval` (from South) and
+//! the `depth` it was reached at, the proven interval `lower`..`upper` (from South, the
+//! exact value lies in it) and the best turn and line guessed (`best_turn`, `pv`), but
+//! no `value`, `at_least` or `at_most`, so that nothing reads it as exact
+//! ([`AnswerLine::claim`] refuses it). An exact answer is written as without `--time`.
 
 use std::fmt;
 use std::time::Duration;
@@ -28,15 +35,31 @@ pub enum Bound {
     AtLeast,
     /// The value is at most this (at most the window's lower end).
     AtMost,
+    /// Not proved: the value is a heuristic evaluation (from South) reached at `depth`,
+    /// and the exact value lies in the proven interval `lower..=upper` (from South).
+    Heuristic {
+        /// Proven lower bound, from South.
+        lower: i32,
+        /// Proven upper bound, from South.
+        upper: i32,
+        /// The depth of the evaluation, in sowings.
+        depth: u8,
+    },
 }
 
 impl Bound {
+    /// Whether the answer is heuristic: not proved.
+    pub fn is_heuristic(self) -> bool {
+        matches!(self, Bound::Heuristic { .. })
+    }
+
     /// The field the value is written in.
     fn name(self) -> &'static str {
         match self {
             Bound::Exact => "value",
             Bound::AtLeast => "at_least",
             Bound::AtMost => "at_most",
+            Bound::Heuristic { .. } => "eval",
         }
     }
 }
@@ -47,12 +70,13 @@ impl Bound {
 pub struct Answer {
     /// The position solved.
     pub position: Position,
-    /// Its value from South, or the bound (see [`Answer::bound`]).
+    /// Its value from South, or the bound, or the heuristic evaluation (see
+    /// [`Answer::bound`]).
     pub value: i32,
     /// Whether `value` is the value or a bound of it.
     pub bound: Bound,
     /// A principal variation (empty when the game is over or the value is a bound),
-    /// replayed and checked.
+    /// replayed and checked; for a heuristic answer, the line guessed (not checked).
     pub pv: Vec<Turn>,
     /// The work unit the line held, if it held one.
     pub unit: Option<Unit>,
@@ -95,6 +119,17 @@ pub fn write(
         out["window"] = u.window.to_json();
     }
     out["position"] = json!(a.position.to_string());
+    if let Bound::Heuristic {
+        lower,
+        upper,
+        depth,
+    } = a.bound
+    {
+        out["exact"] = json!(false);
+        out["lower"] = json!(lower);
+        out["upper"] = json!(upper);
+        out["depth"] = json!(depth);
+    }
     out[a.bound.name()] = json!(a.value);
     out["best_turn"] = json!(a.best_turn().map(|t| t.notation(h)));
     out["pv"] = json!(write_line(h, &a.pv));
@@ -186,10 +221,23 @@ impl AnswerLine {
         self.0["position"].as_str().and_then(|p| p.parse().ok())
     }
 
+    /// Whether the line is a heuristic answer (`"exact": false`, written by `kalah batch
+    /// --time`): it proves no value.
+    pub fn is_heuristic(&self) -> bool {
+        self.0.get("exact") == Some(&json!(false))
+    }
+
     /// The claim of the answer (`value` with `pv`, `at_least` or `at_most`) for a unit
-    /// at `pos`, its line played from `pos`.
+    /// at `pos`, its line played from `pos`. A heuristic answer is refused, whatever
+    /// else it holds: it proves no value.
     pub fn claim(&self, game: &Game, pos: &Position) -> Result<Claim, FormatError> {
         let (v, what) = (&self.0, "the answer");
+        if self.is_heuristic() || v.get("exact").is_some_and(|e| e != &json!(true)) {
+            return Err(FormatError(format!(
+                "{what} is heuristic (\"exact\": false, written by batch --time): it proves \
+                 no value; answer the unit again without --time"
+            )));
+        }
         if let Some(value) = v.get("value") {
             let value = value
                 .as_i64()
@@ -277,9 +325,47 @@ mod tests {
                 },
                 Bound::AtLeast => Claim::AtLeast(3),
                 Bound::AtMost => Claim::AtMost(3),
+                Bound::Heuristic { .. } => unreachable!("not among the bounds tried"),
             };
             assert_eq!(claim, expected);
         }
+    }
+
+    #[test]
+    fn a_heuristic_answer_is_labelled_and_never_claimed() {
+        let rules = Rules::kalah(4, 3);
+        let game = Game::new(rules).unwrap();
+        let heuristic = Bound::Heuristic {
+            lower: -2,
+            upper: 6,
+            depth: 9,
+        };
+        let mut a = answer(&game, heuristic, None);
+        a.pv = vec![
+            first_steps(&game, &game.start(), Offer::AfterTurn)
+                .remove(0)
+                .turn,
+        ];
+        let text = write(4, "x", &rules, Ok(&a));
+        assert_eq!(text["exact"], json!(false));
+        assert_eq!(text["eval"], json!(3));
+        assert_eq!((&text["lower"], &text["upper"]), (&json!(-2), &json!(6)));
+        assert_eq!(text["depth"], json!(9));
+        for exact_field in ["value", "at_least", "at_most"] {
+            assert!(text.get(exact_field).is_none(), "{exact_field}");
+        }
+        let back = AnswerLine::parse(text.to_string().as_bytes()).unwrap();
+        assert!(back.is_heuristic() && !back.is_error());
+        let e = back.claim(&game, &a.position).unwrap_err();
+        assert!(e.0.contains("heuristic"), "{}", e.0);
+        // Even with a value added by hand, a line that says it is not exact is refused.
+        let mut forged = text.clone();
+        forged["value"] = json!(3);
+        let forged = AnswerLine::parse(forged.to_string().as_bytes()).unwrap();
+        assert!(forged.claim(&game, &a.position).is_err());
+        // An exact answer carries no "exact" field: as written without --time.
+        let exact = write(4, "x", &rules, Ok(&answer(&game, Bound::Exact, None)));
+        assert!(exact.get("exact").is_none() && exact.get("eval").is_none());
     }
 
     #[test]
