@@ -64,15 +64,15 @@ pub struct Args {
 #[command(next_help_heading = "Limits")]
 pub struct LimitArgs {
     /// Stop after SECONDS of search (decimals allowed, more than 0)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time: Option<Duration>,
 
     /// Stop after about N nodes (at least 1)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     pub nodes: Option<u64>,
 
     /// Stop after the depth-limited search of D sowings (1 to 120)
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=Limits::MAX_DEPTH as i64))]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=Limits::MAX_DEPTH as i64))]
     pub depth: Option<u8>,
 }
 

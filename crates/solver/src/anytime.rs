@@ -76,7 +76,8 @@ impl Limits {
 pub struct RootTurn {
     /// The turn (every sowing of the player's turn).
     pub turn: Turn,
-    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`].
+    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`], inside its
+    /// proven interval (its exact value once that closes).
     pub eval: i32,
     /// The depth of the search behind the evaluation, in sowings.
     pub depth: u8,
@@ -93,15 +94,18 @@ pub struct Analysis {
     pub side: Side,
     /// The deepest completed depth-limited search, in sowings (0 before the first).
     pub depth: u8,
-    /// The heuristic evaluation for the mover: the value once exact.
+    /// The heuristic evaluation for the mover (the best turn's), inside the proven
+    /// interval: the value once exact.
     pub eval: i32,
     /// Proven lower bound of the value for the mover.
     pub lower: i32,
     /// Proven upper bound of the value for the mover.
     pub upper: i32,
-    /// The best line found, best turn first (to the end of the game once exact).
+    /// The best line found, best turn first: to the end of the game, replaying to the
+    /// value, once exact; else the best turn and the moves the table holds after it.
     pub pv: Vec<Turn>,
-    /// Every root turn known so far, best first.
+    /// Every root turn, best first (by evaluation, then by proven lower bound); the first
+    /// is the line's.
     pub turns: Vec<RootTurn>,
     /// Nodes searched by all threads.
     pub nodes: u64,

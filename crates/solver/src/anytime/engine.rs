@@ -108,6 +108,8 @@ pub(crate) struct Analyser<'a> {
     depth: u8,
     /// The exact principal variation, once found.
     exact_pv: Option<Vec<Turn>>,
+    /// The next halving test comes from below (they alternate).
+    next_from_below: bool,
 }
 
 impl<'a> Analyser<'a> {
@@ -145,6 +147,7 @@ impl<'a> Analyser<'a> {
             bounds,
             depth: 0,
             exact_pv: None,
+            next_from_below: true,
         };
         a.narrow();
         a.rank();
@@ -172,7 +175,7 @@ impl<'a> Analyser<'a> {
                     break;
                 }
             }
-            self.prove(u64::MAX, on_progress);
+            self.prove(u64::MAX, false, on_progress);
         } else {
             let max_depth = limits.depth.unwrap_or(u8::MAX).min(Limits::MAX_DEPTH);
             for d in 1..=max_depth {
@@ -184,7 +187,7 @@ impl<'a> Analyser<'a> {
                     break;
                 }
                 let spent = self.nodes() - before;
-                self.prove(spent.max(MIN_PROOF_NODES), on_progress);
+                self.prove(spent.max(MIN_PROOF_NODES), true, on_progress);
             }
         }
         self.finish()
@@ -240,19 +243,36 @@ impl<'a> Analyser<'a> {
         true
     }
 
-    /// Null-window tests of the exact search (MTD(f) from the best evaluation) with
-    /// `budget` nodes, until the root's interval closes, the budget is spent or a limit
-    /// is reached. Each completed test of a turn narrows that turn's interval.
-    fn prove(&mut self, budget: u64, on_progress: &mut dyn FnMut(&Analysis)) {
+    /// Null-window tests of the exact search with `budget` nodes, until the root's
+    /// interval closes, the budget is spent or a limit is reached. Each completed test of
+    /// a turn narrows that turn's interval.
+    ///
+    /// With `halving`, the tests close in on the best evaluation from both ends of the
+    /// interval in turn, each halfway from a bound to the evaluation: far from the value a
+    /// proof is cheap, so the interval narrows step by step within any budget. Without,
+    /// MTD(f) from the evaluation, as the proof of a solve: fewest tests where the budget
+    /// does not matter.
+    fn prove(&mut self, budget: u64, halving: bool, on_progress: &mut dyn FnMut(&Analysis)) {
         let stop = self.nodes().saturating_add(budget).min(self.node_limit);
         self.shared.node_stop.store(stop, Relaxed);
         let mut guess = self.lines.first().map_or(0, Line::clamped);
         while !self.is_exact() && !self.stopped() {
-            let test = if guess <= self.bounds.lo {
-                self.bounds.lo + 1
+            let Bounds { lo, hi } = self.bounds;
+            let test = if halving {
+                let g = self.lines[0].clamped();
+                let below = self.next_from_below;
+                self.next_from_below = !below;
+                if below {
+                    lo + ((g - lo + 1) / 2).max(1)
+                } else {
+                    hi - (hi - g) / 2
+                }
+            } else if guess <= lo {
+                lo + 1
             } else {
-                guess.min(self.bounds.hi)
-            };
+                guess
+            }
+            .clamp(lo + 1, hi);
             let near = (test - self.lines[0].eval).abs() <= DEEPENING_HINT_REACH;
             self.shared.deepening_hints.store(near, Relaxed);
             let Some(g) = self.test(test) else { break };
