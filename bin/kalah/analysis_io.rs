@@ -96,17 +96,21 @@ pub fn interrupted(what_was_kept: &str) -> CliError {
 }
 
 /// Runs `body` with its output going to `out`, or with `--output FILE` to FILE: checked
-/// and locked before `body` starts, written whole at the end (atomically for a regular
-/// file, straight through for a FIFO or device), untouched when `body` fails.
+/// and locked before `body` starts (a file that is no report of `openings` or `pie`, a
+/// read-only file or a symbolic link refused unless `force`), written whole at the end
+/// (atomically for a regular file, straight through for a FIFO or device), untouched when
+/// `body` fails.
 pub fn with_output(
     path: Option<&Path>,
+    force: bool,
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let Some(path) = path else {
         return body(out);
     };
-    let output = kalah_io::Output::open(path)?;
+    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force);
+    let output = kalah_io::Output::open_with(path, &checks)?;
     let mut text = Vec::new();
     body(&mut text)?;
     output.replace(&text)?;

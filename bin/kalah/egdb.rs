@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::levels::{LevelDisplay, LevelProgress};
+use kalah_analysis::outputs;
 use kalah_analysis::wire::rules;
 use kalah_core::{Game, Position};
-use kalah_io::{Output, OutputKind};
+use kalah_io::{Checks, Output, OutputKind};
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, PlanError, ProbeError};
 use serde_json::json;
@@ -90,9 +91,15 @@ struct BuildArgs {
     #[arg(long, value_name = "K")]
     max_seeds: usize,
 
-    /// The file to write
+    /// The file to write: an existing database is replaced; another file, a read-only
+    /// one or a symbolic link only with --force
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+
+    /// Replace an existing --out FILE that is no database, a read-only one, or a symbolic
+    /// link (the link itself; its target is left alone)
+    #[arg(long)]
+    force: bool,
 
     /// Start from a finished database file of fewer seeds for the same rules (say a
     /// 24-seed file towards a 28-seed one): its levels are verified and copied, not
@@ -254,6 +261,7 @@ fn grow_cache(
             max_seeds: k,
             out: target.to_path_buf(),
             from: from.map(Path::to_path_buf),
+            force: false,
             quiet,
             rules: rules.clone(),
         };
@@ -289,9 +297,10 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         PlanError::Unbuildable(e) => CliError::Egdb(e),
         PlanError::Size(e) => CliError::EgdbBuild(e),
     })?;
-    // The path checked and locked before any work, like every output: a symlink is
-    // followed, a directory refused, and a second build of the same file fails at once.
-    let output = Output::open(&args.out)?;
+    // The path checked and locked before any work, like every output: only a database
+    // is replaced without --force, never --from, and a second build fails at once.
+    let checks = Checks::of(outputs::DATABASE, args.force).reading(args.from.as_deref());
+    let output = Output::open_with(&args.out, &checks)?;
     if output.kind() != OutputKind::File {
         return Err(CliError::Input(format!(
             "--out {}: a database is a file to map and resume, not a stream: name a file",

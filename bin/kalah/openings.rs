@@ -82,7 +82,9 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    with_output(args.output.file(), out, |out| report(args, out))
+    with_output(args.output.file(), args.output.force(), out, |out| {
+        report(args, out)
+    })
 }
 
 /// Solves and prints to `out`.

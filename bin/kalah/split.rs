@@ -9,8 +9,9 @@ use kalah_analysis::distributed::{
     estimated_units, sample, sample_lines, split, write_once, Once, SampleSummary, SplitSummary,
     Step, Window,
 };
+use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
-use kalah_io::Output;
+use kalah_io::{Checks, Output};
 
 use crate::analysis_io::invalid;
 use crate::args::GameArgs;
@@ -33,7 +34,8 @@ use crate::error::CliError;
 /// their rules), cut into shards with `--shard I/N`, one per job; then `kalah merge
 /// DIR/manifest.json FILES...`. docs/distributed.md has the GNU parallel and Slurm
 /// recipes. Running the same split again into the same directory keeps its files; another
-/// split there is refused.
+/// split there, or a file of those names that is no split's (or a symbolic link), is
+/// refused unless --force (docs/outputs.md).
 ///
 /// --sample N plans a split too large to enumerate: instead of every unit it writes N
 /// units drawn by random walks down the tree into DIR/sample.jsonl, each with the
@@ -82,6 +84,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Replace what DIR holds: another split, files of those names that are no split's,
+    /// read-only ones, symbolic links (the links themselves; their targets are left alone)
+    #[arg(long)]
+    force: bool,
+
     #[command(flatten)]
     game: GameArgs,
 }
@@ -117,11 +124,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
     let manifest_path = args.out.join("manifest.json");
     let units_path = args.out.join("units.jsonl");
-    let kept = match write_once(&manifest_path, &units_path, &manifest, &units)? {
+    let kept = match write_once(&manifest_path, &units_path, &manifest, &units, args.force)? {
         Once::Another => {
             return Err(invalid(format!(
-                "{} holds another split (other rules, position or depth): remove it or \
-                 choose another --out",
+                "{} holds another split (other rules, position or depth): choose another \
+                 --out, remove it, or pass --force to replace it",
                 manifest_path.display()
             )))
         }
@@ -148,6 +155,10 @@ fn write_sample(
     n: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let rules = game.rules();
+    let path = args.out.join("sample.jsonl");
+    // Checked and locked before the walks.
+    let output = Output::open_with(&path, &Checks::of(outputs::UNITS, args.force))?;
     let drawn = sample(
         game,
         pos,
@@ -158,9 +169,7 @@ fn write_sample(
         args.seed,
     )
     .map_err(|e| invalid(e.to_string()))?;
-    let rules = game.rules();
-    let path = args.out.join("sample.jsonl");
-    Output::open(&path)?.replace(sample_lines(&drawn, rules).as_bytes())?;
+    output.replace(sample_lines(&drawn, rules).as_bytes())?;
     let summary = SampleSummary {
         position: pos,
         rules,

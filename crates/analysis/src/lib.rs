@@ -42,6 +42,7 @@ pub mod export;
 pub mod greedy;
 pub mod levels;
 pub mod openings;
+pub mod outputs;
 pub mod pie;
 pub mod play;
 mod pool;
