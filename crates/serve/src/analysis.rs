@@ -403,10 +403,7 @@ fn preparing(database: &Database) -> String {
 /// (no analysis wants it any more, or the server stops) ends a build early, leaving no
 /// file behind.
 fn make_solver(game: Game, config: Config, cancel: &AtomicBool) -> Result<Solver, String> {
-    // The library's build does not take a cancel flag yet: a cancelled build runs to its
-    // end, holding its slot of the limit meanwhile.
-    let _ = cancel;
-    Solver::new(game, config).map_err(|e| e.to_string())
+    Solver::new_cancellable(game, config, cancel).map_err(|e| e.to_string())
 }
 
 /// The message of an analysis that got no slot or no solver.
