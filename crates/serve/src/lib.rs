@@ -8,7 +8,9 @@
 //! and per-route method handling built in. The solver itself stays synchronous: each
 //! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
 //! requests and events, on two worker threads. The page's assets are compiled into the
-//! binary; no request reads the file system.
+//! binary; no request reads the file system. Database builds count toward the limit of
+//! analyses and stop when no analysis wants them (module `work`); an analysis is started
+//! only for the board's own page, which carries a token (module `guard`).
 #![deny(missing_docs)]
 
 mod analysis;
