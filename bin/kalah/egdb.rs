@@ -14,6 +14,7 @@ use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, PlanError, ProbeError};
 use serde_json::json;
 
+use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::args::RulesArgs;
 use crate::error::CliError;
 
@@ -319,12 +320,15 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (bars, terminal) = (LevelProgress::default(), std::io::stderr().is_terminal());
     let start = Instant::now();
     let built = plan
-        .run(&out_file, &|level, done, total| {
+        .run(&out_file, interrupt_flag(), &|level, done, total| {
             if !args.quiet {
                 bars.show(level, done, || LevelBar::new(level, total, terminal))
             }
         })
-        .map_err(CliError::EgdbBuild)?;
+        .map_err(|e| match e {
+            egdb::EgdbError::Cancelled => interrupted(&kept_partial(&out_file, args)),
+            e => CliError::EgdbBuild(e),
+        })?;
     drop(output);
     bars.finish();
     let seconds = start.elapsed().as_secs_f64();
@@ -345,6 +349,21 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         },
     )?;
     Ok(())
+}
+
+/// What an interrupted build to `out_file` kept, and how to resume it.
+fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
+    let partial = file::partial_path(out_file);
+    let levels = file::read_info(&partial).map_or(0, |info| info.levels);
+    let kept = match levels {
+        0 => "no finished seed level".to_string(),
+        n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
+    };
+    format!(
+        "{} keeps {kept}; run the same `kalah egdb build` again to resume from it, \
+         or remove it to start over",
+        partial.display()
+    )
 }
 
 /// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).

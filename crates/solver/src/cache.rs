@@ -13,6 +13,7 @@
 //! verifies its checksum) and is removed and rebuilt.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Rules};
 
@@ -196,6 +197,12 @@ impl Cache {
     /// the smaller databases of the same rules that it holds. Refused where it would take
     /// the cache past its cap (after those removals) or the disk past its free space.
     pub fn keep(&self, db: &Egdb) -> Result<PathBuf, EgdbError> {
+        self.keep_cancellable(db, &AtomicBool::new(false))
+    }
+
+    /// [`Cache::keep`] that stops with [`EgdbError::Cancelled`] soon after `cancel` is
+    /// raised, leaving no temporary file behind (see [`Egdb::save_cancellable`]).
+    pub fn keep_cancellable(&self, db: &Egdb, cancel: &AtomicBool) -> Result<PathBuf, EgdbError> {
         let path = self.path_for(db.rules(), db.max_seeds());
         let smaller: Vec<Cached> = self
             .files()
@@ -225,7 +232,7 @@ impl Cache {
             path.file_name().unwrap_or_default().to_string_lossy(),
             std::process::id()
         ));
-        db.save(&tmp)?;
+        db.save_cancellable(&tmp, cancel)?;
         std::fs::rename(&tmp, &path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             EgdbError::Io {

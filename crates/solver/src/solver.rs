@@ -73,6 +73,19 @@ impl Solver {
     /// a database to build does not fit in the memory available (never an abort). Under
     /// the early stop, a database too large for the memory is left out.
     pub fn new(game: Game, config: Config) -> Result<Solver, SolverError> {
+        Solver::new_cancellable(game, config, &AtomicBool::new(false))
+    }
+
+    /// [`Solver::new`] whose database build (in memory, and its keeping in the cache)
+    /// stops soon after `cancel` is raised, with
+    /// `SolverError::Database(EgdbError::Cancelled)`: nothing half-built is kept, no
+    /// temporary file is left in the cache, and the memory is freed. The flag is only
+    /// watched while the solver is made; a solve takes its own.
+    pub fn new_cancellable(
+        game: Game,
+        config: Config,
+        cancel: &AtomicBool,
+    ) -> Result<Solver, SolverError> {
         let engine = if game.rules().family.is_cyclic() {
             // The whole game graph is solved: at most what a share of the memory holds.
             let memory = os::available_memory().unwrap_or(8 << 30);
@@ -80,7 +93,7 @@ impl Solver {
         } else {
             Engine::Search(SearchEngine {
                 table: Solver::allocate_table(&game, config.hash_mb)?,
-                databases: Databases::open(&game, &config.database, config.residence)?,
+                databases: Databases::open(&game, &config.database, config.residence, cancel)?,
                 busy: Busy::new(),
             })
         };
