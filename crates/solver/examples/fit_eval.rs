@@ -1,5 +1,7 @@
 //! Fits the evaluation's coefficients (`kalah_solver::eval::weights`) to exact values:
-//! `cargo run --release -p kalah-solver --example fit_eval -- [--quick] [--seed N] [CLASS ...]`.
+//! `cargo run --release -p kalah-solver --example fit_eval -- [--quick] [--seed N] [CLASS ...]`
+//! (or `-- --bench [FILE]`: the node count of `kalah bench` with each evaluation in the
+//! exact solve's deepening).
 //!
 //! For each family and board size class it plays games from the start of a few boards
 //! (random, greedy and shallow-search players), keeps positions along them, values them
@@ -16,7 +18,7 @@ use kalah_core::{Game, Position, Rules};
 use kalah_solver::eval::fit::{least_absolute, mean_absolute_error, to_weights};
 use kalah_solver::eval::{features, Evaluation, Weights, FEATURES, FEATURE_NAMES};
 use kalah_solver::retro::Retro;
-use kalah_solver::{Config, Database, Solver};
+use kalah_solver::{bench, Config, Database, Solver};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -302,13 +304,31 @@ fn search_mae(games: &[Game], test: &[&Sample], depth: u32, eval: Evaluation) ->
     mean_absolute_error(&guesses, &exact)
 }
 
-/// Nanoseconds per call of `eval.score` over `positions`: the fastest of five timed
-/// rounds (the machine may be shared).
+/// The CPU time of this thread in nanoseconds (the machine may be shared: the wall time
+/// would count the waits), or the wall time where the platform has no such clock.
+fn cpu_ns() -> u128 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes the timespec it is given and nothing else.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as u128 * 1_000_000_000 + t.tv_nsec as u128;
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos()
+}
+
+/// Nanoseconds of CPU per call of `eval.score` over `positions`: the fastest of five
+/// timed rounds.
 fn leaf_cost(positions: &[&Sample], eval: Evaluation) -> f64 {
     let rounds = 400_000 / positions.len().max(1) + 1;
     let mut best = f64::INFINITY;
     for _ in 0..5 {
-        let start = Instant::now();
+        let start = cpu_ns();
         let mut sink = 0i64;
         for _ in 0..rounds {
             for s in positions {
@@ -317,7 +337,7 @@ fn leaf_cost(positions: &[&Sample], eval: Evaluation) -> f64 {
             }
         }
         std::hint::black_box(sink);
-        let ns = start.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
+        let ns = (cpu_ns() - start) as f64 / (rounds * positions.len()) as f64;
         best = best.min(ns);
     }
     best
@@ -379,8 +399,37 @@ fn print_weights(w: &Weights) {
     println!("w: [{}], // {} features", list.join(", "), FEATURES);
 }
 
+/// The node count of the search fingerprint (the cases of `data/bench.txt`, one thread,
+/// a 64 MiB table, as `kalah bench` runs them) with each evaluation in the deepening
+/// before the proofs: `kalah bench` prints the first.
+fn bench_nodes(path: &str) {
+    let text = std::fs::read_to_string(path).expect("a bench file");
+    let cases = bench::read(&text).expect("bench cases");
+    for fitted in [false, true] {
+        let mut totals = bench::Totals::default();
+        for case in &cases {
+            let mut config = case
+                .fingerprint_config(1, 64)
+                .expect("a database in memory");
+            if fitted {
+                config.evaluation = Evaluation::fitted(case.game.rules());
+            }
+            totals.add(&case.run(config).expect("a checked solve"));
+        }
+        let name = if fitted { "fitted" } else { "store difference" };
+        println!(
+            "// bench nodes with the {name} in the deepening: {}",
+            totals.nodes
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--bench") {
+        bench_nodes(args.get(i + 1).map_or("data/bench.txt", |s| s));
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let seed = args
         .iter()
