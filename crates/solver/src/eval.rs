@@ -49,6 +49,16 @@ impl Evaluation {
         }
     }
 
+    /// The evaluation a setting names, for a game of `rules`: `store-difference` (or
+    /// `store`) and `fitted` (that of [`Evaluation::fitted`]); `None` for any other name.
+    pub fn from_name(name: &str, rules: &Rules) -> Option<Evaluation> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "store-difference" | "store" => Some(Evaluation::StoreDifference),
+            "fitted" => Some(Evaluation::fitted(rules)),
+            _ => None,
+        }
+    }
+
     /// A short name for reports: `store-difference`, or `fitted:<class>`.
     pub fn name(self) -> String {
         match self {

@@ -276,3 +276,20 @@ fn the_capture_feature_is_the_best_capture_of_a_sowing_within_the_row() {
         }
     }
 }
+
+#[test]
+fn evaluations_are_named_and_found_by_name() {
+    let rules = Rules::oware(6, 4);
+    let fitted = Evaluation::from_name("Fitted", &rules).unwrap();
+    assert_eq!(fitted, Evaluation::fitted(&rules));
+    assert_eq!(fitted.name(), "fitted:oware");
+    let store = Evaluation::from_name("store-difference", &rules).unwrap();
+    assert_eq!(store, Evaluation::StoreDifference);
+    assert_eq!(Evaluation::from_name(&store.name(), &rules), Some(store));
+    assert_eq!(Evaluation::from_name("material", &rules), None);
+    // The exact solve's default stays the store difference.
+    assert_eq!(
+        kalah_solver::Config::default().evaluation,
+        Evaluation::StoreDifference
+    );
+}
