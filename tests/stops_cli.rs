@@ -1,0 +1,168 @@
+//! Stopping cleanly and leaving nothing behind (issue 37): `egdb build` stopped by SIGINT
+//! or SIGTERM keeps its finished levels in FILE.partial, leaves no other file, says how to
+//! resume, and the resumed build equals an uninterrupted one; the cache lists and cleans
+//! the temporaries a killed build left, and clears only its own databases; a split too
+//! large for the memory is refused before any work.
+
+#[path = "support/guard.rs"]
+mod guard;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+
+use guard::{finish, HANG_GUARD};
+
+/// A directory of the test's own, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("kalah-stops-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The names of the files in it (hidden ones too), sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The binary with no cache (unless the test sets one) and no database directory.
+fn kalah() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kalah"));
+    cmd.env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .stdin(Stdio::null());
+    cmd
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The build of a 5-house database of 18 seeds to `file` in `dir`, its arguments.
+fn build_args(file: &str) -> Vec<String> {
+    [
+        "egdb",
+        "build",
+        "--houses",
+        "5",
+        "--max-seeds",
+        "18",
+        "--out",
+        file,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Starts the build to `dir/a.egdb`, sends `signal` once its 12-seed level is finished
+/// (it reports each level on standard error), and returns what it printed.
+fn signalled_build(dir: &Path, signal: &str) -> Output {
+    let mut child = kalah()
+        .args(build_args("a.egdb"))
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pipe = child.stderr.take().unwrap();
+    let (lines, seen) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let _ = lines.send(line.clone());
+            all.push(line);
+        }
+        all
+    });
+    loop {
+        let line = seen
+            .recv_timeout(HANG_GUARD)
+            .expect("the build reports its levels");
+        if line.trim_start().starts_with("12 seeds:") {
+            break;
+        }
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args([signal, &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut out = finish(child, "the signalled egdb build");
+    out.stderr = reader.join().unwrap().join("\n").into_bytes();
+    out
+}
+
+/// The build stopped by `signal`, then resumed: exit 2 with what was kept, nothing but
+/// the partial file left, and the resumed file the bytes of an uninterrupted build.
+fn build_stops_on(signal: &str) {
+    let dir = Scratch::new(&format!("signal{signal}"));
+    let out = signalled_build(dir.path(), signal);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("a.egdb.partial keeps seed levels 0 to")
+            && err.contains("run the same `kalah egdb build` again to resume"),
+        "{err}"
+    );
+    assert_eq!(dir.names(), vec!["a.egdb.partial".to_string()]);
+    let resumed = kalah()
+        .args(build_args("a.egdb"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stdout(&resumed).contains("levels resumed"),
+        "{}",
+        stdout(&resumed)
+    );
+    let whole = kalah()
+        .args(build_args("b.egdb"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    assert_eq!(
+        dir.names(),
+        vec!["a.egdb".to_string(), "b.egdb".to_string()]
+    );
+    let (a, b) = (dir.path().join("a.egdb"), dir.path().join("b.egdb"));
+    assert!(std::fs::read(a).unwrap() == std::fs::read(b).unwrap());
+}
+
+#[test]
+fn egdb_build_stopped_by_sigterm_keeps_its_levels_and_resumes_to_the_same_file() {
+    build_stops_on("-TERM");
+}
+
+#[test]
+fn egdb_build_stopped_by_ctrl_c_keeps_its_levels_and_resumes_to_the_same_file() {
+    build_stops_on("-INT");
+}
