@@ -166,3 +166,72 @@ fn egdb_build_stopped_by_sigterm_keeps_its_levels_and_resumes_to_the_same_file()
 fn egdb_build_stopped_by_ctrl_c_keeps_its_levels_and_resumes_to_the_same_file() {
     build_stops_on("-INT");
 }
+
+/// Runs the binary with the cache in `dir`; checks that it succeeded.
+fn in_cache(dir: &Path, args: &[&str]) -> Output {
+    let out = kalah().env("KALAH_CACHE", dir).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    out
+}
+
+/// A cache holding one small database (3 houses, 6 seeds), and that file's name.
+fn cache_with_a_database(name: &str) -> (Scratch, String) {
+    let dir = Scratch::new(name);
+    let grow = [
+        "egdb",
+        "cache",
+        "grow",
+        "--houses",
+        "3",
+        "--max-seeds",
+        "6",
+        "-q",
+    ];
+    in_cache(dir.path(), &grow);
+    let names = dir.names();
+    assert_eq!(names.len(), 1, "{names:?}");
+    (dir, names[0].clone())
+}
+
+/// A process id that runs no process (past Linux's largest).
+const DEAD: u32 = 4_194_305;
+
+#[test]
+fn cache_list_shows_a_stale_temporary_and_cache_clean_removes_it() {
+    let (dir, db) = cache_with_a_database("stale");
+    // What a build killed while it saved into the cache leaves (issue 37, case 4).
+    let stale = format!(".{db}.{DEAD}.tmp.tmp");
+    std::fs::write(dir.path().join(&stale), [0u8; 4096]).unwrap();
+    let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
+    assert!(
+        list.lines()
+            .any(|l| l.contains(&stale) && l.contains("stale temporary")),
+        "{list}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&in_cache(dir.path(), &["egdb", "cache", "list", "--json"]).stdout)
+            .unwrap();
+    let left = &json["leftovers"][0];
+    assert_eq!(left["kind"], "temporary");
+    assert_eq!(left["stale"], true);
+    assert_eq!(left["pid"], DEAD);
+    let clean = stdout(&in_cache(dir.path(), &["egdb", "cache", "clean"]));
+    assert!(clean.contains("1 file removed"), "{clean}");
+    assert_eq!(dir.names(), vec![db], "the database is kept");
+}
+
+#[test]
+fn cache_clear_keeps_a_file_that_is_not_a_kalah_database() {
+    let (dir, db) = cache_with_a_database("foreign");
+    let notes = dir.path().join("notes.egdb");
+    std::fs::write(&notes, "my own notes\n").unwrap();
+    std::fs::write(dir.path().join(format!(".{db}.{DEAD}.tmp")), [1u8; 64]).unwrap();
+    let clear = stdout(&in_cache(dir.path(), &["egdb", "cache", "clear"]));
+    assert!(clear.contains("2 files removed"), "{clear}");
+    assert!(
+        clear.contains("kept") && clear.contains("notes.egdb: not a kalah endgame database"),
+        "{clear}"
+    );
+    assert_eq!(dir.names(), vec!["notes.egdb".to_string()]);
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my own notes\n");
+}
