@@ -235,3 +235,27 @@ fn cache_clear_keeps_a_file_that_is_not_a_kalah_database() {
     assert_eq!(dir.names(), vec!["notes.egdb".to_string()]);
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my own notes\n");
 }
+
+#[test]
+fn a_split_too_large_for_the_memory_is_refused_in_its_first_levels() {
+    // Issue 37, case 5: this grew past 7.5 GB with no estimate and no progress.
+    let dir = Scratch::new("split");
+    let out_dir = dir.path().join("s");
+    let out = kalah()
+        .args([
+            "split", "--houses", "4", "--seeds", "3", "--depth", "24", "--out",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("a split of depth 24 does not fit in memory")
+            && err.contains("estimated from its first")
+            && err.contains("choose --depth"),
+        "{err}"
+    );
+    let written = std::fs::read_dir(&out_dir).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "nothing written");
+}
