@@ -83,9 +83,15 @@ fn build_args(file: &str) -> Vec<String> {
 /// Starts the build to `dir/a.egdb`, sends `signal` once its 12-seed level is finished
 /// (it reports each level on standard error), and returns what it printed.
 fn signalled_build(dir: &Path, signal: &str) -> Output {
-    let mut child = kalah()
-        .args(build_args("a.egdb"))
-        .current_dir(dir)
+    let mut cmd = kalah();
+    cmd.args(build_args("a.egdb")).current_dir(dir);
+    signalled(cmd, signal)
+}
+
+/// Starts the build `cmd`, sends `signal` once its 12-seed level is finished (it reports
+/// each level on standard error), and returns what it printed.
+fn signalled(mut cmd: Command, signal: &str) -> Output {
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -128,7 +134,7 @@ fn build_stops_on(signal: &str) {
     let err = stderr(&out);
     assert!(
         err.contains("a.egdb.partial keeps seed levels 0 to")
-            && err.contains("run the same `kalah egdb build` again to resume"),
+            && err.contains("run the same command again to resume from it"),
         "{err}"
     );
     assert_eq!(dir.names(), vec!["a.egdb.partial".to_string()]);
@@ -258,4 +264,48 @@ fn a_split_too_large_for_the_memory_is_refused_in_its_first_levels() {
     );
     let written = std::fs::read_dir(&out_dir).map_or(0, |d| d.count());
     assert_eq!(written, 0, "nothing written");
+}
+
+#[test]
+fn an_interrupted_cache_grow_resumes_from_its_partial_file() {
+    let dir = Scratch::new("grow");
+    let grow = |k: &str| {
+        let mut cmd = kalah();
+        cmd.env("KALAH_CACHE", dir.path()).args([
+            "egdb",
+            "cache",
+            "grow",
+            "--houses",
+            "5",
+            "--max-seeds",
+            k,
+        ]);
+        cmd
+    };
+    assert!(grow("8").output().unwrap().status.success());
+    let small = dir.names();
+    let out = signalled(grow("18"), "-TERM");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let partial: Vec<String> = dir
+        .names()
+        .into_iter()
+        .filter(|n| n.ends_with(".egdb.partial"))
+        .collect();
+    assert_eq!(partial.len(), 1, "{:?}", dir.names());
+    let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
+    assert!(list.contains("unfinished build"), "{list}");
+    // Run again: it resumes (the smaller file is not copied over the partial one).
+    let resumed = grow("18").output().unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stdout(&resumed).contains("levels resumed"),
+        "{}",
+        stdout(&resumed)
+    );
+    let names = dir.names();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(
+        names[0].ends_with("-18.egdb") && names != small,
+        "{names:?}"
+    );
 }

@@ -327,7 +327,10 @@ fn grow_cache(
         let args = BuildArgs {
             max_seeds: k,
             out: target.to_path_buf(),
-            from: from.map(Path::to_path_buf),
+            // An interrupted growth resumes from its partial file, not from the smaller one.
+            from: from
+                .filter(|_| !file::partial_path(target).exists())
+                .map(Path::to_path_buf),
             quiet,
             rules: rules.clone(),
         };
@@ -424,8 +427,8 @@ fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
         n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
     };
     format!(
-        "{} keeps {kept}; run the same `kalah egdb build` again to resume from it, \
-         or remove it to start over",
+        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
+         start over",
         partial.display()
     )
 }
