@@ -116,7 +116,7 @@ pub struct Shape {
 pub enum SplitError {
     /// The family's positions can repeat: its positions are solved whole.
     Cyclic(Family),
-    /// The tree would not fit in the memory available (see [`budget`]).
+    /// The tree would not fit in the memory available (see [`split_bounded`]).
     TooLarge(TooLarge),
     /// The enumeration was stopped through its cancel flag.
     Cancelled,
