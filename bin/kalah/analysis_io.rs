@@ -70,8 +70,9 @@ pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
     on_terminal(quiet, ProgressBar::new_spinner, &template, 200)
 }
 
-/// The flag that Ctrl-C raises, installed on first use. The work in progress watches it
-/// and stops cleanly, keeping what was finished; a second Ctrl-C ends the program at once.
+/// The flag that Ctrl-C (SIGINT), SIGTERM and SIGHUP raise (ctrlc's `termination`
+/// feature), installed on first use. The work in progress watches it and stops cleanly,
+/// keeping what was finished; a second signal ends the program at once.
 pub fn interrupt_flag() -> &'static AtomicBool {
     static FLAG: OnceLock<&'static AtomicBool> = OnceLock::new();
     FLAG.get_or_init(|| {

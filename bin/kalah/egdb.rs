@@ -10,7 +10,7 @@ use kalah_analysis::outputs;
 use kalah_analysis::wire::rules;
 use kalah_core::{Game, Position};
 use kalah_io::{Checks, Output, OutputKind};
-use kalah_solver::cache::{self, Cache, GrowError, Grown};
+use kalah_solver::cache::{self, Cache, GrowError, Grown, LeftoverKind};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, PlanError, ProbeError};
 use serde_json::json;
 
@@ -40,7 +40,8 @@ enum Command {
 }
 
 /// The database cache: the databases solves keep for later runs. List its files (the
-/// default), grow the database of a rule set, or clear it.
+/// default), grow the database of a rule set, clear it, or clean out the temporaries a
+/// killed build left.
 ///
 /// The cache is the directory in KALAH_CACHE, else the platform's cache directory
 /// (~/.cache/kalah on Linux); KALAH_CACHE=off turns it off, and KALAH_CACHE_MAX_MB caps its
@@ -57,7 +58,8 @@ struct CacheArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum CacheAction {
-    /// List the cached files with their rules, seeds and sizes
+    /// List the cached files with their rules, seeds and sizes, and the temporaries and
+    /// partial files beside them
     List {
         /// Print one JSON object instead of text
         #[arg(long)]
@@ -77,8 +79,11 @@ enum CacheAction {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Remove every cached file
+    /// Remove every cached database, the partial files of interrupted builds and stale
+    /// temporaries (a file that is not a kalah database is kept, and named)
     Clear,
+    /// Remove only the stale temporaries: those a killed build or write left behind
+    Clean,
 }
 
 /// Build a database file, in parallel over all cores, one seed level after the other.
@@ -170,16 +175,8 @@ fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match &args.action {
         None => list_cache(&cache, false, out),
         Some(CacheAction::List { json }) => list_cache(&cache, *json, out),
-        Some(CacheAction::Clear) => {
-            let freed = cache.clear()?;
-            writeln!(
-                out,
-                "cleared {}: {:.1} MiB freed",
-                cache.dir().display(),
-                freed as f64 / MIB
-            )?;
-            Ok(())
-        }
+        Some(CacheAction::Clear) => report_cleared(&cache, "cleared", &cache.clear()?, out),
+        Some(CacheAction::Clean) => report_cleared(&cache, "cleaned", &cache.clean()?, out),
         Some(CacheAction::Grow {
             max_seeds,
             quiet,
@@ -188,15 +185,49 @@ fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// What `cache clear` or `cache clean` removed and kept.
+fn report_cleared(
+    cache: &Cache,
+    done: &str,
+    cleared: &cache::Cleared,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let n = cleared.removed.len();
+    writeln!(
+        out,
+        "{done} {}: {n} file{} removed, {:.1} MiB freed",
+        cache.dir().display(),
+        if n == 1 { "" } else { "s" },
+        cleared.freed as f64 / MIB
+    )?;
+    for path in &cleared.foreign {
+        writeln!(
+            out,
+            "  kept {}: not a kalah endgame database",
+            path.display()
+        )?;
+    }
+    for path in &cleared.in_use {
+        writeln!(
+            out,
+            "  kept {}: a running process is writing it",
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
 fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let listing = cache.list();
     if json {
         let rows: Vec<serde_json::Value> = listing.files.iter().map(cached_json).collect();
+        let left: Vec<serde_json::Value> = listing.leftovers.iter().map(leftover_json).collect();
         let obj = json!({
             "dir": cache.dir().display().to_string(),
             "bytes": listing.bytes,
             "max_bytes": cache.max_bytes(),
             "files": rows,
+            "leftovers": left,
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -226,7 +257,49 @@ fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliE
             f.bytes as f64 / MIB
         )?;
     }
+    for left in &listing.leftovers {
+        writeln!(
+            out,
+            "  {}  {:.1} MiB  {}",
+            left.path.file_name().unwrap_or_default().to_string_lossy(),
+            left.bytes as f64 / MIB,
+            leftover_words(left)
+        )?;
+    }
     Ok(())
+}
+
+/// What a leftover of the cache is, in words.
+fn leftover_words(left: &cache::Leftover) -> String {
+    match left.kind {
+        LeftoverKind::Temporary { pid, alive: false } => format!(
+            "stale temporary of process {pid}, which no longer runs (`kalah egdb cache clean` \
+             removes it)"
+        ),
+        LeftoverKind::Temporary { pid, alive: true } => {
+            format!("temporary of process {pid}, being written")
+        }
+        LeftoverKind::Partial { levels } => format!(
+            "unfinished build, {levels} seed level{} done (the same build resumes it; \
+             `kalah egdb cache clear` removes it)",
+            if levels == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// One leftover as a row of `cache list --json`.
+fn leftover_json(left: &cache::Leftover) -> serde_json::Value {
+    let file = left.path.display().to_string();
+    match left.kind {
+        LeftoverKind::Temporary { pid, alive } => json!({
+            "file": file, "bytes": left.bytes, "kind": "temporary", "pid": pid,
+            "stale": !alive,
+        }),
+        LeftoverKind::Partial { levels } => json!({
+            "file": file, "bytes": left.bytes, "kind": "partial", "levels": levels,
+            "stale": false,
+        }),
+    }
 }
 
 /// One cached file as a row of `cache list --json`.
@@ -261,7 +334,10 @@ fn grow_cache(
         let args = BuildArgs {
             max_seeds: k,
             out: target.to_path_buf(),
-            from: from.map(Path::to_path_buf),
+            // An interrupted growth resumes from its partial file, not from the smaller one.
+            from: from
+                .filter(|_| !file::partial_path(target).exists())
+                .map(Path::to_path_buf),
             force: false,
             quiet,
             rules: rules.clone(),
@@ -360,8 +436,8 @@ fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
         n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
     };
     format!(
-        "{} keeps {kept}; run the same `kalah egdb build` again to resume from it, \
-         or remove it to start over",
+        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
+         start over",
         partial.display()
     )
 }

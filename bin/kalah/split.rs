@@ -6,14 +6,14 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, split, write_once, Once, SampleSummary, SplitSummary,
-    Step, Window,
+    estimated_units, sample, sample_lines, write_once, Once, SampleSummary, SplitSummary, Step,
+    Window,
 };
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
 
-use crate::analysis_io::invalid;
+use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_counter};
 use crate::args::GameArgs;
 use crate::error::CliError;
 
@@ -119,7 +119,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(n) = args.sample {
         return write_sample(args, &game, &pos, n as usize, out);
     }
-    let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
+    let tree = bounded_split(args, &game, &pos)?;
     let manifest = format!("{}\n", tree.to_json());
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
     let manifest_path = args.out.join("manifest.json");
@@ -183,4 +183,33 @@ fn write_sample(
     };
     summary.write(args.json, out)?;
     Ok(())
+}
+
+/// The tree of the split, bounded by the memory available (refused in its first levels
+/// where its estimate runs far past it), with a counter of its positions on a terminal,
+/// stopped cleanly by Ctrl-C (nothing is written before the tree is whole).
+fn bounded_split(
+    args: &Args,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+) -> Result<kalah_analysis::distributed::Tree, CliError> {
+    use kalah_analysis::distributed::{max_positions, split_bounded, Budget, SplitError};
+    let bar = progress_counter(false, "positions");
+    let budget = Budget {
+        max_positions: max_positions(kalah_solver::egdb::file::available_memory()),
+        cancel: interrupt_flag(),
+        progress: &mut |g| {
+            bar.set_position(g.positions as u64);
+            bar.set_message(match g.estimate {
+                Some(e) => format!("level {}/{}, about {e:.2e} in all", g.level, g.depth),
+                None => format!("level {}/{}", g.level, g.depth),
+            });
+        },
+    };
+    let tree = split_bounded(game, pos, args.step, args.depth, budget);
+    bar.finish_and_clear();
+    tree.map_err(|e| match e {
+        SplitError::Cancelled => interrupted("nothing written"),
+        e => invalid(e.to_string()),
+    })
 }
