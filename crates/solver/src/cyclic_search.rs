@@ -60,6 +60,10 @@ const RETRO_EXACT: u8 = 1;
 /// The retrograde step stopped without it (graph too large, cancelled, or off).
 const RETRO_FAILED: u8 = 2;
 
+/// Half the width of the window a root turn is first searched with, around its last
+/// evaluation.
+const ASPIRATION: i32 = 2;
+
 /// The most positions of the retrograde step's graph with a depth limit only.
 const DEPTH_ONLY_POSITIONS: u64 = 2_000_000;
 
@@ -123,7 +127,7 @@ pub fn analyse_cyclic_with(
     }
     let memory = settings
         .retro_memory
-        .unwrap_or_else(|| retro_memory(limits));
+        .unwrap_or_else(|| retro_memory(game, pos, limits));
     let deadline = limits.time.map(|t| start + t);
     let children: Vec<Position> = root.turns.iter().map(|t| t.child).collect();
     let retro = RetroThread::spawn(game, pos, memory, children);
@@ -143,18 +147,29 @@ pub fn analyse_cyclic_with(
     Ok(root.analysis(game))
 }
 
-/// Memory for the retrograde step within `limits`: a quarter of the memory available
-/// (at most 2 GiB), no more graph than the node limit allows, and a small graph where
-/// only the depth is limited (a time limit stops the step; no limit lets it run).
-fn retro_memory(limits: &Limits) -> u64 {
+/// Memory for the retrograde step on `pos` within `limits`, 0 where it is left out: a
+/// quarter of the memory available (at most 2 GiB); no more positions than the node limit
+/// allows, than a million a second of the time limit, or (a depth limit only) than a
+/// small graph; and none where the boards with the seeds of `pos` in the houses are so
+/// many more than that that the reachable ones cannot fit (they are most of them on the
+/// boards solved so far), so that the step does not take the search's time in vain.
+fn retro_memory(game: &Game, pos: &Position, limits: &Limits) -> u64 {
     let available = crate::os::available_memory().unwrap_or(4 << 30);
-    let mut memory = (available / 4).min(2 << 30);
+    let mut positions = (available / 4).min(2 << 30) / BYTES_PER_POSITION;
     if let Some(n) = limits.nodes {
-        memory = memory.min(n.saturating_mul(BYTES_PER_POSITION));
-    } else if limits.time.is_none() && limits.depth.is_some() {
-        memory = memory.min(DEPTH_ONLY_POSITIONS * BYTES_PER_POSITION);
+        positions = positions.min(n);
     }
-    memory
+    if let Some(t) = limits.time {
+        positions = positions.min((t.as_secs_f64() * 1e6) as u64 + 10_000);
+    } else if limits.nodes.is_none() && limits.depth.is_some() {
+        positions = positions.min(DEPTH_ONLY_POSITIONS);
+    }
+    let lanes = 2 * game.houses() as u64;
+    let boards = kalah_core::binomial(pos.seeds_in_houses() as u64 + lanes, lanes);
+    match boards > 8 * positions as u128 {
+        true => 0,
+        false => positions * BYTES_PER_POSITION,
+    }
 }
 
 /// The retrograde step on a thread of its own, which is left to stop by itself (within
@@ -264,6 +279,9 @@ fn deepen(
         .map_or(MAX_PLY as i32 - 8, |d| (d as i32).min(MAX_PLY as i32 - 8));
     for depth in 1..=last {
         searcher.stoppable = depth > 1;
+        if searcher.stoppable && searcher.limit_reached() {
+            break;
+        }
         searcher.horizon = 0;
         if !root.iterate(searcher, depth) {
             break;
@@ -346,12 +364,10 @@ impl RootState {
         let mut results = Vec::with_capacity(self.turns.len());
         for t in &self.turns {
             let k = t.path.len();
-            searcher.line.clear();
-            searcher.line.extend_from_slice(&t.path);
-            let Some(s) = searcher.search(&t.child, depth - k as i32, -1000, 1000, k) else {
+            let same = t.child.side_to_move() == self.pos.side_to_move();
+            let Some(s) = search_turn(searcher, t, depth, same) else {
                 return false;
             };
-            let same = t.child.side_to_move() == self.pos.side_to_move();
             let alone = match s.rep {
                 NO_REP => (s.lo, s.hi),
                 _ => alone_bounds(searcher, &t.child),
@@ -456,6 +472,49 @@ impl RootState {
             elapsed: self.start.elapsed(),
         }
     }
+}
+
+/// The search of root turn `t` to `depth` (from the root), from the mover after it:
+/// with a window of [`ASPIRATION`] around its last evaluation, widened where the value
+/// falls outside (a few times, then the whole range), so that every turn's evaluation is
+/// a value, not a bound. The intervals of the tries are all proofs for the line, and are
+/// intersected.
+fn search_turn(searcher: &mut Searcher, t: &TurnState, depth: i32, same: bool) -> Option<Score> {
+    const INF: i32 = 1000;
+    let k = t.path.len();
+    let guess = if same { t.eval } else { -t.eval };
+    let mut window = match t.depth {
+        0 => (-INF, INF),
+        _ => (guess - ASPIRATION, guess + ASPIRATION),
+    };
+    let mut known: Option<Score> = None;
+    for attempt in 0.. {
+        searcher.line.clear();
+        searcher.line.extend_from_slice(&t.path);
+        let s = searcher.search(&t.child, depth - k as i32, window.0, window.1, k)?;
+        let s = match known {
+            Some(p) => Score {
+                lo: s.lo.max(p.lo),
+                hi: s.hi.min(p.hi),
+                rep: s.rep.min(p.rep),
+                ..s
+            },
+            None => s,
+        };
+        known = Some(s);
+        let v = s.value;
+        let (low, high) = (
+            v <= window.0 && window.0 > -INF,
+            v >= window.1 && window.1 < INF,
+        );
+        window = match (low, high) {
+            (false, false) => return Some(s),
+            _ if attempt >= 2 => (-INF, INF),
+            (true, _) => (-INF, v + 1),
+            (false, true) => (v - 1, INF),
+        };
+    }
+    known
 }
 
 /// Bounds of a child seen from the parent's mover.

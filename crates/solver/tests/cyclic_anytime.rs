@@ -261,3 +261,21 @@ fn depth_in_one_second_on_the_full_boards() {
         );
     }
 }
+
+/// A cancelled analysis stops after the first depth, with a best turn and its interval.
+#[test]
+fn cancelled_analysis_answers_the_first_depth() {
+    let game = Game::new(Rules::oware(6, 4)).unwrap();
+    let a = analyse_cyclic(
+        &game,
+        Evaluation::default(),
+        &game.start(),
+        &Limits::none(),
+        &AtomicBool::new(true),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(a.depth, 1);
+    assert!(a.best_turn().is_some() && a.lower <= a.eval && a.eval <= a.upper);
+    assert_eq!(a.turns.len(), 6);
+}

@@ -69,7 +69,18 @@ struct Child {
     mv: u8,
     pos: Position,
     same: bool,
+    /// No capture and no extra turn: at most one seed reached a store.
+    quiet: bool,
     order: i32,
+}
+
+/// The children searched before later quiet ones are reduced.
+const LATE: usize = 3;
+
+/// The sowings a late quiet child (the `n`th searched) is first searched shallower by.
+#[inline]
+fn reduction(n: usize, depth: i32) -> i32 {
+    1 + (n >= 2 * LATE && depth >= 6) as i32
 }
 
 /// The interval the seeds still in the houses allow: every one of them may yet reach
@@ -120,13 +131,19 @@ impl<'a> Searcher<'a> {
     fn count(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes & 1023 == 0 && self.stoppable {
-            let s = &self.stops;
-            self.stopped = s.cancel.load(Relaxed)
-                || s.retro.load(Relaxed) == super::RETRO_EXACT
-                || s.nodes.is_some_and(|n| self.nodes >= n)
-                || s.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = self.limit_reached();
         }
         self.stopped
+    }
+
+    /// True where a limit, the cancel flag or the retrograde step's exact answer says to
+    /// stop.
+    pub(super) fn limit_reached(&self) -> bool {
+        let s = &self.stops;
+        s.cancel.load(Relaxed)
+            || s.retro.load(Relaxed) == super::RETRO_EXACT
+            || s.nodes.is_some_and(|n| self.nodes >= n)
+            || s.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The ply of the line where `pos` (at `ply`) was seen before, if any. Only positions
@@ -170,7 +187,7 @@ impl<'a> Searcher<'a> {
             lo = lo.max(m + e.lo as i32);
             hi = hi.min(m + e.hi as i32);
             tt_move = e.mv;
-            if let Some(v) = heuristic_cut(e, depth, alpha, beta, m) {
+            if let Some(v) = heuristic_cut(&e, depth, alpha, beta, m) {
                 // A heuristic value from the table: the tree below is not followed.
                 self.horizon += 1;
                 return Some(Score {
@@ -231,8 +248,17 @@ impl<'a> Searcher<'a> {
             // with a null window first, searched again where they beat it.
             let mut s = match searched {
                 0 => self.child(kid, depth, alpha, beta, ply)?,
+                n if n >= LATE && depth >= 3 && kid.quiet => {
+                    self.child(kid, depth - reduction(n, depth), alpha, alpha + 1, ply)?
+                }
                 _ => self.child(kid, depth, alpha, alpha + 1, ply)?,
             };
+            // Late quiet moves were first searched one sowing shallower (a heuristic
+            // saving: the intervals of any search are proofs): again at full depth where
+            // they beat the window.
+            if s.value > alpha && searched >= LATE && depth >= 3 && kid.quiet {
+                s = self.child(kid, depth, alpha, alpha + 1, ply)?;
+            }
             if searched > 0 && s.value > alpha && s.value < beta && alpha + 1 < beta {
                 let again = self.child(kid, depth, alpha, beta, ply)?;
                 // Both intervals are proofs (or both for this line): keep what both say.
@@ -303,6 +329,7 @@ impl<'a> Searcher<'a> {
             mv: 0,
             pos: *pos,
             same: false,
+            quiet: false,
             order: 0,
         }; MAX_MOVES];
         let mut n = 0;
@@ -324,6 +351,7 @@ impl<'a> Searcher<'a> {
                 mv: mv as u8,
                 pos: c,
                 same,
+                quiet: !same && c.seeds_in_houses() + 1 >= pos.seeds_in_houses(),
                 order,
             };
             n += 1;

@@ -60,8 +60,15 @@ const EMPTY: Slot = Slot {
 
 /// A fixed-size table of `2^bits` slots, replaced always except that the proven interval
 /// of the same key is kept and narrowed.
+///
+/// A slot is four words, zero where unused (so the table is allocated zeroed, and its
+/// pages are touched only as the search reaches them):
+/// - words 0 and 1: the mover-first houses (low, high);
+/// - word 2: the stores (bits 0-15), the depth (16-31), the kind (32-39), the move
+///   (40-47), the heuristic value (48-63);
+/// - word 3: the proven `lo` (bits 0-15), `hi` (16-31), and bit 32 set where used.
 pub(super) struct Table {
-    slots: Vec<Slot>,
+    words: Vec<u64>,
     mask: usize,
     early_stop: bool,
 }
@@ -70,7 +77,7 @@ impl Table {
     /// A table of `2^bits` slots for `game`.
     pub(super) fn new(game: &Game, bits: u32) -> Table {
         Table {
-            slots: vec![EMPTY; 1 << bits],
+            words: vec![0; 4 << bits],
             mask: (1 << bits) - 1,
             early_stop: game.rules().early_stop,
         }
@@ -89,16 +96,15 @@ impl Table {
     #[inline]
     fn index(&self, key: &Key) -> usize {
         let (b, s) = key;
-        let h = kalah_core::mix(
-            *b as u64 ^ kalah_core::mix((*b >> 64) as u64 ^ (s[0] as u64) << 8 ^ s[1] as u64),
-        );
-        h as usize & self.mask
+        let high = kalah_core::mix((*b >> 64) as u64 ^ (s[0] as u64) << 8 ^ s[1] as u64);
+        4 * (kalah_core::mix(*b as u64 ^ high) as usize & self.mask)
     }
 
     /// The entry of `key`, if the table holds it.
     #[inline]
-    pub(super) fn probe(&self, key: &Key) -> Option<&Slot> {
-        let slot = &self.slots[self.index(key)];
+    pub(super) fn probe(&self, key: &Key) -> Option<Slot> {
+        let i = self.index(key);
+        let slot = decode(&self.words[i..i + 4]);
         (slot.used && slot.key == *key).then_some(slot)
     }
 
@@ -107,7 +113,7 @@ impl Table {
     /// unless the new one has none.
     pub(super) fn store(&mut self, mut entry: Slot) {
         let i = self.index(&entry.key);
-        let old = self.slots[i];
+        let old = decode(&self.words[i..i + 4]);
         entry.used = true;
         if old.used && old.key == entry.key {
             entry.lo = entry.lo.max(old.lo);
@@ -119,7 +125,54 @@ impl Table {
                 entry.mv = old.mv;
             }
         }
-        self.slots[i] = entry;
+        self.words[i..i + 4].copy_from_slice(&encode(&entry));
+    }
+}
+
+/// The four words of a slot (see [`Table`]).
+#[inline]
+fn encode(s: &Slot) -> [u64; 4] {
+    let kind = match s.kind {
+        Kind::None => 0u64,
+        Kind::Lower => 1,
+        Kind::Upper => 2,
+        Kind::Exact => 3,
+    };
+    let (b, st) = s.key;
+    [
+        b as u64,
+        (b >> 64) as u64,
+        st[0] as u64
+            | (st[1] as u64) << 8
+            | (s.depth as u16 as u64) << 16
+            | kind << 32
+            | (s.mv as u64) << 40
+            | (s.value as u16 as u64) << 48,
+        s.lo as u16 as u64 | (s.hi as u16 as u64) << 16 | (s.used as u64) << 32,
+    ]
+}
+
+/// The slot of four words (see [`Table`]).
+#[inline]
+fn decode(w: &[u64]) -> Slot {
+    let kind = match (w[2] >> 32) as u8 {
+        1 => Kind::Lower,
+        2 => Kind::Upper,
+        3 => Kind::Exact,
+        _ => Kind::None,
+    };
+    Slot {
+        key: (
+            w[0] as u128 | (w[1] as u128) << 64,
+            [w[2] as u8, (w[2] >> 8) as u8],
+        ),
+        used: w[3] >> 32 & 1 == 1,
+        depth: (w[2] >> 16) as u16 as i16,
+        kind,
+        value: (w[2] >> 48) as u16 as i16,
+        lo: w[3] as u16 as i16,
+        hi: (w[3] >> 16) as u16 as i16,
+        mv: (w[2] >> 40) as u8,
     }
 }
 
@@ -134,7 +187,7 @@ mod tests {
     use kalah_core::Rules;
 
     #[test]
-    fn proven_interval_of_a_key_only_narrows() {
+    fn proven_interval_of_a_key_only_narrows_and_slots_round_trip() {
         let game = Game::new(Rules::oware(3, 2)).unwrap();
         let mut t = Table::new(&game, 4);
         let key = t.key(&game.start());
@@ -151,6 +204,21 @@ mod tests {
         });
         let s = t.probe(&key).unwrap();
         assert_eq!((s.lo, s.hi, s.mv), (-3, 2, 1));
+        let e = Slot {
+            depth: 7,
+            kind: Kind::Upper,
+            value: -12,
+            lo: -20,
+            hi: 9,
+            mv: 13,
+            used: true,
+            ..blank(key)
+        };
+        let d = decode(&encode(&e));
+        assert_eq!(
+            (d.key, d.depth, d.kind, d.value, d.lo, d.hi, d.mv, d.used),
+            (key, 7, Kind::Upper, -12, -20, 9, 13, true)
+        );
         let other = t.key(&game.play_unchecked(&game.start(), 0));
         assert!(t.probe(&other).is_none() || t.probe(&other).unwrap().key == other);
     }
