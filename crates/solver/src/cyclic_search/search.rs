@@ -239,6 +239,16 @@ impl<'a> Searcher<'a> {
         (lo, hi): (i32, i32),
     ) -> Option<Score> {
         let (kids, n) = self.ordered(pos, tt_move, ply);
+        if n == 0 {
+            // Not reached: a settled position that is not over has a move.
+            let value = self.eval.score(pos, pos.store_margin()).clamp(lo, hi);
+            return Some(Score {
+                value,
+                lo,
+                hi,
+                rep: NO_REP,
+            });
+        }
         let mut best = i32::MIN;
         let (mut plo, mut phi) = (i32::MIN, i32::MIN);
         let mut rep = NO_REP;
