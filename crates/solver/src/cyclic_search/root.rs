@@ -77,8 +77,8 @@ impl RootState {
         }
     }
 
-    /// One iteration to `depth`, every root turn with a full window: false where a limit
-    /// stopped it (its results are then dropped).
+    /// One iteration to `depth`, every root turn searched to a value ([`search_turn`]),
+    /// best first: false where a limit stopped it (its results are then dropped).
     pub(super) fn iterate(&mut self, searcher: &mut Searcher, depth: i32) -> bool {
         let mut results = Vec::with_capacity(self.turns.len());
         for t in &self.turns {
