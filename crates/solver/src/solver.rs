@@ -285,10 +285,28 @@ impl Solver {
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Result<Analysis, SolveError> {
+        self.analyse_lines(pos, limits, usize::MAX, cancel, on_progress)
+    }
+
+    /// [`Solver::analyse`] with the full evaluation of only the `lines` best root turns (at
+    /// least one) at each depth: every other turn is only shown to be no better than
+    /// those, by a null-window search that costs far less, so the deepening reaches
+    /// further. Such a turn's [`crate::RootTurn::eval`] is an upper bound of its
+    /// evaluation (heuristic, as every evaluation); its proven interval is what it is.
+    /// One line is what a player needs; `usize::MAX` is [`Solver::analyse`].
+    pub fn analyse_lines(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Result<Analysis, SolveError> {
         match &self.engine {
             Engine::Search(engine) => {
                 let ctx = engine.context(&self.game, &self.config, pos);
-                Ok(Analyser::new(&ctx, pos, limits, cancel).run(limits, on_progress))
+                let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
+                Ok(analyser.run(limits, on_progress))
             }
             // wired at merge: crate::cyclic_search::analyse_cyclic
             Engine::Retro(_) => Err(anytime::unsupported()),

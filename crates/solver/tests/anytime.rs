@@ -223,13 +223,22 @@ fn proven_intervals_hold_the_exact_value_at_every_limit() {
             let mut memo = Memo::new();
             for pos in positions(&game, &mut rng, 3) {
                 let want = exact(&rules, &pos, &mut memo);
-                for s in &solvers {
+                // Every turn evaluated in full, and the best one or two only.
+                for (s, lines) in solvers
+                    .iter()
+                    .zip([usize::MAX, 1])
+                    .chain([(&solvers[0], 2)])
+                {
                     for limits in limit_set() {
                         let mut reports = Vec::new();
                         let a = s
-                            .analyse(&pos, &limits, &AtomicBool::new(false), &mut |r| {
-                                reports.push((r.lower, r.upper))
-                            })
+                            .analyse_lines(
+                                &pos,
+                                &limits,
+                                lines,
+                                &AtomicBool::new(false),
+                                &mut |r| reports.push((r.lower, r.upper)),
+                            )
                             .unwrap();
                         check(&game, &pos, &a, want, &mut memo);
                         assert!(!reports.is_empty(), "a report before any search");
@@ -251,7 +260,7 @@ fn proven_intervals_hold_the_exact_value_at_every_limit() {
             }
         }
     }
-    assert!(checked > 1500, "only {checked} analyses");
+    assert!(checked > 2000, "only {checked} analyses");
 }
 
 #[test]
@@ -299,7 +308,7 @@ fn stopped_and_depth_limited_analyses_leave_the_table_exact() {
                 let s = solver(&game, threads, Database::None);
                 for limits in [Limits::depth(10), Limits::nodes(300), Limits::nodes(3000)] {
                     let a = s
-                        .analyse(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+                        .analyse_lines(&pos, &limits, 1, &AtomicBool::new(false), &mut |_| {})
                         .unwrap();
                     check(&game, &pos, &a, want, &mut memo);
                 }
