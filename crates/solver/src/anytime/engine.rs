@@ -176,11 +176,8 @@ impl<'a> Analyser<'a> {
         if limits.is_unbounded() {
             // As the proof of `solve`: the deepening of the configuration, then the
             // exact tests without a budget.
-            let deepening = self
-                .ctx
-                .config
-                .deepening
-                .min(self.pos.seeds_in_houses() as u8);
+            let seeds = u8::try_from(self.pos.seeds_in_houses()).unwrap_or(u8::MAX);
+            let deepening = self.ctx.config.deepening.min(seeds);
             for d in 1..=deepening.min(Limits::MAX_DEPTH) {
                 if self.is_exact() || self.stopped() || !self.iterate(d, on_progress) {
                     break;
