@@ -41,9 +41,6 @@ const MAX_NODES: u64 = 1_000_000_000_000_000;
 /// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
-    limits: LimitArgs,
-
     /// Evaluate the N best turns in full and show them under each line, with their
     /// evaluations and proven intervals (0: every turn); the others are only shown to be
     /// no better, which lets the search go deeper
@@ -54,6 +51,9 @@ pub struct Args {
     /// interval) and a final one with "final": true, instead of text
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
 
     #[command(flatten)]
     game: GameArgs,
