@@ -5,6 +5,7 @@
 //! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
 //! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`].
 
+mod analyse;
 mod analysis_io;
 mod args;
 mod batch;
@@ -56,6 +57,7 @@ enum Command {
     Perft(perft::Args),
     Play(play::Args),
     Solve(solve::Args),
+    Analyse(analyse::Args),
     Bench(bench::Args),
     Openings(openings::Args),
     Pie(pie::Args),
@@ -94,6 +96,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft(args) => perft::run(args, out),
         Command::Play(args) => play::run(args, out),
         Command::Solve(args) => solve::run(args, out),
+        Command::Analyse(args) => analyse::run(args, out),
         Command::Bench(args) => bench::run(args, out),
         Command::Openings(args) => openings::run(args, out),
         Command::Pie(args) => pie::run(args, out),

@@ -1,15 +1,23 @@
-//! `kalah solve`: the exact value of a position, its best turn and a principal variation.
+//! `kalah solve`: the exact value of a position, its best turn and a principal variation;
+//! with a limit, or when interrupted, what is proven and the best guess.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use kalah_analysis::solved::SolveReport;
 use kalah_analysis::wire;
-use kalah_solver::SolveError;
+use kalah_core::{Game, Position};
+use kalah_solver::{Limits, Progress, SolveError, Solver};
 
+use crate::analyse::{self, LimitArgs, View};
+use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
 use crate::error::CliError;
 use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
+
+/// How long an interrupted solve looks for a best guess, over what its table holds.
+const GUESS_TIME: Duration = Duration::from_millis(300);
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -17,12 +25,20 @@ use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
 /// included) when both sides play perfectly. The principal variation is replayed before
 /// anything is printed, to check that it ends with exactly that value.
 ///
+/// With --time, --nodes or --depth the solve is the analysis of `kalah analyse` under that
+/// limit: exact if the proof ends in time, else the proven interval and the best guess.
+/// Interrupted (Ctrl-C, SIGTERM), a solve prints the interval proved so far and a best
+/// guess, says that the value is not exact, and exits with status 3.
+///
 /// Example: `kalah solve --houses 6 --seeds 4 --capture empty --json`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print one JSON object (value, best_turn, pv, nodes, seconds, ...) instead of text
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
 
     #[command(flatten)]
     game: GameArgs,
@@ -34,18 +50,37 @@ pub struct Args {
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
-    let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
+    let seeds = pos.seeds_in_houses() as usize;
+    if let Some(limits) = args.limits.given() {
+        let solver = analyse::analysis_solver(&args.solver, &game, seeds, &limits)?;
+        let view = View {
+            game: &game,
+            pos: &pos,
+            multi: 1,
+            json: args.json,
+        };
+        let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
+        return view.summary(&a, out);
+    }
+    let solver = args.solver.solver(&game, seeds)?;
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
-    let solution = solver
-        .solve(&pos, &AtomicBool::new(false), &mut |p| {
-            spinner.set_message(progress_message(p, sign))
-        })
-        .map_err(|e| match e {
-            SolveError::GraphTooLarge { .. } => crate::analysis_io::invalid(e.to_string()),
-            SolveError::Cancelled => CliError::Internal(e.to_string()),
-        })?;
+    let mut last: Option<Progress> = None;
+    let solved = solver.solve(&pos, interrupt_flag(), &mut |p| {
+        last = Some(*p);
+        spinner.set_message(progress_message(p, sign))
+    });
     spinner.finish_and_clear();
+    let solution = match solved {
+        Ok(solution) => solution,
+        Err(SolveError::Cancelled) => {
+            return interrupted(&solver, &game, &pos, last.as_ref(), args.json, out)
+        }
+        Err(e @ SolveError::GraphTooLarge { .. }) => {
+            return Err(crate::analysis_io::invalid(e.to_string()))
+        }
+        Err(e) => return Err(CliError::Internal(e.to_string())),
+    };
     verify(&game, &pos, &solution)?;
 
     let report = SolveReport {
@@ -59,4 +94,57 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     report.write(args.json, out)?;
     Ok(())
+}
+
+/// The end of an interrupted solve: the interval its proof had reached (`last`), narrowed
+/// by a short analysis over the table it left, which also gives the best guess; printed,
+/// then the "not exact" error (exit status 3).
+fn interrupted(
+    solver: &Solver,
+    game: &Game,
+    pos: &Position,
+    last: Option<&Progress>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let quick = Limits::time(GUESS_TIME);
+    // The interrupt flag is up: the guess gets a flag of its own (a second Ctrl-C ends the
+    // program at once).
+    let mut a = match solver.analyse_lines(pos, &quick, 1, &AtomicBool::new(false), &mut |_| {}) {
+        Ok(a) => a,
+        Err(e) => {
+            return Err(CliError::Incomplete(format!(
+                "interrupted: not exact ({e})"
+            )))
+        }
+    };
+    if let Some(p) = last {
+        let (lower, upper) = (a.lower.max(p.lower), a.upper.min(p.upper));
+        // An interval closed without a line to the end stays open: exact means a line
+        // that replays to the value.
+        if lower < upper {
+            (a.lower, a.upper) = (lower, upper);
+            a.eval = a.eval.clamp(lower, upper);
+        }
+    }
+    let view = View {
+        game,
+        pos,
+        multi: 1,
+        json,
+    };
+    view.summary(&a, out)?;
+    let (lo, hi) = a.bounds_from_south();
+    Err(CliError::Incomplete(if a.is_exact() {
+        format!(
+            "interrupted: the value {} from South was proved by the analysis",
+            signed(lo)
+        )
+    } else {
+        format!(
+            "interrupted: not exact; the value from South is proven in {}..{}",
+            signed(lo),
+            signed(hi)
+        )
+    }))
 }

@@ -9,11 +9,14 @@
 //! not: it is the heuristic value of the deepest completed depth-limited search, and it
 //! equals the exact value only when the interval has closed ([`Analysis::is_exact`]).
 
+mod engine;
+
 use std::time::Duration;
 
 use kalah_core::Side;
 
 use crate::line::Turn;
+pub(crate) use engine::{unsupported, Analyser};
 
 /// When an analysis stops: at the first limit reached, or (no limit) when the value is
 /// proved exact.
@@ -28,9 +31,38 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The deepest depth-limited search an analysis runs, in sowings: a larger
+    /// [`Limits::depth`] counts as this. It keeps every depth-limited table entry far from
+    /// [`crate::tt::EXACT_DEPTH`], so that none can pass as an exact bound.
+    pub const MAX_DEPTH: u8 = 120;
+
     /// No limit: the analysis runs until the value is exact.
     pub fn none() -> Limits {
         Limits::default()
+    }
+
+    /// At most `time` of wall time.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// At most `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Depth-limited searches to at most `depth` sowings.
+    pub fn depth(depth: u8) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
     }
 
     /// True when no limit is set.
@@ -44,7 +76,8 @@ impl Limits {
 pub struct RootTurn {
     /// The turn (every sowing of the player's turn).
     pub turn: Turn,
-    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`].
+    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`], inside its
+    /// proven interval (its exact value once that closes).
     pub eval: i32,
     /// The depth of the search behind the evaluation, in sowings.
     pub depth: u8,
@@ -61,20 +94,43 @@ pub struct Analysis {
     pub side: Side,
     /// The deepest completed depth-limited search, in sowings (0 before the first).
     pub depth: u8,
-    /// The heuristic evaluation for the mover: the value once exact.
+    /// The heuristic evaluation for the mover (the best turn's), inside the proven
+    /// interval: the value once exact.
     pub eval: i32,
     /// Proven lower bound of the value for the mover.
     pub lower: i32,
     /// Proven upper bound of the value for the mover.
     pub upper: i32,
-    /// The best line found, best turn first (to the end of the game once exact).
+    /// The best line found, best turn first: to the end of the game, replaying to the
+    /// value, once exact; else the best turn and the moves the table holds after it.
     pub pv: Vec<Turn>,
-    /// Every root turn known so far, best first.
+    /// Every root turn, best first (by evaluation, then by proven lower bound); the first
+    /// is the line's.
     pub turns: Vec<RootTurn>,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Wall time since the analysis started.
     pub elapsed: Duration,
+}
+
+impl RootTurn {
+    /// True when this turn's proven interval has closed: its evaluation is its exact value.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The evaluation from South.
+    pub fn eval_from_south(&self) -> i32 {
+        self.turn.side.sign() * self.eval
+    }
+
+    /// The proven interval from South, lower first.
+    pub fn bounds_from_south(&self) -> (i32, i32) {
+        match self.turn.side {
+            Side::South => (self.lower, self.upper),
+            Side::North => (-self.upper, -self.lower),
+        }
+    }
 }
 
 impl Analysis {

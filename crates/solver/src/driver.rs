@@ -169,7 +169,7 @@ fn deepen(
 }
 
 /// Follows moves that keep the proved value to the end of the game.
-fn principal_variation(
+pub(crate) fn principal_variation(
     ctx: &Context,
     pos: &Position,
     value: i32,

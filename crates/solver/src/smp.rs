@@ -35,7 +35,8 @@ impl<'a> Context<'a> {
     }
 }
 
-/// Runs one search on every thread; `None` if it was cancelled. `tick` gets the node
+/// Runs one search on every thread; `None` if it was cancelled or ran out of its budget
+/// ([`Shared::over_budget`]): an aborted search stores nothing. `tick` gets the node
 /// count a few times a second while it runs.
 pub(crate) fn search(
     ctx: &Context,
@@ -73,7 +74,7 @@ pub(crate) fn search(
                     return Some(v);
                 }
                 Ok(None) => {
-                    if shared.cancel.load(Relaxed) {
+                    if shared.cancel.load(Relaxed) || shared.over_budget() {
                         return None;
                     }
                 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use kalah_core::{Game, Position};
 
+use crate::anytime::{self, Analyser, Analysis, Limits};
 use crate::config::Config;
 use crate::database::{CacheReport, Databases};
 use crate::driver;
@@ -266,6 +267,63 @@ impl Solver {
             |s| Ok(Ok(s)),
             |ctx, progress| driver::solve_window(ctx, pos, alpha, beta, cancel, progress),
         )
+    }
+
+    /// What can be known of `pos` within `limits`: the depth reached, a heuristic
+    /// evaluation, the proven interval that holds the exact value, the best turn and its
+    /// line, and every root turn's evaluation and proven interval, best first (see
+    /// [`Analysis`]).
+    ///
+    /// Iterative deepening over every root turn (heuristic leaf: [`Config::evaluation`]),
+    /// each depth followed by null-window tests of the exact search with as many nodes as
+    /// that depth took, which narrow each turn's proven interval. `on_progress` is called
+    /// from the calling thread with the analysis as it stands: once before any search
+    /// (the evaluation of each turn's end position, and what the seeds can reach), after
+    /// every completed depth and after every change of the proven interval.
+    ///
+    /// It stops at the first limit reached or when `cancel` is raised, and gives back
+    /// what it knows then: never an error for a search engine, whatever the limits (a
+    /// depth stopped before its end is dropped; a legal best turn is always there, unless
+    /// the game is over). Without limits it runs until the value is exact, as
+    /// [`Solver::solve`] does. Whenever the value is proved, the evaluation is that value
+    /// and the line replays to it to the end of the game ([`crate::line::replay`]), the
+    /// value being `solve`'s.
+    ///
+    /// The families whose positions repeat are not analysed yet
+    /// ([`SolveError::Unsupported`]).
+    pub fn analyse(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Result<Analysis, SolveError> {
+        self.analyse_lines(pos, limits, usize::MAX, cancel, on_progress)
+    }
+
+    /// [`Solver::analyse`] with the full evaluation of only the `lines` best root turns (at
+    /// least one) at each depth: every other turn is only shown to be no better than
+    /// those, by a null-window search that costs far less, so the deepening reaches
+    /// further. Such a turn's [`crate::RootTurn::eval`] is an upper bound of its
+    /// evaluation (heuristic, as every evaluation); its proven interval is what it is.
+    /// One line is what a player needs; `usize::MAX` is [`Solver::analyse`].
+    pub fn analyse_lines(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Result<Analysis, SolveError> {
+        match &self.engine {
+            Engine::Search(engine) => {
+                let ctx = engine.context(&self.game, &self.config, pos);
+                let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
+                Ok(analyser.run(limits, on_progress))
+            }
+            // wired at merge: crate::cyclic_search::analyse_cyclic
+            Engine::Retro(_) => Err(anytime::unsupported()),
+        }
     }
 
     /// The one place that dispatches on the engine: `search` with the context of a search

@@ -124,7 +124,12 @@ impl Worker<'_> {
             ))
         } else if probe_kids && kid.tabled {
             match self.tt.probe(kid.key) {
-                Some(e) if e.depth >= depth.saturating_sub(1) || e.depth == EXACT_DEPTH => {
+                // Only an exact entry serves an exact search: a depth-limited one never
+                // passes as exact bounds (depths stay far below EXACT_DEPTH - 1).
+                Some(e)
+                    if e.depth == EXACT_DEPTH
+                        || (depth != EXACT_DEPTH && e.depth >= depth.saturating_sub(1)) =>
+                {
                     Some(entry_bounds(&e, margin))
                 }
                 _ => None,

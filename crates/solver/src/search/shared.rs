@@ -2,6 +2,7 @@
 //! ([`Shared`]) and the set of subtrees some thread is searching now ([`Busy`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 /// Flags and counters shared by the threads of one search.
 pub(crate) struct Shared<'c> {
@@ -14,6 +15,10 @@ pub(crate) struct Shared<'c> {
     /// The exact search follows the moves the deepening stored (see
     /// [`super::DEEPENING_HINT_REACH`]); set for each pass, read when its workers start.
     pub(crate) deepening_hints: AtomicBool,
+    /// The searches stop once `nodes` reaches this ([`u64::MAX`]: no node budget).
+    pub(crate) node_stop: AtomicU64,
+    /// The searches stop at this instant, if any (the time budget of an analysis).
+    pub(crate) deadline: Option<Instant>,
 }
 
 impl<'c> Shared<'c> {
@@ -24,12 +29,23 @@ impl<'c> Shared<'c> {
             nodes: AtomicU64::new(0),
             egdb_hits: AtomicU64::new(0),
             deepening_hints: AtomicBool::new(true),
+            node_stop: AtomicU64::new(u64::MAX),
+            deadline: None,
         }
     }
 
+    /// True once a search must stop: another thread finished it, the caller cancelled,
+    /// or the node or time budget ([`Shared::over_budget`]) is spent.
     #[inline]
     pub(crate) fn should_stop(&self) -> bool {
-        self.done.load(Relaxed) || self.cancel.load(Relaxed)
+        self.done.load(Relaxed) || self.cancel.load(Relaxed) || self.over_budget()
+    }
+
+    /// True once the node budget or the deadline is reached (never, without them).
+    #[inline]
+    pub(crate) fn over_budget(&self) -> bool {
+        self.nodes.load(Relaxed) >= self.node_stop.load(Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 

@@ -1,0 +1,356 @@
+//! `kalah analyse` (and `kalah solve` with a limit): the anytime analysis of a position,
+//! one line per completed depth with the heuristic evaluation and the proven interval,
+//! then a summary that says whether the value is exact.
+
+use std::io::Write;
+use std::time::Duration;
+
+use kalah_core::{Game, Position};
+use kalah_solver::{line, Analysis, Limits, RootTurn, Solver};
+use serde_json::{json, Value};
+
+use crate::analysis_io::{interrupt_flag, signed};
+use crate::args::GameArgs;
+use crate::error::CliError;
+use crate::solving::SolverArgs;
+
+/// The time limit of `kalah analyse` when no limit is given, in seconds.
+const DEFAULT_SECONDS: f64 = 3.0;
+/// The longest time limit taken, in seconds (about eleven days).
+const MAX_SECONDS: f64 = 1e6;
+/// The table of a time-limited analysis, in MiB per second of it.
+const TABLE_MB_PER_SECOND: usize = 16;
+/// The largest node limit taken.
+const MAX_NODES: u64 = 1_000_000_000_000_000;
+
+/// Analyse a position within a time, node or depth limit: the heuristic evaluation, the
+/// interval proved to hold the exact value, the best turn and its line.
+///
+/// One line per completed depth of the iterative deepening: the depth in sowings, the
+/// heuristic evaluation (final store difference South minus North that the search
+/// guesses), the proven interval (the exact value lies in it, whatever the evaluation
+/// says), nodes, nodes per second, time and the line. The proof runs beside the
+/// deepening (null-window tests of the exact search); once the interval closes the value
+/// is exact and the line is checked to replay to it. The summary says which. Ctrl-C
+/// stops the analysis and prints the summary.
+///
+/// Without a limit the analysis runs for 3 seconds. The endgame database is used only
+/// where asked for (--egdb, --egdb-seeds, KALAH_EGDB_PATH): building a large one would
+/// take longer than the analysis.
+///
+/// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3`
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Evaluate the N best turns in full and show them under each line, with their
+    /// evaluations and proven intervals (0: every turn); the others are only shown to be
+    /// no better, which lets the search go deeper
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    multi: usize,
+
+    /// Print one JSON object per report (every depth and every change of the proven
+    /// interval) and a final one with "final": true, instead of text
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
+
+    #[command(flatten)]
+    game: GameArgs,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Stop after SECONDS of search (decimals allowed, more than 0)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time: Option<Duration>,
+
+    /// Stop after about N nodes (at least 1)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    pub nodes: Option<u64>,
+
+    /// Stop after the depth-limited search of D sowings (1 to 120)
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=Limits::MAX_DEPTH as i64))]
+    pub depth: Option<u8>,
+}
+
+impl LimitArgs {
+    /// The limits given, if any.
+    pub fn given(&self) -> Option<Limits> {
+        let limits = Limits {
+            time: self.time,
+            nodes: self.nodes,
+            depth: self.depth,
+        };
+        (!limits.is_unbounded()).then_some(limits)
+    }
+}
+
+/// A time limit in seconds: a number above 0 and at most [`MAX_SECONDS`].
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds (say 1 or 0.5)"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "the time limit must be more than 0 seconds, not {s}"
+        ));
+    }
+    if secs > MAX_SECONDS {
+        return Err(format!(
+            "a time limit of {s} seconds is more than the {MAX_SECONDS} taken"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Runs `kalah analyse`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let limits = args
+        .limits
+        .given()
+        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
+    let (game, pos) = args.game.setup()?;
+    let seeds = pos.seeds_in_houses() as usize;
+    let solver = analysis_solver(&args.solver, &game, seeds, &limits)?;
+    let view = View {
+        game: &game,
+        pos: &pos,
+        multi: args.multi,
+        json: args.json,
+    };
+    let a = analyse(&solver, &pos, &limits, &view, out)?;
+    view.summary(&a, out)
+}
+
+/// A solver for an analysis to `limits`: the solve's, but with no endgame database unless
+/// one is asked for (by a flag or the environment), since building one can take longer
+/// than the analysis, and, under a time limit and without `--hash-mb`, a table of at most
+/// [`TABLE_MB_PER_SECOND`] MiB a second of it (a power of two), since every fresh page of
+/// the table costs time the analysis does not have.
+pub fn analysis_solver(
+    args: &SolverArgs,
+    game: &Game,
+    seeds: usize,
+    limits: &Limits,
+) -> Result<Solver, CliError> {
+    let mut args = args.clone();
+    let from_env = std::env::var_os(kalah_solver::EGDB_PATH_VAR).is_some();
+    if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
+        args.egdb_seeds = Some(0);
+    }
+    let mut config = args.config(game, seeds, 1)?;
+    if let (None, Some(time)) = (args.hash_mb, limits.time) {
+        let seconds = time.as_secs_f64().ceil().max(1.0) as usize;
+        config.hash_mb = config
+            .hash_mb
+            .min((TABLE_MB_PER_SECOND * seconds).next_power_of_two());
+    }
+    args.make_solver(config, game)
+}
+
+/// The analysis of `pos` to `limits`, each report rendered by `view` as it comes; Ctrl-C
+/// (or SIGTERM) ends it with what it knows.
+pub fn analyse(
+    solver: &Solver,
+    pos: &Position,
+    limits: &Limits,
+    view: &View,
+    out: &mut dyn Write,
+) -> Result<Analysis, CliError> {
+    let mut shown = None;
+    let mut failed = None;
+    let lines = if view.multi == 0 {
+        usize::MAX
+    } else {
+        view.multi
+    };
+    let a = solver.analyse_lines(pos, limits, lines, interrupt_flag(), &mut |a| {
+        if failed.is_none() {
+            if let Err(e) = view.report(a, &mut shown, out) {
+                failed = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    a.map_err(|e| crate::analysis_io::invalid(e.to_string()))
+}
+
+/// How the reports of an analysis are shown.
+pub struct View<'a> {
+    /// The game (for the notation).
+    pub game: &'a Game,
+    /// The position analysed.
+    pub pos: &'a Position,
+    /// The turns shown under each line (0: all).
+    pub multi: usize,
+    /// JSON lines instead of text.
+    pub json: bool,
+}
+
+impl View<'_> {
+    /// One report: in JSON every one, in text one line per new depth (`shown`: the depth
+    /// of the last line printed).
+    fn report(
+        &self,
+        a: &Analysis,
+        shown: &mut Option<u8>,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        if self.json {
+            return writeln!(out, "{}", self.json_of(a, false));
+        }
+        if *shown == Some(a.depth) {
+            return Ok(());
+        }
+        *shown = Some(a.depth);
+        let (lo, hi) = a.bounds_from_south();
+        writeln!(
+            out,
+            "depth {:>3}  heuristic {:>4} from South  proven {}..{}  nodes {:>11}  {:>7} n/s  {:>7.2} s  line {}",
+            a.depth,
+            signed(a.eval_from_south()),
+            signed(lo),
+            signed(hi),
+            a.nodes,
+            rate(a.nodes_per_second()),
+            a.elapsed.as_secs_f64(),
+            line::notations(self.game.houses(), &a.pv).join(" "),
+        )?;
+        if self.multi != 1 {
+            for t in self.shown_turns(a) {
+                self.turn_line(t, out)?;
+            }
+        }
+        out.flush()
+    }
+
+    /// The turns to show: the `multi` best.
+    fn shown_turns<'t>(&self, a: &'t Analysis) -> &'t [RootTurn] {
+        let n = if self.multi == 0 {
+            a.turns.len()
+        } else {
+            self.multi.min(a.turns.len())
+        };
+        &a.turns[..n]
+    }
+
+    /// One turn of the multi-line view.
+    fn turn_line(&self, t: &RootTurn, out: &mut dyn Write) -> std::io::Result<()> {
+        let (lo, hi) = t.bounds_from_south();
+        let value = if t.is_exact() {
+            format!("exact {:>4}", signed(lo))
+        } else {
+            format!(
+                "heuristic {:>4} at depth {:>2}",
+                signed(t.eval_from_south()),
+                t.depth
+            )
+        };
+        writeln!(
+            out,
+            "    {:<12} {value}  proven {}..{}",
+            t.turn.notation(self.game.houses()),
+            signed(lo),
+            signed(hi)
+        )
+    }
+
+    /// The final summary.
+    /// An exact value is printed only with a line that replays to it.
+    pub fn summary(&self, a: &Analysis, out: &mut dyn Write) -> Result<(), CliError> {
+        if a.is_exact() {
+            line::replay(self.game, self.pos, &a.pv, a.bounds_from_south().0).map_err(|e| {
+                CliError::Internal(format!("principal variation does not replay: {e}"))
+            })?;
+        }
+        if self.json {
+            writeln!(out, "{}", self.json_of(a, true))?;
+            return Ok(());
+        }
+        let best = a.best_turn().map_or("none (the game is over)".into(), |t| {
+            t.notation(self.game.houses())
+        });
+        let line = line::notations(self.game.houses(), &a.pv).join(" ");
+        let (lo, hi) = a.bounds_from_south();
+        let work = format!(
+            "{} nodes, {:.2} s, depth {}",
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.depth
+        );
+        if a.is_exact() {
+            writeln!(
+                out,
+                "exact: value {} from South, best turn {best}, line {line} ({work})",
+                signed(lo)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "not exact: the value from South is proven in {}..{}; best guess {best}, \
+                 heuristic {} from South, line {line} ({work})",
+                signed(lo),
+                signed(hi),
+                signed(a.eval_from_south())
+            )?;
+        }
+        Ok(())
+    }
+
+    /// One report as JSON (values from South; `eval_mover` and the bounds for the mover
+    /// as well).
+    fn json_of(&self, a: &Analysis, last: bool) -> Value {
+        let houses = self.game.houses();
+        let (lo, hi) = a.bounds_from_south();
+        let turns: Vec<Value> = self
+            .shown_turns(a)
+            .iter()
+            .map(|t| {
+                let (lo, hi) = t.bounds_from_south();
+                json!({
+                    "turn": t.turn.notation(houses),
+                    "eval": t.eval_from_south(),
+                    "depth": t.depth,
+                    "lower": lo,
+                    "upper": hi,
+                    "exact": t.is_exact(),
+                })
+            })
+            .collect();
+        json!({
+            "final": last,
+            "depth": a.depth,
+            "eval": a.eval_from_south(),
+            "eval_mover": a.eval,
+            "lower": lo,
+            "upper": hi,
+            "exact": a.is_exact(),
+            "side": a.side.to_string(),
+            "best_turn": a.best_turn().map(|t| t.notation(houses)),
+            "pv": line::notations(houses, &a.pv),
+            "turns": turns,
+            "nodes": a.nodes,
+            "nodes_per_second": a.nodes_per_second().round() as u64,
+            "seconds": a.elapsed.as_secs_f64(),
+        })
+    }
+}
+
+/// A rate with a unit prefix: `950`, `12.3k`, `4.56M`.
+fn rate(r: f64) -> String {
+    match r {
+        r if r >= 1e9 => format!("{:.2}G", r / 1e9),
+        r if r >= 1e6 => format!("{:.2}M", r / 1e6),
+        r if r >= 1e3 => format!("{:.1}k", r / 1e3),
+        r => format!("{r:.0}"),
+    }
+}

@@ -1,0 +1,477 @@
+//! The anytime analysis over the search engine: iterative deepening of every root turn
+//! with the heuristic evaluation at the leaves, each depth followed by null-window tests of
+//! the exact search under a node budget, which narrow each turn's proven interval.
+//!
+//! **Why the bounds are proofs.** A turn's interval starts from what its seeds can reach
+//! and narrows only by a completed exact search ([`EXACT_DEPTH`]) of the position after
+//! it: such a search reads only exact table entries (a depth-limited entry has a depth far
+//! below [`EXACT_DEPTH`], see [`Limits::MAX_DEPTH`]) and stores only what it completed (an
+//! aborted search returns before any store). The root's interval is the maximum over its
+//! turns; a test stopped by its budget is dropped, so it tells nothing.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use kalah_core::Position;
+
+use super::{Analysis, Limits, RootTurn};
+use crate::driver::principal_variation;
+use crate::error::SolveError;
+use crate::line::{push_sowing, push_turn, Turn};
+use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
+use crate::smp::{self, Context};
+use crate::tt::EXACT_DEPTH;
+
+/// The least node budget of the exact tests after one depth of the deepening (the budget
+/// is otherwise what that depth cost: the two halves of the work stay about equal).
+const MIN_PROOF_NODES: u64 = 1 << 12;
+
+/// One root turn and what is known of it, for the root's mover.
+struct Line {
+    turn: Turn,
+    /// The position after the turn.
+    child: Position,
+    /// The child's mover is the root's mover (only where the turn ended the game).
+    same: bool,
+    /// The sowings of the turn (the depth it uses up).
+    sowings: u8,
+    eval: i32,
+    depth: u8,
+    /// The proven interval: the value after this turn lies in `lo..=hi`.
+    bounds: Bounds,
+}
+
+impl Line {
+    fn is_exact(&self) -> bool {
+        self.bounds.lo == self.bounds.hi
+    }
+
+    /// The evaluation inside the proven interval (the value, once exact).
+    fn clamped(&self) -> i32 {
+        self.eval.clamp(self.bounds.lo, self.bounds.hi)
+    }
+}
+
+/// Every whole turn of the mover of `pos` (the game not over): each sowing, followed
+/// through its extra turns, with the position it leaves.
+fn root_lines(ctx: &Context, pos: &Position) -> Vec<Line> {
+    let side = pos.side_to_move();
+    let mut lines = Vec::new();
+    let mut stack = vec![(*pos, Vec::new())];
+    while let Some((p, sowings)) = stack.pop() {
+        for j in p.moves() {
+            let child = ctx.game.play_unchecked(&p, j);
+            let mut s: Vec<usize> = sowings.clone();
+            s.push(j);
+            if !child.is_over() && child.side_to_move() == side {
+                stack.push((child, s));
+                continue;
+            }
+            let same = child.side_to_move() == side;
+            let (margin, left) = (child.store_margin(), child.seeds_in_houses() as i32);
+            let reach = if child.is_over() {
+                Bounds::exact(margin)
+            } else {
+                Bounds {
+                    lo: margin - left,
+                    hi: margin + left,
+                }
+            };
+            let eval = ctx.config.evaluation.score(&child, margin);
+            lines.push(Line {
+                sowings: s.len().min(u8::MAX as usize) as u8,
+                turn: Turn { side, sowings: s },
+                child,
+                same,
+                eval: across(same, eval),
+                depth: 0,
+                bounds: reach.across(same),
+            });
+        }
+    }
+    lines.sort_by_key(|l| l.turn.sowings.clone());
+    lines
+}
+
+/// The state of one analysis.
+pub(crate) struct Analyser<'a> {
+    ctx: &'a Context<'a>,
+    pos: Position,
+    shared: Shared<'a>,
+    start: Instant,
+    /// The node limit of the whole analysis ([`u64::MAX`]: none).
+    node_limit: u64,
+    lines: Vec<Line>,
+    /// The root's proven interval.
+    bounds: Bounds,
+    /// The deepest completed depth.
+    depth: u8,
+    /// The exact principal variation, once found.
+    exact_pv: Option<Vec<Turn>>,
+    /// The next halving test comes from below (they alternate).
+    next_from_below: bool,
+    /// The turns evaluated with the full window at each depth (the others are only shown
+    /// to be no better than these).
+    lines_wanted: usize,
+}
+
+impl<'a> Analyser<'a> {
+    pub(crate) fn new(
+        ctx: &'a Context<'a>,
+        pos: &Position,
+        limits: &Limits,
+        cancel: &'a AtomicBool,
+    ) -> Analyser<'a> {
+        let start = Instant::now();
+        let mut shared = Shared::new(cancel);
+        shared.deadline = limits.time.map(|t| start + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        shared.node_stop.store(node_limit, Relaxed);
+        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
+        let bounds = if pos.is_over() {
+            Bounds::exact(margin)
+        } else {
+            Bounds {
+                lo: margin - left,
+                hi: margin + left,
+            }
+        };
+        let mut a = Analyser {
+            ctx,
+            pos: *pos,
+            shared,
+            start,
+            node_limit,
+            lines: if pos.is_over() {
+                Vec::new()
+            } else {
+                root_lines(ctx, pos)
+            },
+            bounds,
+            depth: 0,
+            exact_pv: None,
+            next_from_below: true,
+            lines_wanted: usize::MAX,
+        };
+        a.narrow();
+        a.rank();
+        a
+    }
+
+    /// Evaluates only the `lines` best turns (at least one) with the full window at each
+    /// depth (see [`crate::Solver::analyse_lines`]).
+    pub(crate) fn lines(mut self, lines: usize) -> Analyser<'a> {
+        self.lines_wanted = lines.max(1);
+        self
+    }
+
+    /// The analysis to `limits` (see [`crate::Solver::analyse`]).
+    pub(crate) fn run(
+        mut self,
+        limits: &Limits,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        self.ctx.table.new_generation();
+        on_progress(&self.snapshot());
+        if limits.is_unbounded() {
+            // As the proof of `solve`: the deepening of the configuration, then the
+            // exact tests without a budget.
+            let seeds = u8::try_from(self.pos.seeds_in_houses()).unwrap_or(u8::MAX);
+            let deepening = self.ctx.config.deepening.min(seeds);
+            for d in 1..=deepening.min(Limits::MAX_DEPTH) {
+                if self.is_exact() || self.stopped() || !self.iterate(d, on_progress) {
+                    break;
+                }
+            }
+            self.prove(u64::MAX, false, on_progress);
+        } else {
+            let max_depth = limits.depth.unwrap_or(u8::MAX).min(Limits::MAX_DEPTH);
+            for d in 1..=max_depth {
+                if self.is_exact() || self.stopped() {
+                    break;
+                }
+                let before = self.nodes();
+                if !self.iterate(d, on_progress) {
+                    break;
+                }
+                let spent = self.nodes() - before;
+                self.prove(spent.max(MIN_PROOF_NODES), true, on_progress);
+            }
+        }
+        self.finish()
+    }
+
+    /// The nodes searched so far.
+    fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Relaxed)
+    }
+
+    fn is_exact(&self) -> bool {
+        self.bounds.lo == self.bounds.hi
+    }
+
+    /// True once the caller cancelled or a limit of the whole analysis is reached.
+    fn stopped(&self) -> bool {
+        self.shared.cancel.load(Relaxed)
+            || self.nodes() >= self.node_limit
+            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// One depth of the deepening over every root turn not yet exact; false (and nothing
+    /// changed) where it was stopped before the end.
+    ///
+    /// The first [`Analyser::lines`] turns (best first from the depth before) get the full
+    /// window. Each other turn is first tested with a null window against the worst of
+    /// the evaluations of those (a turn no better gets its fail-soft upper bound: a far
+    /// smaller search), and searched with the full window only where it is better.
+    fn iterate(&mut self, depth: u8, on_progress: &mut dyn FnMut(&Analysis)) -> bool {
+        let mut evals = Vec::with_capacity(self.lines.len());
+        // The evaluations of the turns searched whole, best first.
+        let mut top: Vec<i32> = Vec::new();
+        for line in &self.lines {
+            if line.is_exact() {
+                evals.push(line.bounds.lo);
+                continue;
+            }
+            let d = depth.saturating_sub(line.sowings);
+            let search = |w: Bounds| {
+                let w = w.across(line.same);
+                smp::search(
+                    self.ctx,
+                    &line.child,
+                    w.lo,
+                    w.hi,
+                    d,
+                    &self.shared,
+                    &mut |_| {},
+                )
+                .map(|v| across(line.same, v))
+            };
+            let full = Bounds { lo: -INF, hi: INF };
+            let v = match top.get(self.lines_wanted.saturating_sub(1)) {
+                Some(&worst) => match search(Bounds {
+                    lo: worst,
+                    hi: worst + 1,
+                }) {
+                    Some(v) if v > worst => search(full),
+                    bound => {
+                        evals.extend(bound);
+                        if bound.is_none() {
+                            return false;
+                        }
+                        continue;
+                    }
+                },
+                None => search(full),
+            };
+            let Some(v) = v else { return false };
+            evals.push(v);
+            let at = top.partition_point(|&t| t >= v);
+            top.insert(at, v);
+        }
+        for (line, eval) in self.lines.iter_mut().zip(evals) {
+            line.eval = eval;
+            line.depth = depth;
+        }
+        self.depth = depth;
+        self.rank();
+        on_progress(&self.snapshot());
+        true
+    }
+
+    /// Null-window tests of the exact search with `budget` nodes, until the root's
+    /// interval closes, the budget is spent or a limit is reached. Each completed test of
+    /// a turn narrows that turn's interval.
+    ///
+    /// With `halving`, the tests close in on the best evaluation from both ends of the
+    /// interval in turn, each halfway from a bound to the evaluation: far from the value a
+    /// proof is cheap, so the interval narrows step by step within any budget. Without,
+    /// MTD(f) from the evaluation, as the proof of a solve: fewest tests where the budget
+    /// does not matter.
+    fn prove(&mut self, budget: u64, halving: bool, on_progress: &mut dyn FnMut(&Analysis)) {
+        let stop = self.nodes().saturating_add(budget).min(self.node_limit);
+        self.shared.node_stop.store(stop, Relaxed);
+        let mut guess = self.lines.first().map_or(0, Line::clamped);
+        while !self.is_exact() && !self.stopped() {
+            let Bounds { lo, hi } = self.bounds;
+            let test = if halving {
+                let g = self.lines[0].clamped();
+                let below = self.next_from_below;
+                self.next_from_below = !below;
+                if below {
+                    lo + ((g - lo + 1) / 2).max(1)
+                } else {
+                    hi - (hi - g) / 2
+                }
+            } else if guess <= lo {
+                lo + 1
+            } else {
+                guess
+            }
+            .clamp(lo + 1, hi);
+            let near = (test - self.lines[0].eval).abs() <= DEEPENING_HINT_REACH;
+            self.shared.deepening_hints.store(near, Relaxed);
+            let Some(g) = self.test(test) else { break };
+            guess = g;
+            on_progress(&self.snapshot());
+        }
+        self.shared.node_stop.store(self.node_limit, Relaxed);
+    }
+
+    /// Whether the root's value is at least `test` (in `lo + 1..=hi`), tested turn by
+    /// turn, best first: the bound found (fail-soft), `None` where a search was stopped
+    /// (the turns tested before keep what they proved).
+    fn test(&mut self, test: i32) -> Option<i32> {
+        let mut found = None;
+        for i in 0..self.lines.len() {
+            let line = &self.lines[i];
+            if line.bounds.hi < test {
+                continue;
+            }
+            let w = Bounds {
+                lo: test - 1,
+                hi: test,
+            }
+            .across(line.same);
+            let c = smp::search(
+                self.ctx,
+                &line.child,
+                w.lo,
+                w.hi,
+                EXACT_DEPTH,
+                &self.shared,
+                &mut |_| {},
+            );
+            let Some(c) = c else {
+                self.narrow();
+                self.rank();
+                return None;
+            };
+            let v = across(line.same, c);
+            let b = &mut self.lines[i].bounds;
+            // A proof never contradicts another (the clamps only guard the invariant).
+            debug_assert!(if v >= test { v <= b.hi } else { v >= b.lo });
+            if v >= test {
+                b.lo = b.lo.max(v).min(b.hi);
+                found = Some(v);
+                break;
+            }
+            b.hi = b.hi.min(v).max(b.lo);
+        }
+        self.narrow();
+        self.rank();
+        Some(found.unwrap_or(self.bounds.hi))
+    }
+
+    /// The root's interval from its turns' (the value is the best turn's), and each
+    /// turn's upper bound from the root's.
+    fn narrow(&mut self) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let lo = self.lines.iter().map(|l| l.bounds.lo).max().unwrap_or(-INF);
+        let hi = self.lines.iter().map(|l| l.bounds.hi).max().unwrap_or(INF);
+        self.bounds.lo = self.bounds.lo.max(lo);
+        self.bounds.hi = self.bounds.hi.min(hi).max(self.bounds.lo);
+        for l in &mut self.lines {
+            l.bounds.hi = l.bounds.hi.min(self.bounds.hi).max(l.bounds.lo);
+        }
+    }
+
+    /// Sorts the turns best first: by evaluation inside the proven interval, then by
+    /// proven lower bound.
+    fn rank(&mut self) {
+        self.lines.sort_by_key(|l| {
+            (
+                std::cmp::Reverse((l.clamped(), l.bounds.lo)),
+                l.turn.sowings.clone(),
+            )
+        });
+    }
+
+    /// The principal variation where the value is exact (the search stopped only by
+    /// `cancel`, not by the limits: the table holds the proof, so it is short), and the
+    /// analysis as it stands.
+    fn finish(mut self) -> Analysis {
+        if self.is_exact() && !self.lines.is_empty() && !self.shared.cancel.load(Relaxed) {
+            self.shared.node_stop.store(u64::MAX, Relaxed);
+            self.shared.deadline = None;
+            self.shared.done.store(false, Relaxed);
+            self.exact_pv = self.exact_line();
+        }
+        self.snapshot()
+    }
+
+    /// A line to the end of the game that keeps the exact value: the proved best turn,
+    /// then [`principal_variation`] from the position it leaves; `None` if cancelled.
+    fn exact_line(&self) -> Option<Vec<Turn>> {
+        let value = self.bounds.lo;
+        let line = self.lines.iter().find(|l| l.bounds.lo == value)?;
+        let mut pv = vec![line.turn.clone()];
+        if !line.child.is_over() {
+            let target = across(line.same, value);
+            let rest = principal_variation(self.ctx, &line.child, target, &self.shared);
+            for t in rest.ok()? {
+                push_turn(&mut pv, t);
+            }
+        }
+        Some(pv)
+    }
+
+    /// The best turn followed by the moves the table stores after it (a heuristic line,
+    /// at most `depth` sowings long).
+    fn table_line(&self) -> Vec<Turn> {
+        let Some(line) = self.lines.first() else {
+            return Vec::new();
+        };
+        let mut pv = vec![line.turn.clone()];
+        let mut pos = line.child;
+        for _ in line.sowings..self.depth {
+            if pos.is_over() {
+                break;
+            }
+            let entry = self.ctx.table.probe(self.ctx.game.key(&pos));
+            let Some(j) = entry.and_then(|e| e.best).map(usize::from) else {
+                break;
+            };
+            if !pos.moves().any(|m| m == j) {
+                break;
+            }
+            push_sowing(&mut pv, pos.side_to_move(), j);
+            pos = self.ctx.game.play_unchecked(&pos, j);
+        }
+        pv
+    }
+
+    /// What is known now.
+    fn snapshot(&self) -> Analysis {
+        let best = self.lines.first();
+        let eval = best.map_or(self.bounds.lo, |l| l.eval);
+        Analysis {
+            side: self.pos.side_to_move(),
+            depth: self.depth,
+            eval: eval.clamp(self.bounds.lo, self.bounds.hi),
+            lower: self.bounds.lo,
+            upper: self.bounds.hi,
+            pv: self.exact_pv.clone().unwrap_or_else(|| self.table_line()),
+            turns: self
+                .lines
+                .iter()
+                .map(|l| RootTurn {
+                    turn: l.turn.clone(),
+                    eval: l.clamped(),
+                    depth: l.depth,
+                    lower: l.bounds.lo,
+                    upper: l.bounds.hi,
+                })
+                .collect(),
+            nodes: self.nodes(),
+            elapsed: self.start.elapsed(),
+        }
+    }
+}
+
+/// Why [`crate::Solver::analyse`] gave no analysis: the engine cannot analyse the family.
+pub(crate) fn unsupported() -> SolveError {
+    SolveError::Unsupported("the anytime analysis of families whose positions repeat")
+}
