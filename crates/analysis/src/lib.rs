@@ -103,9 +103,6 @@ impl From<kalah_solver::SolveError> for AnalysisError {
             kalah_solver::SolveError::GraphTooLarge { limit } => {
                 AnalysisError::GraphTooLarge { limit }
             }
-            // Only `Solver::analyse` of a cyclic family says this, which nothing here
-            // calls yet (wired at merge).
-            kalah_solver::SolveError::Unsupported(_) => AnalysisError::Cancelled,
         }
     }
 }

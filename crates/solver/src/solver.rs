@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kalah_core::{Game, Position};
 
-use crate::anytime::{self, Analyser, Analysis, Limits};
+use crate::anytime::{Analyser, Analysis, Limits};
 use crate::config::Config;
 use crate::database::{CacheReport, Databases};
 use crate::driver;
@@ -289,8 +289,9 @@ impl Solver {
     /// and the line replays to it to the end of the game ([`crate::line::replay`]), the
     /// value being `solve`'s.
     ///
-    /// The families whose positions repeat are not analysed yet
-    /// ([`SolveError::Unsupported`]).
+    /// The families whose positions repeat are analysed by a depth-limited search of
+    /// their own that applies the cycle rule ([`crate::cyclic_search`]), exact where the
+    /// retrograde solver finishes the position's graph within the limits.
     pub fn analyse(
         &self,
         pos: &Position,
@@ -321,8 +322,14 @@ impl Solver {
                 let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
                 Ok(analyser.run(limits, on_progress))
             }
-            // wired at merge: crate::cyclic_search::analyse_cyclic
-            Engine::Retro(_) => Err(anytime::unsupported()),
+            Engine::Retro(_) => crate::cyclic_search::analyse_cyclic(
+                &self.game,
+                self.config.evaluation,
+                pos,
+                limits,
+                cancel,
+                on_progress,
+            ),
         }
     }
 
@@ -342,7 +349,8 @@ impl Solver {
     {
         match &self.engine {
             Engine::Search(engine) => {
-                search(&engine.context(&self.game, &self.config, pos), progress)
+                let config = self.config.for_proof();
+                search(&engine.context(&self.game, &config, pos), progress)
             }
             Engine::Retro(engine) => retro(self.solve_retro(engine, pos, cancel, progress)?),
         }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use kalah_core::{Game, Position, Preset, Rules, Side};
 use kalah_solver::line::replay;
-use kalah_solver::{Analysis, Config, Database, Limits, SolveError, Solver, Turn};
+use kalah_solver::{Analysis, Config, Database, Limits, Solver, Turn};
 use reference::RefBoard;
 
 type Memo = HashMap<([u8; 18], Side), i32>;
@@ -370,18 +370,27 @@ fn a_time_limit_stops_a_large_analysis_soon_with_an_answer() {
 }
 
 #[test]
-fn families_whose_positions_repeat_are_refused_for_now() {
-    let game = Game::new(Rules::oware(3, 1)).unwrap();
-    let s = Solver::new(game.clone(), Config::default()).unwrap();
-    let e = s
-        .analyse(
-            &game.start(),
-            &Limits::depth(2),
-            &AtomicBool::new(false),
-            &mut |_| {},
-        )
-        .unwrap_err();
-    assert!(matches!(e, SolveError::Unsupported(_)), "{e}");
+fn families_whose_positions_repeat_are_analysed_within_their_exact_values() {
+    // The solver dispatches Oware and Ethiopian to their own depth-limited search
+    // (crates/solver/tests/cyclic_anytime.rs tests it at length); here: through
+    // `Solver::analyse`, each interval holds the retrograde solver's value, and without
+    // limits the answer is that value.
+    for rules in [Rules::oware(3, 2), Rules::ethiopian(3, 2)] {
+        let game = Game::new(rules).unwrap();
+        let s = Solver::new(game.clone(), Config::default()).unwrap();
+        let pos = game.start();
+        let cancel = AtomicBool::new(false);
+        let exact = s.solve(&pos, &cancel, &mut |_| {}).unwrap().value;
+        for limits in [Limits::depth(1), Limits::depth(3), Limits::nodes(200)] {
+            let a = s.analyse(&pos, &limits, &cancel, &mut |_| {}).unwrap();
+            assert!(a.lower <= exact && exact <= a.upper, "{a:?} {exact}");
+            assert!(a.best_turn().is_some());
+        }
+        let a = s
+            .analyse(&pos, &Limits::none(), &cancel, &mut |_| {})
+            .unwrap();
+        assert_eq!((a.lower, a.upper), (exact, exact));
+    }
 }
 
 #[test]

@@ -16,7 +16,6 @@ use kalah_core::Position;
 
 use super::{Analysis, Limits, RootTurn};
 use crate::driver::principal_variation;
-use crate::error::SolveError;
 use crate::line::{push_sowing, push_turn, Turn};
 use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
 use crate::smp::{self, Context};
@@ -469,9 +468,4 @@ impl<'a> Analyser<'a> {
             elapsed: self.start.elapsed(),
         }
     }
-}
-
-/// Why [`crate::Solver::analyse`] gave no analysis: the engine cannot analyse the family.
-pub(crate) fn unsupported() -> SolveError {
-    SolveError::Unsupported("the anytime analysis of families whose positions repeat")
 }
