@@ -118,6 +118,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
     let (game, pos) = args.game.setup()?;
     let seeds = pos.seeds_in_houses() as usize;
+    interrupt_flag();
     let solver = analysis_solver(&args.solver, &game, seeds, &limits)?;
     let view = View {
         game: &game,

@@ -70,12 +70,14 @@ pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
     on_terminal(quiet, ProgressBar::new_spinner, &template, 200)
 }
 
+/// The flag of [`interrupt_flag`], once installed.
+static INTERRUPT: OnceLock<&'static AtomicBool> = OnceLock::new();
+
 /// The flag that Ctrl-C (SIGINT), SIGTERM and SIGHUP raise (ctrlc's `termination`
 /// feature), installed on first use. The work in progress watches it and stops cleanly,
 /// keeping what was finished; a second signal ends the program at once.
 pub fn interrupt_flag() -> &'static AtomicBool {
-    static FLAG: OnceLock<&'static AtomicBool> = OnceLock::new();
-    FLAG.get_or_init(|| {
+    INTERRUPT.get_or_init(|| {
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         // Without a handler Ctrl-C still ends the program, just not cleanly.
         let _ = ctrlc::set_handler(move || {
@@ -86,6 +88,12 @@ pub fn interrupt_flag() -> &'static AtomicBool {
         });
         flag
     })
+}
+
+/// The Ctrl-C flag where this command installed it ([`interrupt_flag`]), else none (the
+/// default handler ends the program at once).
+pub fn installed_interrupt_flag() -> Option<&'static AtomicBool> {
+    INTERRUPT.get().copied()
 }
 
 /// The error for a run stopped by Ctrl-C, saying what was kept.

@@ -51,6 +51,8 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
     let seeds = pos.seeds_in_houses() as usize;
+    // Ctrl-C from here on: a database build stops, a solve prints what it proved.
+    interrupt_flag();
     if let Some(limits) = args.limits.given() {
         let solver = analyse::analysis_solver(&args.solver, &game, seeds, &limits)?;
         let view = View {
