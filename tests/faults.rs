@@ -168,27 +168,38 @@ fn lines_in(path: &Path) -> usize {
 }
 
 #[test]
-fn symlinked_output_is_followed_and_its_target_replaced() {
+fn symlinked_output_is_refused_and_forced_replaces_the_link_never_its_target() {
     let dir = scratch();
     let target = dir.path().join("real.json");
     std::fs::write(&target, "old").unwrap();
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink("real.json", &link).unwrap();
     let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["link.json"])));
-    assert!(out.status.success(), "{}", stderr(&out));
-    let meta = std::fs::symlink_metadata(&link).unwrap();
-    assert!(meta.file_type().is_symlink(), "the link is still a link");
-    let table: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
-    assert!(table["count"].as_u64().unwrap() > 0);
-    // A link to a file not there yet creates that file.
-    std::fs::remove_file(&target).unwrap();
-    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["link.json"])));
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
         .is_symlink());
-    assert!(target.is_file());
+    // A link to a file not there yet is refused the same way, and nothing is created.
+    std::fs::remove_file(&target).unwrap();
+    let out = kalah_in(dir.path(), &strs(&with(&SMALL_EXPORT, &["link.json"])));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!target.exists());
+    // With --force the link itself is replaced by the table; its target is never written.
+    std::fs::write(&target, "old").unwrap();
+    let forced = with(&SMALL_EXPORT, &["link.json", "--force"]);
+    let out = kalah_in(dir.path(), &strs(&forced));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(&link).unwrap()).unwrap();
+    assert!(table["count"].as_u64().unwrap() > 0);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
 }
 
 #[test]
@@ -808,12 +819,16 @@ fn egdb_build_checks_its_output_before_any_work() {
         assert!(!stderr(&out).contains("panicked"));
     }
     assert!(walk(dir.path()).is_empty(), "{:?}", walk(dir.path()));
-    // A symlink is followed: the target is written, the link stays a link.
+    // A symlink is never written through: refused, and nothing is built at its target.
     std::os::unix::fs::symlink("real.egdb", dir.path().join("link.egdb")).unwrap();
     let out = build("link.egdb");
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
     assert!(dir.path().join("link.egdb").is_symlink());
-    assert!(dir.path().join("real.egdb").is_file());
+    assert!(!dir.path().join("real.egdb").exists());
+    // Built to the target itself, it is a database that `egdb info` reads through the link.
+    let out = build("real.egdb");
+    assert!(out.status.success(), "{}", stderr(&out));
     let info = kalah_in(dir.path(), &["egdb", "info", "link.egdb"]);
     assert!(info.status.success(), "{}", stderr(&info));
 }

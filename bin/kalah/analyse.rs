@@ -18,6 +18,8 @@ use crate::solving::SolverArgs;
 const DEFAULT_SECONDS: f64 = 3.0;
 /// The longest time limit taken, in seconds (about eleven days).
 const MAX_SECONDS: f64 = 1e6;
+/// The table of a time-limited analysis, in MiB per second of it.
+const TABLE_MB_PER_SECOND: usize = 16;
 /// The largest node limit taken.
 const MAX_NODES: u64 = 1_000_000_000_000_000;
 
@@ -39,11 +41,9 @@ const MAX_NODES: u64 = 1_000_000_000_000_000;
 /// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
-    limits: LimitArgs,
-
-    /// Show the N best turns under each line, with their evaluations and proven intervals
-    /// (0: every turn)
+    /// Evaluate the N best turns in full and show them under each line, with their
+    /// evaluations and proven intervals (0: every turn); the others are only shown to be
+    /// no better, which lets the search go deeper
     #[arg(long, value_name = "N", default_value_t = 1)]
     multi: usize,
 
@@ -51,6 +51,9 @@ pub struct Args {
     /// interval) and a final one with "final": true, instead of text
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
 
     #[command(flatten)]
     game: GameArgs,
@@ -114,7 +117,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .given()
         .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
     let (game, pos) = args.game.setup()?;
-    let solver = analysis_solver(&args.solver, &game, pos.seeds_in_houses() as usize)?;
+    let seeds = pos.seeds_in_houses() as usize;
+    interrupt_flag();
+    let solver = analysis_solver(&args.solver, &game, seeds, &limits)?;
     let view = View {
         game: &game,
         pos: &pos,
@@ -125,16 +130,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     view.summary(&a, out)
 }
 
-/// A solver for an analysis: the solve's, but with no endgame database unless one is asked
-/// for (by a flag or the environment), since building one can take longer than the
-/// analysis.
-pub fn analysis_solver(args: &SolverArgs, game: &Game, seeds: usize) -> Result<Solver, CliError> {
+/// A solver for an analysis to `limits`: the solve's, but with no endgame database unless
+/// one is asked for (by a flag or the environment), since building one can take longer
+/// than the analysis, and, under a time limit and without `--hash-mb`, a table of at most
+/// [`TABLE_MB_PER_SECOND`] MiB a second of it (a power of two), since every fresh page of
+/// the table costs time the analysis does not have.
+pub fn analysis_solver(
+    args: &SolverArgs,
+    game: &Game,
+    seeds: usize,
+    limits: &Limits,
+) -> Result<Solver, CliError> {
     let mut args = args.clone();
     let from_env = std::env::var_os(kalah_solver::EGDB_PATH_VAR).is_some();
     if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
         args.egdb_seeds = Some(0);
     }
-    args.solver(game, seeds)
+    let mut config = args.config(game, seeds, 1)?;
+    if let (None, Some(time)) = (args.hash_mb, limits.time) {
+        let seconds = time.as_secs_f64().ceil().max(1.0) as usize;
+        config.hash_mb = config
+            .hash_mb
+            .min((TABLE_MB_PER_SECOND * seconds).next_power_of_two());
+    }
+    args.make_solver(config, game)
 }
 
 /// The analysis of `pos` to `limits`, each report rendered by `view` as it comes; Ctrl-C
@@ -148,7 +167,12 @@ pub fn analyse(
 ) -> Result<Analysis, CliError> {
     let mut shown = None;
     let mut failed = None;
-    let a = solver.analyse(pos, limits, interrupt_flag(), &mut |a| {
+    let lines = if view.multi == 0 {
+        usize::MAX
+    } else {
+        view.multi
+    };
+    let a = solver.analyse_lines(pos, limits, lines, interrupt_flag(), &mut |a| {
         if failed.is_none() {
             if let Err(e) = view.report(a, &mut shown, out) {
                 failed = Some(e);

@@ -70,11 +70,14 @@ pub fn progress_counter(quiet: bool, unit: &str) -> ProgressBar {
     on_terminal(quiet, ProgressBar::new_spinner, &template, 200)
 }
 
-/// The flag that Ctrl-C raises, installed on first use. The work in progress watches it
-/// and stops cleanly, keeping what was finished; a second Ctrl-C ends the program at once.
+/// The flag of [`interrupt_flag`], once installed.
+static INTERRUPT: OnceLock<&'static AtomicBool> = OnceLock::new();
+
+/// The flag that Ctrl-C (SIGINT), SIGTERM and SIGHUP raise (ctrlc's `termination`
+/// feature), installed on first use. The work in progress watches it and stops cleanly,
+/// keeping what was finished; a second signal ends the program at once.
 pub fn interrupt_flag() -> &'static AtomicBool {
-    static FLAG: OnceLock<&'static AtomicBool> = OnceLock::new();
-    FLAG.get_or_init(|| {
+    INTERRUPT.get_or_init(|| {
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         // Without a handler Ctrl-C still ends the program, just not cleanly.
         let _ = ctrlc::set_handler(move || {
@@ -87,6 +90,12 @@ pub fn interrupt_flag() -> &'static AtomicBool {
     })
 }
 
+/// The Ctrl-C flag where this command installed it ([`interrupt_flag`]), else none (the
+/// default handler ends the program at once).
+pub fn installed_interrupt_flag() -> Option<&'static AtomicBool> {
+    INTERRUPT.get().copied()
+}
+
 /// The error for a run stopped by Ctrl-C, saying what was kept.
 pub fn interrupted(what_was_kept: &str) -> CliError {
     CliError::Io(io::Error::new(
@@ -96,17 +105,21 @@ pub fn interrupted(what_was_kept: &str) -> CliError {
 }
 
 /// Runs `body` with its output going to `out`, or with `--output FILE` to FILE: checked
-/// and locked before `body` starts, written whole at the end (atomically for a regular
-/// file, straight through for a FIFO or device), untouched when `body` fails.
+/// and locked before `body` starts (a file that is no report of `openings` or `pie`, a
+/// read-only file or a symbolic link refused unless `force`), written whole at the end
+/// (atomically for a regular file, straight through for a FIFO or device), untouched when
+/// `body` fails.
 pub fn with_output(
     path: Option<&Path>,
+    force: bool,
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let Some(path) = path else {
         return body(out);
     };
-    let output = kalah_io::Output::open(path)?;
+    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force);
+    let output = kalah_io::Output::open_with(path, &checks)?;
     let mut text = Vec::new();
     body(&mut text)?;
     output.replace(&text)?;

@@ -175,12 +175,22 @@ pub struct OutputArgs {
     /// (atomically) at the end, never half a file
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+
+    /// Replace an existing --output FILE that is no report of kalah openings or pie, a
+    /// read-only one, or a symbolic link (the link itself; its target is left alone)
+    #[arg(long, requires = "output")]
+    force: bool,
 }
 
 impl OutputArgs {
     /// The file to write, if one was given.
     pub fn file(&self) -> Option<&Path> {
         self.output.as_deref()
+    }
+
+    /// Whether `--force` was given (see `kalah_io::Checks::force`).
+    pub fn force(&self) -> bool {
+        self.force
     }
 }
 

@@ -11,11 +11,12 @@ use kalah_analysis::batch::{
     first_unit, parse_shard, read_ahead, rules_agree, solve_stream_within, Item, Lines, Sharded,
     Streamed,
 };
+use kalah_analysis::outputs;
 use kalah_analysis::wire::answer;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
 use kalah_core::Game;
-use kalah_io::{Output, OutputError, OutputKind};
+use kalah_io::{Checks, Output, OutputError, OutputKind};
 use kalah_solver::{Limits, Solver};
 
 use crate::analysis_io::{
@@ -56,10 +57,13 @@ use crate::solving::SolverArgs;
 ///
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
 /// before it are done. FILE is checked before any work (a directory or a missing
-/// directory is an error), a symlink is followed, and a FIFO or device (`/dev/stdout`) is
-/// written straight through; while the run lasts FILE.kalah-lock beside it keeps a second
-/// run off the same FILE. A write error (disk full, closed pipe) stops the run with exit
-/// status 2, keeping the answers written.
+/// directory is an error, and so is the INPUT itself, under any name), a FIFO or device
+/// (`/dev/stdout`, or a link to one) is written straight through, and a file that holds
+/// no answers of kalah batch, a read-only file or a symbolic link is refused unless
+/// --force (which starts FILE afresh: a link is replaced, never its target). While the
+/// run lasts a lock on FILE.kalah-lock beside it and on FILE itself keeps a second run
+/// off the same file, under any name (a hard link). A write error (disk full, closed
+/// pipe) stops the run with exit status 2, keeping the answers written.
 ///
 /// An existing non-empty FILE is never overwritten: after an interruption (Ctrl-C keeps
 /// every answer finished in order, `kill -9` at most half a line), run the same command
@@ -82,6 +86,12 @@ pub struct Args {
     /// --output simply starts)
     #[arg(long, requires = "output")]
     resume: bool,
+
+    /// Start afresh on an --output FILE that holds no answers of kalah batch, is
+    /// read-only, or is a symbolic link (the link itself is replaced; its target is left
+    /// alone); answers are never overwritten (--resume continues them)
+    #[arg(long, requires = "output")]
+    force: bool,
 
     /// Answer only shard I of N: the I-th position of the input, then every N-th after it
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
@@ -141,9 +151,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         None => args.solver.clone(),
     };
     let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;
-    if args.time.is_some() {
-        crate::timed::check_supported(&solver, &game.start())?;
-    }
     let bar = match count {
         Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
         None => progress_counter(args.solver.quiet, "positions"),
@@ -185,9 +192,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The output, checked and locked: a stream (a FIFO, a device) cannot be resumed.
+/// The output, checked and locked (never the input): a stream (a FIFO, a device) cannot
+/// be resumed.
 fn open_output(args: &Args) -> Result<Option<Output>, CliError> {
-    let output = args.output.as_deref().map(Output::open).transpose()?;
+    let input = args.input.as_deref().filter(|p| p.as_os_str() != "-");
+    let checks = Checks::of(outputs::ANSWERS, args.force).reading(input);
+    let output = args
+        .output
+        .as_deref()
+        .map(|p| Output::open_with(p, &checks))
+        .transpose()?;
     if let Some(o) = &output {
         if args.resume && o.kind() == OutputKind::Stream {
             return Err(OutputError::NotResumable(o.path().to_path_buf()).into());

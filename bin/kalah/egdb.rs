@@ -6,13 +6,15 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::levels::{LevelDisplay, LevelProgress};
+use kalah_analysis::outputs;
 use kalah_analysis::wire::rules;
 use kalah_core::{Game, Position};
-use kalah_io::{Output, OutputKind};
-use kalah_solver::cache::{self, Cache, GrowError, Grown};
+use kalah_io::{Checks, Output, OutputKind};
+use kalah_solver::cache::{self, Cache, GrowError, Grown, LeftoverKind};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, PlanError, ProbeError};
 use serde_json::json;
 
+use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::args::RulesArgs;
 use crate::error::CliError;
 
@@ -38,7 +40,8 @@ enum Command {
 }
 
 /// The database cache: the databases solves keep for later runs. List its files (the
-/// default), grow the database of a rule set, or clear it.
+/// default), grow the database of a rule set, clear it, or clean out the temporaries a
+/// killed build left.
 ///
 /// The cache is the directory in KALAH_CACHE, else the platform's cache directory
 /// (~/.cache/kalah on Linux); KALAH_CACHE=off turns it off, and KALAH_CACHE_MAX_MB caps its
@@ -55,7 +58,8 @@ struct CacheArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum CacheAction {
-    /// List the cached files with their rules, seeds and sizes
+    /// List the cached files with their rules, seeds and sizes, and the temporaries and
+    /// partial files beside them
     List {
         /// Print one JSON object instead of text
         #[arg(long)]
@@ -75,8 +79,11 @@ enum CacheAction {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Remove every cached file
+    /// Remove every cached database, the partial files of interrupted builds and stale
+    /// temporaries (a file that is not a kalah database is kept, and named)
     Clear,
+    /// Remove only the stale temporaries: those a killed build or write left behind
+    Clean,
 }
 
 /// Build a database file, in parallel over all cores, one seed level after the other.
@@ -90,9 +97,15 @@ struct BuildArgs {
     #[arg(long, value_name = "K")]
     max_seeds: usize,
 
-    /// The file to write
+    /// The file to write: an existing database is replaced; another file, a read-only
+    /// one or a symbolic link only with --force
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+
+    /// Replace an existing --out FILE that is no database, a read-only one, or a symbolic
+    /// link (the link itself; its target is left alone)
+    #[arg(long)]
+    force: bool,
 
     /// Start from a finished database file of fewer seeds for the same rules (say a
     /// 24-seed file towards a 28-seed one): its levels are verified and copied, not
@@ -162,16 +175,8 @@ fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match &args.action {
         None => list_cache(&cache, false, out),
         Some(CacheAction::List { json }) => list_cache(&cache, *json, out),
-        Some(CacheAction::Clear) => {
-            let freed = cache.clear()?;
-            writeln!(
-                out,
-                "cleared {}: {:.1} MiB freed",
-                cache.dir().display(),
-                freed as f64 / MIB
-            )?;
-            Ok(())
-        }
+        Some(CacheAction::Clear) => report_cleared(&cache, "cleared", &cache.clear()?, out),
+        Some(CacheAction::Clean) => report_cleared(&cache, "cleaned", &cache.clean()?, out),
         Some(CacheAction::Grow {
             max_seeds,
             quiet,
@@ -180,15 +185,49 @@ fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// What `cache clear` or `cache clean` removed and kept.
+fn report_cleared(
+    cache: &Cache,
+    done: &str,
+    cleared: &cache::Cleared,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let n = cleared.removed.len();
+    writeln!(
+        out,
+        "{done} {}: {n} file{} removed, {:.1} MiB freed",
+        cache.dir().display(),
+        if n == 1 { "" } else { "s" },
+        cleared.freed as f64 / MIB
+    )?;
+    for path in &cleared.foreign {
+        writeln!(
+            out,
+            "  kept {}: not a kalah endgame database",
+            path.display()
+        )?;
+    }
+    for path in &cleared.in_use {
+        writeln!(
+            out,
+            "  kept {}: a running process is writing it",
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
 fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let listing = cache.list();
     if json {
         let rows: Vec<serde_json::Value> = listing.files.iter().map(cached_json).collect();
+        let left: Vec<serde_json::Value> = listing.leftovers.iter().map(leftover_json).collect();
         let obj = json!({
             "dir": cache.dir().display().to_string(),
             "bytes": listing.bytes,
             "max_bytes": cache.max_bytes(),
             "files": rows,
+            "leftovers": left,
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -218,7 +257,49 @@ fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliE
             f.bytes as f64 / MIB
         )?;
     }
+    for left in &listing.leftovers {
+        writeln!(
+            out,
+            "  {}  {:.1} MiB  {}",
+            left.path.file_name().unwrap_or_default().to_string_lossy(),
+            left.bytes as f64 / MIB,
+            leftover_words(left)
+        )?;
+    }
     Ok(())
+}
+
+/// What a leftover of the cache is, in words.
+fn leftover_words(left: &cache::Leftover) -> String {
+    match left.kind {
+        LeftoverKind::Temporary { pid, alive: false } => format!(
+            "stale temporary of process {pid}, which no longer runs (`kalah egdb cache clean` \
+             removes it)"
+        ),
+        LeftoverKind::Temporary { pid, alive: true } => {
+            format!("temporary of process {pid}, being written")
+        }
+        LeftoverKind::Partial { levels } => format!(
+            "unfinished build, {levels} seed level{} done (the same build resumes it; \
+             `kalah egdb cache clear` removes it)",
+            if levels == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// One leftover as a row of `cache list --json`.
+fn leftover_json(left: &cache::Leftover) -> serde_json::Value {
+    let file = left.path.display().to_string();
+    match left.kind {
+        LeftoverKind::Temporary { pid, alive } => json!({
+            "file": file, "bytes": left.bytes, "kind": "temporary", "pid": pid,
+            "stale": !alive,
+        }),
+        LeftoverKind::Partial { levels } => json!({
+            "file": file, "bytes": left.bytes, "kind": "partial", "levels": levels,
+            "stale": false,
+        }),
+    }
 }
 
 /// One cached file as a row of `cache list --json`.
@@ -253,7 +334,11 @@ fn grow_cache(
         let args = BuildArgs {
             max_seeds: k,
             out: target.to_path_buf(),
-            from: from.map(Path::to_path_buf),
+            // An interrupted growth resumes from its partial file, not from the smaller one.
+            from: from
+                .filter(|_| !file::partial_path(target).exists())
+                .map(Path::to_path_buf),
+            force: false,
             quiet,
             rules: rules.clone(),
         };
@@ -289,9 +374,10 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         PlanError::Unbuildable(e) => CliError::Egdb(e),
         PlanError::Size(e) => CliError::EgdbBuild(e),
     })?;
-    // The path checked and locked before any work, like every output: a symlink is
-    // followed, a directory refused, and a second build of the same file fails at once.
-    let output = Output::open(&args.out)?;
+    // The path checked and locked before any work, like every output: only a database
+    // is replaced without --force, never --from, and a second build fails at once.
+    let checks = Checks::of(outputs::DATABASE, args.force).reading(args.from.as_deref());
+    let output = Output::open_with(&args.out, &checks)?;
     if output.kind() != OutputKind::File {
         return Err(CliError::Input(format!(
             "--out {}: a database is a file to map and resume, not a stream: name a file",
@@ -310,12 +396,15 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (bars, terminal) = (LevelProgress::default(), std::io::stderr().is_terminal());
     let start = Instant::now();
     let built = plan
-        .run(&out_file, &|level, done, total| {
+        .run(&out_file, interrupt_flag(), &|level, done, total| {
             if !args.quiet {
                 bars.show(level, done, || LevelBar::new(level, total, terminal))
             }
         })
-        .map_err(CliError::EgdbBuild)?;
+        .map_err(|e| match e {
+            egdb::EgdbError::Cancelled => interrupted(&kept_partial(&out_file, args)),
+            e => CliError::EgdbBuild(e),
+        })?;
     drop(output);
     bars.finish();
     let seconds = start.elapsed().as_secs_f64();
@@ -336,6 +425,21 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         },
     )?;
     Ok(())
+}
+
+/// What an interrupted build to `out_file` kept, and how to resume it.
+fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
+    let partial = file::partial_path(out_file);
+    let levels = file::read_info(&partial).map_or(0, |info| info.levels);
+    let kept = match levels {
+        0 => "no finished seed level".to_string(),
+        n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
+    };
+    format!(
+        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
+         start over",
+        partial.display()
+    )
 }
 
 /// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).

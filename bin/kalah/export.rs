@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use kalah_analysis::export::resume::{self, Partial, ResumeError};
 use kalah_analysis::export::{evaluate, plan_until, Entry, Plan};
+use kalah_analysis::outputs;
 use kalah_analysis::wire;
 use kalah_core::Position;
-use kalah_io::{Header, Output};
+use kalah_io::{Checks, Header, Output};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{
@@ -38,11 +39,13 @@ enum Format {
 /// The schema is in data/README.md.
 ///
 /// Each FILE is checked before any work (a directory or a missing directory is an
-/// error) and kept from other runs by FILE.kalah-lock beside it while this one lasts.
-/// The table is written to a temporary file beside FILE (beside a symlink's target) and
+/// error) and kept from other runs by a lock on FILE.kalah-lock beside it and on FILE
+/// itself while this one lasts. The table is written to a temporary file beside FILE and
 /// renamed at the end, so a crash never leaves half a table; an existing table is
-/// replaced. A FIFO or device (`/dev/stdout`) is written straight through instead,
-/// without resume.
+/// replaced, but an existing file that is not a table written by kalah export, a
+/// read-only file or a symbolic link is refused unless --force (which replaces the link
+/// itself, never its target). A FIFO or device (`/dev/stdout`, or a link to one) is
+/// written straight through instead, without resume. docs/outputs.md has the details.
 ///
 /// The values solved so far are kept in FILE.partial (of the first FILE) as they come,
 /// each with a checksum; after an interruption (Ctrl-C, `kill -9`) the same command goes
@@ -60,6 +63,11 @@ pub struct Args {
     /// from one run
     #[arg(long, short, value_name = "FILE", required = true)]
     output: Vec<PathBuf>,
+
+    /// Replace an existing FILE that is not a table written by kalah export, a read-only
+    /// one, or a symbolic link (the link itself; its target is left alone)
+    #[arg(long)]
+    force: bool,
 
     /// Table format [default: from each file name: csv for .csv, json otherwise]
     #[arg(long, value_enum)]
@@ -81,7 +89,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let outputs = args
         .output
         .iter()
-        .map(|p| Output::open(p))
+        .map(|p| Output::open_with(p, &Checks::of(outputs::TABLE, args.force)))
         .collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let plan = plan_until(&game, &start, args.depth, interrupt_flag())

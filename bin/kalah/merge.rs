@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use kalah_analysis::distributed::{Merge, Report, Tree};
+use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
-use kalah_io::Output;
+use kalah_io::{Checks, Output};
 use kalah_solver::{Config, Database, Solver};
 use serde_json::Value;
 
@@ -27,7 +28,9 @@ use crate::error::CliError;
 /// principal variation, the value of every first move, and the pie rule.
 ///
 /// While answers are missing it says which units the value still needs (the others cannot
-/// change it) and exits with status 3; --next FILE writes those units, to be solved next.
+/// change it) and exits with status 3; --next FILE writes those units, to be solved next
+/// (replacing a file of units; the manifest, an answer file given, or any other file is
+/// never replaced: docs/outputs.md).
 ///
 /// --hypothesis V proves "the value is V" with narrow windows instead: one child of each
 /// position needs to reach V, the others only to stay on their side of it, so far fewer
@@ -55,6 +58,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     next: Option<PathBuf>,
 
+    /// Replace an existing --next FILE that is not a file of work units, a read-only one,
+    /// or a symbolic link (the link itself; its target is left alone); never an input
+    #[arg(long, requires = "next")]
+    force: bool,
+
     /// Print the result as one JSON object
     #[arg(long)]
     json: bool,
@@ -66,7 +74,14 @@ pub struct Args {
 
 /// Runs `kalah merge`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let next_out = args.next.as_deref().map(Output::open).transpose()?;
+    // The inputs are never the output, by identity: a hard link to one is found too.
+    let inputs = std::iter::once(&args.manifest).chain(&args.answers);
+    let checks = Checks::of(outputs::UNITS, args.force).reading(inputs.map(PathBuf::as_path));
+    let next_out = args
+        .next
+        .as_deref()
+        .map(|p| Output::open_with(p, &checks))
+        .transpose()?;
     let tree = read_manifest(&args.manifest)?;
     let mut merge = Merge::new(&tree);
     let mut warnings = Vec::new();

@@ -96,7 +96,9 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    with_output(args.output.file(), out, |out| report(args, out))
+    with_output(args.output.file(), args.output.force(), out, |out| {
+        report(args, out)
+    })
 }
 
 /// Solves and prints to `out`.
@@ -144,7 +146,6 @@ fn timed_report(
     let solver_args = crate::timed::solver_args(&args.solver);
     let seeds = pos.seeds_in_houses() as usize;
     let (solver, workers) = parallel_solver(&solver_args, game, seeds, steps)?;
-    crate::timed::check_supported(&solver, pos)?;
     let bar = progress_bar(args.solver.quiet, steps, "first moves analysed");
     let h = game.houses();
     let start = Instant::now();

@@ -67,7 +67,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    with_output(args.output.file(), out, |out| {
+    with_output(args.output.file(), args.output.force(), out, |out| {
         if args.game.position.is_given() {
             decide_one(args, offer, out)
         } else {

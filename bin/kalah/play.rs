@@ -28,8 +28,8 @@ use crate::solving::{progress_message, SolverArgs};
 /// can also be piped in: `printf '3\n6\n' | kalah play`.
 ///
 /// The engine plays perfectly (the exact solver) where the game solves quickly: at most
-/// 48 seeds in the houses at the start (Kalah(6,4)), and the families whose positions
-/// repeat. On a larger board (`--houses 6 --seeds 6`) it takes 5 seconds a move by
+/// 48 seeds in the houses at the start (Kalah(6,4)), 24 in the families whose positions
+/// repeat (Oware(4,3)). On a larger board (`--houses 6 --seeds 6`) it takes 5 seconds a move by
 /// default: the anytime analysis, exact where it proves the value in time, else its best
 /// turn. `--time S` sets that time on any board; each engine move then says whether it
 /// was exact or heuristic (with the interval proved to hold the value).
@@ -105,7 +105,6 @@ fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<St
     let seeds = pos.seeds_in_houses() as usize;
     let timed = |limits: Limits| -> Result<Engine, CliError> {
         let solver = crate::timed::solver_args(&args.solver).solver(game, seeds)?;
-        crate::timed::check_supported(&solver, pos)?;
         Ok(Engine::Timed(solver, limits))
     };
     if let Some(time) = args.time {
@@ -329,9 +328,6 @@ fn how_timed(a: &Analysis) -> String {
 /// The command-line error for an engine that has no turn.
 fn engine_error(e: EngineError) -> CliError {
     match e {
-        EngineError::Solve(kalah_solver::SolveError::Unsupported(what)) => {
-            crate::analysis_io::invalid(format!("not supported yet: {what}"))
-        }
         EngineError::Solve(_) => CliError::Internal("the search was cancelled".into()),
         EngineError::Replay(e) => {
             CliError::Internal(format!("principal variation does not replay: {e}"))

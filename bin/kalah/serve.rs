@@ -19,8 +19,10 @@ use crate::solving::SolverArgs;
 /// pie rule's decision. The page and its JSON API are described in docs/serve.md.
 ///
 /// As in `kalah openings`, `--threads` turns are solved at once, one search thread each.
-/// Bound to 127.0.0.1 unless `--bind` says otherwise: every solve runs on this machine.
-/// Ctrl-C stops the server, cancelling the solves.
+/// Bound to 127.0.0.1 unless `--bind` says otherwise: every solve runs on this machine
+/// (a wildcard bind warns so). Analyses are started only by the board's own page (it
+/// carries a token made at start-up). Ctrl-C stops the server, cancelling the solves and
+/// the database builds.
 ///
 /// Example: `kalah serve --open`
 #[derive(clap::Args, Debug)]
@@ -29,7 +31,7 @@ pub struct Args {
     #[arg(long, default_value_t = 8080)]
     port: u16,
 
-    /// The address to listen on (0.0.0.0 or :: serves other machines too)
+    /// The address to listen on (0.0.0.0 or :: serves other machines too, with a warning)
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
 
@@ -38,7 +40,8 @@ pub struct Args {
     open: bool,
 
     /// Analyses running at once (a page runs one, for the position it shows); a new one
-    /// beyond this cancels the oldest
+    /// beyond this cancels the oldest. Database builds count: one each, however many
+    /// analyses wait for it
     #[arg(long, value_name = "N", default_value_t = 2,
           value_parser = clap::value_parser!(u16).range(1..=64))]
     max_analyses: u16,

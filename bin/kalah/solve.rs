@@ -51,8 +51,10 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
     let seeds = pos.seeds_in_houses() as usize;
+    // Ctrl-C from here on: a database build stops, a solve prints what it proved.
+    interrupt_flag();
     if let Some(limits) = args.limits.given() {
-        let solver = analyse::analysis_solver(&args.solver, &game, seeds)?;
+        let solver = analyse::analysis_solver(&args.solver, &game, seeds, &limits)?;
         let view = View {
             game: &game,
             pos: &pos,
@@ -79,7 +81,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e @ SolveError::GraphTooLarge { .. }) => {
             return Err(crate::analysis_io::invalid(e.to_string()))
         }
-        Err(e) => return Err(CliError::Internal(e.to_string())),
     };
     verify(&game, &pos, &solution)?;
 
@@ -110,7 +111,7 @@ fn interrupted(
     let quick = Limits::time(GUESS_TIME);
     // The interrupt flag is up: the guess gets a flag of its own (a second Ctrl-C ends the
     // program at once).
-    let mut a = match solver.analyse(pos, &quick, &AtomicBool::new(false), &mut |_| {}) {
+    let mut a = match solver.analyse_lines(pos, &quick, 1, &AtomicBool::new(false), &mut |_| {}) {
         Ok(a) => a,
         Err(e) => {
             return Err(CliError::Incomplete(format!(

@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, OverrideError, Overrides, Solution, Solver};
+use kalah_solver::egdb::EgdbError;
+use kalah_solver::{Config, OverrideError, Overrides, Solution, Solver, SolverError};
 
-use crate::analysis_io::on_terminal;
+use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
 
 use kalah_analysis::progress;
@@ -108,7 +109,18 @@ impl SolverArgs {
         if let Some(notice) = progress::cache_build_notice(game, &config.database) {
             self.say(&notice);
         }
-        let solver = Solver::new(game.clone(), config)?;
+        // A command that watches Ctrl-C stops its database build on it too.
+        let solver = match installed_interrupt_flag() {
+            Some(flag) => match Solver::new_cancellable(game.clone(), config, flag) {
+                Err(SolverError::Database(EgdbError::Cancelled)) => {
+                    return Err(interrupted(
+                        "the endgame database build stopped; nothing of it was kept",
+                    ))
+                }
+                made => made?,
+            },
+            None => Solver::new(game.clone(), config)?,
+        };
         spinner.finish_and_clear();
         for (path, why) in solver.skipped_files() {
             self.say(&format!(

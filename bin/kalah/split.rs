@@ -6,13 +6,14 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, split, write_once, Once, SampleSummary, SplitSummary,
-    Step, Window,
+    estimated_units, sample, sample_lines, write_once, Once, SampleSummary, SplitSummary, Step,
+    Window,
 };
+use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
-use kalah_io::Output;
+use kalah_io::{Checks, Output};
 
-use crate::analysis_io::invalid;
+use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_counter};
 use crate::args::GameArgs;
 use crate::error::CliError;
 
@@ -33,7 +34,8 @@ use crate::error::CliError;
 /// their rules), cut into shards with `--shard I/N`, one per job; then `kalah merge
 /// DIR/manifest.json FILES...`. docs/distributed.md has the GNU parallel and Slurm
 /// recipes. Running the same split again into the same directory keeps its files; another
-/// split there is refused.
+/// split there, or a file of those names that is no split's (or a symbolic link), is
+/// refused unless --force (docs/outputs.md).
 ///
 /// --sample N plans a split too large to enumerate: instead of every unit it writes N
 /// units drawn by random walks down the tree into DIR/sample.jsonl, each with the
@@ -82,6 +84,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Replace what DIR holds: another split, files of those names that are no split's,
+    /// read-only ones, symbolic links (the links themselves; their targets are left alone)
+    #[arg(long)]
+    force: bool,
+
     #[command(flatten)]
     game: GameArgs,
 }
@@ -112,16 +119,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(n) = args.sample {
         return write_sample(args, &game, &pos, n as usize, out);
     }
-    let tree = split(&game, &pos, args.step, args.depth).map_err(|e| invalid(e.to_string()))?;
+    let tree = bounded_split(args, &game, &pos)?;
     let manifest = format!("{}\n", tree.to_json());
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
     let manifest_path = args.out.join("manifest.json");
     let units_path = args.out.join("units.jsonl");
-    let kept = match write_once(&manifest_path, &units_path, &manifest, &units)? {
+    let kept = match write_once(&manifest_path, &units_path, &manifest, &units, args.force)? {
         Once::Another => {
             return Err(invalid(format!(
-                "{} holds another split (other rules, position or depth): remove it or \
-                 choose another --out",
+                "{} holds another split (other rules, position or depth): choose another \
+                 --out, remove it, or pass --force to replace it",
                 manifest_path.display()
             )))
         }
@@ -148,6 +155,10 @@ fn write_sample(
     n: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let rules = game.rules();
+    let path = args.out.join("sample.jsonl");
+    // Checked and locked before the walks.
+    let output = Output::open_with(&path, &Checks::of(outputs::UNITS, args.force))?;
     let drawn = sample(
         game,
         pos,
@@ -158,9 +169,7 @@ fn write_sample(
         args.seed,
     )
     .map_err(|e| invalid(e.to_string()))?;
-    let rules = game.rules();
-    let path = args.out.join("sample.jsonl");
-    Output::open(&path)?.replace(sample_lines(&drawn, rules).as_bytes())?;
+    output.replace(sample_lines(&drawn, rules).as_bytes())?;
     let summary = SampleSummary {
         position: pos,
         rules,
@@ -174,4 +183,33 @@ fn write_sample(
     };
     summary.write(args.json, out)?;
     Ok(())
+}
+
+/// The tree of the split, bounded by the memory available (refused in its first levels
+/// where its estimate runs far past it), with a counter of its positions on a terminal,
+/// stopped cleanly by Ctrl-C (nothing is written before the tree is whole).
+fn bounded_split(
+    args: &Args,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+) -> Result<kalah_analysis::distributed::Tree, CliError> {
+    use kalah_analysis::distributed::{max_positions, split_bounded, Budget, SplitError};
+    let bar = progress_counter(false, "positions");
+    let budget = Budget {
+        max_positions: max_positions(kalah_solver::egdb::file::available_memory()),
+        cancel: interrupt_flag(),
+        progress: &mut |g| {
+            bar.set_position(g.positions as u64);
+            bar.set_message(match g.estimate {
+                Some(e) => format!("level {}/{}, about {e:.2e} in all", g.level, g.depth),
+                None => format!("level {}/{}", g.level, g.depth),
+            });
+        },
+    };
+    let tree = split_bounded(game, pos, args.step, args.depth, budget);
+    bar.finish_and_clear();
+    tree.map_err(|e| match e {
+        SplitError::Cancelled => interrupted("nothing written"),
+        e => invalid(e.to_string()),
+    })
 }

@@ -1,14 +1,10 @@
 //! `--time SECONDS` of `kalah play`, `kalah batch` and `kalah openings`: the time limit
 //! of their anytime analysis, and the solver options it runs with.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kalah_core::Position;
-use kalah_solver::{Limits, SolveError, Solver};
+use kalah_solver::Limits;
 
-use crate::analysis_io::invalid;
-use crate::error::CliError;
 use crate::solving::SolverArgs;
 
 /// The solver options of an analysis within a time: those given, but no endgame database
@@ -26,15 +22,4 @@ pub fn solver_args(args: &SolverArgs) -> SolverArgs {
 /// The limits of `--time` (`None` without it).
 pub fn limits(time: Option<Duration>) -> Option<Limits> {
     time.map(Limits::time)
-}
-
-/// Checks that `solver` can analyse `pos` within a time at all (the cyclic families cannot
-/// yet): an analysis of one node, which answers at once.
-pub fn check_supported(solver: &Solver, pos: &Position) -> Result<(), CliError> {
-    match solver.analyse(pos, &Limits::nodes(1), &AtomicBool::new(false), &mut |_| {}) {
-        Err(SolveError::Unsupported(what)) => Err(invalid(format!(
-            "--time: these rules cannot be analysed within a time: not supported yet: {what}"
-        ))),
-        _ => Ok(()),
-    }
 }

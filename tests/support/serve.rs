@@ -23,6 +23,8 @@ pub struct Server {
     pub addr: String,
     /// `http://127.0.0.1:PORT/`.
     pub url: String,
+    /// The token the page carries (an analysis needs it), read from the page.
+    pub token: String,
 }
 
 impl Server {
@@ -30,9 +32,17 @@ impl Server {
     /// database directory (the tests see the same solver on every machine), and reads the
     /// address it prints.
     pub fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kalah"));
+        command.env("KALAH_CACHE", "off");
+        Server::spawn(command, extra)
+    }
+
+    /// Starts `command` (`kalah` with its environment) as `kalah serve --port 0 --quiet`
+    /// with `extra` options and no database directory, and reads the address it prints
+    /// and the page's token.
+    pub fn spawn(mut command: Command, extra: &[&str]) -> Server {
+        let mut child = command
             .env_remove("KALAH_EGDB_PATH")
-            .env("KALAH_CACHE", "off")
             .args(["serve", "--port", "0", "--quiet"])
             .args(extra)
             .stdout(Stdio::piped())
@@ -52,13 +62,25 @@ impl Server {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
-        Server { child, addr, url }
+        let mut server = Server {
+            child,
+            addr,
+            url,
+            token: String::new(),
+        };
+        let page = String::from_utf8_lossy(&server.get("/").body).into_owned();
+        server.token = page
+            .split_once(r#"<meta name="kalah-token" content=""#)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(token, _)| token.to_string())
+            .unwrap_or_else(|| panic!("no token in the page: {page}"));
+        server
     }
 
-    /// Sends one request and reads the whole answer.
+    /// Sends one request as the page does (with the token) and reads the whole answer.
     pub fn request(&self, method: &str, path: &str, kind: Option<&str>, body: &[u8]) -> Answer {
         let host = self.addr.clone();
-        let mut headers = vec![("Host", host.as_str())];
+        let mut headers = vec![("Host", host.as_str()), ("X-Kalah-Token", &self.token)];
         if let Some(kind) = kind {
             headers.push(("Content-Type", kind));
         }
@@ -109,13 +131,15 @@ impl Server {
         stream
     }
 
-    /// Opens `/api/analyse?query` and returns the open stream of its events.
+    /// Opens `/api/analyse?query` (with the page's token, as the page does) and returns
+    /// the open stream of its events.
     pub fn analyse(&self, query: &str) -> Events {
         let mut stream = self.connect();
+        let sep = if query.is_empty() { "" } else { "&" };
         write!(
             stream,
-            "GET /api/analyse?{query} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
-            self.addr
+            "GET /api/analyse?{query}{sep}token={} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            self.token, self.addr
         )
         .expect("the request is sent");
         let mut reader = BufReader::new(stream);

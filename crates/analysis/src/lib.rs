@@ -42,6 +42,7 @@ pub mod export;
 pub mod greedy;
 pub mod levels;
 pub mod openings;
+pub mod outputs;
 pub mod pie;
 pub mod play;
 mod pool;
@@ -102,9 +103,6 @@ impl From<kalah_solver::SolveError> for AnalysisError {
             kalah_solver::SolveError::GraphTooLarge { limit } => {
                 AnalysisError::GraphTooLarge { limit }
             }
-            // Only `Solver::analyse` of a cyclic family says this, which nothing here
-            // calls yet (wired at merge).
-            kalah_solver::SolveError::Unsupported(_) => AnalysisError::Cancelled,
         }
     }
 }

@@ -360,8 +360,7 @@ impl TimedOpening {
 /// each, on `workers` threads sharing `solver`'s table, and returns them best first for
 /// the mover by evaluation (ties in bin order). `on_done` is called from a worker thread
 /// as each is analysed (and, when exact, its line checked). Stopped by `cancel`, it is
-/// [`AnalysisError::Cancelled`], as is a family the analysis does not support yet (the
-/// caller checks that first).
+/// [`AnalysisError::Cancelled`].
 pub fn timed_openings(
     solver: &Solver,
     pos: &Position,

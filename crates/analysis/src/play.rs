@@ -59,16 +59,23 @@ pub fn perfect_turn(
 /// default for: [`solves_quickly`].
 pub const PERFECT_SEEDS: u32 = 48;
 
+/// [`PERFECT_SEEDS`] for the families whose positions repeat, whose exact solve is a
+/// retrograde analysis of the whole game graph (Oware(6,4) does not finish quickly).
+pub const PERFECT_SEEDS_CYCLIC: u32 = 24;
+
 /// The time a move of the engine takes by default where the game does not solve quickly
 /// ([`default_engine`]).
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
 /// Whether the exact solve of a game from `pos` is quick enough for the perfect engine
 /// to be the default: at most [`PERFECT_SEEDS`] seeds in the houses (Kalah(6,4) from the
-/// start), or a family whose positions repeat (solved by the retrograde solver, which
-/// the anytime analysis does not cover yet).
+/// start), [`PERFECT_SEEDS_CYCLIC`] in a family whose positions repeat.
 pub fn solves_quickly(game: &Game, pos: &Position) -> bool {
-    game.rules().family.is_cyclic() || pos.seeds_in_houses() <= PERFECT_SEEDS
+    let most = match game.rules().family.is_cyclic() {
+        true => PERFECT_SEEDS_CYCLIC,
+        false => PERFECT_SEEDS,
+    };
+    pos.seeds_in_houses() <= most
 }
 
 /// How the engine plays when asked for nothing: perfectly (`None`) where the game from
@@ -99,8 +106,8 @@ impl TimedTurn {
 /// ([`Solver::analyse`]), which is a perfect turn where the analysis proves the value in
 /// time (its line is then replayed to the value first), else the turn of the best
 /// heuristic evaluation. `on_progress` sees each report. Stopped by `cancel` it gives
-/// the best turn found so far. A family the analysis does not support is
-/// [`EngineError::Solve`].
+/// the best turn found so far. An analysis that fails (a game graph too large for the
+/// memory) is [`EngineError::Solve`].
 pub fn timed_turn(
     solver: &Solver,
     pos: &Position,

@@ -16,12 +16,23 @@
 //! assert_eq!(unseal(&seal("4,4,0,4,4,0:S 2")), Some("4,4,0,4,4,0:S 2"));
 //! ```
 //!
-//! [`Output::open`] is called before the work starts. It follows symlinks (the file
-//! written is the link's target, replaced beside the target), refuses a directory, a
+//! [`Output::open_with`] is called before the work starts. It refuses a directory, a
 //! missing directory or a path that names no file (`.`, `..`, `dir/`), and takes an
-//! exclusive advisory lock (`flock`) on `TARGET.kalah-lock` beside the target, held until
-//! the [`Output`] is dropped, so that a second run on the same file fails at once with
+//! exclusive advisory lock (`flock`) on `FILE.kalah-lock` beside the file and, where the
+//! file exists, on the file itself, held until the [`Output`] is dropped: a second run on
+//! the same file, under the same name or another (a hard link), fails at once with
 //! [`OutputError::Busy`] instead of mixing its work into the first one's.
+//!
+//! **Existing paths** (docs/outputs.md has the table for every command). An output
+//! replaces only what it wrote: an existing file that is not of its [`Kind`] (told by the
+//! file's first bytes), or a read-only one, is refused with [`OutputError::Foreign`] or
+//! [`OutputError::ReadOnly`] unless [`Checks::force`] is set; an empty file holds nothing
+//! to lose and is taken. A symbolic link to a file (or to nothing yet) is never written
+//! through: it is refused with [`OutputError::Symlink`], and with `force` the link itself
+//! is replaced, its target left alone; a link to a FIFO or a device is streamed to like
+//! the FIFO itself. An input of the command ([`Checks::inputs`]) is never its output,
+//! `force` or not ([`OutputError::IsInput`]): compared by device and inode, so a hard
+//! link or another spelling of the input is found too.
 //!
 //! A regular file (or one still to be created) is written whole with
 //! [`Output::replace`] (a temporary file in the target's directory, synced, then renamed
@@ -41,14 +52,19 @@
 //! exhausted memory.
 #![deny(missing_docs)]
 
+mod existing;
 mod read;
 
+pub use existing::{first_line, Checks, Kind, HEAD};
 pub use read::{read_bounded, Line, LineReader, TooLong, MAX_LINE};
+
+use existing::Found;
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use fs4::FileExt;
 
@@ -73,6 +89,30 @@ pub enum OutputError {
     Busy(PathBuf),
     /// Resuming asks for a regular file and the output is not one.
     NotResumable(PathBuf),
+    /// An existing file of another kind than the output's: left alone without `force`.
+    Foreign {
+        /// The output as given.
+        path: PathBuf,
+        /// What the output writes (`a table written by kalah export`).
+        kind: &'static str,
+    },
+    /// An existing file that nobody may write: left alone without `force`.
+    ReadOnly(PathBuf),
+    /// The path is a symbolic link: never written through, and replaced (the link
+    /// itself) only with `force`.
+    Symlink {
+        /// The output as given.
+        path: PathBuf,
+        /// Where the link leads.
+        target: PathBuf,
+    },
+    /// The output is one of the command's inputs (the same file, by device and inode).
+    IsInput {
+        /// The output as given.
+        path: PathBuf,
+        /// The input as given.
+        input: PathBuf,
+    },
     /// Reading or writing the file failed (disk full, closed pipe, no permission...).
     Io {
         /// The file.
@@ -117,6 +157,33 @@ impl fmt::Display for OutputError {
                 "{} is not a regular file: only a regular file can be resumed",
                 p.display()
             ),
+            OutputError::Foreign { path, kind } => write!(
+                f,
+                "{} exists and is not {kind}: it is left as it is; name another file, remove \
+                 it, or pass --force to replace it",
+                path.display()
+            ),
+            OutputError::ReadOnly(p) => write!(
+                f,
+                "{} is read-only: it is left as it is; make it writable, or pass --force to \
+                 replace it",
+                p.display()
+            ),
+            OutputError::Symlink { path, target } => write!(
+                f,
+                "{} is a symbolic link to {}: an output is never written through a link; \
+                 name {} itself, or pass --force to replace the link (its target is left as \
+                 it is)",
+                path.display(),
+                target.display(),
+                target.display()
+            ),
+            OutputError::IsInput { path, input } => write!(
+                f,
+                "{} is the file {} that this command reads: write the output elsewhere",
+                path.display(),
+                input.display()
+            ),
             OutputError::Io { path, error } => {
                 write!(f, "cannot write {}: {error}", path.display())
             }
@@ -140,69 +207,102 @@ pub enum OutputKind {
 pub struct Output {
     /// The path as the user gave it, for messages.
     shown: PathBuf,
-    /// The file written: symlinks followed.
+    /// The file written: the path itself (a link only where `force` replaces it), or the
+    /// FIFO or device a link leads to.
     target: PathBuf,
     kind: OutputKind,
     /// The lock file beside the target and its open, locked handle.
     lock: Option<(PathBuf, File)>,
+    /// The existing file, locked by its identity (device and inode) while the run lasts.
+    held: Option<File>,
+    /// What is at the path is not this output's (a foreign file, a link) and is replaced
+    /// whole (`force`): never read back, removed before an append creates the file.
+    fresh: AtomicBool,
 }
 
 impl Output {
-    /// Checks `path` and locks it for this run. Call it before any work starts.
+    /// Checks `path` and locks it for this run, taking any existing file and refusing a
+    /// symbolic link (`Output::open_with` with no [`Kind`], no inputs, no force).
     pub fn open(path: &Path) -> Result<Output, OutputError> {
-        let io_err = |error| OutputError::Io {
-            path: path.to_path_buf(),
-            error,
-        };
+        Output::open_with(path, &Checks::default())
+    }
+
+    /// Checks `path` against `checks` (see the [module](self) doc, "Existing paths") and
+    /// locks it for this run. Call it before any work starts.
+    pub fn open_with(path: &Path, checks: &Checks<'_>) -> Result<Output, OutputError> {
         let text = path.as_os_str().to_string_lossy();
         if text.is_empty() || text.ends_with('/') || path.file_name().is_none() {
             return Err(OutputError::NotAFileName(path.to_path_buf()));
         }
+        let io_err = |error| OutputError::Io {
+            path: path.to_path_buf(),
+            error,
+        };
         let target = resolve(path).map_err(io_err)?;
         if is_special(path) || is_special(&target) {
-            // Written through as given: `/dev/stdout` may name a pipe or the shell's file,
-            // and nothing is ever created under /dev or /proc.
-            return match fs::metadata(path) {
-                Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
-                Ok(_) => Ok(Output {
-                    shown: path.to_path_buf(),
-                    target: path.to_path_buf(),
-                    kind: OutputKind::Stream,
-                    lock: None,
-                }),
-                Err(_) => Err(OutputError::Unsupported(path.to_path_buf())),
-            };
+            return special(path);
         }
-        let kind = match fs::metadata(&target) {
-            Ok(m) if m.is_dir() => return Err(OutputError::Directory(path.to_path_buf())),
-            Ok(m) if m.is_file() => OutputKind::File,
-            Ok(m) if is_streamable(&m) => OutputKind::Stream,
-            Ok(_) => return Err(OutputError::Unsupported(path.to_path_buf())),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let dir = match target.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                if !dir.is_dir() {
-                    return Err(OutputError::NoDirectory {
-                        path: path.to_path_buf(),
-                        dir,
-                    });
-                }
-                OutputKind::File
+        if let Some(input) = existing::same_as_input(path, &checks.inputs) {
+            return Err(OutputError::IsInput {
+                path: path.to_path_buf(),
+                input: input.to_path_buf(),
+            });
+        }
+        let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        let (kind, exists) = file_kind(path, &target, link)?;
+        if kind == OutputKind::Stream {
+            return Ok(Output::stream_to(path, target));
+        }
+        let fresh = if link {
+            if !checks.force {
+                return Err(OutputError::Symlink {
+                    path: path.to_path_buf(),
+                    target,
+                });
             }
-            Err(e) => return Err(io_err(e)),
+            true
+        } else if exists {
+            match existing::judge(path, checks.kind).map_err(io_err)? {
+                Found::Own => false,
+                _ if checks.force => true,
+                Found::Foreign => {
+                    return Err(OutputError::Foreign {
+                        path: path.to_path_buf(),
+                        kind: checks.kind.map_or("a file of this command", |k| k.name),
+                    })
+                }
+                Found::ReadOnly => return Err(OutputError::ReadOnly(path.to_path_buf())),
+            }
+        } else {
+            false
         };
-        let lock = match kind {
-            OutputKind::File => Some(lock(path, &target)?),
-            OutputKind::Stream => None,
+        // A forced link is replaced where it is: the path itself is the file written.
+        let target = if link { path.to_path_buf() } else { target };
+        let lock = lock(path, &target)?;
+        let held = match exists && !fresh {
+            true => Some(hold(path, &target)?),
+            false => None,
         };
         Ok(Output {
             shown: path.to_path_buf(),
             target,
             kind,
-            lock,
+            lock: Some(lock),
+            held,
+            fresh: AtomicBool::new(fresh),
         })
+    }
+
+    /// An output streamed to `target` (a FIFO, a device), never locked, replaced or read.
+    fn stream_to(path: &Path, target: PathBuf) -> Output {
+        Output {
+            shown: path.to_path_buf(),
+            target,
+            kind: OutputKind::Stream,
+            lock: None,
+            held: None,
+            fresh: AtomicBool::new(false),
+        }
     }
 
     /// The path as given, for messages.
@@ -210,7 +310,7 @@ impl Output {
         &self.shown
     }
 
-    /// The file written: the path with its symlinks followed.
+    /// The file written: the path itself, or the FIFO or device a link leads to.
     pub fn target(&self) -> &Path {
         &self.target
     }
@@ -226,21 +326,25 @@ impl Output {
         (self.kind == OutputKind::File).then(|| sibling(&self.target, suffix))
     }
 
-    /// The file's contents when it is a regular file that exists; `None` for a stream or
-    /// a file not there yet. A stream is never read.
+    /// The file's contents when it is a regular file of this output that exists; `None`
+    /// for a stream, a file not there yet, or what `force` replaces. A stream is never
+    /// read.
     pub fn existing(&self) -> Result<Option<Vec<u8>>, OutputError> {
-        if self.kind != OutputKind::File {
+        if self.kind != OutputKind::File || self.fresh.load(Ordering::Relaxed) {
             return Ok(None);
         }
         read_regular(&self.target).map_err(|e| self.error(e))
     }
 
     /// Writes `contents` as the whole file: atomically for a regular file (temporary
-    /// file beside the target, synced, renamed over it, keeping the old file's
-    /// permissions), straight through for a stream.
+    /// file beside the target, synced, renamed over it, keeping the permissions of a file
+    /// of this output it replaces), straight through for a stream.
     pub fn replace(&self, contents: &[u8]) -> Result<(), OutputError> {
         match self.kind {
-            OutputKind::File => replace(&self.target, contents).map_err(|e| self.error(e)),
+            OutputKind::File => {
+                let keep_mode = !self.fresh.load(Ordering::Relaxed);
+                replace_as(&self.target, contents, keep_mode).map_err(|e| self.error(e))
+            }
             OutputKind::Stream => self
                 .stream()
                 .and_then(|mut f| f.write_all(contents).and_then(|()| f.flush()))
@@ -249,11 +353,18 @@ impl Output {
     }
 
     /// A handle that extends the file: for a regular file, created if missing and cut to
-    /// its first `keep` bytes (what an interrupted run left that is kept); for a stream,
-    /// opened for writing (`keep` must be 0).
+    /// its first `keep` bytes (what an interrupted run left that is kept), and locked by
+    /// its identity when it is new; for a stream, opened for writing (`keep` must be 0).
+    /// What `force` replaces (a foreign file, a link) is removed first.
     pub fn append(&self, keep: u64) -> Result<File, OutputError> {
         match self.kind {
             OutputKind::File => (|| {
+                if self.fresh.swap(false, Ordering::Relaxed) {
+                    match fs::remove_file(&self.target) {
+                        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                        _ => {}
+                    }
+                }
                 let mut f = OpenOptions::new()
                     .create(true)
                     .truncate(false)
@@ -263,7 +374,8 @@ impl Output {
                 f.seek(io::SeekFrom::End(0))?;
                 Ok(f)
             })()
-            .map_err(|e| self.error(e)),
+            .map_err(|e| self.error(e))
+            .and_then(|f| self.hold_new(f)),
             OutputKind::Stream => self.stream().map_err(|e| self.error(e)),
         }
     }
@@ -278,6 +390,22 @@ impl Output {
 
     fn stream(&self) -> io::Result<File> {
         OpenOptions::new().write(true).open(&self.target)
+    }
+
+    /// `file`, just opened to append, locked by its identity where no lock holds it yet
+    /// (it was created by this run): a run on a hard link made to it since is kept off.
+    fn hold_new(&self, file: File) -> Result<File, OutputError> {
+        if self.held.is_none() {
+            try_lock(&file).map_err(|e| self.busy_or(e))?;
+        }
+        Ok(file)
+    }
+
+    fn busy_or(&self, e: fs4::TryLockError) -> OutputError {
+        match e {
+            fs4::TryLockError::WouldBlock => OutputError::Busy(self.shown.clone()),
+            fs4::TryLockError::Error(e) => self.error(e),
+        }
     }
 }
 
@@ -318,6 +446,11 @@ pub fn read_regular(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// Writes `contents` to `path` atomically: a temporary file in the same directory,
 /// synced, renamed over `path` (keeping the permissions of the file it replaces).
 pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
+    replace_as(path, contents, true)
+}
+
+/// [`replace`], keeping the permissions of the file replaced only when `keep_mode`.
+fn replace_as(path: &Path, contents: &[u8], keep_mode: bool) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -332,7 +465,10 @@ pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
     {
         use std::os::unix::fs::PermissionsExt;
         // The mode of the file replaced, else what a plain create gives (umask applies).
-        let mode = fs::metadata(path).map_or(0o666, |m| m.permissions().mode() & 0o7777);
+        let mode = fs::metadata(path)
+            .ok()
+            .filter(|_| keep_mode)
+            .map_or(0o666, |m| m.permissions().mode() & 0o7777);
         builder.permissions(fs::Permissions::from_mode(mode));
     }
     let mut tmp = builder.tempfile_in(dir)?;
@@ -419,9 +555,8 @@ fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
 
 #[cfg(unix)]
 fn same_file(file: &File, path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     match (file.metadata(), fs::metadata(path)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        (Ok(a), Ok(b)) => existing::same_identity(&a, &b),
         _ => false,
     }
 }
@@ -429,6 +564,73 @@ fn same_file(file: &File, path: &Path) -> bool {
 #[cfg(not(unix))]
 fn same_file(_: &File, _: &Path) -> bool {
     true
+}
+
+/// Locks the existing file `target` itself (by its identity: device and inode), so that a
+/// run on another name of it (a hard link) fails at once.
+fn hold(shown: &Path, target: &Path) -> Result<File, OutputError> {
+    let io_err = |error| OutputError::Io {
+        path: shown.to_path_buf(),
+        error,
+    };
+    let file = File::open(target).map_err(io_err)?;
+    match try_lock(&file) {
+        Ok(()) => Ok(file),
+        Err(fs4::TryLockError::WouldBlock) => Err(OutputError::Busy(shown.to_path_buf())),
+        Err(fs4::TryLockError::Error(e)) => Err(io_err(e)),
+    }
+}
+
+/// An exclusive advisory lock on `file` (none where locks are not advisory: on Windows a
+/// lock would keep the run itself from replacing the file).
+fn try_lock(file: &File) -> Result<(), fs4::TryLockError> {
+    #[cfg(unix)]
+    return FileExt::try_lock(file);
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(())
+    }
+}
+
+/// The output at a path under `/dev` or `/proc`: written through as given (`/dev/stdout`
+/// may name a pipe or the shell's file), and nothing is ever created there.
+fn special(path: &Path) -> Result<Output, OutputError> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
+        Ok(_) => Ok(Output::stream_to(path, path.to_path_buf())),
+        Err(_) => Err(OutputError::Unsupported(path.to_path_buf())),
+    }
+}
+
+/// What `target` (the end of the links from `path`; `link`: `path` is one) is as an
+/// output, and whether it exists.
+fn file_kind(path: &Path, target: &Path, link: bool) -> Result<(OutputKind, bool), OutputError> {
+    match fs::metadata(target) {
+        Ok(m) if m.is_dir() => Err(OutputError::Directory(path.to_path_buf())),
+        Ok(m) if m.is_file() => Ok((OutputKind::File, true)),
+        Ok(m) if is_streamable(&m) => Ok((OutputKind::Stream, true)),
+        Ok(_) => Err(OutputError::Unsupported(path.to_path_buf())),
+        // A link to nothing yet is refused (or replaced) as a link, wherever it leads.
+        Err(e) if e.kind() == io::ErrorKind::NotFound && link => Ok((OutputKind::File, false)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let dir = match target.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            if !dir.is_dir() {
+                return Err(OutputError::NoDirectory {
+                    path: path.to_path_buf(),
+                    dir,
+                });
+            }
+            Ok((OutputKind::File, false))
+        }
+        Err(e) => Err(OutputError::Io {
+            path: path.to_path_buf(),
+            error: e,
+        }),
+    }
 }
 
 /// The first line of a resumable file: the kind of file and every parameter the work in

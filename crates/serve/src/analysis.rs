@@ -6,25 +6,29 @@
 //! the async runtime only moves events). Its cancel flag is raised when the client goes
 //! away (the event stream is dropped), when more than `max` analyses would run (the
 //! oldest goes), and when the server stops. Solvers are kept per rule set, so their
-//! transposition tables and endgame databases serve every position of a game.
+//! transposition tables and endgame databases serve every position of a game. Making a
+//! solver (building its endgame database) and solving take the slots of the limit
+//! (module `work`): a build is shared by the analyses of its rules and cancelled when
+//! none of them waits for it any more.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::response::sse::Event;
 use kalah_analysis::{analyse, first_steps, Analysis, AnalysisError, Offer, Opening, Step, Watch};
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::line::notations;
-use kalah_solver::{Database, Progress, Solver};
+use kalah_solver::{Config, Database, Progress, Solver};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::params::Setup;
+use super::work::{Stopped, Work};
 use super::Configure;
 use kalah_analysis::progress::phase_name;
 
@@ -38,15 +42,16 @@ const SOLVERS_KEPT: usize = 2;
 /// A solver kept for a rule set, and how many turns it solves at once.
 type Kept = (Rules, Arc<Solver>, usize);
 
+/// What the build of a solver gives the analyses waiting for it: the solver and how
+/// many turns it solves at once, or why it could not be made.
+type Built = Result<(Arc<Solver>, usize), String>;
+
 /// The analyses running and the solvers they share.
 pub struct Analyses {
     configure: Arc<Configure>,
-    max: usize,
     solvers: Mutex<VecDeque<Kept>>,
-    /// Held while a solver is made: two analyses of new rules at once make it once.
-    making: Mutex<()>,
-    running: Mutex<VecDeque<(u64, Arc<AtomicBool>)>>,
-    next_id: AtomicU64,
+    /// The live analyses, the solvers being made for them, and the slots of the limit.
+    work: Arc<Work<Rules, Built>>,
     stopping: AtomicBool,
 }
 
@@ -91,15 +96,13 @@ impl Sink {
 }
 
 impl Analyses {
-    /// No analysis yet; at most `max` at a time, solvers configured by `configure`.
+    /// No analysis yet; at most `max` at a time (builds and solves taking the same
+    /// slots), solvers configured by `configure`.
     pub fn new(configure: Arc<Configure>, max: usize) -> Analyses {
         Analyses {
             configure,
-            max: max.max(1),
             solvers: Mutex::new(VecDeque::new()),
-            making: Mutex::new(()),
-            running: Mutex::new(VecDeque::new()),
-            next_id: AtomicU64::new(0),
+            work: Arc::new(Work::new(max)),
             stopping: AtomicBool::new(false),
         }
     }
@@ -107,17 +110,8 @@ impl Analyses {
     /// Starts analysing `setup`'s position on a thread of its own; the oldest analysis
     /// is cancelled if `max` are already running.
     pub fn start(self: &Arc<Self>, setup: Setup) -> Result<Events, String> {
-        let cancel = Arc::new(AtomicBool::new(self.stopping.load(Relaxed)));
-        let id = self.next_id.fetch_add(1, Relaxed);
-        {
-            let mut running = lock(&self.running);
-            while running.len() >= self.max {
-                if let Some((_, old)) = running.pop_front() {
-                    old.store(true, Relaxed);
-                }
-            }
-            running.push_back((id, cancel.clone()));
-        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let id = self.work.admit(cancel.clone());
         let (tx, rx) = unbounded_channel();
         let sink = Sink {
             tx,
@@ -134,34 +128,59 @@ impl Analyses {
                     };
                     sink.send("error", json!({ "error": error }));
                 }
-                lock(&me.running).retain(|(other, _)| *other != id);
+                me.work.leave(id);
             })
-            .map_err(|e| format!("could not start the analysis thread: {e}"))?;
+            .map_err(|e| {
+                self.work.leave(id);
+                format!("could not start the analysis thread: {e}")
+            })?;
         Ok(Events { rx, cancel })
     }
 
-    /// Cancels every analysis, now and from now on (the server is stopping).
+    /// Cancels every analysis and build, now and from now on (the server is stopping).
     pub fn stop_all(&self) {
         self.stopping.store(true, Relaxed);
-        for (_, cancel) in lock(&self.running).iter() {
-            cancel.store(true, Relaxed);
-        }
+        self.work.stop_all();
+    }
+
+    /// Waits at most `timeout` for the builds in progress to end (after
+    /// [`Analyses::stop_all`]: a build cancelled removes what it wrote); true if they did.
+    pub fn wait_builds(&self, timeout: Duration) -> bool {
+        self.work.wait_builds(timeout)
+    }
+
+    /// The answer of `/api/work`: the limit, the live analyses, the slots taken, and the
+    /// builds in progress (their rules, the analyses waiting for each, and whether it
+    /// was cancelled and is stopping).
+    pub fn work_json(&self) -> Value {
+        let now = self.work.snapshot();
+        let builds: Vec<Value> = now
+            .builds
+            .iter()
+            .map(|(rules, waiting, cancelled)| {
+                json!({ "rules": rules.to_string(), "waiting": waiting, "cancelled": cancelled })
+            })
+            .collect();
+        json!({
+            "max_analyses": now.max,
+            "analyses": now.analyses,
+            "taken": now.taken,
+            "solving": now.solving,
+            "builds": builds,
+        })
     }
 
     /// The solver for `game`'s rules: kept from an earlier analysis, else made (loading
-    /// or building its endgame database, which the client is told about).
+    /// or building its endgame database, which the client is told about) on a thread of
+    /// its own that takes a slot of the limit, shared with the other analyses of these
+    /// rules and cancelled when none of them waits for it any more.
     ///
     /// With it, how many turns to solve at once. As in `kalah openings`, each turn gets
     /// one search thread and the turns share the cores: on every board this beats solving
     /// them one after the other with every thread on each. Where positions repeat, one
     /// retrograde analysis (with every thread) solves them all.
-    fn solver(&self, game: &Game, sink: &Sink) -> Result<(Arc<Solver>, usize), String> {
+    fn solver(self: &Arc<Self>, game: &Game, sink: &Sink) -> Result<(Arc<Solver>, usize), String> {
         let rules = *game.rules();
-        if let Some(solver) = self.kept(&rules) {
-            return Ok(solver);
-        }
-        // One solver made at a time; another analysis may have made this one meanwhile.
-        let _making = lock(&self.making);
         if let Some(solver) = self.kept(&rules) {
             return Ok(solver);
         }
@@ -174,13 +193,23 @@ impl Analyses {
             false => std::mem::replace(&mut config.threads, 1).max(1),
         };
         sink.status(&preparing(&config.database));
-        let solver = Arc::new(Solver::new(game.clone(), config).map_err(|e| e.to_string())?);
-        let mut solvers = lock(&self.solvers);
-        if solvers.len() >= SOLVERS_KEPT {
-            solvers.pop_front();
-        }
-        solvers.push_back((rules, solver.clone(), workers));
-        Ok((solver, workers))
+        let (me, game) = (self.clone(), game.clone());
+        let make = move |cancel: &AtomicBool| -> Built {
+            // An earlier build of these rules, cancelled but finished, may have kept one.
+            if let Some(solver) = me.kept(&rules) {
+                return Ok(solver);
+            }
+            let solver = Arc::new(make_solver(game, config, cancel)?);
+            let mut solvers = lock(&me.solvers);
+            if solvers.len() >= SOLVERS_KEPT {
+                solvers.pop_front();
+            }
+            solvers.push_back((rules, solver.clone(), workers));
+            Ok((solver, workers))
+        };
+        self.work
+            .build(&rules, &sink.cancel, &mut |m| sink.status(m), make)
+            .map_err(stopped)?
     }
 
     /// The solver kept for `rules`, marked as the most recently used.
@@ -194,7 +223,7 @@ impl Analyses {
     }
 
     /// Solves every turn of the position, sending the events of docs/serve.md.
-    fn analyse(&self, setup: &Setup, sink: &Sink) -> Result<(), String> {
+    fn analyse(self: &Arc<Self>, setup: &Setup, sink: &Sink) -> Result<(), String> {
         let (game, pos) = (&setup.game, &setup.pos);
         let steps = first_steps(game, pos, Offer::AfterTurn);
         sink.send("turns", turns_event(game.houses(), pos, &steps));
@@ -204,6 +233,10 @@ impl Analyses {
             return Ok(());
         }
         let (solver, workers) = self.solver(game, sink)?;
+        let _slot = self
+            .work
+            .slot(&sink.cancel, &mut |m| sink.status(m))
+            .map_err(stopped)?;
         let analysis = solve_turns(&solver, pos, &steps, workers, sink)?;
         sink.send("done", done_event(setup, &steps, &analysis, timer));
         Ok(())
@@ -363,6 +396,21 @@ fn preparing(database: &Database) -> String {
         ),
         Database::Build(k) if *k > 0 => format!("building an endgame database of {k} seeds"),
         _ => "preparing the solver".to_string(),
+    }
+}
+
+/// The solver for `game` with `config`, its database built or loaded; `cancel` raised
+/// (no analysis wants it any more, or the server stops) ends a build early, leaving no
+/// file behind.
+fn make_solver(game: Game, config: Config, cancel: &AtomicBool) -> Result<Solver, String> {
+    Solver::new_cancellable(game, config, cancel).map_err(|e| e.to_string())
+}
+
+/// The message of an analysis that got no slot or no solver.
+fn stopped(e: Stopped) -> String {
+    match e {
+        Stopped::Cancelled => CANCELLED.to_string(),
+        Stopped::Failed(why) => why,
     }
 }
 

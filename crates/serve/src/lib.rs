@@ -8,11 +8,15 @@
 //! and per-route method handling built in. The solver itself stays synchronous: each
 //! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
 //! requests and events, on two worker threads. The page's assets are compiled into the
-//! binary; no request reads the file system.
+//! binary; no request reads the file system. Database builds count toward the limit of
+//! analyses and stop when no analysis wants them (module `work`); an analysis is started
+//! only for the board's own page, which carries a token (module `guard`).
 #![deny(missing_docs)]
 
 mod analysis;
+mod guard;
 mod params;
+mod work;
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -65,6 +69,10 @@ struct App {
     analyses: Arc<Analyses>,
     /// Listening on a loopback address only: requests must name it (see [`limits`]).
     loopback: bool,
+    /// The token an analysis needs (module `guard`), made at start-up.
+    token: Arc<str>,
+    /// The page, with the token in it.
+    page: Arc<str>,
 }
 
 /// An error answer: a status and a JSON body `{"error": ...}`.
@@ -103,7 +111,8 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
     })?;
     let local = listener.local_addr()?;
     let url = match local.ip() {
-        ip if ip.is_unspecified() => format!("http://127.0.0.1:{}/", local.port()),
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("http://127.0.0.1:{}/", local.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("http://[::1]:{}/", local.port()),
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", local.port()),
         IpAddr::V4(ip) => format!("http://{ip}:{}/", local.port()),
     };
@@ -111,6 +120,10 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
         out,
         "kalah serve: the analysis board is at {url} (Ctrl-C to stop)"
     )?;
+    if let Some(lines) = wildcard_notice(local) {
+        writeln!(out, "{}", lines[0])?;
+        eprintln!("{}", lines[1]);
+    }
     out.flush()?;
     if options.open {
         open_browser(&url);
@@ -119,13 +132,16 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
         options.configure.clone(),
         options.max_analyses,
     ));
+    let token = guard::new_token();
     let app = router(App {
         analyses: analyses.clone(),
         loopback: local.ip().is_loopback(),
+        page: INDEX_HTML.replacen(guard::TOKEN_SLOT, &token, 1).into(),
+        token: token.into(),
     });
     let stopped = Arc::new(tokio::sync::Notify::new());
     let on_signal = {
-        let stopped = stopped.clone();
+        let (stopped, analyses) = (stopped.clone(), analyses.clone());
         async move {
             stop_signal().await;
             eprintln!("kalah serve: stopping (cancelling the analyses)");
@@ -140,7 +156,45 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
         // are dropped.
         () = async { stopped.notified().await; tokio::time::sleep(Duration::from_secs(3)).await } => {}
     }
+    // A database build cut short removes its files: the process waits for that.
+    if !analyses.wait_builds(BUILD_STOP_WAIT) {
+        eprintln!(
+            "kalah serve: an endgame database build did not stop within {} s; stopping \
+             without it",
+            BUILD_STOP_WAIT.as_secs()
+        );
+    }
     Ok(())
+}
+
+/// How long a stopping server waits for its cancelled database builds to end.
+const BUILD_STOP_WAIT: Duration = Duration::from_secs(20);
+
+/// For a wildcard address (`0.0.0.0`, `::`): the line that says where the board listens,
+/// and the warning that other machines reach it.
+fn wildcard_notice(local: SocketAddr) -> Option<[String; 2]> {
+    let (ip, port) = (local.ip(), local.port());
+    if !ip.is_unspecified() {
+        return None;
+    }
+    let every = match ip {
+        IpAddr::V4(_) => "every IPv4 interface of this machine",
+        IpAddr::V6(_) => {
+            "every interface of this machine (IPv6, and IPv4 where the system maps it)"
+        }
+    };
+    Some([
+        format!(
+            "kalah serve: listening on {every} ({ip}), port {port}: other machines open \
+             http://ADDRESS:{port}/ with an address of this machine"
+        ),
+        format!(
+            "kalah serve: warning: --bind {ip} serves other machines: any machine that \
+             reaches port {port} of this one can start analyses and spend its processors \
+             and memory (up to --max-analyses at once); bind 127.0.0.1 (the default) to \
+             serve this machine only"
+        ),
+    ])
 }
 
 /// The routes, the limits and the JSON error answers.
@@ -152,8 +206,8 @@ fn router(app: App) -> Router {
         )
     };
     Router::new()
-        .route("/", get(|| asset("text/html", INDEX_HTML)))
-        .route("/index.html", get(|| asset("text/html", INDEX_HTML)))
+        .route("/", get(page))
+        .route("/index.html", get(page))
         .route("/app.js", get(|| asset("text/javascript", APP_JS)))
         .route("/app.css", get(|| asset("text/css", APP_CSS)))
         .route(
@@ -165,6 +219,11 @@ fn router(app: App) -> Router {
             get(position_get).post(position_post).fallback(wrong_method),
         )
         .route("/api/analyse", get(analyse).fallback(wrong_method))
+        .route(
+            "/api/work",
+            get(|State(app): State<App>| async move { Json(app.analyses.work_json()) })
+                .fallback(wrong_method),
+        )
         .fallback(|method: Method, uri: Uri| async move {
             ApiError(
                 StatusCode::NOT_FOUND,
@@ -218,7 +277,9 @@ async fn limits(State(app): State<App>, request: Request, next: Next) -> Respons
     );
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'self'; img-src 'self' data:"),
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ),
     );
     response
 }
@@ -250,14 +311,19 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
+/// The page, with this server's token.
+async fn page(State(app): State<App>) -> Response {
+    asset("text/html", app.page.to_string()).await
+}
+
 /// One embedded asset.
-async fn asset(kind: &'static str, body: &'static str) -> Response {
+async fn asset(kind: &'static str, body: impl Into<String>) -> Response {
     (
         [
             (header::CONTENT_TYPE, format!("{kind}; charset=utf-8")),
             (header::CACHE_CONTROL, "no-cache".to_string()),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }
@@ -337,9 +403,24 @@ async fn json_params(headers: &HeaderMap, body: Body) -> Result<HashMap<String, 
         .collect()
 }
 
-/// `GET /api/analyse?...`: the server-sent events of one analysis.
-async fn analyse(State(app): State<App>, uri: Uri) -> Result<Response, ApiError> {
-    let setup = params::setup(&query_params(&uri)?)?;
+/// `GET /api/analyse?...`: the server-sent events of one analysis, for a request of the
+/// board's page only (module `guard`).
+async fn analyse(
+    State(app): State<App>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    let mut params = query_params(&uri)?;
+    let given = params.remove(guard::TOKEN_PARAM);
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("localhost");
+    let home = format!("http://{host}/");
+    if let Some(why) = guard::refuse_analysis(&headers, given.as_deref(), &app.token, &home) {
+        return Err(ApiError(StatusCode::FORBIDDEN, why));
+    }
+    let setup = params::setup(&params)?;
     let events = app
         .analyses
         .start(setup)

@@ -16,7 +16,7 @@ use std::time::Duration;
 use kalah_core::Side;
 
 use crate::line::Turn;
-pub(crate) use engine::{unsupported, Analyser};
+pub(crate) use engine::Analyser;
 
 /// When an analysis stops: at the first limit reached, or (no limit) when the value is
 /// proved exact.

@@ -10,9 +10,12 @@
 //! Files are written whole or not at all (a temporary file of this process beside the
 //! final name, synced, then renamed over it), so two processes that build the same
 //! database at once leave one good file; a damaged file is never trusted (every load
-//! verifies its checksum) and is removed and rebuilt.
+//! verifies its checksum) and is removed and rebuilt. A write cut short by a kill leaves
+//! its temporary, which a listing shows as stale and [`Cache::clean`] removes; clearing
+//! removes only kalah databases ([`Cache::clear`], in `leftovers`).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Rules};
 
@@ -21,6 +24,9 @@ use crate::egdb::{Egdb, EgdbError};
 use crate::env::Environment;
 
 pub use crate::env::{CACHE_MAX_VAR, CACHE_VAR};
+pub use leftovers::{Cleared, Leftover, LeftoverKind};
+
+mod leftovers;
 
 /// The most the cache holds by default: room for a 28-seed database of 6 houses (5.3 GiB)
 /// and a few small ones.
@@ -92,6 +98,9 @@ pub struct Listing {
     pub files: Vec<Cached>,
     /// The bytes they take in all.
     pub bytes: u64,
+    /// The temporaries and partial files beside them ([`Cache::leftovers`]), not counted
+    /// in `bytes`.
+    pub leftovers: Vec<Leftover>,
 }
 
 impl Cache {
@@ -184,7 +193,11 @@ impl Cache {
     pub fn list(&self) -> Listing {
         let files = self.files();
         let bytes = files.iter().map(|f| f.bytes).sum();
-        Listing { files, bytes }
+        Listing {
+            files,
+            bytes,
+            leftovers: self.leftovers(),
+        }
     }
 
     /// The bytes its files take.
@@ -196,6 +209,12 @@ impl Cache {
     /// the smaller databases of the same rules that it holds. Refused where it would take
     /// the cache past its cap (after those removals) or the disk past its free space.
     pub fn keep(&self, db: &Egdb) -> Result<PathBuf, EgdbError> {
+        self.keep_cancellable(db, &AtomicBool::new(false))
+    }
+
+    /// [`Cache::keep`] that stops with [`EgdbError::Cancelled`] soon after `cancel` is
+    /// raised, leaving no temporary file behind (see [`Egdb::save_cancellable`]).
+    pub fn keep_cancellable(&self, db: &Egdb, cancel: &AtomicBool) -> Result<PathBuf, EgdbError> {
         let path = self.path_for(db.rules(), db.max_seeds());
         let smaller: Vec<Cached> = self
             .files()
@@ -225,7 +244,7 @@ impl Cache {
             path.file_name().unwrap_or_default().to_string_lossy(),
             std::process::id()
         ));
-        db.save(&tmp)?;
+        db.save_cancellable(&tmp, cancel)?;
         std::fs::rename(&tmp, &path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             EgdbError::Io {
@@ -237,26 +256,6 @@ impl Cache {
             let _ = std::fs::remove_file(&f.path);
         }
         Ok(path)
-    }
-
-    /// Removes every cached file (and leftovers of interrupted writes); the bytes freed.
-    pub fn clear(&self) -> Result<u64, EgdbError> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Ok(0);
-        };
-        let mut freed = 0;
-        for path in entries.flatten().map(|e| e.path()) {
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if name.ends_with(".egdb") || name.ends_with(".tmp") || name.ends_with(".partial") {
-                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-                std::fs::remove_file(&path).map_err(|e| EgdbError::Io {
-                    path: path.display().to_string(),
-                    message: e.to_string(),
-                })?;
-                freed += bytes;
-            }
-        }
-        Ok(freed)
     }
 }
 

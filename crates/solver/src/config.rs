@@ -46,8 +46,10 @@ pub struct Config {
     /// With several threads, siblings are shared out (ABDADA) at positions with at least
     /// this many seeds in the houses.
     pub share_min_seeds: usize,
-    /// The evaluation at the leaves of depth-limited searches (the deepening before a
-    /// proof, and the anytime analysis); it never touches an exact value.
+    /// The evaluation at the leaves of the anytime analysis ([`crate::Solver::analyse`]);
+    /// it never touches an exact value. The deepening before an exact proof always orders
+    /// by the store margin ([`Config::for_proof`]): the fitted evaluation's better guesses
+    /// cost the proof more nodes than they save (`docs/evaluation.md`).
     pub evaluation: Evaluation,
 }
 
@@ -112,6 +114,7 @@ impl Config {
             return Ok(Config {
                 threads: Config::default_threads(),
                 database: Database::Build(0),
+                evaluation: Evaluation::fitted(game.rules()),
                 ..Config::default()
             });
         }
@@ -134,7 +137,20 @@ impl Config {
                 .map_or(Residence::Mapped, |k| Config::default_residence(seeds, k)),
             table_min_seeds: Config::default_table_min_seeds(chosen.seeds),
             database: chosen.database,
+            evaluation: Evaluation::fitted(game.rules()),
             ..Config::default()
+        }
+    }
+
+    /// These settings for an exact proof: the deepening before it evaluates its leaves by
+    /// the store margin, whatever [`Config::evaluation`] the analysis uses.
+    pub fn for_proof(&self) -> std::borrow::Cow<'_, Config> {
+        match self.evaluation {
+            Evaluation::StoreDifference => std::borrow::Cow::Borrowed(self),
+            _ => std::borrow::Cow::Owned(Config {
+                evaluation: Evaluation::StoreDifference,
+                ..self.clone()
+            }),
         }
     }
 

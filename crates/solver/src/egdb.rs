@@ -21,7 +21,7 @@ mod inspect;
 mod plan;
 pub(crate) mod store;
 
-use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Ranker, RowSowing, Rules, Side, MAX_HOUSES};
 
@@ -125,6 +125,10 @@ pub enum EgdbError {
         /// Why.
         why: String,
     },
+    /// The build was stopped through its cancel flag (Ctrl-C, a client gone) before it
+    /// was finished: nothing half-built is kept, except the finished levels of a build to a
+    /// file, in its partial file, from which the next build resumes.
+    Cancelled,
     /// The database was built for other rules or another board than the game.
     WrongGame {
         /// The file (empty for an in-memory database).
@@ -200,6 +204,7 @@ impl std::fmt::Display for EgdbError {
             EgdbError::FromRefused { path, why } => {
                 write!(f, "cannot start the build from {path}: {why}")
             }
+            EgdbError::Cancelled => f.write_str("the endgame database build was cancelled"),
             EgdbError::WrongGame { path, built, wanted } => {
                 let what = if path.is_empty() { "the endgame database" } else { path };
                 write!(
@@ -304,9 +309,21 @@ impl Egdb {
         max_seeds: usize,
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) -> Result<Egdb, EgdbError> {
+        Egdb::build_cancellable(game, max_seeds, &AtomicBool::new(false), progress)
+    }
+
+    /// [`Egdb::build`] that stops with [`EgdbError::Cancelled`] soon after `cancel` is
+    /// raised (polled between the build's tasks, as the search polls its flag); the
+    /// memory of the unfinished database is freed.
+    pub fn build_cancellable(
+        game: &Game,
+        max_seeds: usize,
+        cancel: &AtomicBool,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<Egdb, EgdbError> {
         let mut db = Egdb::empty(game, max_seeds)?;
         for level in 0..=max_seeds {
-            db.build_level(game, level, progress);
+            db.build_level_cancellable(game, level, cancel, progress)?;
         }
         Ok(db)
     }
@@ -319,14 +336,31 @@ impl Egdb {
         level: usize,
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) {
+        let never = AtomicBool::new(false);
+        let built = self.build_level_cancellable(game, level, &never, progress);
+        debug_assert!(built.is_ok(), "never cancelled");
+    }
+
+    /// [`Egdb::build_level`] that stops with [`EgdbError::Cancelled`] soon after `cancel`
+    /// is raised; the level is then not finished ([`Egdb::max_seeds`] stays below it) and
+    /// the next call computes it again.
+    pub fn build_level_cancellable(
+        &mut self,
+        game: &Game,
+        level: usize,
+        cancel: &AtomicBool,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<(), EgdbError> {
         assert_eq!(level, self.complete, "levels are built in increasing order");
         assert!(
             !self.values.is_mapped(),
             "a database mapped from a file is read-only"
         );
         assert!(self.supports(game.rules()), "the game's rules");
-        levels::build_level::<Egdb, BATCH>(self, game, level, progress);
+        levels::build_level::<Egdb, BATCH>(self, game, level, cancel, progress)
+            .map_err(|levels::Cancelled| EgdbError::Cancelled)?;
         self.complete = level + 1;
+        Ok(())
     }
 
     /// The most seeds in the houses of a position in the database (for the levels built).

@@ -15,8 +15,6 @@ pub enum SolveError {
         /// The most positions the graph may hold.
         limit: u64,
     },
-    /// The engine cannot do what was asked (what, in words).
-    Unsupported(&'static str),
 }
 
 impl std::fmt::Display for SolveError {
@@ -24,7 +22,6 @@ impl std::fmt::Display for SolveError {
         match self {
             SolveError::Cancelled => f.write_str("the search was cancelled"),
             SolveError::GraphTooLarge { limit } => f.write_str(&retro::too_large_message(*limit)),
-            SolveError::Unsupported(what) => write!(f, "not supported yet: {what}"),
         }
     }
 }

@@ -30,7 +30,7 @@
 //! live on transparent huge pages to spare the TLB. The sowings work on the two rows as
 //! 64-bit words (no shifts of 128-bit words).
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use kalah_core::{Game, Ranker, RowSowing, MAX_HOUSES};
 use rayon::prelude::*;
@@ -71,36 +71,51 @@ pub(crate) trait Entries: Sync {
 /// level, in decreasing distance sum (see the module's notes). `progress(level, done,
 /// total)` is called from the worker threads about a hundred times a level, and once at
 /// its end.
+///
+/// `cancel` is polled before each task (one mover's row against a group of opponent's
+/// rows): once it is raised the remaining tasks are skipped and the build returns
+/// [`Cancelled`], the level left unfinished (its entries partly written, to be computed
+/// again by the next build of the level).
 pub(crate) fn build_level<D: Entries, const BATCH: usize>(
     db: &D,
     game: &Game,
     level: usize,
+    cancel: &AtomicBool,
     progress: &(dyn Fn(usize, u64, u64) + Sync),
-) {
-    match game.houses() {
-        6 => build_level_rows::<D, 6, BATCH>(db, game, level, progress),
-        1 => build_level_rows::<D, 1, BATCH>(db, game, level, progress),
-        2 => build_level_rows::<D, 2, BATCH>(db, game, level, progress),
-        3 => build_level_rows::<D, 3, BATCH>(db, game, level, progress),
-        4 => build_level_rows::<D, 4, BATCH>(db, game, level, progress),
-        5 => build_level_rows::<D, 5, BATCH>(db, game, level, progress),
-        7 => build_level_rows::<D, 7, BATCH>(db, game, level, progress),
-        _ => build_level_rows::<D, 8, BATCH>(db, game, level, progress),
-    }
+) -> Result<(), Cancelled> {
+    let build = match game.houses() {
+        6 => build_level_rows::<D, 6, BATCH>,
+        1 => build_level_rows::<D, 1, BATCH>,
+        2 => build_level_rows::<D, 2, BATCH>,
+        3 => build_level_rows::<D, 3, BATCH>,
+        4 => build_level_rows::<D, 4, BATCH>,
+        5 => build_level_rows::<D, 5, BATCH>,
+        7 => build_level_rows::<D, 7, BATCH>,
+        _ => build_level_rows::<D, 8, BATCH>,
+    };
+    build(db, game, level, cancel, progress)
 }
+
+/// A level build stopped by its cancel flag before the level was finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cancelled;
 
 /// [`build_level`] on a board of `H` houses a side.
 fn build_level_rows<D: Entries, const H: usize, const BATCH: usize>(
     db: &D,
     game: &Game,
     level: usize,
+    cancel: &AtomicBool,
     progress: &(dyn Fn(usize, u64, u64) + Sync),
-) {
+) -> Result<(), Cancelled> {
     let ranker = db.ranker();
     let groups = RowGroups::new::<H>(ranker, level);
     let total = ranker.level_start(level + 1) - ranker.level_start(level);
     let done = AtomicU64::new(0);
     for sum in (0..=2 * groups.max_sum).rev() {
+        if cancel.load(Relaxed) {
+            return Err(Cancelled);
+        }
         // The pairs of a mover's group and an opponent's group of this distance sum,
         // with the mover's seeds.
         let mut pairs = Vec::new();
@@ -123,6 +138,9 @@ fn build_level_rows<D: Entries, const H: usize, const BATCH: usize>(
             mine.par_iter().with_min_len(4).for_each_init(
                 || [D::EMPTY; BATCH],
                 |batch, mine| {
+                    if cancel.load(Relaxed) {
+                        return;
+                    }
                     let mut kin = Kin::new(theirs_seeds);
                     for rows in theirs.chunks(BATCH) {
                         for (e, theirs) in batch.iter_mut().zip(rows) {
@@ -143,7 +161,11 @@ fn build_level_rows<D: Entries, const H: usize, const BATCH: usize>(
             );
         });
     }
+    if cancel.load(Relaxed) {
+        return Err(Cancelled);
+    }
     progress(level, total, total);
+    Ok(())
 }
 
 /// Expands the board of rows `mine` (the mover's) and `their` on `level`, `H` houses

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kalah_core::{Game, Position};
 
-use crate::anytime::{self, Analyser, Analysis, Limits};
+use crate::anytime::{Analyser, Analysis, Limits};
 use crate::config::Config;
 use crate::database::{CacheReport, Databases};
 use crate::driver;
@@ -74,6 +74,19 @@ impl Solver {
     /// a database to build does not fit in the memory available (never an abort). Under
     /// the early stop, a database too large for the memory is left out.
     pub fn new(game: Game, config: Config) -> Result<Solver, SolverError> {
+        Solver::new_cancellable(game, config, &AtomicBool::new(false))
+    }
+
+    /// [`Solver::new`] whose database build (in memory, and its keeping in the cache)
+    /// stops soon after `cancel` is raised, with
+    /// `SolverError::Database(EgdbError::Cancelled)`: nothing half-built is kept, no
+    /// temporary file is left in the cache, and the memory is freed. The flag is only
+    /// watched while the solver is made; a solve takes its own.
+    pub fn new_cancellable(
+        game: Game,
+        config: Config,
+        cancel: &AtomicBool,
+    ) -> Result<Solver, SolverError> {
         let engine = if game.rules().family.is_cyclic() {
             // The whole game graph is solved: at most what a share of the memory holds.
             let memory = os::available_memory().unwrap_or(8 << 30);
@@ -81,7 +94,7 @@ impl Solver {
         } else {
             Engine::Search(SearchEngine {
                 table: Solver::allocate_table(&game, config.hash_mb)?,
-                databases: Databases::open(&game, &config.database, config.residence)?,
+                databases: Databases::open(&game, &config.database, config.residence, cancel)?,
                 busy: Busy::new(),
             })
         };
@@ -276,8 +289,9 @@ impl Solver {
     /// and the line replays to it to the end of the game ([`crate::line::replay`]), the
     /// value being `solve`'s.
     ///
-    /// The families whose positions repeat are not analysed yet
-    /// ([`SolveError::Unsupported`]).
+    /// The families whose positions repeat are analysed by a depth-limited search of
+    /// their own that applies the cycle rule ([`crate::cyclic_search`]), exact where the
+    /// retrograde solver finishes the position's graph within the limits.
     pub fn analyse(
         &self,
         pos: &Position,
@@ -285,13 +299,37 @@ impl Solver {
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Result<Analysis, SolveError> {
+        self.analyse_lines(pos, limits, usize::MAX, cancel, on_progress)
+    }
+
+    /// [`Solver::analyse`] with the full evaluation of only the `lines` best root turns (at
+    /// least one) at each depth: every other turn is only shown to be no better than
+    /// those, by a null-window search that costs far less, so the deepening reaches
+    /// further. Such a turn's [`crate::RootTurn::eval`] is an upper bound of its
+    /// evaluation (heuristic, as every evaluation); its proven interval is what it is.
+    /// One line is what a player needs; `usize::MAX` is [`Solver::analyse`].
+    pub fn analyse_lines(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Result<Analysis, SolveError> {
         match &self.engine {
             Engine::Search(engine) => {
                 let ctx = engine.context(&self.game, &self.config, pos);
-                Ok(Analyser::new(&ctx, pos, limits, cancel).run(limits, on_progress))
+                let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
+                Ok(analyser.run(limits, on_progress))
             }
-            // wired at merge: crate::cyclic_search::analyse_cyclic
-            Engine::Retro(_) => Err(anytime::unsupported()),
+            Engine::Retro(_) => crate::cyclic_search::analyse_cyclic(
+                &self.game,
+                self.config.evaluation,
+                pos,
+                limits,
+                cancel,
+                on_progress,
+            ),
         }
     }
 
@@ -311,7 +349,8 @@ impl Solver {
     {
         match &self.engine {
             Engine::Search(engine) => {
-                search(&engine.context(&self.game, &self.config, pos), progress)
+                let config = self.config.for_proof();
+                search(&engine.context(&self.game, &config, pos), progress)
             }
             Engine::Retro(engine) => retro(self.solve_retro(engine, pos, cancel, progress)?),
         }

@@ -29,7 +29,7 @@
 //! `b - o` over the store margin. Else the child is the mover's again at distance `d - b`
 //! after an extra turn, or the opponent's at its own distance `L + c - d - o`.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Ranker, RowSowing, Rules, MAX_HOUSES};
 
@@ -79,6 +79,17 @@ impl StopDb {
     /// ranks do not fit, or the values would take more than seven tenths of the memory
     /// available.
     pub fn build(game: &Game, max_seeds: usize, total: u32) -> Option<StopDb> {
+        StopDb::build_cancellable(game, max_seeds, total, &AtomicBool::new(false))
+    }
+
+    /// [`StopDb::build`] that gives up (`None`, the memory freed) soon after `cancel` is
+    /// raised; the caller tells a cancelled build by its flag.
+    pub(crate) fn build_cancellable(
+        game: &Game,
+        max_seeds: usize,
+        total: u32,
+        cancel: &AtomicBool,
+    ) -> Option<StopDb> {
         if !game.rules().early_stop || max_seeds > MAX_SEEDS {
             return None;
         }
@@ -108,7 +119,7 @@ impl StopDb {
             values: Bytes::filled(len, 0)?,
         };
         for level in 1..=max_seeds {
-            levels::build_level::<StopDb, BATCH>(&db, game, level, &|_, _, _| {});
+            levels::build_level::<StopDb, BATCH>(&db, game, level, cancel, &|_, _, _| {}).ok()?;
         }
         Some(db)
     }

@@ -8,49 +8,15 @@
 #[allow(dead_code)]
 mod reference;
 
+#[path = "common/naive.rs"]
+mod naive;
+
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use kalah_core::{Family, Game, Position, Preset, Rules, Side};
+use kalah_core::{Family, Game, Position, Preset, Rules};
 use kalah_solver::{Config, Database, Solver};
-use reference::RefBoard;
-
-/// Plain minimax over the reference board: no pruning, no ordering, memoised on the whole
-/// board (places and mover; the game graph has no cycles). The final store difference for
-/// the player to move.
-fn naive(rules: &Rules, b: &RefBoard, memo: &mut HashMap<([u8; 18], Side), i32>) -> i32 {
-    let mover = b.to_move;
-    if b.over {
-        return b.store(mover) as i32 - b.store(mover.other()) as i32;
-    }
-    let key = (b.places, mover);
-    if let Some(&v) = memo.get(&key) {
-        return v;
-    }
-    let best = b
-        .legal_houses()
-        .into_iter()
-        .map(|j| {
-            let child = b.sow(rules, j).0;
-            let v = naive(rules, &child, memo);
-            if child.to_move == mover {
-                v
-            } else {
-                -v
-            }
-        })
-        .max()
-        .expect("a game that is not over has a move");
-    memo.insert(key, best);
-    best
-}
-
-/// The reference board of an engine position.
-fn reference_of(rules: &Rules, pos: &Position) -> RefBoard {
-    let mut b = RefBoard::from_counts(&pos.absolute_counts(), pos.side_to_move());
-    b.total = pos.total_seeds();
-    b.settled(rules)
-}
+use naive::{naive, reference_of};
 
 /// Small deterministic generator (SplitMix64).
 struct Rng(u64);

@@ -210,8 +210,6 @@ pub enum LineError {
     },
     /// A principal variation failed its check: a bug.
     Replay(ReplayError),
-    /// The position cannot be analysed within limits (the engine does not support it).
-    Analysis(SolveError),
 }
 
 impl fmt::Display for LineError {
@@ -227,7 +225,6 @@ impl fmt::Display for LineError {
                  batch the unit's rules"
             ),
             LineError::Replay(e) => write!(f, "internal error, please report it: {e}"),
-            LineError::Analysis(e) => write!(f, "cannot analyse within a time: {e}"),
         }
     }
 }
@@ -428,13 +425,7 @@ fn analyse_one(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Result<Answer, LineError>, SolveError> {
-    let a = match solver.analyse(&pos, limits, cancel, &mut |_| {}) {
-        Ok(a) => a,
-        Err(SolveError::Unsupported(what)) => {
-            return Ok(Err(LineError::Analysis(SolveError::Unsupported(what))))
-        }
-        Err(e) => return Err(e),
-    };
+    let a = solver.analyse(&pos, limits, cancel, &mut |_| {})?;
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(SolveError::Cancelled);
     }

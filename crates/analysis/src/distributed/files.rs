@@ -1,9 +1,12 @@
 //! The files of a split written once into a directory: a second run of the same split
-//! keeps them, another split there is refused.
+//! keeps them, another split there is refused (replaced with `force`), and a file there
+//! that is no split's is left alone (replaced with `force`).
 
 use std::path::Path;
 
-use kalah_io::{Output, OutputError};
+use kalah_io::{Checks, Output, OutputError};
+
+use crate::outputs::{MANIFEST, UNITS};
 
 /// What [`write_once`] found in the directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,21 +21,26 @@ pub enum Once {
 
 /// Writes the units and then the manifest (the manifest last: a directory with one is a
 /// finished split), each atomically. A directory that already holds this very split is
-/// kept as it is; one that holds another split is left alone.
+/// kept as it is; one that holds another split is left alone unless `force`. A file of
+/// either name that is not a split's (or a symbolic link) is refused unless `force`
+/// ([`kalah_io::Checks`]).
 pub fn write_once(
     manifest_path: &Path,
     units_path: &Path,
     manifest: &str,
     units: &str,
+    force: bool,
 ) -> Result<Once, OutputError> {
-    let manifest_out = Output::open(manifest_path)?;
-    let units_out = Output::open(units_path)?;
+    let manifest_out = Output::open_with(manifest_path, &Checks::of(MANIFEST, force))?;
+    let units_out = Output::open_with(units_path, &Checks::of(UNITS, force))?;
     if let Some(existing) = manifest_out.existing()? {
         let same_units = units_out.existing()?.as_deref() == Some(units.as_bytes());
         if existing == manifest.as_bytes() && same_units {
             return Ok(Once::Kept);
         }
-        return Ok(Once::Another);
+        if !force {
+            return Ok(Once::Another);
+        }
     }
     units_out.replace(units.as_bytes())?;
     manifest_out.replace(manifest.as_bytes())?;
@@ -42,6 +50,7 @@ pub fn write_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distributed::Step;
 
     #[test]
     fn the_same_split_is_kept_and_another_is_refused() {
@@ -50,13 +59,47 @@ mod tests {
             dir.path().join("manifest.json"),
             dir.path().join("units.jsonl"),
         );
-        assert_eq!(write_once(&m, &u, "M\n", "U\n").unwrap(), Once::Wrote);
-        assert_eq!(std::fs::read_to_string(&m).unwrap(), "M\n");
-        assert_eq!(std::fs::read_to_string(&u).unwrap(), "U\n");
-        assert_eq!(write_once(&m, &u, "M\n", "U\n").unwrap(), Once::Kept);
-        assert_eq!(write_once(&m, &u, "M\n", "V\n").unwrap(), Once::Another);
-        assert_eq!(write_once(&m, &u, "N\n", "U\n").unwrap(), Once::Another);
-        assert_eq!(std::fs::read_to_string(&u).unwrap(), "U\n");
+        let (m1, u1) = split_files(1);
+        let (m2, u2) = split_files(2);
+        assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Wrote);
+        assert_eq!(std::fs::read_to_string(&m).unwrap(), m1);
+        assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
+        assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Kept);
+        assert_eq!(write_once(&m, &u, &m1, &u2, false).unwrap(), Once::Another);
+        assert_eq!(write_once(&m, &u, &m2, &u1, false).unwrap(), Once::Another);
+        assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
+        // Forced, another split replaces the one there.
+        assert_eq!(write_once(&m, &u, &m2, &u2, true).unwrap(), Once::Wrote);
+        assert_eq!(std::fs::read_to_string(&m).unwrap(), m2);
+    }
+
+    /// The manifest and units of the split of Kalah(3,2) `depth` turns deep.
+    fn split_files(depth: usize) -> (String, String) {
+        let game = kalah_core::Game::new(kalah_core::Rules::kalah(3, 2)).unwrap();
+        let tree = crate::distributed::split(&game, &game.start(), Step::Turn, depth).unwrap();
+        let units = tree.units_in(crate::wire::unit::Window::full(game.rules()));
+        (
+            format!("{}\n", tree.to_json()),
+            crate::wire::unit::to_lines(&units),
+        )
+    }
+
+    #[test]
+    fn a_file_that_is_no_split_s_is_left_alone_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let (m, u) = (
+            dir.path().join("manifest.json"),
+            dir.path().join("units.jsonl"),
+        );
+        let (m1, u1) = split_files(1);
+        for path in [&m, &u] {
+            std::fs::write(path, "precious\n").unwrap();
+            let refused = write_once(&m, &u, &m1, &u1, false);
+            assert!(matches!(refused, Err(OutputError::Foreign { .. })));
+            assert_eq!(std::fs::read_to_string(path).unwrap(), "precious\n");
+            assert_eq!(write_once(&m, &u, &m1, &u1, true).unwrap(), Once::Wrote);
+            std::fs::remove_file(&m).unwrap();
+        }
     }
 
     #[test]
@@ -66,8 +109,10 @@ mod tests {
             dir.path().join("manifest.json"),
             dir.path().join("units.jsonl"),
         );
-        std::fs::write(&u, "old\n").unwrap();
-        assert_eq!(write_once(&m, &u, "M\n", "U\n").unwrap(), Once::Wrote);
-        assert_eq!(std::fs::read_to_string(&u).unwrap(), "U\n");
+        let (m1, u1) = split_files(1);
+        let (_, u2) = split_files(2);
+        std::fs::write(&u, &u2).unwrap();
+        assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Wrote);
+        assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
     }
 }

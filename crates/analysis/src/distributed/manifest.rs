@@ -7,6 +7,7 @@ use kalah_solver::Turn;
 use serde_json::{json, Value};
 
 use super::tree::{Edge, Kind, Node, Step, Tree};
+use crate::openings::first_steps;
 use crate::wire::unit::Window;
 use crate::wire::{field, int_field, read_position, read_rules, text_field, FormatError};
 
@@ -89,8 +90,9 @@ impl Tree {
         Ok(tree)
     }
 
-    /// Every move leads to the node it names, every node but the root is reached, and
-    /// play never leads back to a node it came from.
+    /// Every move leads to the node it names, every node with moves lists all the moves of
+    /// its position, every node but the root is reached, and play never leads back to a
+    /// node it came from.
     fn check(&self, game: &Game) -> Result<(), FormatError> {
         let mut reached = vec![false; self.nodes.len()];
         for (i, n) in self.nodes.iter().enumerate() {
@@ -111,6 +113,8 @@ impl Tree {
                     }
                     reached[e.child] = true;
                 }
+                let what = format!("node {i} of the manifest");
+                check_moves(game, self.step, &n.position, edges, &what)?;
             }
         }
         if let Some(i) = (1..self.nodes.len()).find(|&i| !reached[i]) {
@@ -197,6 +201,35 @@ fn read_node(
         )));
     };
     Ok(Node { position, kind })
+}
+
+/// Checks that the moves listed for the node at `position` (`what` in messages) are its
+/// moves, every one once: a node that lacks one of them (or has none) would take its value
+/// from the others, and a forged manifest could make a wrong value exact.
+fn check_moves(
+    game: &Game,
+    step: Step,
+    position: &Position,
+    edges: &[Edge],
+    what: &str,
+) -> Result<(), FormatError> {
+    let h = game.houses();
+    let names = |turns: &mut dyn Iterator<Item = &Turn>| {
+        let mut names: Vec<String> = turns.map(|t| t.notation(h)).collect();
+        names.sort_unstable();
+        names
+    };
+    let listed = names(&mut edges.iter().map(|e| &e.turn));
+    let steps = first_steps(game, position, step.offer());
+    let moves = names(&mut steps.iter().map(|s| &s.turn));
+    if listed != moves {
+        return Err(FormatError(format!(
+            "{what}: the moves listed, [{}], are not the moves of its position, [{}]",
+            listed.join(", "),
+            moves.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// One move `[move, node]` of the node at `position` (`what` in messages), played; where

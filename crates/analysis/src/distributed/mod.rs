@@ -31,6 +31,7 @@
 //! families whose positions repeat (solved whole by retrograde analysis) are not split.
 
 mod answers;
+mod budget;
 mod files;
 mod hypothesis;
 mod manifest;
@@ -45,10 +46,11 @@ pub use crate::bounds::Bounds;
 pub use crate::wire::answer::Claim;
 pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};
+pub use budget::{max_positions, Budget, Growth, TooLarge, NODE_BYTES};
 pub use files::{write_once, Once};
 pub use hypothesis::Verdict;
 pub use merge::{FirstMove, Merge, MergeError};
 pub use report::{Pie, Report};
 pub use sample::{estimated_units, sample, sample_lines, Proof, Sampled};
 pub use summary::{SampleSummary, SplitSummary};
-pub use tree::{split, Edge, Kind, Node, Shape, SplitError, Step, Tree};
+pub use tree::{split, split_bounded, Edge, Kind, Node, Shape, SplitError, Step, Tree};

@@ -91,6 +91,16 @@ pub fn estimated_units(drawn: &[Sampled]) -> Option<f64> {
     (!exact.is_empty()).then(|| exact.iter().sum::<f64>() / exact.len() as f64)
 }
 
+/// Bytes of memory a unit of a sample takes at its peak: the unit drawn and its line of
+/// `sample.jsonl`, held whole while it is written, rounded up.
+const SAMPLE_BYTES: u64 = 1 << 10;
+
+/// The most units a sample may draw where `available` bytes of memory are free (seven
+/// tenths of them; 8 GiB's worth where unknown).
+fn max_samples(available: Option<u64>) -> usize {
+    (available.map_or(8 << 30, |b| b / 10 * 7) / SAMPLE_BYTES).max(1) as usize
+}
+
 /// `count` units of the split of `root` to `depth` steps, each drawn by a random walk
 /// down the tree (Knuth's estimator, 1975): at a node every move is taken with the same
 /// chance, and the unit's weight is the product of the numbers of moves on the way, so
@@ -102,7 +112,8 @@ pub fn estimated_units(drawn: &[Sampled]) -> Option<f64> {
 /// them the proof of "at least `v`" (one move of South's nodes, the one leading to the best
 /// score for South as it stands, and every move of North's), half the proof of "at most
 /// `v`"; the sum of the two halves' estimates is the cost of the hypothesis mode when the
-/// moves chosen are right. `seed` fixes the walks.
+/// moves chosen are right. `seed` fixes the walks. Refused
+/// ([`SplitError::SampleTooLarge`]) where the units would not fit in the memory available.
 pub fn sample(
     game: &Game,
     root: &Position,
@@ -115,6 +126,10 @@ pub fn sample(
     let rules = *game.rules();
     if rules.family.is_cyclic() {
         return Err(SplitError::Cyclic(rules.family));
+    }
+    let max = max_samples(kalah_solver::egdb::file::available_memory());
+    if count > max {
+        return Err(SplitError::SampleTooLarge { count, max });
     }
     let mut rng = seed ^ 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
@@ -193,5 +208,16 @@ mod tests {
             assert_eq!(v["proof"], json!(d.proof.name()));
         }
         assert_eq!(estimated_units(&drawn), None);
+    }
+
+    #[test]
+    fn a_sample_larger_than_the_memory_is_refused_before_any_walk() {
+        assert_eq!(max_samples(Some(10 << 20)), 7 << 10);
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let refused = sample(&game, &game.start(), Step::Turn, 2, usize::MAX, None, 1);
+        let Err(e @ SplitError::SampleTooLarge { .. }) = refused else {
+            panic!("not refused")
+        };
+        assert!(e.to_string().contains("--sample"), "{e}");
     }
 }

@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::{Family, Game, Position, Rules};
 use kalah_solver::Turn;
 
+use super::budget::{self, Budget, Growth, TooLarge};
 use crate::openings::{first_steps, Offer};
 use crate::wire::unit::{Unit, Window};
 
@@ -110,10 +112,21 @@ pub struct Shape {
 }
 
 /// Why a position cannot be split.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SplitError {
     /// The family's positions can repeat: its positions are solved whole.
     Cyclic(Family),
+    /// The tree would not fit in the memory available (see [`split_bounded`]).
+    TooLarge(TooLarge),
+    /// The enumeration was stopped through its cancel flag.
+    Cancelled,
+    /// A sample of more units than the memory available holds.
+    SampleTooLarge {
+        /// The units asked for.
+        count: usize,
+        /// The most that fit.
+        max: usize,
+    },
 }
 
 impl fmt::Display for SplitError {
@@ -126,6 +139,13 @@ impl fmt::Display for SplitError {
                  the position directly",
                 family.long_title()
             ),
+            SplitError::TooLarge(e) => write!(f, "{e}"),
+            SplitError::Cancelled => f.write_str("the split was cancelled"),
+            SplitError::SampleTooLarge { count, max } => write!(
+                f,
+                "--sample {count}: the units would not fit in the memory available, which \
+                 holds at most {max}: draw fewer"
+            ),
         }
     }
 }
@@ -135,7 +155,29 @@ impl std::error::Error for SplitError {}
 /// The tree of `root` to `depth` steps (see [`Tree`]): positions reached by different
 /// lines are one node, and a position met above the units keeps its moves even where
 /// another line reaches it at the units' depth. A game that ends on the way is a leaf.
+/// Unbounded: [`split_bounded`] is the same with a bound on the positions, progress and a
+/// cancel flag.
 pub fn split(game: &Game, root: &Position, step: Step, depth: usize) -> Result<Tree, SplitError> {
+    let budget = Budget {
+        max_positions: usize::MAX,
+        cancel: &AtomicBool::new(false),
+        progress: &mut |_| {},
+    };
+    split_bounded(game, root, step, depth, budget)
+}
+
+/// [`split`] within `budget`: refused ([`SplitError::TooLarge`]) as soon as the tree holds
+/// more positions than the budget allows, or its estimate from the levels built passes
+/// that by far (so a tree too large for the memory is refused in its first levels, not
+/// when the memory runs out); stopped ([`SplitError::Cancelled`]) soon after the flag is
+/// raised; progress reported after each level and every few thousand positions.
+pub fn split_bounded(
+    game: &Game,
+    root: &Position,
+    step: Step,
+    depth: usize,
+    budget: Budget<'_>,
+) -> Result<Tree, SplitError> {
     let rules = *game.rules();
     if rules.family.is_cyclic() {
         return Err(SplitError::Cyclic(rules.family));
@@ -146,30 +188,38 @@ pub fn split(game: &Game, root: &Position, step: Step, depth: usize) -> Result<T
     }];
     let mut index: HashMap<Position, usize> = HashMap::from([(*root, 0)]);
     let mut level = vec![0];
-    for _ in 0..depth {
+    let mut sizes = vec![1];
+    let Budget {
+        max_positions,
+        cancel,
+        progress,
+    } = budget;
+    for depth_now in 1..=depth {
+        let mut growth = Growth {
+            level: depth_now,
+            depth,
+            positions: nodes.len(),
+            estimate: (depth_now > 1).then(|| budget::estimate(&sizes, depth)),
+        };
         let mut next = Vec::new();
-        for &n in &level {
-            let pos = nodes[n].position;
-            if pos.is_over() {
-                continue;
+        for (i, &n) in level.iter().enumerate() {
+            if i % POLL == 0 {
+                if cancel.load(Relaxed) {
+                    return Err(SplitError::Cancelled);
+                }
+                if nodes.len() > max_positions {
+                    // Past the bound already, in the middle of a level: refused.
+                    let mut so_far = sizes.clone();
+                    so_far.push(next.len());
+                    budget::check(&so_far, depth, max_positions).map_err(SplitError::TooLarge)?;
+                }
+                growth.positions = nodes.len();
+                progress(&growth);
             }
-            let mut edges = Vec::new();
-            for s in first_steps(game, &pos, step.offer()) {
-                let child = *index.entry(s.after).or_insert_with(|| {
-                    nodes.push(Node {
-                        position: s.after,
-                        kind: Kind::Over,
-                    });
-                    next.push(nodes.len() - 1);
-                    nodes.len() - 1
-                });
-                edges.push(Edge {
-                    turn: s.turn,
-                    child,
-                });
-            }
-            nodes[n].kind = Kind::Inner(edges);
+            expand(game, step, &mut nodes, &mut index, &mut next, n);
         }
+        sizes.push(next.len());
+        budget::check(&sizes, depth, max_positions).map_err(SplitError::TooLarge)?;
         level = next;
     }
     // The deepest level's positions still in play are the units.
@@ -187,6 +237,41 @@ pub fn split(game: &Game, root: &Position, step: Step, depth: usize) -> Result<T
         nodes,
         units,
     })
+}
+
+/// Positions expanded between two looks at the cancel flag and the bound.
+const POLL: usize = 4096;
+
+/// Gives node `n` (a game still in play) its moves: each child is the node of its position,
+/// added (and pushed on `next`, the next level) where the tree does not hold it yet.
+fn expand(
+    game: &Game,
+    step: Step,
+    nodes: &mut Vec<Node>,
+    index: &mut HashMap<Position, usize>,
+    next: &mut Vec<usize>,
+    n: usize,
+) {
+    let pos = nodes[n].position;
+    if pos.is_over() {
+        return;
+    }
+    let mut edges = Vec::new();
+    for s in first_steps(game, &pos, step.offer()) {
+        let child = *index.entry(s.after).or_insert_with(|| {
+            nodes.push(Node {
+                position: s.after,
+                kind: Kind::Over,
+            });
+            next.push(nodes.len() - 1);
+            nodes.len() - 1
+        });
+        edges.push(Edge {
+            turn: s.turn,
+            child,
+        });
+    }
+    nodes[n].kind = Kind::Inner(edges);
 }
 
 impl Tree {

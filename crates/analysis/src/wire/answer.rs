@@ -238,29 +238,31 @@ impl AnswerLine {
                  no value; answer the unit again without --time"
             )));
         }
-        if let Some(value) = v.get("value") {
-            let value = value
-                .as_i64()
-                .ok_or_else(|| FormatError(format!("{what}: \"value\" is not an integer")))?;
+        if v.get("value").is_some() {
+            let value = value_field(v, "value", what)?;
             let turns = field(v, "pv", what)?
                 .as_array()
                 .ok_or_else(|| FormatError(format!("{what}: \"pv\" is not a list")))?;
             let pv = read_line(game, pos, turns)
                 .map_err(|e| FormatError(format!("{what}: bad principal variation: {e}")))?;
-            Ok(Claim::Exact {
-                value: value as i32,
-                pv,
-            })
+            Ok(Claim::Exact { value, pv })
         } else if v.get("at_least").is_some() {
-            Ok(Claim::AtLeast(int_field(v, "at_least", what)? as i32))
+            Ok(Claim::AtLeast(value_field(v, "at_least", what)?))
         } else if v.get("at_most").is_some() {
-            Ok(Claim::AtMost(int_field(v, "at_most", what)? as i32))
+            Ok(Claim::AtMost(value_field(v, "at_most", what)?))
         } else {
             Err(FormatError(format!(
                 "{what} has none of \"value\", \"at_least\" and \"at_most\""
             )))
         }
     }
+}
+
+/// The value or bound in the field `name` of `v`, refused where it does not fit 32 bits
+/// rather than cut to them (`4294967302` is not read as `6`).
+fn value_field(v: &Value, name: &str, what: &str) -> Result<i32, FormatError> {
+    let n = int_field(v, name, what)?;
+    i32::try_from(n).map_err(|_| FormatError(format!("{what}: \"{name}\" {n} is out of range")))
 }
 
 #[cfg(test)]

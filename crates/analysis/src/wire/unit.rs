@@ -104,7 +104,9 @@ fn read_window(w: &Value, what: &str) -> Result<Window, FormatError> {
     let pair = w.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
     let alpha = pair[0].as_i64().ok_or_else(bad)?;
     let beta = pair[1].as_i64().ok_or_else(bad)?;
-    if alpha >= beta || alpha.abs() > 1000 || beta.abs() > 1000 {
+    // `contains`, not `abs`: the absolute value of i64::MIN overflows.
+    let in_range = |x: i64| (-1000..=1000).contains(&x);
+    if alpha >= beta || !in_range(alpha) || !in_range(beta) {
         return Err(FormatError(format!(
             "{what}: window [{alpha}, {beta}] is empty or out of range"
         )));

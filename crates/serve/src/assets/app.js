@@ -5,6 +5,8 @@
   const RULE_KEYS = ['rules', 'houses', 'seeds', 'capture', 'end', 'leftovers', 'grand_slam', 'early_stop'];
   const SIDE = { S: 'South', N: 'North' };
   const INF = Infinity;
+  // The token the server put in the page: an analysis needs it (docs/serve.md).
+  const TOKEN = (document.querySelector('meta[name="kalah-token"]') || {}).content || '';
 
   // The state: rule parameters set (strings), the start position (null: the game's start),
   // the line of sowings, the history entry of each sowing when known, the current point,
@@ -57,7 +59,7 @@
     try {
       let r, j = null;
       try {
-        r = await fetch('api/position', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+        r = await fetch('api/position', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Kalah-Token': TOKEN },
           body: JSON.stringify(p) });
       } catch (e) {
         throw new Error('cannot reach the server (is kalah serve still running?)');
@@ -130,7 +132,8 @@
     const total = p.south.concat(p.north).reduce((a, b) => a + b, 0) + p.south_store + p.north_store;
     an = { id, rows: [], byIndex: new Map(), done: null, running: true, stopped: false, error: null,
       status: 'solving…', bound: null, sign: p.side_to_move === 'N' ? -1 : 1, total, gotTurns: false };
-    const src = new EventSource('api/analyse?' + query(params(st.rp, st.start, st.line.slice(0, st.cur))));
+    const req = Object.assign(params(st.rp, st.start, st.line.slice(0, st.cur)), { token: TOKEN });
+    const src = new EventSource('api/analyse?' + query(req));
     es = src;
     const when = (name, f) => src.addEventListener(name, (e) => {
       if (es !== src || !an || an.id !== id) return;
@@ -802,7 +805,7 @@
     bind();
     try {
       try {
-        const r = await fetch('api/options');
+        const r = await fetch('api/options', { headers: { 'X-Kalah-Token': TOKEN } });
         if (r.ok) st.options = await r.json();
       } catch (e) { /* the panel keeps its defaults */ }
       fillRulesForm();

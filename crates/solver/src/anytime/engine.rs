@@ -16,7 +16,6 @@ use kalah_core::Position;
 
 use super::{Analysis, Limits, RootTurn};
 use crate::driver::principal_variation;
-use crate::error::SolveError;
 use crate::line::{push_sowing, push_turn, Turn};
 use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
 use crate::smp::{self, Context};
@@ -110,6 +109,9 @@ pub(crate) struct Analyser<'a> {
     exact_pv: Option<Vec<Turn>>,
     /// The next halving test comes from below (they alternate).
     next_from_below: bool,
+    /// The turns evaluated with the full window at each depth (the others are only shown
+    /// to be no better than these).
+    lines_wanted: usize,
 }
 
 impl<'a> Analyser<'a> {
@@ -148,10 +150,18 @@ impl<'a> Analyser<'a> {
             depth: 0,
             exact_pv: None,
             next_from_below: true,
+            lines_wanted: usize::MAX,
         };
         a.narrow();
         a.rank();
         a
+    }
+
+    /// Evaluates only the `lines` best turns (at least one) with the full window at each
+    /// depth (see [`crate::Solver::analyse_lines`]).
+    pub(crate) fn lines(mut self, lines: usize) -> Analyser<'a> {
+        self.lines_wanted = lines.max(1);
+        self
     }
 
     /// The analysis to `limits` (see [`crate::Solver::analyse`]).
@@ -165,11 +175,8 @@ impl<'a> Analyser<'a> {
         if limits.is_unbounded() {
             // As the proof of `solve`: the deepening of the configuration, then the
             // exact tests without a budget.
-            let deepening = self
-                .ctx
-                .config
-                .deepening
-                .min(self.pos.seeds_in_houses() as u8);
+            let seeds = u8::try_from(self.pos.seeds_in_houses()).unwrap_or(u8::MAX);
+            let deepening = self.ctx.config.deepening.min(seeds);
             for d in 1..=deepening.min(Limits::MAX_DEPTH) {
                 if self.is_exact() || self.stopped() || !self.iterate(d, on_progress) {
                     break;
@@ -209,29 +216,57 @@ impl<'a> Analyser<'a> {
             || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// One depth of the deepening over every root turn not yet exact, each with the full
-    /// window; false (and nothing changed) where it was stopped before the end.
+    /// One depth of the deepening over every root turn not yet exact; false (and nothing
+    /// changed) where it was stopped before the end.
+    ///
+    /// The first [`Analyser::lines`] turns (best first from the depth before) get the full
+    /// window. Each other turn is first tested with a null window against the worst of
+    /// the evaluations of those (a turn no better gets its fail-soft upper bound: a far
+    /// smaller search), and searched with the full window only where it is better.
     fn iterate(&mut self, depth: u8, on_progress: &mut dyn FnMut(&Analysis)) -> bool {
         let mut evals = Vec::with_capacity(self.lines.len());
+        // The evaluations of the turns searched whole, best first.
+        let mut top: Vec<i32> = Vec::new();
         for line in &self.lines {
             if line.is_exact() {
                 evals.push(line.bounds.lo);
                 continue;
             }
             let d = depth.saturating_sub(line.sowings);
-            let v = smp::search(
-                self.ctx,
-                &line.child,
-                -INF,
-                INF,
-                d,
-                &self.shared,
-                &mut |_| {},
-            );
-            match v {
-                Some(v) => evals.push(across(line.same, v)),
-                None => return false,
-            }
+            let search = |w: Bounds| {
+                let w = w.across(line.same);
+                smp::search(
+                    self.ctx,
+                    &line.child,
+                    w.lo,
+                    w.hi,
+                    d,
+                    &self.shared,
+                    &mut |_| {},
+                )
+                .map(|v| across(line.same, v))
+            };
+            let full = Bounds { lo: -INF, hi: INF };
+            let v = match top.get(self.lines_wanted.saturating_sub(1)) {
+                Some(&worst) => match search(Bounds {
+                    lo: worst,
+                    hi: worst + 1,
+                }) {
+                    Some(v) if v > worst => search(full),
+                    bound => {
+                        evals.extend(bound);
+                        if bound.is_none() {
+                            return false;
+                        }
+                        continue;
+                    }
+                },
+                None => search(full),
+            };
+            let Some(v) = v else { return false };
+            evals.push(v);
+            let at = top.partition_point(|&t| t >= v);
+            top.insert(at, v);
         }
         for (line, eval) in self.lines.iter_mut().zip(evals) {
             line.eval = eval;
@@ -433,9 +468,4 @@ impl<'a> Analyser<'a> {
             elapsed: self.start.elapsed(),
         }
     }
-}
-
-/// Why [`crate::Solver::analyse`] gave no analysis: the engine cannot analyse the family.
-pub(crate) fn unsupported() -> SolveError {
-    SolveError::Unsupported("the anytime analysis of families whose positions repeat")
 }

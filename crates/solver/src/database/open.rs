@@ -2,6 +2,7 @@
 //! from a file or the best file of a directory, or taken from the cache and kept there.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
 use kalah_core::{Game, Position};
@@ -53,14 +54,17 @@ impl Databases {
 
     /// Builds or loads the databases of `database` for a solver of `game` (made definite
     /// here, once), a file held as `residence` says: an error where a file or directory
-    /// cannot be used, or where a database to build does not fit in the memory available.
+    /// cannot be used, or where a database to build does not fit in the memory available;
+    /// [`EgdbError::Cancelled`] where `cancel` was raised during a build (nothing of it is
+    /// kept, in memory or in the cache).
     pub(crate) fn open(
         game: &Game,
         database: &Database,
         residence: Residence,
+        cancel: &AtomicBool,
     ) -> Result<Databases, SolverError> {
         let definite = database.for_solver(game)?;
-        open_definite(game, &definite, residence).map_err(|e| match (e, &definite) {
+        open_definite(game, &definite, residence, cancel).map_err(|e| match (e, &definite) {
             (EgdbError::NotEnoughMemory { needed, available }, Database::Build(k)) => {
                 SolverError::DatabaseTooLarge {
                     seeds: *k,
@@ -143,22 +147,23 @@ fn open_definite(
     game: &Game,
     database: &Database,
     residence: Residence,
+    cancel: &AtomicBool,
 ) -> Result<Databases, EgdbError> {
     match database {
         Database::BestIn { dir, seeds } => best_in(game, dir, *seeds, residence),
         Database::File(path) => Ok(Databases::plain(Egdb::load_as(path, game, residence)?)),
-        Database::Build(k) => build(game, *k),
+        Database::Build(k) => build(game, *k, cancel),
         Database::Cached { cache, seeds, file } => {
-            cached(game, cache, *seeds, file.as_deref(), residence)
+            cached(game, cache, *seeds, file.as_deref(), residence, cancel)
         }
         _ => Ok(Databases::none()),
     }
 }
 
 /// The databases of `k` seeds built in memory: the plain one, or under the early stop
-/// the one that reads the stores.
-fn build(game: &Game, k: usize) -> Result<Databases, EgdbError> {
-    let egdb = match Egdb::build(game, k, &|_, _, _| {}) {
+/// the one that reads the stores; [`EgdbError::Cancelled`] soon after `cancel` is raised.
+fn build(game: &Game, k: usize, cancel: &AtomicBool) -> Result<Databases, EgdbError> {
+    let egdb = match Egdb::build_cancellable(game, k, cancel, &|_, _, _| {}) {
         Ok(db) => Some(Arc::new(db)),
         // Under the early stop the plain database does not apply.
         Err(EgdbError::EarlyStop) => None,
@@ -166,15 +171,16 @@ fn build(game: &Game, k: usize) -> Result<Databases, EgdbError> {
     };
     Ok(Databases {
         egdb,
-        stopdb: build_stopdb(game, k)?,
+        stopdb: build_stopdb(game, k, cancel)?,
         ..Databases::none()
     })
 }
 
 /// Under the early stop, the database of `k` seeds for the start position's total (even
 /// on every board), which reads the stores; refused where its values would take more
-/// than seven tenths of the memory available.
-fn build_stopdb(game: &Game, k: usize) -> Result<Option<StopDb>, EgdbError> {
+/// than seven tenths of the memory available; [`EgdbError::Cancelled`] where `cancel`
+/// stopped it.
+fn build_stopdb(game: &Game, k: usize, cancel: &AtomicBool) -> Result<Option<StopDb>, EgdbError> {
     match (game.rules().early_stop, os::available_memory()) {
         (true, Some(bytes)) if StopDb::entries(game.houses(), k) > bytes as u128 / 10 * 7 => {
             Err(EgdbError::NotEnoughMemory {
@@ -182,7 +188,10 @@ fn build_stopdb(game: &Game, k: usize) -> Result<Option<StopDb>, EgdbError> {
                 available: bytes / 10 * 7,
             })
         }
-        _ => Ok(StopDb::build(game, k, game.start().total_seeds())),
+        _ => match StopDb::build_cancellable(game, k, game.start().total_seeds(), cancel) {
+            None if cancel.load(Relaxed) => Err(EgdbError::Cancelled),
+            built => Ok(built),
+        },
     }
 }
 
@@ -224,6 +233,7 @@ fn cached(
     seeds: usize,
     file: Option<&Path>,
     residence: Residence,
+    cancel: &AtomicBool,
 ) -> Result<Databases, EgdbError> {
     let mut report = CacheReport {
         removed: None,
@@ -247,8 +257,15 @@ fn cached(
             Err(e) => return Err(e),
         }
     }
-    let mut opened = build(game, seeds)?;
-    report.kept = opened.egdb.as_ref().map(|db| cache.keep(db));
+    let mut opened = build(game, seeds, cancel)?;
+    report.kept = opened
+        .egdb
+        .as_ref()
+        .map(|db| cache.keep_cancellable(db, cancel));
+    if cancel.load(Relaxed) {
+        // Whatever was kept, the solver is not made: the caller asked to stop.
+        return Err(EgdbError::Cancelled);
+    }
     opened.cache = Some(report);
     Ok(opened)
 }

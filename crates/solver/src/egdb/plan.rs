@@ -3,6 +3,7 @@
 //! [`Egdb::build_file`], resumable from its partial file.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Rules, RulesError};
 
@@ -95,14 +96,18 @@ impl FileBuild {
         Egdb::start_from(&self.game, self.max_seeds, from, path)
     }
 
-    /// Builds the database to `path` (see [`Egdb::build_file`]); `progress(level, done,
-    /// total)` is called from the worker threads.
+    /// Builds the database to `path` (see [`Egdb::build_file_cancellable`]); `progress(level,
+    /// done, total)` is called from the worker threads. Raising `cancel` stops the build
+    /// with [`EgdbError::Cancelled`], the finished levels kept in the partial file for the
+    /// next run to resume from ([`FileBuild::resumes`]).
     pub fn run(
         &self,
         path: &Path,
+        cancel: &AtomicBool,
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) -> Result<Built, EgdbError> {
-        let (db, resumed) = Egdb::build_file(&self.game, self.max_seeds, path, progress)?;
+        let (db, resumed) =
+            Egdb::build_file_cancellable(&self.game, self.max_seeds, path, cancel, progress)?;
         let computed = self.need.entries - db.level_start(resumed);
         Ok(Built {
             db,
@@ -159,7 +164,9 @@ mod tests {
         let path = dir.join("k3-6.egdb");
         let plan = FileBuild::plan(Rules::kalah(3, 3), 6).unwrap();
         assert_eq!(plan.resumes(&path), None);
-        let built = plan.run(&path, &|_, _, _| {}).unwrap();
+        let built = plan
+            .run(&path, &AtomicBool::new(false), &|_, _, _| {})
+            .unwrap();
         assert_eq!((built.resumed, built.computed), (0, plan.need.entries));
         assert!(path.exists() && !partial_path(&path).exists());
         let _ = std::fs::remove_dir_all(&dir);

@@ -37,6 +37,10 @@ pub(crate) const INF: i32 = 1000;
 
 /// Nodes between two looks at the stop flags.
 const POLL_MASK: u64 = 0x3ff;
+/// Nodes between two looks at the stop flags under a deadline: a node that faults in a
+/// fresh page of the table can take milliseconds, and the deadline should not wait for a
+/// thousand of them.
+const DEADLINE_POLL_MASK: u64 = 0x3f;
 
 /// The score `v` of one end of a sowing (for its mover) as a score for the mover at the
 /// other end: kept where the sowing gave an extra turn (`same_mover`), else negated.
@@ -113,6 +117,8 @@ pub(crate) struct Worker<'a> {
     unreported: u64,
     /// Set when a stop flag was seen: every score after that is meaningless.
     pub(crate) aborted: bool,
+    /// Nodes between two looks at the stop flags.
+    poll_mask: u64,
     /// Positions with at most this many seeds in the houses skip the table.
     small: i32,
     /// The evaluation at heuristic leaves.
@@ -149,6 +155,11 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unreported: 0,
             aborted: false,
+            poll_mask: if shared.deadline.is_some() {
+                DEADLINE_POLL_MASK
+            } else {
+                POLL_MASK
+            },
             small: config.table_min_seeds as i32 - 1,
             evaluation: config.evaluation,
             etc_min: config.etc_min_seeds as i32,
@@ -180,7 +191,7 @@ impl<'a> Worker<'a> {
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
         self.unreported += 1;
-        if self.unreported > POLL_MASK {
+        if self.unreported > self.poll_mask {
             self.flush();
             if self.shared.should_stop() {
                 self.aborted = true;

@@ -14,6 +14,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::{mix, Game};
 
@@ -24,6 +25,9 @@ use super::io_error;
 use super::load::read_parallel;
 use crate::egdb::{Egdb, EgdbError, MAX_SEEDS};
 use crate::os::{available_disk, available_memory};
+
+/// The bytes [`Egdb::save_cancellable`] writes between two looks at its cancel flag.
+const SAVE_BLOCK: usize = 16 << 20;
 
 /// What building (or loading) a database of `K` seeds on `H` houses takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +125,13 @@ pub(super) fn drop_cached(f: &File) {
 impl Egdb {
     /// Writes the database to `path` (through `path.tmp` and a rename).
     pub fn save(&self, path: &Path) -> Result<(), EgdbError> {
+        self.save_cancellable(path, &AtomicBool::new(false))
+    }
+
+    /// [`Egdb::save`] that stops with [`EgdbError::Cancelled`] soon after `cancel` is
+    /// raised (polled between blocks of the write). Whatever the end, cancelled or failed,
+    /// `path.tmp` is removed: only a finished file is ever renamed to `path`.
+    pub fn save_cancellable(&self, path: &Path, cancel: &AtomicBool) -> Result<(), EgdbError> {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
@@ -135,15 +146,22 @@ impl Egdb {
             checksum: 0,
         };
         info.checksum = checksum(checksum_seed(&info.encode()), self, levels);
-        let write = || -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&info.encode())?;
-            f.write_all(&self.values.as_bytes()[..entries as usize])?;
-            f.sync_all()?;
+        let write = || -> Result<(), EgdbError> {
+            let mut f = File::create(&tmp).map_err(io_error(&tmp))?;
+            f.write_all(&info.encode()).map_err(io_error(&tmp))?;
+            for block in self.values.as_bytes()[..entries as usize].chunks(SAVE_BLOCK) {
+                if cancel.load(Relaxed) {
+                    return Err(EgdbError::Cancelled);
+                }
+                f.write_all(block).map_err(io_error(&tmp))?;
+            }
+            f.sync_all().map_err(io_error(&tmp))?;
             drop_cached(&f);
-            std::fs::rename(&tmp, path)
+            std::fs::rename(&tmp, path).map_err(io_error(path))
         };
-        write().map_err(io_error(path))
+        write().inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
     }
 
     /// Prepares a build of `max_seeds` seeds to `path` from the finished database file
@@ -196,6 +214,20 @@ impl Egdb {
         path: &Path,
         progress: &(dyn Fn(usize, u64, u64) + Sync),
     ) -> Result<(Egdb, usize), EgdbError> {
+        Egdb::build_file_cancellable(game, max_seeds, path, &AtomicBool::new(false), progress)
+    }
+
+    /// [`Egdb::build_file`] that stops with [`EgdbError::Cancelled`] soon after `cancel`
+    /// is raised (polled between the build's tasks). `path.partial` then holds the levels
+    /// finished before (its header counts only those, so it is never taken for a complete
+    /// database), and the next build to `path` resumes from it; `path` is not written.
+    pub fn build_file_cancellable(
+        game: &Game,
+        max_seeds: usize,
+        path: &Path,
+        cancel: &AtomicBool,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<(Egdb, usize), EgdbError> {
         let partial = partial_path(path);
         let houses = game.houses();
         let need = Requirements::of(houses, max_seeds)?;
@@ -216,7 +248,7 @@ impl Egdb {
         let resumed = db.complete;
         Requirements::check_disk(&partial, need.disk - HEADER - info.entries)?;
         for level in db.complete..=max_seeds {
-            db.build_level(game, level, progress);
+            db.build_level_cancellable(game, level, cancel, progress)?;
             db.append_level(&mut f, &partial, level, &mut info)?;
         }
         drop_cached(&f);

@@ -1,0 +1,196 @@
+//! The kinds of file the commands write, told from any other file by how they start, so
+//! that an output replaces only a file of its own kind ([`kalah_io::Checks`]).
+//!
+//! Each test sees the first bytes of an existing non-empty file ([`kalah_io::HEAD`] at
+//! most) and looks for what the writer always puts first: a magic number, a header line
+//! or a first record of the format.
+
+use kalah_io::{first_line, Kind};
+use serde_json::Value;
+
+use crate::wire::unit::Unit;
+
+/// An evaluation table written by `kalah export`, JSON or CSV.
+pub const TABLE: Kind = Kind {
+    name: "a table written by kalah export",
+    test: is_table,
+};
+
+/// Answers written by `kalah batch`: JSON lines, the last one perhaps cut short.
+pub const ANSWERS: Kind = Kind {
+    name: "answers written by kalah batch",
+    test: is_answers,
+};
+
+/// Work units written by `kalah split` or `kalah merge --next` (a sample's too).
+pub const UNITS: Kind = Kind {
+    name: "work units written by kalah split or kalah merge",
+    test: is_units,
+};
+
+/// The manifest of a split.
+pub const MANIFEST: Kind = Kind {
+    name: "a manifest written by kalah split",
+    test: is_manifest,
+};
+
+/// A report of `kalah openings` or `kalah pie`: text, JSON or CSV.
+pub const REPORT: Kind = Kind {
+    name: "a report written by kalah openings or kalah pie",
+    test: is_report,
+};
+
+/// An endgame database file (finished; a build's partial file has another name).
+pub const DATABASE: Kind = Kind {
+    name: "an endgame database written by kalah egdb build",
+    test: is_database,
+};
+
+/// The first line of the JSON table (its header up to the list of positions), or the
+/// CSV table's header.
+fn is_table(head: &[u8]) -> bool {
+    match first_line(head) {
+        Some(line) if line.starts_with(b"{\"") => {
+            line.ends_with(b",\"positions\":[") && contains(line, b"\"values\":\"from South")
+        }
+        Some(line) => line.starts_with(b"position,side,turns,value,best"),
+        None => false,
+    }
+}
+
+/// A first answer line with its input line and text; a first line not finished yet (a
+/// run killed while writing it) only has to start like one.
+fn is_answers(head: &[u8]) -> bool {
+    match first_line(head) {
+        Some(line) => {
+            json_object(line).is_some_and(|v| v["line"].is_u64() && v["input"].is_string())
+        }
+        None => head.starts_with(b"{\""),
+    }
+}
+
+/// A first line that reads as a work unit.
+fn is_units(head: &[u8]) -> bool {
+    first_line(head)
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .is_some_and(|l| Unit::parse(l).is_ok())
+}
+
+/// A JSON object naming the manifest's format near its start.
+fn is_manifest(head: &[u8]) -> bool {
+    head.starts_with(b"{\"")
+        && contains(&head[..head.len().min(512)], b"\"format\":\"kalah-split\"")
+}
+
+/// The text report's first line (`rules      Kalah(6,4) ...`), a JSON report with its
+/// rules and its turns (or North's decision), or the CSV table of the openings.
+fn is_report(head: &[u8]) -> bool {
+    let text = head.starts_with(b"rules  ");
+    let json = first_line(head).and_then(json_object).is_some_and(|v| {
+        v["rules"].is_string() && (v["turns"].is_array() || v["swap"].is_boolean())
+    });
+    text || json || head.starts_with(b"turn,value,value_for_mover,position_after,pv")
+}
+
+fn is_database(head: &[u8]) -> bool {
+    head.starts_with(&kalah_solver::egdb::file::MAGIC)
+}
+
+fn json_object(line: &[u8]) -> Option<Value> {
+    serde_json::from_slice::<Value>(line)
+        .ok()
+        .filter(Value::is_object)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use kalah_core::{Game, Rules};
+    use kalah_solver::{Config, Solver};
+
+    use super::*;
+    use crate::distributed::{split, Step, Window};
+    use crate::export::{evaluate, plan_until};
+    use crate::wire::{answer, report, table, unit};
+    use crate::{openings, Offer};
+
+    const ALL: [Kind; 6] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE];
+
+    /// The kinds that take `text`, by name.
+    fn takers(text: &[u8]) -> Vec<&'static str> {
+        ALL.iter()
+            .filter(|k| (k.test)(text))
+            .map(|k| k.name)
+            .collect()
+    }
+
+    #[test]
+    fn each_writer_s_file_is_taken_by_its_own_kind_only() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let start = game.start();
+        let solver = Solver::new(
+            game.clone(),
+            Config {
+                threads: 1,
+                hash_mb: 4,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let never = AtomicBool::new(false);
+        let plan = plan_until(&game, &start, 1, &never).unwrap();
+        let entries = evaluate(&solver, &plan, &Default::default(), 1, &never, &|_, _| {}).unwrap();
+        let list = openings(&solver, &start, Offer::AfterTurn, 1, &never, &|_| {}).unwrap();
+        let tree = split(&game, &start, Step::Turn, 1).unwrap();
+        let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
+        let answer = answer::write(
+            1,
+            "1",
+            game.rules(),
+            Err(&"not a position" as &dyn std::fmt::Display),
+        );
+        let mut database = kalah_solver::egdb::file::MAGIC.to_vec();
+        database.extend([1, 0, 0, 0]);
+        let own: [(Vec<u8>, Kind); 8] = [
+            (table::write_json(&game, &start, 1, &entries).into(), TABLE),
+            (table::write_csv(&game, &entries).into(), TABLE),
+            (format!("{answer}\n").into(), ANSWERS),
+            (b"{\"line\":4,\"inp".to_vec(), ANSWERS),
+            (units.into(), UNITS),
+            (format!("{}\n", tree.to_json()).into(), MANIFEST),
+            (report::openings_csv(3, &list).into(), REPORT),
+            (database, DATABASE),
+        ];
+        for (text, kind) in own {
+            assert_eq!(
+                takers(&text),
+                [kind.name],
+                "{}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+        let json = format!("{}\n", report::openings_json(&game, &start, &list, 0.0));
+        assert_eq!(takers(json.as_bytes()), [REPORT.name]);
+        let mut text = Vec::new();
+        crate::openings::write_text(&game, &start, &list, 0.0, &mut text).unwrap();
+        assert_eq!(takers(&text), [REPORT.name]);
+    }
+
+    #[test]
+    fn a_file_of_none_of_the_kinds_is_taken_by_none() {
+        for text in [
+            &b"precious\n"[..],
+            b"{}\n",
+            b"[1,2]\n",
+            b"\x00\x01",
+            b"rules\n",
+        ] {
+            assert!(takers(text).is_empty(), "{}", String::from_utf8_lossy(text));
+        }
+    }
+}

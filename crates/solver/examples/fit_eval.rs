@@ -1,0 +1,453 @@
+//! Fits the evaluation's coefficients (`kalah_solver::eval::weights`) to exact values:
+//! `cargo run --release -p kalah-solver --example fit_eval -- [--quick] [--seed N] [CLASS ...]`
+//! (or `-- --bench [FILE]`: the node count of `kalah bench` with each evaluation in the
+//! exact solve's deepening).
+//!
+//! For each family and board size class it plays games from the start of a few boards
+//! (random, greedy and shallow-search players), keeps positions along them, values them
+//! exactly (the solver with an in-memory database; the retrograde solver for the cyclic
+//! families), fits the coefficients by least squares on four fifths of them, and prints
+//! the coefficients as Rust source and the mean absolute error on the held-out fifth of
+//! depth-0, 2 and 4 searches with the store difference and with the fitted evaluation at
+//! their leaves. Nothing is downloaded; the same seed gives the same data.
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use kalah_core::{Game, Position, Rules};
+use kalah_solver::eval::fit::{least_absolute, mean_absolute_error, to_weights};
+use kalah_solver::eval::{features, Evaluation, Weights, FEATURES, FEATURE_NAMES};
+use kalah_solver::retro::Retro;
+use kalah_solver::{bench, Config, Database, Solver};
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// One family and board size class: the boards its games are played on, the most seeds in the houses of a kept position, and the database's seeds.
+struct Class {
+    name: &'static str,
+    boards: Vec<Rules>,
+    max_left: u32,
+    egdb: usize,
+    positions: usize,
+}
+
+fn classes(quick: bool) -> Vec<Class> {
+    let n = |full: usize| if quick { full / 4 } else { full };
+    let k = Rules::kalah;
+    vec![
+        Class {
+            name: "kalah-6",
+            boards: vec![k(6, 4), k(6, 5), k(6, 6)],
+            max_left: 30,
+            egdb: 16,
+            positions: n(6000),
+        },
+        Class {
+            name: "kalah-small",
+            boards: vec![k(4, 3), k(4, 4), k(4, 5), k(5, 3), k(5, 4), k(5, 5)],
+            max_left: 30,
+            egdb: 16,
+            positions: n(5000),
+        },
+        Class {
+            name: "general",
+            boards: vec![
+                Rules::general(4, 3),
+                Rules::general(5, 3),
+                Rules::general(6, 3),
+            ],
+            max_left: 24,
+            egdb: 12,
+            positions: n(3000),
+        },
+        Class {
+            name: "nigerian",
+            boards: vec![
+                Rules::nigerian(4, 3),
+                Rules::nigerian(5, 3),
+                Rules::nigerian(6, 3),
+            ],
+            max_left: 24,
+            egdb: 12,
+            positions: n(3000),
+        },
+        Class {
+            name: "ethiopian",
+            boards: vec![Rules::ethiopian(4, 2), Rules::ethiopian(4, 3)],
+            max_left: 24,
+            egdb: 0,
+            positions: n(3000),
+        },
+        Class {
+            name: "oware",
+            boards: vec![Rules::oware(4, 2), Rules::oware(4, 3)],
+            max_left: 24,
+            egdb: 0,
+            positions: n(3000),
+        },
+    ]
+}
+
+/// A position with its exact value less its store margin (what the houses are worth).
+struct Sample {
+    /// The position as solved (for searches from it).
+    pos: Position,
+    /// Exact value minus store margin, for the mover.
+    rel: i32,
+    /// The game it was solved on (an index in the class's games).
+    game: usize,
+}
+
+/// Depth-limited negamax with `eval` at the leaves, in sowings (an extra turn keeps the
+/// sign). Heuristic: no table, no cycle rule (the depths here are far below a cycle).
+fn search(
+    game: &Game,
+    pos: &Position,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    eval: Evaluation,
+) -> i32 {
+    let margin = pos.store_margin();
+    if pos.is_over() {
+        return margin;
+    }
+    let moves = game.legal_moves(pos);
+    if depth == 0 || moves.is_empty() {
+        return eval.score(pos, margin);
+    }
+    let mut best = i32::MIN + 1;
+    for m in moves {
+        let child = game.play_unchecked(pos, m);
+        let v = if child.side_to_move() == pos.side_to_move() {
+            search(game, &child, depth - 1, alpha, beta, eval)
+        } else {
+            -search(game, &child, depth - 1, -beta, -alpha, eval)
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The move a player picks: at random with probability `random` in 1000, else the best by
+/// a `depth`-sowing search with the store difference (ties broken at random).
+fn pick(game: &Game, pos: &Position, rng: &mut Rng, random: usize, depth: u32) -> Option<usize> {
+    let moves: Vec<usize> = game.legal_moves(pos).collect();
+    if moves.is_empty() {
+        return None;
+    }
+    let start = rng.below(moves.len());
+    if rng.below(1000) < random {
+        return Some(moves[start]);
+    }
+    let sd = Evaluation::StoreDifference;
+    let value = |m: usize| {
+        let child = game.play_unchecked(pos, m);
+        let v = search(game, &child, depth, -1000, 1000, sd);
+        if child.side_to_move() == pos.side_to_move() {
+            v
+        } else {
+            -v
+        }
+    };
+    (0..moves.len())
+        .map(|i| moves[(start + i) % moves.len()])
+        .max_by_key(|&m| value(m))
+}
+
+/// Positions along games played on `rules` from the start, with at most `max_left` seeds
+/// in the houses, none twice (by board and mover), about `want` of them.
+fn sample(rules: Rules, max_left: u32, want: usize, rng: &mut Rng) -> Vec<Position> {
+    let game = Game::new(rules).expect("valid rules");
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut games = 0;
+    while out.len() < want && games < 50 * want {
+        games += 1;
+        let random = [20, 150, 400, 1000][rng.below(4)];
+        let depth = 1 + rng.below(3) as u32;
+        let mut pos = game.start();
+        for _ in 0..300 {
+            if pos.is_over() {
+                break;
+            }
+            let left = pos.seeds_in_houses();
+            if left <= max_left
+                && rng.below(3) == 0
+                && seen.insert((pos.packed_board(), pos.stores(), pos.side_to_move()))
+            {
+                out.push(pos);
+            }
+            match pick(&game, &pos, rng, random, depth) {
+                Some(m) => pos = game.play_unchecked(&pos, m),
+                None => break,
+            }
+        }
+    }
+    out.truncate(want);
+    out
+}
+
+/// `pos` with its stores changed so that the game holds `capacity` seeds: the same
+/// houses, so the same value less the store margin (no early stop in these classes).
+fn remap(pos: &Position, capacity: usize) -> Position {
+    let left = pos.seeds_in_houses() as usize;
+    let stores = capacity - left;
+    let a = (stores / 2) as u8;
+    Position::from_packed(
+        pos.houses_per_side(),
+        pos.packed_board(),
+        [a, stores as u8 - a],
+        pos.side_to_move(),
+    )
+}
+
+/// The rules each board's positions are solved on: for a cyclic family the board's own
+/// (the retrograde solver values the whole graph from its start); else, for every board,
+/// the board of the same houses with the most seeds (one solver for each house count, the
+/// stores remapped).
+fn solve_rules(class: &Class, board: &Rules) -> Rules {
+    if board.family.is_cyclic() {
+        return *board;
+    }
+    let same = class.boards.iter().filter(|r| r.houses == board.houses);
+    *same.max_by_key(|r| r.seeds).expect("the board itself")
+}
+
+/// The exact values of `positions`, played on `boards`, each less its store margin, with
+/// the index in `games` of the game it was solved on.
+fn solve_all(
+    class: &Class,
+    positions: &[Position],
+    boards: &[Rules],
+    games: &mut Vec<Game>,
+) -> Vec<Sample> {
+    let cancel = AtomicBool::new(false);
+    let mut out = Vec::new();
+    let mut targets: Vec<Rules> = boards.iter().map(|b| solve_rules(class, b)).collect();
+    targets.dedup();
+    for target in targets {
+        let game = Game::new(target).expect("valid rules");
+        let mine: Vec<&Position> = positions
+            .iter()
+            .zip(boards)
+            .filter(|(_, b)| solve_rules(class, b) == target)
+            .map(|(p, _)| p)
+            .collect();
+        let index = games.len();
+        if target.family.is_cyclic() {
+            // Every sampled position is on the way from the start, so its value is known
+            // once the start is solved.
+            let retro = Retro::new(&game, 4 << 30);
+            retro
+                .solve(&game, &game.start(), &cancel, &mut |_| {})
+                .expect("a small graph");
+            for p in mine {
+                let v = retro.known_value(&game, p).expect("reached from the start");
+                out.push(Sample {
+                    pos: *p,
+                    rel: v - p.store_margin(),
+                    game: index,
+                });
+            }
+        } else {
+            let database = Database::Build(class.egdb);
+            let config = Config::for_seeds(&game, class.max_left as usize, mine.len(), &database)
+                .expect("a built database");
+            let solver = Solver::new(game.clone(), config).expect("a solver");
+            for p in mine {
+                let q = remap(p, game.capacity());
+                let v = solver.value(&q, &cancel).expect("not cancelled");
+                out.push(Sample {
+                    pos: q,
+                    rel: v - q.store_margin(),
+                    game: index,
+                });
+            }
+        }
+        games.push(game);
+    }
+    out
+}
+
+/// Held out: a fifth of the boards, by a hash of the board (a board never in both).
+fn held_out(pos: &Position) -> bool {
+    let b = pos.packed_board() as u64 ^ (pos.packed_board() >> 64) as u64;
+    (b.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % 5 == 0
+}
+
+/// Mean absolute error of depth-`depth` searches with `eval` against the exact values.
+fn search_mae(games: &[Game], test: &[&Sample], depth: u32, eval: Evaluation) -> f64 {
+    let guesses: Vec<i32> = test
+        .iter()
+        .map(|s| search(&games[s.game], &s.pos, depth, -1000, 1000, eval) - s.pos.store_margin())
+        .collect();
+    let exact: Vec<i32> = test.iter().map(|s| s.rel).collect();
+    mean_absolute_error(&guesses, &exact)
+}
+
+/// The CPU time of this thread in nanoseconds (the machine may be shared: the wall time
+/// would count the waits), or the wall time where the platform has no such clock.
+fn cpu_ns() -> u128 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes the timespec it is given and nothing else.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
+            return t.tv_sec as u128 * 1_000_000_000 + t.tv_nsec as u128;
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos()
+}
+
+/// Nanoseconds of CPU per call of `eval.score` over `positions`: the fastest of five
+/// timed rounds.
+fn leaf_cost(positions: &[&Sample], eval: Evaluation) -> f64 {
+    let rounds = 400_000 / positions.len().max(1) + 1;
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let start = cpu_ns();
+        let mut sink = 0i64;
+        for _ in 0..rounds {
+            for s in positions {
+                let p = std::hint::black_box(&s.pos);
+                sink += eval.score(p, p.store_margin()) as i64;
+            }
+        }
+        std::hint::black_box(sink);
+        let ns = (cpu_ns() - start) as f64 / (rounds * positions.len()) as f64;
+        best = best.min(ns);
+    }
+    best
+}
+
+fn run_class(class: &Class, rng: &mut Rng) {
+    let t0 = Instant::now();
+    let per = class.positions / class.boards.len() + 1;
+    let mut positions = Vec::new();
+    let mut rules_of = Vec::new();
+    for rules in &class.boards {
+        let got = sample(*rules, class.max_left, per, rng);
+        rules_of.extend(std::iter::repeat_n(*rules, got.len()));
+        positions.extend(got);
+    }
+    let t1 = Instant::now();
+    let mut games = Vec::new();
+    let samples = solve_all(class, &positions, &rules_of, &mut games);
+    let t2 = Instant::now();
+    let (test, train): (Vec<&Sample>, Vec<&Sample>) =
+        samples.iter().partition(|s| held_out(&s.pos));
+    let xs: Vec<Vec<f64>> = train
+        .iter()
+        .map(|s| features(&s.pos).iter().map(|&f| f as f64).collect())
+        .collect();
+    let ys: Vec<f64> = train.iter().map(|s| s.rel as f64).collect();
+    let w = least_absolute(&xs, &ys, 1.0, 20, 0.25).expect("a regular system");
+    let weights: &'static Weights = Box::leak(Box::new(
+        to_weights(class.name, &w).expect("one per feature"),
+    ));
+    print_weights(weights);
+    let sd = Evaluation::StoreDifference;
+    let fitted = Evaluation::Fitted(weights);
+    let shipped = Evaluation::fitted(&class.boards[0]);
+    let mut row = format!("| {} | {} | {} |", class.name, train.len(), test.len());
+    for d in [0, 2, 4] {
+        row += &format!(
+            " {:.2} / {:.2} / {:.2} |",
+            search_mae(&games, &test, d, sd),
+            search_mae(&games, &test, d, fitted),
+            search_mae(&games, &test, d, shipped)
+        );
+    }
+    println!("// MAE on held-out (store difference / this fit / shipped), depths 0, 2, 4:");
+    println!("// {row}");
+    println!(
+        "// leaf cost: store difference {:.1} ns, fitted {:.1} ns; sampling {:.1} s, solving {:.1} s, fit and report {:.1} s",
+        leaf_cost(&test, sd),
+        leaf_cost(&test, fitted),
+        (t1 - t0).as_secs_f64(),
+        (t2 - t1).as_secs_f64(),
+        t2.elapsed().as_secs_f64()
+    );
+}
+
+fn print_weights(w: &Weights) {
+    println!("// {}: {}", w.class, FEATURE_NAMES.join(", "));
+    let list: Vec<String> = w.w.iter().map(|c| c.to_string()).collect();
+    println!("w: [{}], // {} features", list.join(", "), FEATURES);
+}
+
+/// The node count of the search fingerprint (the cases of `data/bench.txt`, one thread,
+/// a 64 MiB table, as `kalah bench` runs them) with each evaluation in the deepening
+/// before the proofs: `kalah bench` prints the first.
+fn bench_nodes(path: &str) {
+    let text = std::fs::read_to_string(path).expect("a bench file");
+    let cases = bench::read(&text).expect("bench cases");
+    for fitted in [false, true] {
+        let mut totals = bench::Totals::default();
+        for case in &cases {
+            let mut config = case
+                .fingerprint_config(1, 64)
+                .expect("a database in memory");
+            if fitted {
+                config.evaluation = Evaluation::fitted(case.game.rules());
+            }
+            totals.add(&case.run(config).expect("a checked solve"));
+        }
+        let name = if fitted { "fitted" } else { "store difference" };
+        println!(
+            "// bench nodes with the {name} in the deepening: {}",
+            totals.nodes
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--bench") {
+        bench_nodes(args.get(i + 1).map_or("data/bench.txt", |s| s));
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let seed = args
+        .iter()
+        .position(|a| a == "--seed")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(2026u64);
+    let wanted: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--") && a.parse::<u64>().is_err())
+        .collect();
+    for class in classes(quick) {
+        if wanted.is_empty() || wanted.iter().any(|w| *w == class.name) {
+            // Each class its own stream, so that a class alone gets the same data.
+            let salt = class
+                .name
+                .bytes()
+                .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64);
+            run_class(&class, &mut Rng(seed ^ salt));
+        }
+    }
+}

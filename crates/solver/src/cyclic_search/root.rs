@@ -1,0 +1,306 @@
+//! The root of the cyclic analysis: its turns (every sowing of the mover's turn), what
+//! each iteration found of them, the proven interval of the root, and the [`Analysis`]
+//! made of it.
+
+use std::time::Instant;
+
+use kalah_core::{Game, Position};
+
+use super::search::{across, seed_bounds, Score, Searcher, NO_REP};
+use super::step::RetroExact;
+use crate::anytime::{Analysis, RootTurn};
+use crate::line::{push_sowing, Turn};
+
+/// Half the width of the window a root turn is first searched with, around its last
+/// evaluation.
+const ASPIRATION: i32 = 2;
+
+/// A root turn: its sowings, the positions before each, the position after it, and what
+/// the search knows of it (values for the root's mover).
+pub(super) struct TurnState {
+    sowings: Vec<usize>,
+    path: Vec<Position>,
+    pub(super) child: Position,
+    eval: i32,
+    depth: u8,
+    /// Bounds for the root's claim (may rest on repetitions of the root's line).
+    claim: (i32, i32),
+    /// Proven bounds of the turn's own value.
+    alone: (i32, i32),
+    /// The line after the turn, as sowings.
+    pv: Vec<u8>,
+}
+
+/// The root of an analysis: its turns and what is proven of it.
+pub(super) struct RootState {
+    pos: Position,
+    pub(super) turns: Vec<TurnState>,
+    pub(super) depth: u8,
+    pub(super) lo: i32,
+    pub(super) hi: i32,
+    exact_pv: Option<Vec<Turn>>,
+    pub(super) nodes: u64,
+    start: Instant,
+}
+
+impl RootState {
+    pub(super) fn new(game: &Game, pos: &Position, start: Instant) -> RootState {
+        let (lo, hi) = seed_bounds(pos);
+        let turns = root_turns(game, pos)
+            .into_iter()
+            .map(|(sowings, path, child)| {
+                let b = across_bounds(
+                    seed_bounds(&child),
+                    child.side_to_move() == pos.side_to_move(),
+                );
+                TurnState {
+                    sowings,
+                    path,
+                    child,
+                    eval: 0,
+                    depth: 0,
+                    claim: b,
+                    alone: b,
+                    pv: Vec::new(),
+                }
+            })
+            .collect();
+        RootState {
+            pos: *pos,
+            turns,
+            depth: 0,
+            lo,
+            hi,
+            exact_pv: None,
+            nodes: 0,
+            start,
+        }
+    }
+
+    /// One iteration to `depth`, every root turn searched to a value ([`search_turn`]),
+    /// best first: false where a limit stopped it (its results are then dropped).
+    pub(super) fn iterate(&mut self, searcher: &mut Searcher, depth: i32) -> bool {
+        let mut results = Vec::with_capacity(self.turns.len());
+        for t in &self.turns {
+            let k = t.path.len();
+            let same = t.child.side_to_move() == self.pos.side_to_move();
+            let Some(s) = search_turn(searcher, t, depth, same) else {
+                return false;
+            };
+            let alone = match s.rep {
+                NO_REP => (s.lo, s.hi),
+                _ => alone_bounds(searcher, &t.child),
+            };
+            let pv = searcher.pv[k][..searcher.pv_len[k]].to_vec();
+            results.push((across(s, same), across_bounds(alone, same), pv));
+        }
+        for (t, (s, alone, pv)) in self.turns.iter_mut().zip(results) {
+            t.eval = s.value;
+            t.depth = depth.clamp(0, 255) as u8;
+            t.claim = (t.claim.0.max(s.lo), t.claim.1.min(s.hi));
+            t.alone = (t.alone.0.max(alone.0), t.alone.1.min(alone.1));
+            t.pv = pv;
+        }
+        // Best first; the next iteration searches them in this order.
+        self.turns
+            .sort_by_key(|t| std::cmp::Reverse((t.eval, t.alone.0)));
+        let lo = self
+            .turns
+            .iter()
+            .map(|t| t.claim.0)
+            .max()
+            .unwrap_or(self.lo);
+        let hi = self
+            .turns
+            .iter()
+            .map(|t| t.claim.1)
+            .max()
+            .unwrap_or(self.hi);
+        self.lo = self.lo.max(lo);
+        self.hi = self.hi.min(hi);
+        true
+    }
+
+    /// Makes the analysis exact with the retrograde step's answer.
+    pub(super) fn set_exact(&mut self, exact: RetroExact) {
+        self.lo = exact.value;
+        self.hi = exact.value;
+        self.exact_pv = Some(exact.pv);
+        for t in self.turns.iter_mut() {
+            let known = exact.children.iter().find(|(c, _)| *c == t.child);
+            if let Some(&(_, Some(v))) = known {
+                let v = if t.child.side_to_move() == self.pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                };
+                t.eval = v;
+                t.alone = (v, v);
+                t.claim = (v, v);
+            }
+        }
+        // The exact turns first, best first: the first of them keeps the root's value.
+        self.turns
+            .sort_by_key(|t| std::cmp::Reverse((t.alone.0 == t.alone.1, t.eval)));
+        // The turn the exact line starts with leads.
+        let first = self.exact_pv.as_ref().and_then(|pv| pv.first());
+        let lead = first.and_then(|f| self.turns.iter().position(|t| t.sowings == f.sowings));
+        if let Some(i) = lead {
+            let t = self.turns.remove(i);
+            self.turns.insert(0, t);
+        }
+    }
+
+    /// What is known now.
+    pub(super) fn analysis(&self, game: &Game) -> Analysis {
+        let side = self.pos.side_to_move();
+        let best = self.turns.first();
+        let eval = match (self.lo == self.hi, best) {
+            (true, _) => self.lo,
+            (false, Some(t)) => t.eval.clamp(self.lo, self.hi),
+            (false, None) => self.pos.store_margin().clamp(self.lo, self.hi),
+        };
+        let pv = match (&self.exact_pv, best) {
+            (Some(pv), _) => pv.clone(),
+            (None, Some(t)) if self.depth > 0 => line(game, &self.pos, t),
+            _ => Vec::new(),
+        };
+        let turns = self
+            .turns
+            .iter()
+            .map(|t| RootTurn {
+                turn: Turn {
+                    side,
+                    sowings: t.sowings.clone(),
+                },
+                eval: t.eval,
+                depth: t.depth,
+                lower: t.alone.0,
+                upper: t.alone.1,
+            })
+            .collect();
+        Analysis {
+            side,
+            depth: self.depth,
+            eval,
+            lower: self.lo,
+            upper: self.hi,
+            pv,
+            turns,
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+        }
+    }
+}
+
+/// The search of root turn `t` to `depth` (from the root), from the mover after it:
+/// with a window of [`ASPIRATION`] around its last evaluation, widened where the value
+/// falls outside (a few times, then the whole range), so that every turn's evaluation is
+/// a value, not a bound. The intervals of the tries are all proofs for the line, and are
+/// intersected.
+fn search_turn(searcher: &mut Searcher, t: &TurnState, depth: i32, same: bool) -> Option<Score> {
+    const INF: i32 = 1000;
+    let k = t.path.len();
+    let guess = if same { t.eval } else { -t.eval };
+    let mut window = match t.depth {
+        0 => (-INF, INF),
+        _ => (guess - ASPIRATION, guess + ASPIRATION),
+    };
+    let mut known: Option<Score> = None;
+    for attempt in 0.. {
+        searcher.line.clear();
+        searcher.line.extend_from_slice(&t.path);
+        let s = searcher.search(&t.child, depth - k as i32, window.0, window.1, k)?;
+        let s = match known {
+            Some(p) => Score {
+                lo: s.lo.max(p.lo),
+                hi: s.hi.min(p.hi),
+                rep: s.rep.min(p.rep),
+                ..s
+            },
+            None => s,
+        };
+        known = Some(s);
+        let v = s.value;
+        let (low, high) = (
+            v <= window.0 && window.0 > -INF,
+            v >= window.1 && window.1 < INF,
+        );
+        window = match (low, high) {
+            (false, false) => return Some(s),
+            _ if attempt >= 2 => (-INF, INF),
+            (true, _) => (-INF, v + 1),
+            (false, true) => (v - 1, INF),
+        };
+    }
+    known
+}
+
+/// Bounds of a child seen from the parent's mover.
+fn across_bounds((lo, hi): (i32, i32), same: bool) -> (i32, i32) {
+    let s = across(
+        Score {
+            value: 0,
+            lo,
+            hi,
+            rep: NO_REP,
+        },
+        same,
+    );
+    (s.lo, s.hi)
+}
+
+/// What is proven of `pos` alone: the seeds' bounds narrowed by the table (whose
+/// intervals are path-independent).
+fn alone_bounds(searcher: &Searcher, pos: &Position) -> (i32, i32) {
+    let (mut lo, mut hi) = seed_bounds(pos);
+    if let Some(e) = searcher.table.probe(&searcher.table.key(pos)) {
+        let m = pos.store_margin();
+        lo = lo.max(m + e.lo as i32);
+        hi = hi.min(m + e.hi as i32);
+    }
+    (lo, hi)
+}
+
+/// The line of the root turn `t`: its sowings, then the search's line after it.
+fn line(game: &Game, root: &Position, t: &TurnState) -> Vec<Turn> {
+    let mut line = Vec::new();
+    let mut pos = *root;
+    let sowings = t
+        .sowings
+        .iter()
+        .copied()
+        .chain(t.pv.iter().map(|&m| m as usize));
+    for m in sowings {
+        if pos.is_over() || !game.legal_moves(&pos).contains(m) {
+            break;
+        }
+        push_sowing(&mut line, pos.side_to_move(), m);
+        pos = game.play_unchecked(&pos, m);
+    }
+    line
+}
+
+/// Every turn of the mover of `pos`: its sowings, the positions before each sowing, and
+/// the position after it (the opponent to move, or the game over).
+fn root_turns(game: &Game, pos: &Position) -> Vec<(Vec<usize>, Vec<Position>, Position)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(Vec::new(), vec![*pos])];
+    while let Some((sowings, path)) = stack.pop() {
+        let at = *path.last().expect("a path holds its start");
+        for m in game.legal_moves(&at) {
+            let (c, _) = game.sow(&at, m);
+            let mut s = sowings.clone();
+            s.push(m);
+            if c.side_to_move() == pos.side_to_move() && !c.is_over() {
+                let mut p = path.clone();
+                p.push(c);
+                stack.push((s, p));
+            } else {
+                out.push((s, path.clone(), c));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}

@@ -1,0 +1,439 @@
+//! The depth-limited negamax of the cyclic search: alpha-beta with its own table, the
+//! cycle rule at repetitions of the searched line, and a proven interval beside every
+//! heuristic value (see the module [`super`] for why the interval is a proof).
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+use kalah_core::{Game, Position};
+
+use super::table::{blank, Kind, Slot, Table};
+use crate::eval::Evaluation;
+
+/// The deepest line the search follows, in sowings (the arrays below are this long).
+pub(super) const MAX_PLY: usize = 128;
+
+/// No repetition: the result does not depend on the line that led to the node.
+pub(super) const NO_REP: u16 = u16::MAX;
+
+/// The most sowings a position has (Ethiopian: every house in both directions).
+const MAX_MOVES: usize = 2 * kalah_core::MAX_HOUSES;
+
+/// What a node's search found, as final store margins for its mover.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Score {
+    /// The heuristic value (fail-soft: a bound where it falls outside the window).
+    pub(super) value: i32,
+    /// Proven lower bound.
+    pub(super) lo: i32,
+    /// Proven upper bound.
+    pub(super) hi: i32,
+    /// The lowest ply of the line that a repetition below returned to, where it is above
+    /// this node ([`NO_REP`] where none): the bounds are then proofs only for this line.
+    pub(super) rep: u16,
+}
+
+/// Why the search stops: shared with the analysis.
+pub(super) struct Stops<'a> {
+    pub(super) cancel: &'a AtomicBool,
+    /// The retrograde step's state (`super::RETRO_EXACT` once it has the exact value).
+    pub(super) retro: &'a AtomicU8,
+    pub(super) deadline: Option<Instant>,
+    pub(super) nodes: Option<u64>,
+}
+
+/// One search: the table, the line being searched, move-ordering memory and counters.
+pub(super) struct Searcher<'a> {
+    pub(super) game: &'a Game,
+    pub(super) eval: Evaluation,
+    pub(super) table: Table,
+    pub(super) stops: Stops<'a>,
+    /// Positions of the current line, ply by ply (the root's turn included).
+    pub(super) line: Vec<Position>,
+    pub(super) pv: Vec<[u8; MAX_PLY]>,
+    pub(super) pv_len: Vec<usize>,
+    killers: Vec<u8>,
+    history: [i32; MAX_MOVES],
+    pub(super) nodes: u64,
+    /// Leaves cut by the depth (zero: the tree of the iteration was complete).
+    pub(super) horizon: u64,
+    /// True while the iteration may be stopped by a limit (not the first).
+    pub(super) stoppable: bool,
+    pub(super) stopped: bool,
+}
+
+/// A child of a node: the sowing, the position, whether the same player moves again, and
+/// its order key.
+#[derive(Clone, Copy)]
+struct Child {
+    mv: u8,
+    pos: Position,
+    same: bool,
+    /// No capture and no extra turn: at most one seed reached a store.
+    quiet: bool,
+    order: i32,
+}
+
+/// The children searched before later quiet ones are reduced.
+const LATE: usize = 3;
+
+/// The sowings a late quiet child (the `n`th searched) is first searched shallower by.
+#[inline]
+fn reduction(n: usize, depth: i32) -> i32 {
+    1 + (n >= 2 * LATE && depth >= 6) as i32
+}
+
+/// The interval the seeds still in the houses allow: every one of them may yet reach
+/// either store (or none, where the game ends with houses uncounted), so the final margin
+/// lies within the current margin ± the seeds in the houses.
+#[inline]
+pub(super) fn seed_bounds(pos: &Position) -> (i32, i32) {
+    let (m, h) = (pos.store_margin(), pos.seeds_in_houses() as i32);
+    (m - h, m + h)
+}
+
+/// A child's score seen from the parent's mover: the same where the same player moves
+/// again (an extra turn, or the end of the game after one), else negated.
+#[inline]
+pub(super) fn across(s: Score, same: bool) -> Score {
+    match same {
+        true => s,
+        false => Score {
+            value: -s.value,
+            lo: -s.hi,
+            hi: -s.lo,
+            rep: s.rep,
+        },
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub(super) fn new(game: &'a Game, eval: Evaluation, table_bits: u32, stops: Stops<'a>) -> Self {
+        Searcher {
+            game,
+            eval,
+            table: Table::new(game, table_bits),
+            stops,
+            line: Vec::with_capacity(MAX_PLY + 1),
+            pv: vec![[0; MAX_PLY]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            killers: vec![u8::MAX; MAX_PLY + 1],
+            history: [0; MAX_MOVES],
+            nodes: 0,
+            horizon: 0,
+            stoppable: false,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node and, every 1024, checks the limits: true where the search must stop.
+    #[inline]
+    fn count(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.stoppable {
+            self.stopped = self.limit_reached();
+        }
+        self.stopped
+    }
+
+    /// True where a limit, the cancel flag or the retrograde step's exact answer says to
+    /// stop.
+    pub(super) fn limit_reached(&self) -> bool {
+        let s = &self.stops;
+        s.cancel.load(Relaxed)
+            || s.retro.load(Relaxed) == super::RETRO_EXACT
+            || s.nodes.is_some_and(|n| self.nodes >= n)
+            || s.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The ply of the line where `pos` (at `ply`) was seen before, if any. Only positions
+    /// with the same seeds in the houses can repeat, and the seeds in the houses never
+    /// grow along a line, so the scan stops at the first position with more.
+    #[inline]
+    fn repetition(&self, pos: &Position, ply: usize) -> Option<usize> {
+        let level = pos.seeds_in_houses();
+        (0..ply)
+            .rev()
+            .take_while(|&i| self.line[i].seeds_in_houses() == level)
+            .find(|&i| self.line[i] == *pos)
+    }
+
+    /// The search of `pos` at `ply` to `depth` sowings, window `alpha..beta`, for its mover
+    /// (`None` where a limit stopped it). `self.line` holds the plies before `ply`.
+    pub(super) fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        if self.count() {
+            return None;
+        }
+        self.pv_len[ply] = 0;
+        let m = pos.store_margin();
+        if pos.is_over() {
+            return Some(exact(m, NO_REP));
+        }
+        if let Some(i) = self.repetition(pos, ply) {
+            // The cycle rule: play that goes on for ever leaves the margin standing.
+            return Some(exact(m, i as u16));
+        }
+        let key = self.table.key(pos);
+        let (mut lo, mut hi) = seed_bounds(pos);
+        let mut tt_move = u8::MAX;
+        if let Some(e) = self.table.probe(&key) {
+            lo = lo.max(m + e.lo as i32);
+            hi = hi.min(m + e.hi as i32);
+            tt_move = e.mv;
+            if let Some(v) = heuristic_cut(&e, depth, alpha, beta, m) {
+                // A heuristic value from the table: the tree below is not followed.
+                self.horizon += 1;
+                return Some(Score {
+                    value: v.clamp(lo, hi),
+                    lo,
+                    hi,
+                    rep: NO_REP,
+                });
+            }
+        }
+        if lo == hi || lo >= beta || hi <= alpha {
+            let value = if lo >= beta { lo } else { hi };
+            return Some(Score {
+                value,
+                lo,
+                hi,
+                rep: NO_REP,
+            });
+        }
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            self.horizon += 1;
+            let value = self.eval.score(pos, m).clamp(lo, hi);
+            return Some(Score {
+                value,
+                lo,
+                hi,
+                rep: NO_REP,
+            });
+        }
+        self.line.truncate(ply);
+        self.line.push(*pos);
+        let score = self.children(pos, depth, alpha, beta, ply, tt_move, (lo, hi))?;
+        self.store(key, m, depth, alpha, beta, &score, ply);
+        Some(score)
+    }
+
+    /// Searches the children of `pos` (on the line at `ply`), best first, and joins
+    /// their scores: the heuristic value by negamax, the proven interval over every
+    /// child (the seeds' bounds for those a cutoff left unsearched).
+    #[allow(clippy::too_many_arguments)]
+    fn children(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        tt_move: u8,
+        (lo, hi): (i32, i32),
+    ) -> Option<Score> {
+        let (kids, n) = self.ordered(pos, tt_move, ply);
+        if n == 0 {
+            // Not reached: a settled position that is not over has a move.
+            let value = self.eval.score(pos, pos.store_margin()).clamp(lo, hi);
+            return Some(Score {
+                value,
+                lo,
+                hi,
+                rep: NO_REP,
+            });
+        }
+        let mut best = i32::MIN;
+        let (mut plo, mut phi) = (i32::MIN, i32::MIN);
+        let mut rep = NO_REP;
+        let mut searched = 0;
+        for kid in &kids[..n] {
+            // Principal variation search: the first child with the window, the others
+            // with a null window first, searched again where they beat it.
+            let mut s = match searched {
+                0 => self.child(kid, depth, alpha, beta, ply)?,
+                n if n >= LATE && depth >= 3 && kid.quiet => {
+                    self.child(kid, depth - reduction(n, depth), alpha, alpha + 1, ply)?
+                }
+                _ => self.child(kid, depth, alpha, alpha + 1, ply)?,
+            };
+            // Late quiet moves were first searched one sowing shallower (a heuristic
+            // saving: the intervals of any search are proofs): again at full depth where
+            // they beat the window.
+            if s.value > alpha && searched >= LATE && depth >= 3 && kid.quiet {
+                s = self.child(kid, depth, alpha, alpha + 1, ply)?;
+            }
+            if searched > 0 && s.value > alpha && s.value < beta && alpha + 1 < beta {
+                let again = self.child(kid, depth, alpha, beta, ply)?;
+                // Both intervals are proofs (or both for this line): keep what both say.
+                s = Score {
+                    lo: s.lo.max(again.lo),
+                    hi: s.hi.min(again.hi),
+                    rep: s.rep.min(again.rep),
+                    ..again
+                };
+            }
+            searched += 1;
+            plo = plo.max(s.lo);
+            phi = phi.max(s.hi);
+            rep = rep.min(s.rep);
+            if s.value > best {
+                best = s.value;
+                self.set_pv(ply, kid.mv);
+            }
+            if best > alpha {
+                alpha = best;
+            }
+            if alpha >= beta {
+                self.killers[ply] = kid.mv;
+                self.history[kid.mv as usize] += depth * depth;
+                break;
+            }
+        }
+        for kid in &kids[searched..n] {
+            let (a, b) = seed_bounds(&kid.pos);
+            let (a, b) = if kid.same { (a, b) } else { (-b, -a) };
+            plo = plo.max(a);
+            phi = phi.max(b);
+        }
+        let rep = if rep as usize >= ply { NO_REP } else { rep };
+        Some(Score {
+            value: best,
+            lo: lo.max(plo),
+            hi: hi.min(phi),
+            rep,
+        })
+    }
+
+    /// The search of a child in the window `alpha..beta` of the parent's mover, and its
+    /// score seen from them.
+    #[inline]
+    fn child(
+        &mut self,
+        kid: &Child,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        let (a, b) = match kid.same {
+            true => (alpha, beta),
+            false => (-beta, -alpha),
+        };
+        Some(across(
+            self.search(&kid.pos, depth - 1, a, b, ply + 1)?,
+            kid.same,
+        ))
+    }
+
+    /// The children of `pos`, sown, in the order to search them: the table's move, the
+    /// killer of the ply, then by the margin gained at once and the history of the move.
+    fn ordered(&self, pos: &Position, tt_move: u8, ply: usize) -> ([Child; MAX_MOVES], usize) {
+        let mut kids = [Child {
+            mv: 0,
+            pos: *pos,
+            same: false,
+            quiet: false,
+            order: 0,
+        }; MAX_MOVES];
+        let mut n = 0;
+        let m = pos.store_margin();
+        for mv in self.game.legal_moves(pos) {
+            let (c, _) = self.game.sow(pos, mv);
+            let same = c.side_to_move() == pos.side_to_move();
+            let gain = if same {
+                c.store_margin() - m
+            } else {
+                -c.store_margin() - m
+            };
+            let order = match mv as u8 {
+                x if x == tt_move => i32::MAX,
+                x if x == self.killers[ply] => i32::MAX - 1,
+                _ => gain * (1 << 20) + self.history[mv].min((1 << 19) - 1),
+            };
+            kids[n] = Child {
+                mv: mv as u8,
+                pos: c,
+                same,
+                quiet: !same && c.seeds_in_houses() + 1 >= pos.seeds_in_houses(),
+                order,
+            };
+            n += 1;
+        }
+        kids[..n].sort_unstable_by_key(|k| std::cmp::Reverse(k.order));
+        (kids, n)
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: u8) {
+        let len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=len].copy_from_slice(&tail[0][..len]);
+        self.pv_len[ply] = len + 1;
+    }
+
+    /// Stores a node's result. Where a repetition below returned above the node
+    /// (`rep` set), its values hold for this line only: just the move is kept.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: super::table::Key,
+        m: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        s: &Score,
+        ply: usize,
+    ) {
+        let mv = match self.pv_len[ply] {
+            0 => u8::MAX,
+            _ => self.pv[ply][0],
+        };
+        let mut slot = Slot { mv, ..blank(key) };
+        if s.rep == NO_REP {
+            slot.kind = match s.value {
+                v if v <= alpha => Kind::Upper,
+                v if v >= beta => Kind::Lower,
+                _ => Kind::Exact,
+            };
+            slot.value = (s.value - m) as i16;
+            slot.depth = depth as i16;
+            slot.lo = (s.lo - m) as i16;
+            slot.hi = (s.hi - m) as i16;
+        }
+        self.table.store(slot);
+    }
+}
+
+/// An exact score.
+#[inline]
+fn exact(v: i32, rep: u16) -> Score {
+    Score {
+        value: v,
+        lo: v,
+        hi: v,
+        rep,
+    }
+}
+
+/// The heuristic value of a table entry (`m`: the position's store margin) where it is
+/// deep enough and decides the window `alpha..beta`.
+#[inline]
+fn heuristic_cut(e: &Slot, depth: i32, alpha: i32, beta: i32, m: i32) -> Option<i32> {
+    if (e.depth as i32) < depth {
+        return None;
+    }
+    let v = m + e.value as i32;
+    match e.kind {
+        Kind::Exact => Some(v),
+        Kind::Lower if v >= beta => Some(v),
+        Kind::Upper if v <= alpha => Some(v),
+        _ => None,
+    }
+}

@@ -1,0 +1,298 @@
+//! The board's limits and doors (issue 37, case 4 and the board's items of case 8): the
+//! database builds count toward `--max-analyses`, stop when their clients leave and leave
+//! nothing in the cache; analyses need the page's token and a request of its own site;
+//! a wildcard bind says where it listens and warns.
+
+#[path = "support/guard.rs"]
+mod guard;
+#[path = "support/serve.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::{Events, Server};
+
+/// Four rule sets of Kalah(6,4) with empty capture: each one's first analysis builds a
+/// 19-seed endgame database for the cache (many seconds of both cores), none shared.
+const FOUR_RULES: [&str; 4] = [
+    "capture=empty",
+    "capture=empty&end=mover-stuck",
+    "capture=empty&leftovers=discard",
+    "capture=empty&end=mover-stuck&leftovers=discard",
+];
+
+/// `kalah serve` with its database cache in `cache`.
+fn server_with_cache(cache: &Path, extra: &[&str]) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kalah"));
+    command
+        .env("KALAH_CACHE", cache)
+        .env_remove("KALAH_CACHE_MAX_MB");
+    Server::spawn(command, extra)
+}
+
+/// `GET /api/work`.
+fn work(server: &Server) -> Value {
+    let answer = server.get("/api/work");
+    assert_eq!(answer.status, 200);
+    answer.json()
+}
+
+/// The builds in progress `/api/work` lists.
+fn builds(work: &Value) -> &Vec<Value> {
+    work["builds"].as_array().expect("builds")
+}
+
+/// Every entry of the cache directory (hidden temporaries included).
+fn cache_entries(cache: &Path) -> Vec<String> {
+    std::fs::read_dir(cache)
+        .map(|dir| {
+            dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Opens an analysis and reads its events up to the `status` that says a database is
+/// built for it.
+fn building(server: &Server, query: &str) -> Events {
+    let mut events = server.analyse(query);
+    loop {
+        let (name, data) = events.next_event().expect("the analysis goes on");
+        assert!(
+            name == "turns" || name == "status",
+            "{query}: {name} {data}"
+        );
+        let message = data["message"].as_str().unwrap_or("");
+        if message.contains("building the endgame database") {
+            return events;
+        }
+    }
+}
+
+/// The rest of an analysis's events, up to its end.
+fn rest(events: &mut Events) -> Vec<(String, Value)> {
+    std::iter::from_fn(|| events.next_event()).collect()
+}
+
+/// Polls `/api/work` for `span`, checking the limit at every look; the most builds seen.
+fn watch_limit(server: &Server, max: u64, span: Duration) -> usize {
+    let start = Instant::now();
+    let mut most = 0;
+    while start.elapsed() < span {
+        let now = work(server);
+        assert!(now["taken"].as_u64().unwrap() <= max, "{now}");
+        assert!(now["analyses"].as_u64().unwrap() <= max, "{now}");
+        assert!(builds(&now).len() as u64 <= max, "{now}");
+        most = most.max(builds(&now).len());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    most
+}
+
+/// Waits until the server has no analysis and no build left.
+fn wait_quiet(server: &Server) {
+    guard::wait_until("end of every build and analysis", || {
+        let now = work(server);
+        builds(&now).is_empty() && now["analyses"] == 0 && now["taken"] == 0
+    });
+}
+
+/// Case 4: four clients with different options that leave after 2 s. With
+/// `--max-analyses 2` at most two builds ever run (a build is work), the two oldest
+/// clients are told a newer analysis took their place, the builds stop once their
+/// clients are gone (no database finished: the cache holds no file, temporary or not),
+/// and a server stopped in a build leaves no file either.
+#[test]
+fn database_builds_count_toward_the_limit_and_stop_with_their_clients() {
+    let cache = tempfile::tempdir().expect("a temporary directory");
+    let mut server = server_with_cache(cache.path(), &["--max-analyses", "2"]);
+    let mut clients: Vec<Events> = FOUR_RULES.iter().map(|q| building(&server, q)).collect();
+    let most = watch_limit(&server, 2, Duration::from_secs(2));
+    assert!(most >= 1, "no build seen");
+    for (i, client) in clients.iter_mut().take(2).enumerate() {
+        let events = rest(client);
+        let (name, data) = events.last().expect("an end");
+        assert_eq!(name, "error", "client {i}: {events:?}");
+        assert!(data["error"].as_str().unwrap().contains("newer"), "{data}");
+    }
+    drop(clients);
+    wait_quiet(&server);
+    assert_eq!(cache_entries(cache.path()), Vec::<String>::new());
+
+    // Two clients of the same rules share one build; it goes on while one still waits.
+    let a = building(&server, FOUR_RULES[0]);
+    let b = building(&server, FOUR_RULES[0]);
+    guard::wait_until("one build for two clients", || {
+        builds(&work(&server))
+            .first()
+            .is_some_and(|b| b["waiting"] == 2)
+    });
+    drop(a);
+    guard::wait_until("the first client gone", || work(&server)["analyses"] == 1);
+    let now = work(&server);
+    assert_eq!(builds(&now).len(), 1, "{now}");
+    assert_eq!(builds(&now)[0]["cancelled"], false, "{now}");
+    drop(b);
+    wait_quiet(&server);
+
+    // Stopped (SIGINT) in the middle of a build: a clean end, no file left.
+    #[cfg(unix)]
+    {
+        let _c = building(&server, FOUR_RULES[1]);
+        guard::wait_until("a build", || !builds(&work(&server)).is_empty());
+        let kill = Command::new("kill")
+            .args(["-INT", &server.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success());
+        let mut status = None;
+        guard::wait_until("end of the server after SIGINT", || {
+            status = server.child.try_wait().expect("wait");
+            status.is_some()
+        });
+        assert!(status.unwrap().success(), "{status:?}");
+    }
+    assert_eq!(cache_entries(cache.path()), Vec::<String>::new());
+}
+
+/// An `/api/analyse` request: the status and the body (the whole event stream of a
+/// quick analysis, or the JSON error).
+fn analyse_with(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut all = vec![("Host", server.addr.as_str())];
+    all.extend_from_slice(headers);
+    let answer = server.request_with("GET", path, &all, b"");
+    (
+        answer.status,
+        String::from_utf8_lossy(&answer.body).into_owned(),
+    )
+}
+
+/// Case 8: a request without the page's token (a cross-site form, an `<img>`, a script
+/// elsewhere: without an Origin, or with `Origin: null`, a foreign one, or
+/// `Sec-Fetch-Site: cross-site`) starts no analysis and gets a 403 that says why; the
+/// page carries a token made at start-up, and the page's requests (token in the query
+/// or the header, no Origin or its own) are served.
+#[test]
+fn analyses_need_the_pages_token_and_its_own_site() {
+    let server = Server::start(&[]);
+    let other = Server::start(&[]);
+    assert_eq!(server.token.len(), 32);
+    assert_ne!(server.token, other.token, "a token per start");
+    let page = String::from_utf8_lossy(&server.get("/").body).into_owned();
+    assert!(page.contains(&server.token));
+    let script = String::from_utf8_lossy(&server.get("/app.js").body).into_owned();
+    assert!(script.contains("X-Kalah-Token") && script.contains("token: TOKEN"));
+
+    let q = "/api/analyse?houses=4&seeds=3";
+    let with_token = format!("{q}&token={}", server.token);
+    let own = format!("http://{}", server.addr);
+    let foreign = format!("{q}&token={}", other.token);
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let refused: [Case; 7] = [
+        (q, &[], "lacks"),
+        (q, &[("Origin", &own)], "lacks"),
+        (&foreign, &[], "gets wrong"),
+        (&with_token, &[("Origin", "null")], "Origin: null"),
+        (q, &[("Origin", "null")], "Origin: null"),
+        (
+            &with_token,
+            &[("Origin", "http://evil.example")],
+            "other sites",
+        ),
+        (
+            &with_token,
+            &[("Sec-Fetch-Site", "cross-site")],
+            "another site",
+        ),
+    ];
+    for (path, headers, message) in refused {
+        let (status, body) = analyse_with(&server, path, headers);
+        assert_eq!(status, 403, "{path} {headers:?}: {body}");
+        let error: Value = serde_json::from_str(&body).expect("a JSON error");
+        let error = error["error"].as_str().unwrap();
+        assert!(error.contains(message), "{headers:?}: {error}");
+        assert!(error.contains(&server.url), "{error}");
+        assert_eq!(
+            work(&server)["analyses"],
+            0,
+            "{path} {headers:?} started one"
+        );
+    }
+    let token = server.token.clone();
+    let served: [(&str, &[(&str, &str)]); 3] = [
+        (&with_token, &[]),
+        (q, &[("X-Kalah-Token", &token)]),
+        (
+            &with_token,
+            &[("Origin", &own), ("Sec-Fetch-Site", "same-origin")],
+        ),
+    ];
+    for (path, headers) in served {
+        let (status, body) = analyse_with(&server, path, headers);
+        assert_eq!(status, 200, "{path} {headers:?}: {body}");
+        assert!(body.contains("event: done"), "{body}");
+    }
+}
+
+/// Case 8: `--bind 0.0.0.0` (and `::` where the machine has IPv6) says it listens on
+/// every interface, with the port, and warns that other machines can reach it and spend
+/// its processors; the default bind warns of nothing.
+#[test]
+fn a_wildcard_bind_says_where_it_listens_and_warns() {
+    for bind in ["0.0.0.0", "::"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+            .env("KALAH_CACHE", "off")
+            .args(["serve", "--port", "0", "--quiet", "--bind", bind])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kalah serve starts");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        if first.is_empty() && bind == "::" {
+            // No IPv6 here: the server could not listen (a clear error, checked below).
+            let output = guard::finish(child, "kalah serve --bind ::");
+            assert_eq!(output.status.code(), Some(2));
+            continue;
+        }
+        let mut second = String::new();
+        out.read_line(&mut second).unwrap();
+        let port = first
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.split('/').next())
+            .unwrap_or_else(|| panic!("{first}"))
+            .to_string();
+        assert!(first.contains("http://"), "{first}");
+        assert!(second.contains("every"), "{second}");
+        assert!(second.contains(&format!("port {port}")), "{second}");
+        assert!(second.contains(bind), "{second}");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut warning = String::new();
+        err.read_line(&mut warning).unwrap();
+        assert!(warning.contains("warning"), "{warning}");
+        assert!(warning.contains("other machines"), "{warning}");
+        assert!(warning.contains("processors"), "{warning}");
+        assert!(warning.contains(&format!("port {port}")), "{warning}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    let mut server = Server::start(&[]);
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut err = String::new();
+    server
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!err.contains("warning"), "{err}");
+}
