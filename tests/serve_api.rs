@@ -600,7 +600,11 @@ fn a_new_analysis_cancels_the_oldest_and_a_closed_one_stops() {
         if name == "error" {
             break data;
         }
-        assert!(name == "bound" || name == "status", "{name}: {data}");
+        // Kalah(6,6) is analysed within a time budget: its reports are estimates.
+        assert!(
+            ["bound", "status", "estimate"].contains(&name.as_str()),
+            "{name}: {data}"
+        );
     };
     assert!(
         cancelled["error"].as_str().unwrap().contains("newer"),

@@ -10,6 +10,12 @@
 //! solver (building its endgame database) and solving take the slots of the limit
 //! (module `work`): a build is shared by the analyses of its rules and cancelled when
 //! none of them waits for it any more.
+//!
+//! A position that does not solve quickly (too many seeds in the houses, as
+//! [`kalah_analysis::play::solves_quickly`] judges it for the engine of `kalah play`) is
+//! given the anytime analysis instead, within the request's time budget: each turn's
+//! evaluation, depth and proven interval as they improve (`estimate` events), exact
+//! where the analysis proves the value in time.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -23,7 +29,7 @@ use axum::response::sse::Event;
 use kalah_analysis::{analyse, first_steps, Analysis, AnalysisError, Offer, Opening, Step, Watch};
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::line::notations;
-use kalah_solver::{Config, Database, Progress, Solver};
+use kalah_solver::{Config, Database, Limits, Progress, Solver};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
@@ -109,7 +115,7 @@ impl Analyses {
 
     /// Starts analysing `setup`'s position on a thread of its own; the oldest analysis
     /// is cancelled if `max` are already running.
-    pub fn start(self: &Arc<Self>, setup: Setup) -> Result<Events, String> {
+    pub fn start(self: &Arc<Self>, setup: Setup, budget: Duration) -> Result<Events, String> {
         let cancel = Arc::new(AtomicBool::new(false));
         let id = self.work.admit(cancel.clone());
         let (tx, rx) = unbounded_channel();
@@ -121,7 +127,7 @@ impl Analyses {
         std::thread::Builder::new()
             .name(format!("analysis-{id}"))
             .spawn(move || {
-                if let Err(e) = me.analyse(&setup, &sink) {
+                if let Err(e) = me.analyse(&setup, budget, &sink) {
                     let error = match me.stopping.load(Relaxed) {
                         true => "the server is stopping".to_string(),
                         false => e,
@@ -212,6 +218,14 @@ impl Analyses {
             .map_err(stopped)?
     }
 
+    /// A solver for one anytime analysis of `game`: every thread on it, and no endgame
+    /// database (building one would take longer than the analysis).
+    fn timed_solver(&self, game: &Game) -> Result<Solver, String> {
+        let mut config = (self.configure)(game, game.capacity(), 1)?;
+        config.database = Database::Build(0);
+        Solver::new(game.clone(), config).map_err(|e| e.to_string())
+    }
+
     /// The solver kept for `rules`, marked as the most recently used.
     fn kept(&self, rules: &Rules) -> Option<(Arc<Solver>, usize)> {
         let mut solvers = lock(&self.solvers);
@@ -222,8 +236,14 @@ impl Analyses {
         Some(kept)
     }
 
-    /// Solves every turn of the position, sending the events of docs/serve.md.
-    fn analyse(self: &Arc<Self>, setup: &Setup, sink: &Sink) -> Result<(), String> {
+    /// Solves every turn of the position, sending the events of docs/serve.md; a
+    /// position that does not solve quickly gets the anytime analysis within `budget`.
+    fn analyse(
+        self: &Arc<Self>,
+        setup: &Setup,
+        budget: Duration,
+        sink: &Sink,
+    ) -> Result<(), String> {
         let (game, pos) = (&setup.game, &setup.pos);
         let steps = first_steps(game, pos, Offer::AfterTurn);
         sink.send("turns", turns_event(game.houses(), pos, &steps));
@@ -231,6 +251,14 @@ impl Analyses {
         if steps.is_empty() {
             sink.send("done", over_event(pos));
             return Ok(());
+        }
+        if !kalah_analysis::play::solves_quickly(game, pos) {
+            let solver = self.timed_solver(game)?;
+            let _slot = self
+                .work
+                .slot(&sink.cancel, &mut |m| sink.status(m))
+                .map_err(stopped)?;
+            return estimate_turns(&solver, setup, &steps, budget, sink);
         }
         let (solver, workers) = self.solver(game, sink)?;
         let _slot = self
@@ -294,6 +322,105 @@ fn solve_turns(
         Err(AnalysisError::Cancelled) => Err(CANCELLED.to_string()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The time budget of an analysis when the request gives none (the `time` parameter).
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+
+/// The longest budget a request may ask for.
+const MAX_BUDGET_SECONDS: f64 = 3600.0;
+
+/// The `time` parameter of `/api/analyse`: the seconds an analysis of a large position
+/// may take (more than 0, at most an hour); absent or empty, [`DEFAULT_BUDGET`].
+pub fn parse_budget(text: Option<&str>) -> Result<Duration, String> {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(DEFAULT_BUDGET);
+    };
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= MAX_BUDGET_SECONDS => {
+            Ok(Duration::from_secs_f64(s))
+        }
+        _ => Err(format!(
+            "time is the seconds a large position is analysed for, more than 0 and at most \
+             {MAX_BUDGET_SECONDS}, not `{text}`"
+        )),
+    }
+}
+
+/// The anytime analysis of a position that does not solve quickly, within `budget`:
+/// every report of [`Solver::analyse`] sent as an `estimate` event (each turn's
+/// evaluation, depth and proven interval), then `done` with the best turn, exact where
+/// the analysis proved the value (its line replayed), else heuristic.
+fn estimate_turns(
+    solver: &Solver,
+    setup: &Setup,
+    steps: &[Step],
+    budget: Duration,
+    sink: &Sink,
+) -> Result<(), String> {
+    let (h, pos) = (setup.game.houses(), &setup.pos);
+    sink.status(&format!(
+        "analysing within {} s (too large to solve exactly at once): evaluations and \
+         proven intervals as they improve",
+        budget.as_secs_f64()
+    ));
+    let limits = Limits::time(budget);
+    let a = solver
+        .analyse(pos, &limits, &sink.cancel, &mut |a| {
+            sink.send("estimate", estimate_event(h, steps, a, budget))
+        })
+        .map_err(|e| e.to_string())?;
+    if sink.cancel.load(Relaxed) {
+        return Err(CANCELLED.to_string());
+    }
+    if a.is_exact() {
+        kalah_solver::line::replay(&setup.game, pos, &a.pv, a.bounds_from_south().0)
+            .map_err(|e| format!("internal error, please report it: {e}"))?;
+    }
+    let mut done = estimate_event(h, steps, &a, budget);
+    let (lo, _) = a.bounds_from_south();
+    let sign = pos.side_to_move().sign();
+    done["over"] = json!(false);
+    done["value"] = json!(a.is_exact().then_some(lo));
+    done["value_for_mover"] = json!(a.is_exact().then_some(sign * lo));
+    done["pie"] = Value::Null;
+    sink.send("done", done);
+    Ok(())
+}
+
+/// One report of an anytime analysis as an event: the depth, the evaluation and the
+/// proven interval (from South), whether it is exact, the best turn (its `index` among
+/// `steps`) and line, the work, the budget, and every turn (`turns`: index, turn, eval,
+/// eval_for_mover, depth, lower, upper, exact), best first.
+fn estimate_event(h: usize, steps: &[Step], a: &kalah_solver::Analysis, budget: Duration) -> Value {
+    let index = |t: &kalah_solver::Turn| steps.iter().position(|s| s.turn == *t);
+    let turns: Vec<Value> = a
+        .turns
+        .iter()
+        .map(|t| {
+            let (lo, hi) = t.bounds_from_south();
+            json!({
+                "index": index(&t.turn), "turn": t.turn.notation(h),
+                "eval": t.eval_from_south(), "eval_for_mover": t.eval, "depth": t.depth,
+                "lower": lo, "upper": hi, "exact": t.is_exact(),
+            })
+        })
+        .collect();
+    let (lo, hi) = a.bounds_from_south();
+    json!({
+        "exact": a.is_exact(),
+        "depth": a.depth,
+        "eval": a.eval_from_south(),
+        "lower": lo,
+        "upper": hi,
+        "best": a.best_turn().and_then(index),
+        "best_turn": a.best_turn().map(|t| t.notation(h)),
+        "pv": notations(h, &a.pv),
+        "turns": turns,
+        "nodes": a.nodes,
+        "seconds": a.elapsed.as_secs_f64(),
+        "budget": budget.as_secs_f64(),
+    })
 }
 
 /// The `turns` event: the position and every turn of its mover, in bin order.

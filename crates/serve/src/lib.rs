@@ -420,10 +420,13 @@ async fn analyse(
     if let Some(why) = guard::refuse_analysis(&headers, given.as_deref(), &app.token, &home) {
         return Err(ApiError(StatusCode::FORBIDDEN, why));
     }
+    let budget = params.remove("time");
+    let budget = analysis::parse_budget(budget.as_deref())
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
     let setup = params::setup(&params)?;
     let events = app
         .analyses
-        .start(setup)
+        .start(setup, budget)
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
     // A comment every second: a client that went away is noticed within a second (the
     // write fails), and its analysis is cancelled.

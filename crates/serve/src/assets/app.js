@@ -133,6 +133,8 @@
     an = { id, rows: [], byIndex: new Map(), done: null, running: true, stopped: false, error: null,
       status: 'solving…', bound: null, sign: p.side_to_move === 'N' ? -1 : 1, total, gotTurns: false };
     const req = Object.assign(params(st.rp, st.start, st.line.slice(0, st.cur)), { token: TOKEN });
+    const budget = $('budget') && $('budget').value.trim();
+    if (budget) req.time = budget;
     const src = new EventSource('api/analyse?' + query(req));
     es = src;
     const when = (name, f) => src.addEventListener(name, (e) => {
@@ -149,6 +151,19 @@
       an.rows.forEach((r) => an.byIndex.set(r.index, r));
     });
     when('status', (d) => { if (d.message) an.status = d.message; });
+    // A large position: the anytime analysis' report, each turn's evaluation, depth and
+    // proven interval (from South), exact once the interval closes.
+    when('estimate', (d) => {
+      an.estimate = d;
+      for (const t of d.turns || []) {
+        const r = an.byIndex.get(t.index);
+        if (!r) continue;
+        if (t.exact) Object.assign(r, { state: 'exact', value: t.eval, vm: t.eval_for_mover, pv: r.pv || [r.turn] });
+        else Object.assign(r, { state: 'estimate', lower: t.lower, upper: t.upper, ev: t.eval, evm: t.eval_for_mover, depth: t.depth });
+      }
+      const b = d.best != null && an.byIndex.get(d.best);
+      if (b && d.pv && d.pv.length) b.pv = d.pv;
+    });
     when('bound', (d) => {
       const r = an.byIndex.get(d.index);
       if (!r || r.state === 'exact') return;
@@ -199,6 +214,7 @@
   function sortedRows() {
     const key = (r) => {
       const [lo, hi] = rangeMover(r);
+      if (r.state === 'estimate') return [1, -r.evm, -hi, r.index];
       return [r.state === 'exact' ? 0 : lo > -INF || hi < INF ? 1 : 2, -lo, -hi, r.index];
     };
     const keyed = an.rows.map((r) => [key(r), r]);
@@ -338,6 +354,11 @@
         hi = Math.max(hi, u);
       }
       const exact = lo === hi;
+      const est = rows.filter((r) => r.state === 'estimate');
+      if (!exact && est.length) {
+        const ev = Math.max(...est.map((r) => r.evm));
+        return { text: '≈' + fmt(ev), exact: false, stopped: false };
+      }
       return { text: exact ? fmt(lo) : fmtRange(lo, hi), exact, stopped: rows.some((r) => r.state === 'stopped') };
     };
     $('board').querySelectorAll('.cell').forEach((c) => {
@@ -444,10 +465,13 @@
       if (r.state === 'exact') e.dataset.value = String(r.value); else delete e.dataset.value;
       const stopped = r.state === 'stopped', s = rangeSouth(r), m = rangeMover(r);
       const none = s[0] === -INF && s[1] === INF;
-      const value = stopped && none ? '—' : fmtRange(s[0], s[1]);
+      const est = r.state === 'estimate';
+      const value = est ? '≈' + fmt(r.ev) : stopped && none ? '—' : fmtRange(s[0], s[1]);
       e.children[1].textContent = value;
-      e.children[2].textContent = stopped && none ? '' : fmtRange(m[0], m[1]);
-      e.children[3].textContent = r.pv ? r.pv.slice(1).join(' ') : r.state === 'bound' ? 'proving…' : stopped ? 'stopped' : '';
+      e.children[2].textContent = est ? '≈' + fmt(r.evm) : stopped && none ? '' : fmtRange(m[0], m[1]);
+      e.children[3].textContent = est ? 'depth ' + r.depth + ', proven ' + fmtRange(s[0], s[1]) +
+        (r.pv ? ' · ' + r.pv.slice(1).join(' ') : '') :
+        r.pv ? r.pv.slice(1).join(' ') : r.state === 'bound' ? 'proving…' : stopped ? 'stopped' : '';
       e.classList.toggle('best', r === best);
       e.title = 'Play ' + r.turn + (r.pv ? ' — line: ' + r.pv.join(' ') : '') +
         (r.state === 'bound' ? ' (bounds: still being proved)' : '');
@@ -475,8 +499,19 @@
     const s = $('status');
     const solved = an.rows.filter((r) => r.state === 'exact').length, n = an.rows.length;
     let text;
+    const rep = an.estimate;
     if (an.error) text = 'Analysis failed: ' + an.error;
-    else if (an.done) {
+    else if (an.done && an.done.exact === false) {
+      text = 'Not proved within ' + secs(an.done.budget || 0) + ': depth ' + an.done.depth + ', heuristic ≈' +
+        fmt(an.done.eval) + ' for South, proven ' + fmtRange(an.done.lower, an.done.upper) + ' (' +
+        nodes(an.done.nodes) + ' nodes). Raise the time budget and analyse again for more.';
+    } else if (an.done && an.done.budget != null) {
+      text = 'Proved by the analysis in ' + secs(an.done.seconds || 0) + ', ' + nodes(an.done.nodes) + ' nodes.';
+    } else if (rep && !an.done && !an.stopped) {
+      text = 'analysing… depth ' + rep.depth + ', ≈' + fmt(rep.eval) + ' for South, proven ' +
+        fmtRange(rep.lower, rep.upper) + ' (' + nodes(rep.nodes) + ' nodes, ' + secs(rep.seconds || 0) +
+        ' of ' + secs(rep.budget || 0) + ')';
+    } else if (an.done) {
       text = an.done.over ? 'The game is over: nothing to solve.' :
         'Solved in ' + secs(an.done.seconds || 0) +
         (!(st.pos && st.pos.rules.cyclic) ? ', ' + nodes(an.done.nodes) + ' nodes.' :
@@ -506,6 +541,12 @@
       e.textContent = an.done.over ? 'Value: ' + fmt(v) + ' for South (the game is over: ' + wins(v) + ')' :
         'Value: ' + (v ? fmt(v) + ' for South' : '0') + ' (' + wins(v) + ' under perfect play)' +
         (an.done.best_turn ? ' · best turn ' + an.done.best_turn : '');
+      return;
+    }
+    const rep = an.done && an.done.exact === false ? an.done : !an.done && an.estimate;
+    if (rep) {
+      e.textContent = 'Heuristic: ≈' + fmt(rep.eval) + ' for South, the value proven in ' + fmtRange(rep.lower, rep.upper) +
+        (rep.best_turn ? ' · best turn so far ' + rep.best_turn : '');
       return;
     }
     const ex = an.rows.filter((r) => r.state === 'exact');
