@@ -106,9 +106,18 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
         "position" => parse_position(&rest).map(Some),
         "go" => parse_go(&rest).map(|g| Some(Command::Go(g))),
         _ => bad(format!(
-            "unknown command `{word}` (known: hello, isready, newgame, rules, position, go, \
-             stop, quit)"
+            "unknown command `{}` (known: hello, isready, newgame, rules, position, go, \
+             stop, quit)",
+            shortened(word)
         )),
+    }
+}
+
+/// `word`, cut to its first 40 characters for an error message.
+fn shortened(word: &str) -> String {
+    match word.char_indices().nth(40) {
+        Some((end, _)) => format!("{}...", &word[..end]),
+        None => word.to_string(),
     }
 }
 
@@ -362,6 +371,8 @@ mod tests {
         assert_eq!(command("newgame"), Command::NewGame);
         assert!(error("stop now").contains("takes nothing"));
         assert!(error("fly").contains("unknown command `fly`"));
+        let long = "x".repeat(10_000);
+        assert!(error(&long).len() < 200);
     }
 
     #[test]
