@@ -116,6 +116,20 @@ fn a_small_match_adds_up_and_its_games_replay() {
     // Small boards: every position's exact value is proved.
     let known = &summary["exact_values"];
     assert_eq!(known["known"], known["positions"]);
+    // ... so every turn is judged, by one player or the other.
+    let turns: usize = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["moves"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .sum();
+    let judged: u64 = (0..2)
+        .map(|p| summary["accuracy"][p]["judged"].as_u64().unwrap())
+        .sum();
+    assert_eq!(judged as usize, turns);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use kalah_analysis::engine::{self, command::seconds, evaluation_name, Go};
 use kalah_analysis::matches::{
-    protocol::ProtocolPlayer, run_match, Failure, GameRecord, MatchOutcome, MatchPlan, Player,
-    Score, SearchPlayer,
+    accuracy, protocol::ProtocolPlayer, run_match, Accuracy, Failure, GameRecord, MatchOutcome,
+    MatchPlan, Player, Score, SearchPlayer,
 };
 use kalah_core::Game;
 use kalah_solver::{Evaluation, Limits};
@@ -329,6 +329,12 @@ fn report(
         .map(|g| g.values.iter().filter(|v| v.is_some()).count())
         .sum();
     let positions: usize = outcome.games.iter().map(|g| g.values.len()).sum();
+    let mut acc = [Accuracy::default(); 2];
+    for g in &outcome.games {
+        for (total, a) in acc.iter_mut().zip(accuracy(game, g)) {
+            total.add(&a);
+        }
+    }
     if args.json {
         let v = json!({
             "rules": game.rules().to_string(),
@@ -343,6 +349,11 @@ fn report(
             "interval_from": from,
             "elo": s.elo(),
             "exact_values": {"known": known, "positions": positions},
+            "accuracy": acc.iter().map(|a| json!({
+                "judged": a.judged,
+                "mistakes": a.mistakes,
+                "seeds_lost": a.seeds_lost,
+            })).collect::<Vec<_>>(),
         });
         writeln!(out, "{v}")?;
         return Ok(());
@@ -384,6 +395,16 @@ fn report(
             "exact values: {known} of the {positions} positions played proved within {} nodes",
             args.exact_nodes
         )?;
+        for (k, a) in acc.iter().enumerate() {
+            writeln!(
+                out,
+                "player {}: {} of {} turns judged by exact values lost value, {} seeds in all",
+                k + 1,
+                a.mistakes,
+                a.judged,
+                a.seeds_lost
+            )?;
+        }
     }
     Ok(())
 }

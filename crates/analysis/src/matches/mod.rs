@@ -302,6 +302,59 @@ pub fn exact_values(
         .collect()
 }
 
+/// What the exact values say of one player's turns in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accuracy {
+    /// Turns whose positions before and after both have an exact value.
+    pub judged: usize,
+    /// Judged turns that lowered the player's exact value (a perfect player's never do).
+    pub mistakes: usize,
+    /// Seeds those turns gave away in all (the drops of the exact value).
+    pub seeds_lost: i64,
+}
+
+impl Accuracy {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Accuracy) {
+        self.judged += other.judged;
+        self.mistakes += other.mistakes;
+        self.seeds_lost += other.seeds_lost;
+    }
+}
+
+/// The accuracy of each player (0 and 1) in `record`, from its exact values: a turn is
+/// judged where the values before and after it are both known, and its loss is the drop
+/// of the value for the player who made it.
+pub fn accuracy(game: &Game, record: &GameRecord) -> [Accuracy; 2] {
+    let mut acc = [Accuracy::default(); 2];
+    let Ok((mut pos, _)) =
+        notation::play_moves(game, game.start(), &record.opening_moves.join(" "))
+    else {
+        return acc;
+    };
+    for (k, turn) in record.moves.iter().enumerate() {
+        let side = pos.side_to_move();
+        let p = if side == Side::South {
+            record.south
+        } else {
+            1 - record.south
+        };
+        if let (Some(Some(before)), Some(Some(after))) =
+            (record.values.get(k), record.values.get(k + 1))
+        {
+            let lost = i64::from((before - after) * side.sign()).max(0);
+            acc[p].judged += 1;
+            acc[p].mistakes += usize::from(lost > 0);
+            acc[p].seeds_lost += lost;
+        }
+        match typed_turn(game, &pos, turn) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    acc
+}
+
 /// The exact value from South of `pos` if `solver` proves it within `nodes` nodes.
 fn exact_value(solver: &Solver, pos: &Position, nodes: u64) -> Option<i32> {
     if pos.is_over() {
@@ -471,6 +524,18 @@ mod tests {
                 assert_eq!(*g.values.last().unwrap(), Some(g.score));
                 assert!(g.values.iter().all(|v| v.is_some()), "small boards solve");
             }
+        }
+        for g in &out.games {
+            // Every value known: every turn judged, and the value drops of South's turns
+            // less North's make the change from the opening's value to the final score.
+            let acc = accuracy(&game, g);
+            assert_eq!(acc[0].judged + acc[1].judged, g.moves.len());
+            let (south, north) = (acc[g.south], acc[1 - g.south]);
+            assert_eq!(
+                south.seeds_lost - north.seeds_lost,
+                i64::from(g.values[0].unwrap() - g.score)
+            );
+            assert!(acc.iter().all(|a| a.mistakes as i64 <= a.seeds_lost));
         }
         let s = &out.score;
         assert_eq!(s.wins + s.draws + s.losses, n);
