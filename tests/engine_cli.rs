@@ -290,3 +290,14 @@ fn the_end_of_the_input_waits_for_the_go_to_answer() {
     let last = lines.pop().expect("an answer before the end");
     assert!(last.starts_with("bestmove "), "{last}");
 }
+
+#[test]
+fn a_command_sent_right_after_bestmove_is_taken() {
+    let mut e = Engine::start(&[]);
+    e.send("rules --houses 3 --seeds 2");
+    for _ in 0..30 {
+        e.send("position start");
+        let lines = e.go("go depth 1");
+        assert!(lines.iter().all(|l| !l.starts_with("error ")), "{lines:?}");
+    }
+}

@@ -73,16 +73,20 @@ fn check_games(game: &Game, text: &str) -> f64 {
     points
 }
 
+/// The JSON summary of a quiet match on Kalah(4,3) with `extra` arguments.
+fn small_match(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "match", "--houses", "4", "--seeds", "3", "--json", "--quiet",
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
 #[test]
 fn a_small_match_adds_up_and_its_games_replay() {
     let dir = scratch("small");
     let file = dir.path().join("games.jsonl");
-    let summary = json(&[
-        "match",
-        "--houses",
-        "4",
-        "--seeds",
-        "3",
+    let summary = small_match(&[
         "--count",
         "8",
         "--nodes1",
@@ -91,8 +95,6 @@ fn a_small_match_adds_up_and_its_games_replay() {
         "100",
         "--hash-mb",
         "16",
-        "--json",
-        "--quiet",
         "--games",
         file.to_str().unwrap(),
     ]);
@@ -164,12 +166,7 @@ fn the_engine_plays_itself_through_the_protocol() {
         "{} engine --threads 1 --hash-mb 8 --quiet",
         env!("CARGO_BIN_EXE_kalah")
     );
-    let summary = json(&[
-        "match",
-        "--houses",
-        "4",
-        "--seeds",
-        "3",
+    let summary = small_match(&[
         "--count",
         "4",
         "--nodes1",
@@ -180,8 +177,6 @@ fn the_engine_plays_itself_through_the_protocol() {
         &engine,
         "--hash-mb",
         "8",
-        "--json",
-        "--quiet",
         "--games",
         file.to_str().unwrap(),
     ]);

@@ -39,6 +39,9 @@ pub enum Flow {
 /// The `go` in progress.
 struct Running {
     cancel: Arc<AtomicBool>,
+    /// Raised just before its `bestmove` is written: a driver that has read the
+    /// `bestmove` may send its next command at once.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -109,10 +112,11 @@ impl Session {
         }
     }
 
-    /// True while a `go` runs (a finished one is collected).
+    /// True while a `go` runs (one that has answered is collected: its thread has only
+    /// the `bestmove` line left to write).
     fn busy(&mut self) -> bool {
         match &self.running {
-            Some(r) if r.handle.is_finished() => {
+            Some(r) if r.answered.load(Relaxed) || r.handle.is_finished() => {
                 self.finish();
                 false
             }
@@ -191,15 +195,23 @@ impl Session {
             }
         };
         let cancel = Arc::new(AtomicBool::new(false));
-        let (flag, out, pos) = (cancel.clone(), self.out.clone(), self.pos);
+        let answered = Arc::new(AtomicBool::new(false));
+        let (flag, done, out, pos) = (cancel.clone(), answered.clone(), self.out.clone(), self.pos);
         let handle = std::thread::Builder::new()
             .name("kalah-engine-go".into())
             .spawn(move || {
                 // A reader gone away ends the session's output; nothing more to tell it.
-                let _ = run_go(&solver, &pos, &go, &flag, &out);
+                let best = run_go(&solver, &pos, &go, &flag, &out)
+                    .unwrap_or_else(|_| "bestmove none".to_string());
+                done.store(true, Relaxed);
+                let _ = say(&out, &best);
             })
             .map_err(|e| ProtocolError(format!("could not start the analysis thread: {e}")))?;
-        self.running = Some(Running { cancel, handle });
+        self.running = Some(Running {
+            cancel,
+            answered,
+            handle,
+        });
         Ok(())
     }
 }
@@ -219,15 +231,16 @@ fn name(c: &Command) -> &'static str {
 }
 
 /// One `go`: an `info` line per report (and `info turn` lines for `multi`), the final
-/// report, then `bestmove`. An exact value is claimed only with a line that replays to
-/// it; an analysis that fails says `error` and answers `bestmove none`.
+/// report; returns the `bestmove` line to write. An exact value is claimed only with a
+/// line that replays to it; an analysis that fails says `error` and answers `bestmove
+/// none`.
 fn run_go(
     solver: &Solver,
     pos: &Position,
     go: &Go,
     cancel: &AtomicBool,
     out: &Out,
-) -> io::Result<()> {
+) -> io::Result<String> {
     let game = solver.game();
     let mut failed = None;
     let report = |a: &kalah_solver::Analysis| -> io::Result<()> {
@@ -260,15 +273,15 @@ fn run_go(
                         out,
                         &format!("error the principal variation does not replay: {e}"),
                     )?;
-                    return say(out, "bestmove none");
+                    return Ok("bestmove none".to_string());
                 }
             }
             report(&a)?;
-            say(out, &command::bestmove_line(game, &a))
+            Ok(command::bestmove_line(game, &a))
         }
         Err(e) => {
             say(out, &format!("error analysis: {e}"))?;
-            say(out, "bestmove none")
+            Ok("bestmove none".to_string())
         }
     }
 }
