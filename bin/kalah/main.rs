@@ -11,8 +11,10 @@ mod args;
 mod batch;
 mod bench;
 mod egdb;
+mod engine;
 mod error;
 mod export;
+mod r#match;
 mod merge;
 mod openings;
 mod perft;
@@ -68,6 +70,8 @@ enum Command {
     Export(export::Args),
     Egdb(egdb::Args),
     Serve(serve::Args),
+    Engine(engine::Args),
+    Match(r#match::Args),
 }
 
 fn main() -> ExitCode {
@@ -107,5 +111,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Export(args) => export::run(args, out),
         Command::Egdb(args) => egdb::run(args, out),
         Command::Serve(args) => serve::run(args, out),
+        Command::Engine(args) => engine::run(args, out),
+        Command::Match(args) => r#match::run(args, out),
     }
 }

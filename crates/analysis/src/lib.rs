@@ -38,9 +38,11 @@
 pub mod batch;
 pub mod bounds;
 pub mod distributed;
+pub mod engine;
 pub mod export;
 pub mod greedy;
 pub mod levels;
+pub mod matches;
 pub mod openings;
 pub mod outputs;
 pub mod pie;

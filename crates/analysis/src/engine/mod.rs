@@ -1,0 +1,393 @@
+//! The engine protocol (`kalah engine`, `docs/engine.md`): a session that reads one
+//! command line at a time, keeps the rules and the position, runs each `go` as an
+//! anytime analysis on a thread of its own and writes its `info` lines and `bestmove`,
+//! so that programs can drive the engine and play against it, in the spirit of UCI.
+
+pub mod command;
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use kalah_core::{notation, Game, Position};
+use kalah_solver::{line, Solver};
+
+pub use command::{parse, Command, Go, ProtocolError, RulesSpec};
+
+use crate::setup::{self, move_message, RuleOptions, SetupError};
+
+/// The protocol version `hello` announces; raised whenever a line changes meaning.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Where the session writes: shared with the thread of a running `go`, one whole line
+/// at a time.
+pub type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// Makes the solver of a game (the engine's settings: threads, table, evaluation).
+pub type SolverFactory = Box<dyn FnMut(&Game) -> Result<Solver, String> + Send>;
+
+/// What the caller does after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit`: end the session.
+    Quit,
+}
+
+/// The `go` in progress.
+struct Running {
+    cancel: Arc<AtomicBool>,
+    /// Raised just before its `bestmove` is written: a driver that has read the
+    /// `bestmove` may send its next command at once.
+    answered: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// One protocol session: the rules, the position, the solver and the running `go`.
+pub struct Session {
+    spec: RulesSpec,
+    game: Game,
+    pos: Position,
+    solver: Option<Arc<Solver>>,
+    make_solver: SolverFactory,
+    out: Out,
+    about: Vec<(String, String)>,
+    running: Option<Running>,
+}
+
+/// Writes one line to `out` and flushes it.
+pub fn say(out: &Out, line: &str) -> io::Result<()> {
+    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+impl Session {
+    /// A session on Kalah(6,4) from its start; `about` is the `id`/`option` pairs
+    /// `hello` lists (name first), `make_solver` makes a solver whenever the game changes.
+    pub fn new(make_solver: SolverFactory, out: Out, about: Vec<(String, String)>) -> Session {
+        let (game, pos) = setup::setup(&RuleOptions::default(), None, None)
+            .expect("the default rules make a game");
+        Session {
+            spec: RulesSpec::Options(RuleOptions::default()),
+            game,
+            pos,
+            solver: None,
+            make_solver,
+            out,
+            about,
+            running: None,
+        }
+    }
+
+    /// The game and position the next `go` analyses.
+    pub fn position(&self) -> (&Game, &Position) {
+        (&self.game, &self.pos)
+    }
+
+    /// Handles one input line: a command's replies, or `error <reason>` for a line that
+    /// cannot be read or carried out (the session goes on). Errors are only those of
+    /// writing the output.
+    pub fn handle_line(&mut self, line: &str) -> io::Result<Flow> {
+        match parse(line).and_then(|c| c.map_or(Ok(Flow::Continue), |c| self.execute(c))) {
+            Ok(flow) => Ok(flow),
+            Err(e) => say(&self.out, &format!("error {e}")).map(|()| Flow::Continue),
+        }
+    }
+
+    /// Waits for the running `go` to finish by itself (the end of the input).
+    pub fn finish(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Stops the running `go`, if any, and waits for its `bestmove`.
+    pub fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.cancel.store(true, Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// True while a `go` runs (one that has answered is collected: its thread has only
+    /// the `bestmove` line left to write).
+    fn busy(&mut self) -> bool {
+        match &self.running {
+            Some(r) if r.answered.load(Relaxed) || r.handle.is_finished() => {
+                self.finish();
+                false
+            }
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// Carries out one command.
+    fn execute(&mut self, c: Command) -> Result<Flow, ProtocolError> {
+        let io = |e: io::Error| ProtocolError(format!("output: {e}"));
+        match c {
+            Command::Hello => self.hello().map_err(io)?,
+            Command::IsReady => say(&self.out, "readyok").map_err(io)?,
+            Command::Stop => self.stop(),
+            Command::Quit => {
+                self.stop();
+                return Ok(Flow::Quit);
+            }
+            c if self.busy() => {
+                return Err(ProtocolError(format!(
+                    "a go is running: `{}` must wait for its bestmove (or send stop)",
+                    name(&c)
+                )))
+            }
+            Command::NewGame => self.solver = None,
+            Command::Rules(spec) => self.set_rules(spec)?,
+            Command::Position { board, moves } => self.set_position(board.as_deref(), &moves)?,
+            Command::Go(go) => self.go(go)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The `hello` replies: `id` lines, the protocol version, the options, `hellook`.
+    fn hello(&self) -> io::Result<()> {
+        for (k, (key, value)) in self.about.iter().enumerate() {
+            let kind = if k == 0 { "id" } else { "option" };
+            say(&self.out, &format!("{kind} {key} {value}"))?;
+        }
+        say(&self.out, &format!("protocol {PROTOCOL_VERSION}"))?;
+        say(&self.out, "hellook")
+    }
+
+    /// `rules`: the new game from its start.
+    fn set_rules(&mut self, spec: RulesSpec) -> Result<(), ProtocolError> {
+        let (game, pos) = setup_position(&spec, None, &[])?;
+        self.spec = spec;
+        self.use_game(game, pos);
+        Ok(())
+    }
+
+    /// `position`: the board (else the start) under the current rules, moves played.
+    fn set_position(&mut self, board: Option<&str>, moves: &[String]) -> Result<(), ProtocolError> {
+        let (game, pos) = setup_position(&self.spec, board, moves)?;
+        self.use_game(game, pos);
+        Ok(())
+    }
+
+    /// Takes `game` and `pos`, dropping the solver when the rules changed.
+    fn use_game(&mut self, game: Game, pos: Position) {
+        if game.rules() != self.game.rules() {
+            self.solver = None;
+        }
+        self.game = game;
+        self.pos = pos;
+    }
+
+    /// `go`: the analysis of the position on a thread of its own.
+    fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
+        let solver = match &self.solver {
+            Some(s) => s.clone(),
+            None => {
+                let s = Arc::new((self.make_solver)(&self.game).map_err(ProtocolError)?);
+                self.solver = Some(s.clone());
+                s
+            }
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (flag, done, out, pos) = (cancel.clone(), answered.clone(), self.out.clone(), self.pos);
+        let handle = std::thread::Builder::new()
+            .name("kalah-engine-go".into())
+            .spawn(move || {
+                // A reader gone away ends the session's output; nothing more to tell it.
+                let best = run_go(&solver, &pos, &go, &flag, &out)
+                    .unwrap_or_else(|_| "bestmove none".to_string());
+                done.store(true, Relaxed);
+                let _ = say(&out, &best);
+            })
+            .map_err(|e| ProtocolError(format!("could not start the analysis thread: {e}")))?;
+        self.running = Some(Running {
+            cancel,
+            answered,
+            handle,
+        });
+        Ok(())
+    }
+}
+
+/// The command's word, for an error message.
+fn name(c: &Command) -> &'static str {
+    match c {
+        Command::Hello => "hello",
+        Command::IsReady => "isready",
+        Command::NewGame => "newgame",
+        Command::Rules(_) => "rules",
+        Command::Position { .. } => "position",
+        Command::Go(_) => "go",
+        Command::Stop => "stop",
+        Command::Quit => "quit",
+    }
+}
+
+/// One `go`: an `info` line per report (and `info turn` lines for `multi`), the final
+/// report; returns the `bestmove` line to write. An exact value is claimed only with a
+/// line that replays to it; an analysis that fails says `error` and answers `bestmove
+/// none`.
+fn run_go(
+    solver: &Solver,
+    pos: &Position,
+    go: &Go,
+    cancel: &AtomicBool,
+    out: &Out,
+) -> io::Result<String> {
+    let game = solver.game();
+    let mut failed = None;
+    let report = |a: &kalah_solver::Analysis| -> io::Result<()> {
+        say(out, &command::info_line(game, a))?;
+        let shown = if go.multi == 0 {
+            a.turns.len()
+        } else {
+            go.multi.min(a.turns.len())
+        };
+        if go.multi != 1 {
+            for (k, t) in a.turns[..shown].iter().enumerate() {
+                say(out, &command::turn_line(game, k + 1, t))?;
+            }
+        }
+        Ok(())
+    };
+    let result = solver.analyse(pos, &go.limits, cancel, &mut |a| {
+        if failed.is_none() {
+            failed = report(a).err();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match result {
+        Ok(a) => {
+            if a.is_exact() {
+                if let Err(e) = line::replay(game, pos, &a.pv, a.bounds_from_south().0) {
+                    say(
+                        out,
+                        &format!("error the principal variation does not replay: {e}"),
+                    )?;
+                    return Ok("bestmove none".to_string());
+                }
+            }
+            report(&a)?;
+            Ok(command::bestmove_line(game, &a))
+        }
+        Err(e) => {
+            say(out, &format!("error analysis: {e}"))?;
+            Ok("bestmove none".to_string())
+        }
+    }
+}
+
+/// The game and position of `board` (else the start) with `moves` played, under `spec`;
+/// a board of other rules is refused with the reason.
+pub fn setup_position(
+    spec: &RulesSpec,
+    board: Option<&str>,
+    moves: &[String],
+) -> Result<(Game, Position), ProtocolError> {
+    let joined = moves.join(" ");
+    let moves = (!moves.is_empty()).then_some(joined.as_str());
+    match spec {
+        RulesSpec::Options(o) => setup::setup(o, board, moves).map_err(setup_error),
+        RulesSpec::Exact(rules) => {
+            let game = Game::new(*rules).map_err(|e| ProtocolError(format!("rules: {e}")))?;
+            let start = match board {
+                None => game.start(),
+                Some(text) => exact_board(&game, text)?,
+            };
+            let pos = match moves {
+                None => start,
+                Some(list) => {
+                    notation::play_moves(&game, start, list)
+                        .map_err(|e| ProtocolError(format!("moves: {}", move_message(&e))))?
+                        .0
+                }
+            };
+            Ok((game, pos))
+        }
+    }
+}
+
+/// A board under exact rules: its houses and seeds must fit them.
+fn exact_board(game: &Game, text: &str) -> Result<Position, ProtocolError> {
+    let pos: Position = text
+        .parse()
+        .map_err(|e| ProtocolError(format!("position: {e}")))?;
+    let rules = game.rules();
+    if pos.houses_per_side() != game.houses() {
+        return Err(ProtocolError(format!(
+            "position: the board has {} houses per side, the rules {rules} have {}",
+            pos.houses_per_side(),
+            game.houses()
+        )));
+    }
+    if pos.total_seeds() as usize > game.capacity() {
+        return Err(ProtocolError(format!(
+            "position: the board holds {} seeds, more than the {} of the rules {rules}",
+            pos.total_seeds(),
+            game.capacity()
+        )));
+    }
+    game.settle(pos)
+        .map_err(|e| ProtocolError(format!("position: {e}")))
+}
+
+/// A setup error in the protocol's words (the options are named as on the command line).
+fn setup_error(e: SetupError) -> ProtocolError {
+    ProtocolError(match e {
+        SetupError::Moves(e) => format!("moves: {}", move_message(&e)),
+        e => e.to_string(),
+    })
+}
+
+/// The names of the leaf evaluations an engine can be given (`--evaluation`).
+pub const EVALUATION_NAMES: &[&str] = &["fitted", "store"];
+
+/// A leaf evaluation chosen by name before the rules are known (`--evaluation`); the
+/// evaluation itself is made for a game's rules ([`EvaluationChoice::for_rules`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvaluationChoice {
+    /// The evaluation fitted to exact values for the rules' family and board
+    /// ([`kalah_solver::Evaluation::fitted`]).
+    Fitted,
+    /// The store difference alone.
+    Store,
+}
+
+impl EvaluationChoice {
+    /// The evaluation for a game of `rules`.
+    pub fn for_rules(self, rules: &kalah_core::Rules) -> kalah_solver::Evaluation {
+        match self {
+            EvaluationChoice::Fitted => kalah_solver::Evaluation::fitted(rules),
+            EvaluationChoice::Store => kalah_solver::Evaluation::StoreDifference,
+        }
+    }
+
+    /// The name, as [`evaluation_named`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvaluationChoice::Fitted => "fitted",
+            EvaluationChoice::Store => "store",
+        }
+    }
+}
+
+/// The leaf evaluation named `name` (`fitted`, or `store`: the store difference).
+pub fn evaluation_named(name: &str) -> Result<EvaluationChoice, String> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "fitted" => Ok(EvaluationChoice::Fitted),
+        "store" | "store-difference" => Ok(EvaluationChoice::Store),
+        other => Err(format!(
+            "unknown evaluation `{other}` (known: {})",
+            EVALUATION_NAMES.join(", ")
+        )),
+    }
+}

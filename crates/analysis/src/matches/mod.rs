@@ -1,0 +1,567 @@
+//! Matches between two players (`kalah match`): varied openings played twice with the
+//! colours swapped, each game's turns and result, the exact value of the positions a
+//! small budget proves, and the score with its error bar ([`score`]). A player is the
+//! engine's own analysis under some limits ([`SearchPlayer`]) or a program that speaks
+//! the engine protocol ([`protocol::ProtocolPlayer`]).
+
+pub mod protocol;
+pub mod score;
+
+use std::fmt;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+
+use kalah_core::{notation, Game, Position, PositionError, Side};
+use kalah_solver::{Limits, Solver};
+
+pub use score::Score;
+
+use crate::play::typed_turn;
+
+/// The most turns a game lasts; a game still going then is scored as it stands
+/// ([`GameRecord::adjudicated`]): the families whose positions repeat could go on for ever.
+pub const MAX_TURNS: usize = 1000;
+
+/// Why a player gave no turn.
+#[derive(Debug)]
+pub enum PlayerError {
+    /// Talking to the program failed (it could not be started, or its pipes broke).
+    Io(io::Error),
+    /// The program did not answer within the time allowed.
+    Timeout {
+        /// The line awaited (`hellook`, `bestmove`).
+        awaited: &'static str,
+        /// The time allowed.
+        after: Duration,
+    },
+    /// The program said something the protocol does not allow here (an `error` line, a
+    /// `bestmove none` in a game not over, the end of its output).
+    Protocol(String),
+    /// The turn given cannot be played.
+    Illegal {
+        /// The turn as given.
+        turn: String,
+        /// Why not.
+        why: PositionError,
+    },
+    /// The engine's own analysis failed.
+    Analysis(String),
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::Io(e) => write!(f, "{e}"),
+            PlayerError::Timeout { awaited, after } => {
+                write!(f, "no {awaited} within {:.1} s", after.as_secs_f64())
+            }
+            PlayerError::Protocol(what) => write!(f, "{what}"),
+            PlayerError::Illegal { turn, why } => write!(
+                f,
+                "the turn `{turn}` cannot be played: {}",
+                crate::setup::move_message(why)
+            ),
+            PlayerError::Analysis(what) => write!(f, "analysis: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// A player's failure in a match: which player (0 or 1), and why.
+#[derive(Debug)]
+pub struct Failure {
+    /// The player that gave no turn.
+    pub player: usize,
+    /// Why.
+    pub error: PlayerError,
+}
+
+/// A player of a match: given the game so far, the turn to play.
+pub trait Player {
+    /// The player's name in reports.
+    fn name(&self) -> &str;
+
+    /// The turn to play at `pos`, reached from the game's start by `moves` (turns in the
+    /// notation), in the notation.
+    fn choose(
+        &mut self,
+        game: &Game,
+        moves: &[String],
+        pos: &Position,
+    ) -> Result<String, PlayerError>;
+}
+
+/// The engine's anytime analysis under fixed limits per move; its best turn is played.
+pub struct SearchPlayer {
+    name: String,
+    solver: Solver,
+    limits: Limits,
+}
+
+impl SearchPlayer {
+    /// A player named `name` that analyses every move with `solver` to `limits`.
+    pub fn new(name: String, solver: Solver, limits: Limits) -> SearchPlayer {
+        SearchPlayer {
+            name,
+            solver,
+            limits,
+        }
+    }
+}
+
+impl Player for SearchPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, game: &Game, _: &[String], pos: &Position) -> Result<String, PlayerError> {
+        // The limits bound every move; Ctrl-C waits for the game's end, so the move is
+        // never cut short.
+        let a = self
+            .solver
+            .analyse(pos, &self.limits, &AtomicBool::new(false), &mut |_| {})
+            .map_err(|e| PlayerError::Analysis(e.to_string()))?;
+        a.best_turn()
+            .map(|t| t.notation(game.houses()))
+            .ok_or_else(|| PlayerError::Analysis("no turn in a game not over".into()))
+    }
+}
+
+/// A position to start games from: the turns played from the start to reach it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The turns from the start, in the notation.
+    pub moves: Vec<String>,
+    /// The position they reach.
+    pub pos: Position,
+}
+
+/// A small deterministic generator (SplitMix64): the same seed, the same openings.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// `count` openings of `game`: the positions after `turns` random whole turns from the
+/// start (each sowing chosen uniformly), seeded by `seed`, distinct while enough distinct
+/// ones turn up, none with the game over.
+pub fn openings(game: &Game, count: usize, turns: usize, seed: u64) -> Vec<Opening> {
+    let mut rng = Rng(seed);
+    let mut found: Vec<Opening> = Vec::new();
+    let mut tries = 0;
+    while found.len() < count && tries <= 100 * count + 100 {
+        tries += 1;
+        let Some(o) = random_opening(game, turns, &mut rng) else {
+            continue;
+        };
+        // After many repeats, repeated openings are taken: the board may have few.
+        if tries > 50 * count || !found.iter().any(|f| f.pos == o.pos) {
+            found.push(o);
+        }
+    }
+    found
+}
+
+/// The position after `turns` random whole turns from the start, `None` if the game ended.
+fn random_opening(game: &Game, turns: usize, rng: &mut Rng) -> Option<Opening> {
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    for _ in 0..turns {
+        if pos.is_over() {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let mut sowings = Vec::new();
+        while !pos.is_over() && pos.side_to_move() == side {
+            let legal: Vec<usize> = game.legal_moves(&pos).collect();
+            let j = legal[rng.below(legal.len())];
+            sowings.push(j);
+            pos = game.play_unchecked(&pos, j);
+        }
+        moves.push(notation::format_turn(game.houses(), side, &sowings));
+    }
+    (!pos.is_over()).then_some(Opening { moves, pos })
+}
+
+/// One game played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's number in the match, from 0.
+    pub index: usize,
+    /// The opening's number.
+    pub opening: usize,
+    /// Which player (0 or 1) played South.
+    pub south: usize,
+    /// The opening's turns.
+    pub opening_moves: Vec<String>,
+    /// The turns the players chose, from the opening on.
+    pub moves: Vec<String>,
+    /// The final score from South (store minus store).
+    pub score: i32,
+    /// True when the game hit [`MAX_TURNS`] and was scored as it stood.
+    pub adjudicated: bool,
+    /// The exact value from South of each position, where known: the opening position
+    /// first, then the position after each of `moves` (the last is the final score).
+    /// Empty when no exact values were asked for.
+    pub values: Vec<Option<i32>>,
+}
+
+impl GameRecord {
+    /// Points of player `p`: 1 a win, 0.5 a draw, 0 a loss.
+    pub fn points(&self, p: usize) -> f64 {
+        let south = match self.score.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        if p == self.south {
+            south
+        } else {
+            1.0 - south
+        }
+    }
+}
+
+/// Plays one game from `opening`, `players[south]` as South.
+pub fn play_game(
+    game: &Game,
+    opening: &Opening,
+    players: &mut [&mut dyn Player; 2],
+    south: usize,
+) -> Result<GameRecord, Failure> {
+    let mut all = opening.moves.clone();
+    let mut pos = opening.pos;
+    let mut moves = Vec::new();
+    while !pos.is_over() && moves.len() < MAX_TURNS {
+        let p = if pos.side_to_move() == Side::South {
+            south
+        } else {
+            1 - south
+        };
+        let turn = players[p]
+            .choose(game, &all, &pos)
+            .map_err(|error| Failure { player: p, error })?;
+        pos = typed_turn(game, &pos, &turn).map_err(|why| Failure {
+            player: p,
+            error: PlayerError::Illegal {
+                turn: turn.clone(),
+                why,
+            },
+        })?;
+        all.push(turn.clone());
+        moves.push(turn);
+    }
+    Ok(GameRecord {
+        index: 0,
+        opening: 0,
+        south,
+        opening_moves: opening.moves.clone(),
+        moves,
+        score: pos.score(),
+        adjudicated: !pos.is_over(),
+        values: Vec::new(),
+    })
+}
+
+/// The exact value from South of every position of `record` that `solver` proves within
+/// `nodes` nodes (`None` where it does not): the opening position, then after each turn.
+pub fn exact_values(
+    game: &Game,
+    solver: &Solver,
+    record: &GameRecord,
+    nodes: u64,
+) -> Vec<Option<i32>> {
+    let Ok((start, _)) = notation::play_moves(game, game.start(), &record.opening_moves.join(" "))
+    else {
+        return Vec::new();
+    };
+    let mut positions = vec![start];
+    for turn in &record.moves {
+        let last = *positions.last().expect("one position at least");
+        match typed_turn(game, &last, turn) {
+            Ok(p) => positions.push(p),
+            Err(_) => break,
+        }
+    }
+    positions
+        .iter()
+        .map(|p| exact_value(solver, p, nodes))
+        .collect()
+}
+
+/// What the exact values say of one player's turns in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accuracy {
+    /// Turns whose positions before and after both have an exact value.
+    pub judged: usize,
+    /// Judged turns that lowered the player's exact value (a perfect player's never do).
+    pub mistakes: usize,
+    /// Seeds those turns gave away in all (the drops of the exact value).
+    pub seeds_lost: i64,
+}
+
+impl Accuracy {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Accuracy) {
+        self.judged += other.judged;
+        self.mistakes += other.mistakes;
+        self.seeds_lost += other.seeds_lost;
+    }
+}
+
+/// The accuracy of each player (0 and 1) in `record`, from its exact values: a turn is
+/// judged where the values before and after it are both known, and its loss is the drop
+/// of the value for the player who made it.
+pub fn accuracy(game: &Game, record: &GameRecord) -> [Accuracy; 2] {
+    let mut acc = [Accuracy::default(); 2];
+    let Ok((mut pos, _)) =
+        notation::play_moves(game, game.start(), &record.opening_moves.join(" "))
+    else {
+        return acc;
+    };
+    for (k, turn) in record.moves.iter().enumerate() {
+        let side = pos.side_to_move();
+        let p = if side == Side::South {
+            record.south
+        } else {
+            1 - record.south
+        };
+        if let (Some(Some(before)), Some(Some(after))) =
+            (record.values.get(k), record.values.get(k + 1))
+        {
+            let lost = i64::from((before - after) * side.sign()).max(0);
+            acc[p].judged += 1;
+            acc[p].mistakes += usize::from(lost > 0);
+            acc[p].seeds_lost += lost;
+        }
+        match typed_turn(game, &pos, turn) {
+            Ok(next) => pos = next,
+            Err(_) => break,
+        }
+    }
+    acc
+}
+
+/// The exact value from South of `pos` if `solver` proves it within `nodes` nodes.
+fn exact_value(solver: &Solver, pos: &Position, nodes: u64) -> Option<i32> {
+    if pos.is_over() {
+        return Some(pos.score());
+    }
+    let a = solver
+        .analyse(
+            pos,
+            &Limits::nodes(nodes),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .ok()?;
+    a.is_exact().then(|| a.bounds_from_south().0)
+}
+
+/// How a match is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchPlan {
+    /// Games to play (an odd number is raised by one: every opening twice).
+    pub games: usize,
+    /// Random turns from the start in each opening.
+    pub opening_turns: usize,
+    /// The openings' seed.
+    pub seed: u64,
+    /// The node budget per position of the exact values (0: none).
+    pub exact_nodes: u64,
+}
+
+/// The games of a match and its score for player 0.
+#[derive(Debug, Default)]
+pub struct MatchOutcome {
+    /// The games played, in order.
+    pub games: Vec<GameRecord>,
+    /// Player 0's score.
+    pub score: Score,
+    /// The player's failure that ended the match early, if one did.
+    pub failure: Option<Failure>,
+}
+
+/// Plays the match `plan` between `players` (player 0 South first in each pair);
+/// `exact` gives each finished game its exact values; `on_game` sees each game as it
+/// ends. Raising `stop` ends the match after the game in progress. A player's failure
+/// ends it too ([`MatchOutcome::failure`]), with the games played so far.
+pub fn run_match(
+    game: &Game,
+    plan: &MatchPlan,
+    players: &mut [&mut dyn Player; 2],
+    exact: Option<&Solver>,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameRecord, &Score),
+) -> MatchOutcome {
+    let pairs = plan.games.div_ceil(2);
+    let openings = openings(game, pairs, plan.opening_turns, plan.seed);
+    let mut outcome = MatchOutcome::default();
+    for (k, opening) in openings.iter().enumerate() {
+        let mut pair = 0.0;
+        for south in [0, 1] {
+            if stop.load(Relaxed) {
+                return outcome;
+            }
+            let mut record = match play_game(game, opening, players, south) {
+                Ok(r) => r,
+                Err(f) => {
+                    outcome.failure = Some(f);
+                    return outcome;
+                }
+            };
+            record.index = outcome.games.len();
+            record.opening = k;
+            if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
+                record.values = exact_values(game, solver, &record, plan.exact_nodes);
+            }
+            pair += record.points(0);
+            outcome.score.add_game(record.points(0));
+            outcome.games.push(record);
+            on_game(outcome.games.last().expect("just pushed"), &outcome.score);
+        }
+        outcome.score.add_pair(pair);
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+    use kalah_solver::Config;
+
+    /// Plays the first legal sowing, always.
+    struct First;
+
+    impl Player for First {
+        fn name(&self) -> &str {
+            "first"
+        }
+        fn choose(
+            &mut self,
+            game: &Game,
+            _: &[String],
+            pos: &Position,
+        ) -> Result<String, PlayerError> {
+            let j = game.legal_moves(pos).next().expect("a legal move");
+            Ok(notation::format_move(game.houses(), pos.side_to_move(), j))
+        }
+    }
+
+    fn solver(game: &Game) -> Solver {
+        Solver::new(
+            game.clone(),
+            Config {
+                threads: 1,
+                hash_mb: 4,
+                ..Config::default()
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn openings_are_seeded_distinct_and_replay() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let a = openings(&game, 6, 2, 7);
+        assert_eq!(a, openings(&game, 6, 2, 7));
+        assert_eq!(a.len(), 6);
+        for (k, o) in a.iter().enumerate() {
+            assert_eq!(o.moves.len(), 2);
+            let (pos, _) = notation::play_moves(&game, game.start(), &o.moves.join(" ")).unwrap();
+            assert_eq!(pos, o.pos);
+            assert!(a[..k].iter().all(|p| p.pos != o.pos));
+        }
+    }
+
+    #[test]
+    fn each_opening_is_played_with_both_colours_and_scored_for_player_zero() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let exact = solver(&game);
+        let (mut a, mut b) = (First, First);
+        let plan = MatchPlan {
+            games: 5,
+            opening_turns: 1,
+            seed: 1,
+            exact_nodes: 100_000,
+        };
+        let mut seen = 0;
+        let out = run_match(
+            &game,
+            &plan,
+            &mut [&mut a, &mut b],
+            Some(&exact),
+            &AtomicBool::new(false),
+            &mut |_, _| seen += 1,
+        );
+        assert!(out.failure.is_none());
+        let n = out.games.len();
+        assert!(n % 2 == 0 && (2..=6).contains(&n), "{n} games");
+        assert_eq!(seen, n);
+        for pair in out.games.chunks(2) {
+            assert_eq!((pair[0].south, pair[1].south), (0, 1));
+            assert_eq!(pair[0].opening_moves, pair[1].opening_moves);
+            // Both players play alike: the same game twice, so player 0 scores one win
+            // and one loss or two draws.
+            assert_eq!(pair[0].moves, pair[1].moves);
+            assert_eq!(pair[0].points(0) + pair[1].points(0), 1.0);
+            for g in pair {
+                assert_eq!(g.values.len(), g.moves.len() + 1);
+                assert_eq!(*g.values.last().unwrap(), Some(g.score));
+                assert!(g.values.iter().all(|v| v.is_some()), "small boards solve");
+            }
+        }
+        for g in &out.games {
+            // Every value known: every turn judged, and the value drops of South's turns
+            // less North's make the change from the opening's value to the final score.
+            let acc = accuracy(&game, g);
+            assert_eq!(acc[0].judged + acc[1].judged, g.moves.len());
+            let (south, north) = (acc[g.south], acc[1 - g.south]);
+            assert_eq!(
+                south.seeds_lost - north.seeds_lost,
+                i64::from(g.values[0].unwrap() - g.score)
+            );
+            assert!(acc.iter().all(|a| a.mistakes as i64 <= a.seeds_lost));
+        }
+        let s = &out.score;
+        assert_eq!(s.wins + s.draws + s.losses, n);
+        assert_eq!(s.points(), n as f64 / 2.0);
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_match_between_games() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let (mut a, mut b) = (First, First);
+        let plan = MatchPlan {
+            games: 4,
+            opening_turns: 1,
+            seed: 1,
+            exact_nodes: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let out = run_match(
+            &game,
+            &plan,
+            &mut [&mut a, &mut b],
+            None,
+            &stop,
+            &mut |_, _| stop.store(true, Relaxed),
+        );
+        assert_eq!(out.games.len(), 1);
+        assert!(out.games[0].values.is_empty());
+    }
+}

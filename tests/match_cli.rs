@@ -1,0 +1,211 @@
+//! `kalah match` seen from outside: a small match between two settings whose score adds
+//! up, every opening played with both colours, a games file whose games replay to their
+//! results, the engine against itself through the engine protocol, and bad input.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{json, kalah};
+
+use kalah_core::{notation, Game, Rules};
+use serde_json::Value;
+
+/// A fresh scratch directory for one test, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kalah-match-cli-{name}-"))
+        .tempdir()
+        .expect("a scratch directory")
+}
+
+/// The strings of a JSON array.
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Checks the games of a match on `game`: pairs of one opening with the colours
+/// swapped, turns that replay to the score, points that follow from the score and the
+/// colour, exact values that end with the score; returns player 1's points.
+fn check_games(game: &Game, text: &str) -> f64 {
+    let games: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert!(
+        !games.is_empty() && games.len() % 2 == 0,
+        "{} games",
+        games.len()
+    );
+    let mut points = 0.0;
+    for (k, g) in games.iter().enumerate() {
+        assert_eq!(g["game"], k);
+        let pair = &games[k - k % 2];
+        assert_eq!(g["opening_moves"], pair["opening_moves"]);
+        assert_eq!(g["opening"], pair["opening"]);
+        let colour = if k % 2 == 0 { "south" } else { "north" };
+        assert_eq!(g["player1_is"], colour, "game {k}");
+        let mut all = strings(&g["opening_moves"]);
+        all.extend(strings(&g["moves"]));
+        let (end, _) = notation::play_moves(game, game.start(), &all.join(" ")).unwrap();
+        assert!(end.is_over(), "game {k} ends");
+        let score = g["score"].as_i64().unwrap() as i32;
+        assert_eq!(end.score(), score);
+        let south_points = match score.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        let p1 = if colour == "south" {
+            south_points
+        } else {
+            1.0 - south_points
+        };
+        assert_eq!(g["player1_points"].as_f64().unwrap(), p1);
+        points += p1;
+        let values = g["values"].as_array().unwrap();
+        assert_eq!(values.len(), strings(&g["moves"]).len() + 1);
+        assert_eq!(values.last().unwrap().as_i64(), Some(score as i64));
+    }
+    points
+}
+
+/// The JSON summary of a quiet match on Kalah(4,3) with `extra` arguments.
+fn small_match(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "match", "--houses", "4", "--seeds", "3", "--json", "--quiet",
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
+#[test]
+fn a_small_match_adds_up_and_its_games_replay() {
+    let dir = scratch("small");
+    let file = dir.path().join("games.jsonl");
+    let summary = small_match(&[
+        "--count",
+        "8",
+        "--nodes1",
+        "3000",
+        "--nodes2",
+        "100",
+        "--hash-mb",
+        "16",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
+    let (w, d, l) = (
+        summary["wins"].as_u64().unwrap(),
+        summary["draws"].as_u64().unwrap(),
+        summary["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 8);
+    assert_eq!(summary["games"], 8);
+    let points = summary["points"].as_f64().unwrap();
+    assert_eq!(points, w as f64 + 0.5 * d as f64);
+    assert_eq!(summary["score"].as_f64().unwrap(), points / 8.0);
+    assert_eq!(summary["interval_from"], "pairs");
+    let hw = summary["interval95"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&hw), "{hw}");
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 8);
+    assert_eq!(check_games(&game, &text), points);
+    // Small boards: every position's exact value is proved.
+    let known = &summary["exact_values"];
+    assert_eq!(known["known"], known["positions"]);
+    // ... so every turn is judged, by one player or the other.
+    let turns: usize = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["moves"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .sum();
+    let judged: u64 = (0..2)
+        .map(|p| summary["accuracy"][p]["judged"].as_u64().unwrap())
+        .sum();
+    assert_eq!(judged as usize, turns);
+}
+
+#[test]
+fn the_same_seed_plays_the_same_match() {
+    let args = [
+        "match",
+        "--houses",
+        "3",
+        "--seeds",
+        "3",
+        "--count",
+        "4",
+        "--nodes1",
+        "500",
+        "--nodes2",
+        "50",
+        "--hash-mb",
+        "8",
+        "--json",
+        "--quiet",
+        "--seed",
+        "9",
+    ];
+    assert_eq!(json(&args), json(&args));
+}
+
+#[test]
+fn the_engine_plays_itself_through_the_protocol() {
+    let dir = scratch("protocol");
+    let file = dir.path().join("games.jsonl");
+    let engine = format!(
+        "{} engine --threads 1 --hash-mb 8 --quiet",
+        env!("CARGO_BIN_EXE_kalah")
+    );
+    let summary = small_match(&[
+        "--count",
+        "4",
+        "--nodes1",
+        "2000",
+        "--nodes2",
+        "2000",
+        "--engine2",
+        &engine,
+        "--hash-mb",
+        "8",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(summary["games"], 4);
+    let players = strings(&summary["players"]);
+    assert!(players[1].starts_with("kalah "), "{players:?}");
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let points = check_games(&game, &std::fs::read_to_string(&file).unwrap());
+    assert_eq!(points, summary["points"].as_f64().unwrap());
+}
+
+#[test]
+fn bad_settings_and_a_silent_engine_are_clear_errors() {
+    for (args, says) in [
+        (vec!["--count", "0"], "count"),
+        (vec!["--time1=-1"], "time"),
+        (vec!["--evaluation2", "psychic"], "psychic"),
+        (vec!["--engine2", "/no/such/kalah-engine"], "--engine2"),
+        // `cat` echoes `hello` and never says `hellook`.
+        (
+            vec!["--engine2", "cat", "--move-timeout", "0.5"],
+            "no hellook",
+        ),
+    ] {
+        let mut all = vec!["match", "--houses", "3", "--seeds", "2", "--quiet"];
+        all.extend(&args);
+        let out = kalah(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
