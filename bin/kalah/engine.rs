@@ -27,9 +27,10 @@ use crate::solving::SolverArgs;
 /// Example: `printf 'position start\ngo depth 8\n' | kalah engine --houses 4 --seeds 3`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The leaf evaluation of the depth-limited searches: `fitted` (fitted to exact values
-    /// for the rules, docs/evaluation.md) or `store` (the store difference)
-    #[arg(long, value_name = "NAME", default_value = "fitted", value_parser = engine::evaluation_named)]
+    /// The leaf evaluation of the depth-limited searches: `store` (the store difference) or
+    /// `fitted` (fitted to exact values for the rules, docs/evaluation.md; it plays worse at
+    /// equal time, docs/matches.md)
+    #[arg(long, value_name = "NAME", default_value = "store", value_parser = engine::evaluation_named)]
     pub evaluation: EvaluationChoice,
 
     #[command(flatten)]

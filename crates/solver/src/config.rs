@@ -47,9 +47,11 @@ pub struct Config {
     /// this many seeds in the houses.
     pub share_min_seeds: usize,
     /// The evaluation at the leaves of the anytime analysis ([`crate::Solver::analyse`]);
-    /// it never touches an exact value. The deepening before an exact proof always orders
-    /// by the store margin ([`Config::for_proof`]): the fitted evaluation's better guesses
-    /// cost the proof more nodes than they save (`docs/evaluation.md`).
+    /// it never touches an exact value. The store difference by default: the fitted
+    /// evaluation guesses values better but, at equal nodes or time, plays worse
+    /// (docs/matches.md). The deepening before an exact proof always orders by the store
+    /// margin ([`Config::for_proof`]): the fitted evaluation's guesses cost the proof more
+    /// nodes than they save (`docs/evaluation.md`).
     pub evaluation: Evaluation,
 }
 
@@ -114,7 +116,6 @@ impl Config {
             return Ok(Config {
                 threads: Config::default_threads(),
                 database: Database::Build(0),
-                evaluation: Evaluation::fitted(game.rules()),
                 ..Config::default()
             });
         }
@@ -137,7 +138,6 @@ impl Config {
                 .map_or(Residence::Mapped, |k| Config::default_residence(seeds, k)),
             table_min_seeds: Config::default_table_min_seeds(chosen.seeds),
             database: chosen.database,
-            evaluation: Evaluation::fitted(game.rules()),
             ..Config::default()
         }
     }
