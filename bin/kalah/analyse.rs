@@ -141,11 +141,7 @@ pub fn analysis_solver(
     seeds: usize,
     limits: &Limits,
 ) -> Result<Solver, CliError> {
-    let mut args = args.clone();
-    let from_env = std::env::var_os(kalah_solver::EGDB_PATH_VAR).is_some();
-    if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
-        args.egdb_seeds = Some(0);
-    }
+    let args = args.for_analysis();
     let mut config = args.config(game, seeds, 1)?;
     if let (None, Some(time)) = (args.hash_mb, limits.time) {
         let seconds = time.as_secs_f64().ceil().max(1.0) as usize;

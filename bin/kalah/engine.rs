@@ -151,12 +151,8 @@ pub fn engine_solver(
     threads: Option<u32>,
     evaluation: EvaluationChoice,
 ) -> Result<Solver, CliError> {
-    let mut args = args.clone();
+    let mut args = args.for_analysis();
     args.threads = threads.or(args.threads);
-    let from_env = std::env::var_os(kalah_solver::EGDB_PATH_VAR).is_some();
-    if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
-        args.egdb_seeds = Some(0);
-    }
     let config = Config {
         evaluation: evaluation.for_rules(game.rules()),
         ..args.config(game, game.capacity(), 1)?

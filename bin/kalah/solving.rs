@@ -98,6 +98,18 @@ impl SolverArgs {
         self.make_solver(self.config(game, seeds, 1)?, game)
     }
 
+    /// These options for an analysis within limits (`analyse`, `--time`, the engine): no
+    /// endgame database unless one is asked for, by a flag or `KALAH_EGDB_PATH`, since
+    /// building one can take longer than the analysis.
+    pub fn for_analysis(&self) -> SolverArgs {
+        let mut args = self.clone();
+        let from_env = kalah_solver::Environment::read().egdb_path.is_some();
+        if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
+            args.egdb_seeds = Some(0);
+        }
+        args
+    }
+
     /// A solver with `config`, with a spinner while its database is built or loaded, and a
     /// word on standard error (unless `--quiet`) when the database cache is filled.
     pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
