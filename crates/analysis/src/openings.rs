@@ -261,17 +261,30 @@ fn solve_steps(
     progress: &(dyn Fn(usize, &Progress) + Sync),
     on_done: &(dyn Fn(usize, &Opening) + Sync),
 ) -> Result<Vec<Opening>, AnalysisError> {
+    each_step(steps.len(), workers, cancel, |i| {
+        let o = solve_step(solver, pos, &steps[i], cancel, &mut |p| progress(i, p))?;
+        on_done(i, &o);
+        Ok(o)
+    })
+}
+
+/// Runs `work(i)` for `i` in `0..count` on `workers` threads, taken in order, and returns
+/// the results in that order: the first error where one fails, [`AnalysisError::Cancelled`]
+/// where `cancel` stopped the pool before every one was done.
+fn each_step<T: Send>(
+    count: usize,
+    workers: usize,
+    cancel: &AtomicBool,
+    work: impl Fn(usize) -> Result<T, AnalysisError> + Sync,
+) -> Result<Vec<T>, AnalysisError> {
     let failure = Mutex::new(None);
-    let mut done: Vec<Opening> = Vec::with_capacity(steps.len());
+    let mut done: Vec<T> = Vec::with_capacity(count);
     pool::run_in_order(
         workers,
-        steps.len(),
+        count,
         cancel,
-        |i| match solve_step(solver, pos, &steps[i], cancel, &mut |p| progress(i, p)) {
-            Ok(o) => {
-                on_done(i, &o);
-                Some(o)
-            }
+        |i| match work(i) {
+            Ok(o) => Some(o),
             Err(e) => {
                 if let Ok(mut f) = failure.lock() {
                     f.get_or_insert(e);
@@ -287,7 +300,7 @@ fn solve_steps(
     if let Some(e) = failure.into_inner().ok().flatten() {
         return Err(e);
     }
-    if done.len() < steps.len() {
+    if done.len() < count {
         return Err(AnalysisError::Cancelled);
     }
     Ok(done)
@@ -374,33 +387,13 @@ pub fn timed_openings(
     if steps.is_empty() {
         return Err(AnalysisError::GameOver);
     }
-    let failure = Mutex::new(None);
-    let mut done = Vec::with_capacity(steps.len());
-    pool::run_in_order(
-        workers,
-        steps.len(),
-        cancel,
-        |i| match analyse_step(solver, pos, &steps[i], limits, cancel) {
-            Ok(o) => {
-                on_done(&o);
-                Some(o)
-            }
-            Err(e) => {
-                if let Ok(mut f) = failure.lock() {
-                    f.get_or_insert(e);
-                }
-                None
-            }
-        },
-        |_, o| {
-            done.push(o);
-            true
-        },
-    )?;
-    if let Some(e) = failure.into_inner().ok().flatten() {
-        return Err(e);
-    }
-    if done.len() < steps.len() || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+    let mut done = each_step(steps.len(), workers, cancel, |i| {
+        let o = analyse_step(solver, pos, &steps[i], limits, cancel)?;
+        on_done(&o);
+        Ok(o)
+    })?;
+    // A step stopped by `cancel` still answers (what it knew): the whole is cancelled.
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(AnalysisError::Cancelled);
     }
     let sign = pos.side_to_move().sign();
