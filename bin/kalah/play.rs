@@ -104,7 +104,7 @@ enum Engine {
 fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<String>), CliError> {
     let seeds = pos.seeds_in_houses() as usize;
     let timed = |limits: Limits| -> Result<Engine, CliError> {
-        let solver = args.solver.for_analysis().solver(game, seeds)?;
+        let solver = crate::analyse::analysis_solver(&args.solver, game, seeds, &limits)?;
         Ok(Engine::Timed(solver, limits))
     };
     if let Some(time) = args.time {

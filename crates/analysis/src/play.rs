@@ -115,8 +115,10 @@ pub fn timed_turn(
     cancel: &AtomicBool,
     on_progress: &mut dyn FnMut(&Analysis),
 ) -> Result<TimedTurn, EngineError> {
+    // One line evaluated in full: a player needs the best turn, and the others only shown
+    // no better lets the deepening go further.
     let analysis = solver
-        .analyse(pos, limits, cancel, on_progress)
+        .analyse_lines(pos, limits, 1, cancel, on_progress)
         .map_err(EngineError::Solve)?;
     if analysis.is_exact() {
         let value = analysis.bounds_from_south().0;

@@ -257,7 +257,9 @@ fn run_go(
         }
         Ok(())
     };
-    let result = solver.analyse(pos, &go.limits, cancel, &mut |a| {
+    // The turns shown are the ones evaluated in full (`multi 0`: every one).
+    let lines = if go.multi == 0 { usize::MAX } else { go.multi };
+    let result = solver.analyse_lines(pos, &go.limits, lines, cancel, &mut |a| {
         if failed.is_none() {
             failed = report(a).err();
         }

@@ -121,7 +121,7 @@ impl Player for SearchPlayer {
         // never cut short.
         let a = self
             .solver
-            .analyse(pos, &self.limits, &AtomicBool::new(false), &mut |_| {})
+            .analyse_lines(pos, &self.limits, 1, &AtomicBool::new(false), &mut |_| {})
             .map_err(|e| PlayerError::Analysis(e.to_string()))?;
         a.best_turn()
             .map(|t| t.notation(game.houses()))
