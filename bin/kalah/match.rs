@@ -75,9 +75,15 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     exact_nodes: u64,
 
-    /// Write every game as one JSON line to FILE (atomically, at the end)
+    /// Write every game as one JSON line to FILE (atomically, at the end); an existing
+    /// FILE that is not the games of a match is refused (docs/outputs.md)
     #[arg(long, value_name = "FILE")]
     games: Option<PathBuf>,
+
+    /// Replace --games FILE whatever it holds (a file of another kind, a read-only file;
+    /// a symbolic link itself, never its target)
+    #[arg(long)]
+    force: bool,
 
     /// Print the result as one JSON object instead of text
     #[arg(long)]
@@ -190,7 +196,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let output = args
         .games
         .as_deref()
-        .map(kalah_io::Output::open)
+        .map(|path| {
+            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, args.force);
+            kalah_io::Output::open_with(path, &checks)
+        })
         .transpose()?;
     let one = Setting::new(
         args.one.time1,

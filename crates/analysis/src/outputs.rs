@@ -40,6 +40,12 @@ pub const REPORT: Kind = Kind {
     test: is_report,
 };
 
+/// The games of `kalah match --games`: JSON lines, one a game.
+pub const GAMES: Kind = Kind {
+    name: "games written by kalah match",
+    test: is_games,
+};
+
 /// An endgame database file (finished; a build's partial file has another name).
 pub const DATABASE: Kind = Kind {
     name: "an endgame database written by kalah egdb build",
@@ -92,6 +98,13 @@ fn is_report(head: &[u8]) -> bool {
     text || json || head.starts_with(b"turn,value,value_for_mover,position_after,pv")
 }
 
+/// A first line that reads as a game of a match (written whole, atomically).
+fn is_games(head: &[u8]) -> bool {
+    first_line(head)
+        .and_then(json_object)
+        .is_some_and(|v| v["game"].is_u64() && v["player1_is"].is_string())
+}
+
 fn is_database(head: &[u8]) -> bool {
     head.starts_with(&kalah_solver::egdb::file::MAGIC)
 }
@@ -119,7 +132,7 @@ mod tests {
     use crate::wire::{answer, report, table, unit};
     use crate::{openings, Offer};
 
-    const ALL: [Kind; 6] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE];
+    const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];
 
     /// The kinds that take `text`, by name.
     fn takers(text: &[u8]) -> Vec<&'static str> {
@@ -179,6 +192,14 @@ mod tests {
         let mut text = Vec::new();
         crate::openings::write_text(&game, &start, &list, 0.0, &mut text).unwrap();
         assert_eq!(takers(&text), [REPORT.name]);
+    }
+
+    #[test]
+    fn a_match_s_games_are_taken_by_their_kind_only() {
+        // The keys `kalah match --games` writes for each game (bin/kalah/match.rs).
+        let line = br#"{"adjudicated":false,"game":0,"moves":["3-6","9"],"north":"store","opening":"4,4,4,4,4,4,0,4,4,4,4,4,4,0:S","opening_moves":[],"player1_is":"south","player1_points":1.0,"rules":"Kalah(6,4)","score":8,"south":"fitted","values":[null]}
+"#;
+        assert_eq!(takers(line), [GAMES.name]);
     }
 
     #[test]
