@@ -648,7 +648,7 @@ fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     // Stopped in the enumeration: no value solved, no partial file begun.
     assert!(
-        stderr(&out).contains("interrupted by Ctrl-C: nothing solved yet"),
+        stderr(&out).contains("interrupted (Ctrl-C or a signal): nothing solved yet"),
         "{}",
         stderr(&out)
     );

@@ -2,7 +2,7 @@
 //! made for many solves at once, the progress bar, Ctrl-C, CSV fields and error messages.
 
 use std::io::{self, IsTerminal};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -84,7 +84,7 @@ pub fn interrupt_flag() -> &'static AtomicBool {
             if flag.swap(true, Relaxed) {
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: finishing cleanly (Ctrl-C again to quit at once)");
+            eprintln!("\ninterrupted: finishing cleanly (a second Ctrl-C or signal quits at once)");
         });
         flag
     })
@@ -100,7 +100,7 @@ pub fn installed_interrupt_flag() -> Option<&'static AtomicBool> {
 pub fn interrupted(what_was_kept: &str) -> CliError {
     CliError::Io(io::Error::new(
         io::ErrorKind::Interrupted,
-        format!("interrupted by Ctrl-C: {what_was_kept}"),
+        format!("interrupted (Ctrl-C or a signal): {what_was_kept}"),
     ))
 }
 
@@ -108,17 +108,19 @@ pub fn interrupted(what_was_kept: &str) -> CliError {
 /// and locked before `body` starts (a file that is no report of `openings` or `pie`, a
 /// read-only file or a symbolic link refused unless `force`), written whole at the end
 /// (atomically for a regular file, straight through for a FIFO or device), untouched when
-/// `body` fails.
+/// `body` fails. `inputs` (the database files the command reads) are never replaced.
 pub fn with_output(
     path: Option<&Path>,
     force: bool,
+    inputs: &[PathBuf],
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let Some(path) = path else {
         return body(out);
     };
-    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force);
+    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force)
+        .reading(inputs.iter().map(PathBuf::as_path));
     let output = kalah_io::Output::open_with(path, &checks)?;
     let mut text = Vec::new();
     body(&mut text)?;

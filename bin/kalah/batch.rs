@@ -196,7 +196,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// be resumed.
 fn open_output(args: &Args) -> Result<Option<Output>, CliError> {
     let input = args.input.as_deref().filter(|p| p.as_os_str() != "-");
-    let checks = Checks::of(outputs::ANSWERS, args.force).reading(input);
+    let databases = args.solver.inputs();
+    let checks = Checks::of(outputs::ANSWERS, args.force)
+        .reading(input)
+        .reading(databases.iter().map(|p| p.as_path()));
     let output = args
         .output
         .as_deref()

@@ -86,10 +86,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
     let (game, start) = args.game.setup()?;
     // Every output is checked and locked before any work.
+    let inputs = args.solver.inputs();
+    let checks = Checks::of(outputs::TABLE, args.force).reading(inputs.iter().map(|p| p.as_path()));
     let outputs = args
         .output
         .iter()
-        .map(|p| Output::open_with(p, &Checks::of(outputs::TABLE, args.force)))
+        .map(|p| Output::open_with(p, &checks))
         .collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
     let plan = plan_until(&game, &start, args.depth, interrupt_flag())

@@ -96,9 +96,14 @@ pub fn with_progress<T>(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    with_output(args.output.file(), args.output.force(), out, |out| {
-        report(args, out)
-    })
+    let inputs = args.solver.inputs();
+    with_output(
+        args.output.file(),
+        args.output.force(),
+        &inputs,
+        out,
+        |out| report(args, out),
+    )
 }
 
 /// Solves and prints to `out`.

@@ -67,13 +67,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    with_output(args.output.file(), args.output.force(), out, |out| {
-        if args.game.position.is_given() {
-            decide_one(args, offer, out)
-        } else {
-            analyse(args, offer, out)
-        }
-    })
+    let inputs = args.solver.inputs();
+    with_output(
+        args.output.file(),
+        args.output.force(),
+        &inputs,
+        out,
+        |out| {
+            if args.game.position.is_given() {
+                decide_one(args, offer, out)
+            } else {
+                analyse(args, offer, out)
+            }
+        },
+    )
 }
 
 /// The whole pie-rule analysis from the start position.

@@ -98,6 +98,15 @@ impl SolverArgs {
         self.make_solver(self.config(game, seeds, 1)?, game)
     }
 
+    /// The database files these options read (`--egdb FILE`, else `KALAH_EGDB_PATH`): an
+    /// output of the same command may never replace one.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let from_env = kalah_solver::Environment::read()
+            .egdb_path
+            .map(PathBuf::from);
+        self.egdb.clone().or(from_env).into_iter().collect()
+    }
+
     /// These options for an analysis within limits (`analyse`, `--time`, the engine): no
     /// endgame database unless one is asked for, by a flag or `KALAH_EGDB_PATH`, since
     /// building one can take longer than the analysis.
