@@ -351,8 +351,7 @@ mod tests {
             let table = read_json(json).unwrap();
             let game = Game::new(table.rules).unwrap();
             let written = write_json(&game, &table.start, table.depth, &table.entries);
-            // The reference tables were written before the header named the family.
-            assert_eq!(written.replacen("\"family\":\"kalah\",", "", 1), json);
+            assert_eq!(written, json);
             assert_eq!(read_csv(&game, csv).unwrap(), table.entries);
             assert_eq!(write_csv(&game, &table.entries), csv);
         }
