@@ -77,11 +77,9 @@ impl RefPos {
     /// Every pit holds `s` seeds; South to move.
     pub fn start(n: usize, s: u8) -> RefPos {
         let mut board = [[[0u8; 8]; 2]; 2];
-        for p in 0..2 {
-            for r in 0..2 {
-                for k in 0..n {
-                    board[p][r][k] = s;
-                }
+        for player in board.iter_mut() {
+            for row in player.iter_mut() {
+                row[..n].fill(s);
             }
         }
         RefPos { n, board, mover: 0 }
