@@ -1,7 +1,11 @@
 //! Fits the evaluation's coefficients (`kalah_solver::eval::weights`) to exact values:
 //! `cargo run --release -p kalah-solver --example fit_eval -- [--quick] [--seed N] [CLASS ...]`
 //! (or `-- --bench [FILE]`: the node count of `kalah bench` with each evaluation in the
-//! exact solve's deepening).
+//! exact solve's deepening; `-- --deep DEPTH [--min-left N] [--max-left N] [--quick]`: the
+//! coefficients of `kalah-6` as shipped, fitted to the values of DEPTH-sowing searches of
+//! positions of Kalah(6,4..6) with more than N seeds in the houses; `-- --depths NODES`:
+//! the mean depth a NODES-node analysis of Kalah(6,6) positions reaches with each
+//! evaluation).
 //!
 //! For each family and board size class it plays games from the start of a few boards
 //! (random, greedy and shallow-search players), keeps positions along them, values them
@@ -18,7 +22,7 @@ use kalah_core::{Game, Position, Rules};
 use kalah_solver::eval::fit::{least_absolute, mean_absolute_error, to_weights};
 use kalah_solver::eval::{features, Evaluation, Weights, FEATURES, FEATURE_NAMES};
 use kalah_solver::retro::Retro;
-use kalah_solver::{bench, Config, Database, Solver};
+use kalah_solver::{bench, Config, Database, Limits, Solver};
 
 /// A small deterministic generator (SplitMix64).
 struct Rng(u64);
@@ -424,8 +428,131 @@ fn bench_nodes(path: &str) {
     }
 }
 
+/// Positions of Kalah(6,4), (6,5) and (6,6) with more than `min_left` seeds in the
+/// houses (the part of the game beyond the exact values' reach), each valued by a
+/// `depth`-sowing analysis with the store difference at its leaves, less its margin.
+fn deep_samples(
+    (min_left, max_left): (u32, u32),
+    depth: u8,
+    want: usize,
+    rng: &mut Rng,
+) -> Vec<(Position, i32)> {
+    let cancel = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for seeds in [4, 5, 6] {
+        let rules = Rules::kalah(6, seeds);
+        let game = Game::new(rules).expect("valid rules");
+        let config = Config {
+            threads: 1,
+            hash_mb: 64,
+            ..Config::default()
+        };
+        let solver = Solver::new(game.clone(), config).expect("a solver");
+        let per = want * seeds as usize / 15 + 1;
+        let positions = sample(rules, 6 * 2 * seeds as u32, 4 * per, rng);
+        let kept = positions.into_iter().filter(|p| {
+            let left = p.seeds_in_houses();
+            left > min_left && left <= max_left
+        });
+        for p in kept.take(per) {
+            let a = solver
+                .analyse_lines(&p, &Limits::depth(depth), 1, &cancel, &mut |_| {})
+                .expect("an analysis");
+            out.push((p, a.eval - p.store_margin()));
+        }
+    }
+    out
+}
+
+/// The opening weights of the class `kalah-6`: fitted to [`deep_samples`] (the
+/// `--deep DEPTH` run), with the mean absolute error on the held-out fifth.
+fn run_deep(depth: u8, range: (u32, u32), quick: bool, rng: &mut Rng) {
+    let t0 = Instant::now();
+    let want = if quick { 500 } else { 2000 };
+    let samples = deep_samples(range, depth, want, rng);
+    let t1 = Instant::now();
+    let (test, train): (Vec<&(Position, i32)>, Vec<_>) =
+        samples.iter().partition(|(p, _)| held_out(p));
+    let xs: Vec<Vec<f64>> = train
+        .iter()
+        .map(|(p, _)| features(p).iter().map(|&f| f as f64).collect())
+        .collect();
+    let ys: Vec<f64> = train.iter().map(|&&(_, y)| y as f64).collect();
+    let w = least_absolute(&xs, &ys, 1.0, 20, 0.25).expect("a regular system");
+    let weights = to_weights("kalah-6", &w).expect("one per feature");
+    print_weights(&weights);
+    let exact: Vec<i32> = test.iter().map(|&&(_, y)| y).collect();
+    let zero = vec![0; exact.len()];
+    let fitted: Vec<i32> = test.iter().map(|(p, _)| weights.estimate(p)).collect();
+    println!(
+        "// opening ({} train, {} held out, depth {depth}): MAE store difference {:.2}, fitted {:.2}; sampling and searching {:.1} s",
+        train.len(),
+        test.len(),
+        mean_absolute_error(&zero, &exact),
+        mean_absolute_error(&fitted, &exact),
+        (t1 - t0).as_secs_f64()
+    );
+}
+
+/// The mean depth that `nodes`-node analyses of positions of Kalah(6,6) games reach with
+/// each evaluation (the `--depths NODES` run).
+fn run_depths(nodes: u64, rng: &mut Rng) {
+    let cancel = AtomicBool::new(false);
+    let rules = Rules::kalah(6, 6);
+    let game = Game::new(rules).expect("valid rules");
+    let positions: Vec<Position> = sample(rules, 72, 300, rng)
+        .into_iter()
+        .filter(|p| p.seeds_in_houses() > 30)
+        .take(100)
+        .collect();
+    for eval in [Evaluation::StoreDifference, Evaluation::fitted(&rules)] {
+        let config = Config {
+            threads: 1,
+            hash_mb: 64,
+            evaluation: eval,
+            ..Config::default()
+        };
+        let solver = Solver::new(game.clone(), config).expect("a solver");
+        let t = Instant::now();
+        let mut depth = 0u64;
+        for p in &positions {
+            let a = solver
+                .analyse_lines(p, &Limits::nodes(nodes), 1, &cancel, &mut |_| {})
+                .expect("an analysis");
+            depth += a.depth as u64;
+        }
+        println!(
+            "// {}: mean depth {:.2} at {nodes} nodes over {} positions, {:.2} s",
+            eval.name(),
+            depth as f64 / positions.len() as f64,
+            positions.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--depths") {
+        let nodes = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(20000);
+        run_depths(nodes, &mut Rng(7));
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--deep") {
+        let depth = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(10);
+        let quick = args.iter().any(|a| a == "--quick");
+        let num = |name: &str, default: u32| {
+            let at = args.iter().position(|a| a == name);
+            at.and_then(|i| args.get(i + 1)?.parse().ok())
+                .unwrap_or(default)
+        };
+        let range = (num("--min-left", 30), num("--max-left", 72));
+        run_deep(depth, range, quick, &mut Rng(2026));
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--bench") {
         bench_nodes(args.get(i + 1).map_or("data/bench.txt", |s| s));
         return;

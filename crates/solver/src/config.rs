@@ -48,7 +48,7 @@ pub struct Config {
     pub share_min_seeds: usize,
     /// The evaluation at the leaves of the anytime analysis ([`crate::Solver::analyse`]);
     /// it never touches an exact value. The store difference by default: the fitted
-    /// evaluation guesses values better but, at equal nodes or time, plays worse
+    /// evaluation plays better only at small budgets, and level at longer ones
     /// (docs/matches.md). The deepening before an exact proof always orders by the store
     /// margin ([`Config::for_proof`]): the fitted evaluation's guesses cost the proof more
     /// nodes than they save (`docs/evaluation.md`).

@@ -6,7 +6,8 @@
 //!
 //! Two evaluations: the store margin alone, and a linear function of a few features of
 //! the houses ([`features`]) whose coefficients were fitted by least squares to exact
-//! values of positions sampled from played games ([`weights`]; the fit is the example
+//! values of positions sampled from played games, or for Kalah on six houses and more to
+//! the values of deeper searches of such positions ([`weights`]; the fit is the example
 //! `fit_eval`, the procedure `docs/evaluation.md`).
 
 pub mod fit;

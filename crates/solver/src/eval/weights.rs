@@ -65,12 +65,12 @@ impl Weights {
 }
 
 // BEGIN FITTED (printed by `fit_eval`)
-/// Kalah, six houses and more.
+/// Kalah, six houses and more: fitted to the values of 12-sowing searches of positions
+/// with more than 30 seeds in the houses (`fit_eval --deep 12`), not to exact values:
+/// these play better (`docs/evaluation.md`).
 pub const KALAH_6: Weights = Weights {
     class: "kalah-6",
-    w: [
-        1104, 75, -518, 721, -365, 1263, -477, -1250, -595, 950, -540, 776,
-    ],
+    w: [36, 12, 903, 3363, -696, 579, -279, 49, -734, 461, -491, 567],
 };
 /// Kalah, five houses and fewer.
 pub const KALAH_SMALL: Weights = Weights {
