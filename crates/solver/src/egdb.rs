@@ -40,8 +40,8 @@ pub const MAX_SEEDS: usize = i8::MAX as usize;
 pub enum EgdbError {
     /// The early stop reads the stores, which the database leaves out.
     EarlyStop,
-    /// The family's positions repeat (Ethiopian Kalah, Oware): it keeps no database files,
-    /// its positions are solved by retrograde analysis of the whole game graph.
+    /// The family keeps no database files (Ethiopian Kalah, whose positions repeat: its
+    /// positions are solved by retrograde analysis of the whole game graph).
     Cyclic(kalah_core::Family),
     /// More seeds than a signed byte can value, or than the game holds.
     TooManySeeds {
@@ -225,6 +225,7 @@ impl std::error::Error for EgdbError {}
 pub(crate) fn serves(built: &Rules, rules: &Rules) -> bool {
     !rules.early_stop
         && rules.family == built.family
+        && rules.grand_slam == built.grand_slam
         && rules.houses == built.houses
         && rules.capture == built.capture
         && rules.end == built.end
@@ -240,6 +241,8 @@ pub struct Egdb {
     complete: usize,
     /// The file it was loaded from (`None` when built in memory).
     path: Option<std::path::PathBuf>,
+    /// Sweeps made by the last level built by the cycle rule ([`crate::cyclic_db`]).
+    sweeps: u32,
 }
 
 impl Egdb {
@@ -279,7 +282,10 @@ impl Egdb {
         if rules.early_stop {
             return Err(EgdbError::EarlyStop);
         }
-        let limit = game.capacity().min(MAX_SEEDS);
+        let limit = match rules.family.is_cyclic() {
+            true => game.capacity().min(crate::cyclic_db::MAX_SEEDS),
+            false => game.capacity().min(MAX_SEEDS),
+        };
         if max_seeds > limit {
             return Err(EgdbError::TooManySeeds {
                 seeds: max_seeds,
@@ -294,6 +300,7 @@ impl Egdb {
             values: values(need.entries)?,
             complete: 0,
             path: None,
+            sweeps: 0,
         })
     }
 
@@ -357,10 +364,24 @@ impl Egdb {
             "a database mapped from a file is read-only"
         );
         assert!(self.supports(game.rules()), "the game's rules");
-        levels::build_level::<Egdb, BATCH>(self, game, level, cancel, progress)
-            .map_err(|levels::Cancelled| EgdbError::Cancelled)?;
+        match game.rules().family.is_cyclic() {
+            true => {
+                let (ranker, values) = (&self.ranker, &self.values);
+                self.sweeps =
+                    crate::cyclic_db::build_level(game, ranker, values, level, cancel, progress)
+                        .map_err(|levels::Cancelled| EgdbError::Cancelled)?;
+            }
+            false => levels::build_level::<Egdb, BATCH>(self, game, level, cancel, progress)
+                .map_err(|levels::Cancelled| EgdbError::Cancelled)?,
+        }
         self.complete = level + 1;
         Ok(())
+    }
+
+    /// The sweeps the last level built by the cycle rule took (families whose positions
+    /// repeat; 0 otherwise).
+    pub fn last_level_sweeps(&self) -> u32 {
+        self.sweeps
     }
 
     /// The most seeds in the houses of a position in the database (for the levels built).
@@ -470,7 +491,7 @@ impl Egdb {
             let want = if settled.is_over() {
                 settled.store_margin()
             } else {
-                pos.moves()
+                game.legal_moves(&pos)
                     .map(|j| {
                         let child = game.play_unchecked(&pos, j);
                         let v = child.store_margin()
@@ -593,8 +614,12 @@ pub fn describe(rules: &Rules) -> String {
         kalah_core::Family::Kalah => String::new(),
         other => format!("{other} "),
     };
+    let grand_slam = match rules.family {
+        kalah_core::Family::Oware => format!(" grand-slam={}", rules.grand_slam),
+        _ => String::new(),
+    };
     format!(
-        "{family}{} houses capture={} end={} leftovers={}{}",
+        "{family}{} houses capture={} end={} leftovers={}{grand_slam}{}",
         rules.houses,
         rules.family.capture_name(rules.capture),
         rules.end,

@@ -35,6 +35,7 @@ pub mod anytime;
 pub mod bench;
 pub mod cache;
 mod config;
+pub mod cyclic_db;
 pub mod cyclic_search;
 mod database;
 mod driver;

@@ -15,9 +15,10 @@
 //!     16    1  leftovers  0 owner, 1 discard
 //!     17    1  K, the most seeds in the houses
 //!     18    1  levels finished (K + 1 in a finished file)
-//!     19    1  family     0 Kalah, 1 General, 2 Nigerian (0 in files written before
-//!              the other families; capture is then 0)
-//!     20    4  zero
+//!     19    1  family     0 Kalah, 1 General, 2 Nigerian, 3 Ethiopian, 4 Oware (0 in
+//!              files written before the other families; capture is then 0)
+//!     20    1  grand slam 0 no-capture, 1 capture-all (Oware's option; 0 otherwise)
+//!     21    3  zero
 //!     24    8  entries that follow (the boards of the finished levels)
 //!     32    8  checksum
 //!     40    8  header check: a hash of bytes 0..40, never 0 (0 in files written before
@@ -27,7 +28,8 @@
 //! ```
 //!
 //! The checksum chains the levels: it starts from a hash of bytes `0..17` of the header
-//! (magic, version, board and rules; mixed with the family byte where it is not 0) and takes in each finished level's hash in turn,
+//! (magic, version, board and rules; mixed with the family byte and then the grand slam
+//! byte where they are not 0) and takes in each finished level's hash in turn,
 //! `sum = mix(sum ^ hash(level))`, where a level's hash combines the hashes of its
 //! 1 MiB blocks (computed in parallel) the same way. It is checked, with the size and a
 //! sample of entries against their children, every time a file is loaded.

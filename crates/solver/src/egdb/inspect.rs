@@ -113,8 +113,8 @@ pub fn probe_file(path: &Path, pos: Position) -> Result<Probed, ProbeError> {
         db.probe(p)
             .map_or(p.score(), |v| v * p.side_to_move().sign())
     };
-    let sowings = pos
-        .moves()
+    let sowings = game
+        .legal_moves(&pos)
         .map(|j| Sowing {
             bin: match pos.side_to_move() {
                 Side::South => j + 1,

@@ -10,13 +10,14 @@ use kalah_core::{Game, Rules, RulesError};
 use super::file::{partial_path, Requirements};
 use super::{Egdb, EgdbError};
 
-/// Refuses the families that keep no database files: Ethiopian Kalah and Oware, whose
-/// positions repeat, are solved by retrograde analysis of the whole game graph instead
-/// ([`EgdbError::Cyclic`]).
+/// Refuses the families that keep no database files ([`EgdbError::Cyclic`]): Ethiopian
+/// Kalah, whose clockwise sowings the probe of a file does not name yet (its databases
+/// build in memory, [`Egdb::build`]). Oware's files are built by the cycle rule
+/// ([`crate::cyclic_db`]).
 pub fn refuse_cyclic(rules: &Rules) -> Result<(), EgdbError> {
-    match rules.family.is_cyclic() {
-        true => Err(EgdbError::Cyclic(rules.family)),
-        false => Ok(()),
+    match rules.family {
+        kalah_core::Family::Ethiopian => Err(EgdbError::Cyclic(rules.family)),
+        _ => Ok(()),
     }
 }
 
@@ -61,7 +62,11 @@ impl FileBuild {
         let houses = rules.houses.max(1) as usize;
         // Refused here, by the flag's own limit, before the seeds per house raised for it
         // could fail as too many seeds per house.
-        let limit = super::MAX_SEEDS.min(kalah_core::MAX_TOTAL_SEEDS / (2 * houses) * (2 * houses));
+        let most = match rules.family.is_cyclic() {
+            true => crate::cyclic_db::MAX_SEEDS,
+            false => super::MAX_SEEDS,
+        };
+        let limit = most.min(kalah_core::MAX_TOTAL_SEEDS / (2 * houses) * (2 * houses));
         if max_seeds > limit {
             return Err(PlanError::Size(EgdbError::TooManySeeds {
                 seeds: max_seeds,
@@ -148,8 +153,8 @@ mod tests {
             Some(PlanError::Unbuildable(EgdbError::EarlyStop))
         );
         assert_eq!(
-            FileBuild::plan(Rules::oware(6, 4), 10).err(),
-            Some(PlanError::Unbuildable(EgdbError::Cyclic(Family::Oware)))
+            FileBuild::plan(Rules::ethiopian(6, 4), 10).err(),
+            Some(PlanError::Unbuildable(EgdbError::Cyclic(Family::Ethiopian)))
         );
         assert!(matches!(
             FileBuild::plan(Rules::kalah(4, 4), 200),

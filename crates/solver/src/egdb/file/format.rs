@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use kalah_core::{mix, Capture, End, Family, Leftovers, Rules};
+use kalah_core::{mix, Capture, End, Family, GrandSlam, Leftovers, Rules};
 use rayon::prelude::*;
 
 use super::io_error;
@@ -21,7 +21,13 @@ pub const HEADER: u64 = 64;
 const BLOCK: usize = 1 << 20;
 
 /// The rule families by their code in byte 19 of the header.
-const FAMILIES: [Family; 3] = [Family::Kalah, Family::General, Family::Nigerian];
+const FAMILIES: [Family; 5] = [
+    Family::Kalah,
+    Family::General,
+    Family::Nigerian,
+    Family::Ethiopian,
+    Family::Oware,
+];
 
 /// The code of `family` in the header ([`FAMILIES`]).
 fn family_code(family: Family) -> u8 {
@@ -56,6 +62,7 @@ impl FileInfo {
         h[17] = self.max_seeds as u8;
         h[18] = self.levels as u8;
         h[19] = family_code(self.rules.family);
+        h[20] = (self.rules.grand_slam == GrandSlam::CaptureAll) as u8;
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..40].copy_from_slice(&self.checksum.to_le_bytes());
         let check = header_check(&h);
@@ -115,8 +122,16 @@ impl FileInfo {
                 Leftovers::Owner
             },
             early_stop: false,
-            grand_slam: kalah_core::GrandSlam::NoCapture,
+            grand_slam: match flag(h[20], "grand slam")? {
+                true => GrandSlam::CaptureAll,
+                false => GrandSlam::NoCapture,
+            },
         };
+        if rules.grand_slam != GrandSlam::NoCapture && family != Family::Oware {
+            return Err(corrupt(
+                "a grand slam rule for a family without one in the header",
+            ));
+        }
         if rules.capture == Capture::Empty && !family.has_capture_option() {
             return Err(corrupt(
                 "a capture rule for a family without one in the header",
@@ -173,9 +188,13 @@ fn header_check(header: &[u8; HEADER as usize]) -> u64 {
 /// then the family where it is not Kalah (byte 19; Kalah's files came first).
 pub(super) fn checksum_seed(header: &[u8; HEADER as usize]) -> u64 {
     let seed = hash_bytes(&header[0..17]);
-    match header[19] {
+    let seed = match header[19] {
         0 => seed,
         family => mix(seed ^ family as u64),
+    };
+    match header[20] {
+        0 => seed,
+        grand_slam => mix(seed ^ (grand_slam as u64) << 8),
     }
 }
 

@@ -238,6 +238,7 @@ impl Egdb {
             values: Bytes::empty(),
             complete: 0,
             path: None,
+            sweeps: 0,
         };
         probe.for_game(game, &path.display().to_string())?;
         Egdb::open_as(path, residence)?.for_game(game, &path.display().to_string())
