@@ -3,6 +3,8 @@ by move, OpenSpiel's MCTS bot plays whole games of Kalah and Oware through it, a
 OpenSpiel's exhaustive search over it (margin returns) finds the engine's exact values."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -258,3 +260,15 @@ def test_win_draw_loss_returns_are_the_sign_of_the_margin():
     exact, _ = minimax.alpha_beta_search(margin, maximum_depth=1000)
     assert value == (exact > 0) - (exact < 0)
 
+
+
+def test_without_open_spiel_the_import_says_what_to_install():
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "try:\n    import kalah.openspiel\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "pip install open_spiel" in out
