@@ -33,8 +33,8 @@ sowings is scored as its stores stand (adjudicated; only reached by very long ga
 ``online-empty``, ``general``, ``egyptian``, ``nigerian``, ``ethiopian``, ``oware``),
 ``houses`` (6), ``seeds`` (4), ``capture``, ``end``, ``leftovers``, ``grand_slam`` (the
 command line's option values; empty: the preset's), ``early_stop`` (``yes``, ``no``, or
-empty: the preset's), ``position`` (a board in the notation to start from; empty: the
-start), ``returns`` (``win_draw_loss`` or ``margin``), ``max_game_length`` (1000).
+empty: the preset's), ``position`` (a board in the notation to start from, its commas
+written as semicolons inside a game string; empty: the start), ``returns`` (``win_draw_loss`` or ``margin``), ``max_game_length`` (1000).
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ class _Shared:
 
     def __init__(self, params: Dict[str, Any]):
         self.rules = _rules(params)
-        board = params["position"]
+        board = params["position"].replace(";", ",")
         self.start = self.rules.position(board) if board else self.rules.start()
         self.houses = self.rules.houses
         self.cyclic = self.rules.is_cyclic
@@ -204,6 +204,9 @@ class KalahGame(pyspiel.Game):
         unknown = set(full) - set(_PARAMETERS)
         if unknown:
             raise ValueError(f"unknown parameters of kalah: {', '.join(sorted(unknown))}")
+        # OpenSpiel's game strings split parameters on commas: the board is kept with
+        # semicolons, so that str(game) loads the same game again.
+        full["position"] = str(full["position"]).replace(",", ";")
         shared = _Shared(full)
         utility = float(shared.seeds) if shared.margin else 1.0
         info = pyspiel.GameInfo(

@@ -72,11 +72,6 @@ impl Callback {
         }
     }
 
-    /// True when there is a function to call.
-    pub fn is_set(&self) -> bool {
-        self.function.is_some()
-    }
-
     /// Calls the function with what `make` builds, taking the GIL; an exception raised
     /// (by `make` or the function) is kept and raises `cancel`.
     pub fn call<'py, F>(&self, cancel: &AtomicBool, make: F)

@@ -3,7 +3,9 @@
 //! run without the GIL and stop on Ctrl-C; every error is an exception of `kalah.errors`
 //! with the command line's message.
 
+mod analysis;
 mod errors;
+mod export;
 mod interrupt;
 mod position;
 mod rules;
@@ -19,7 +21,18 @@ fn _kalah(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::PyPosition>()?;
     m.add_class::<solve::PyProgress>()?;
     m.add_class::<solve::PySolution>()?;
+    m.add_class::<analysis::PyAnalysis>()?;
+    m.add_class::<analysis::PyTurnAnalysis>()?;
+    m.add_class::<analysis::PyOpening>()?;
+    m.add_class::<analysis::PyPieChoice>()?;
+    m.add_class::<analysis::PyPieAnalysis>()?;
+    m.add_class::<analysis::PyProbe>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::openings, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::pie, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::probe, m)?)?;
+    m.add_function(wrap_pyfunction!(export::export_columns, m)?)?;
     m.add("CLOCKWISE", kalah_core::CLOCKWISE)?;
     m.add("MAX_HOUSES", kalah_core::MAX_HOUSES)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

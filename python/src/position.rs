@@ -126,7 +126,11 @@ impl PyPosition {
     #[getter]
     fn counts(&self) -> Vec<u32> {
         // Wider than a byte: a list of ints in Python, not `bytes`.
-        self.pos.absolute_counts().into_iter().map(u32::from).collect()
+        self.pos
+            .absolute_counts()
+            .into_iter()
+            .map(u32::from)
+            .collect()
     }
 
     /// The houses of `side`, from that player's left (South: bins 1..H; North: bins
@@ -229,7 +233,7 @@ impl PyPosition {
     /// dashes), every one checked, and returns the position reached.
     fn play(&self, moves: &str) -> PyResult<PyPosition> {
         let (next, _) = notation::play_moves(self.rules.game(), self.pos, moves)
-            .map_err(|e| position_error(&e))?;
+            .map_err(|e| moves_error(&e))?;
         Ok(PyPosition::new_in(self.rules.clone(), next))
     }
 
@@ -273,6 +277,15 @@ impl PyPosition {
             helper,
             (self.pos.to_string(), self.rules.rules().to_string()),
         ))
+    }
+}
+
+/// The exception for a list of moves refused, with the message of the command line's
+/// `--moves` (which names the bin as written).
+fn moves_error(e: &kalah_core::PositionError) -> PyErr {
+    match position_error(e) {
+        err if matches!(e, kalah_core::PositionError::BadMove(_)) => err,
+        _ => error(Kind::IllegalMove, setup::move_message(e)),
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_analysis::progress::phase_name;
 use kalah_core::{Game, Position, Side};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Overrides, Progress, Solution, SolveError, Solver, SolverError};
+use kalah_solver::{Config, Overrides, Progress, Solution, SolveError, Solver, SolverError};
 use pyo3::prelude::*;
 
 use crate::errors::{error, override_error, solve_error, solver_error, Kind};
@@ -61,15 +61,46 @@ impl Settings {
         solves: usize,
         cancel: &AtomicBool,
     ) -> Result<Solver, Failure> {
-        let config = self
+        self.solver_with(game, seeds, solves, cancel, |_| {})
+    }
+
+    /// [`Settings::solver`] with its configuration changed by `adjust` first.
+    pub fn solver_with(
+        &self,
+        game: &Game,
+        seeds: usize,
+        solves: usize,
+        cancel: &AtomicBool,
+        adjust: impl FnOnce(&mut Config),
+    ) -> Result<Solver, Failure> {
+        let mut config = self
             .overrides
             .config(game, seeds, solves)
             .map_err(|e| Failure::Py(override_error(&e)))?;
+        adjust(&mut config);
         match Solver::new_cancellable(game.clone(), config, cancel) {
             Ok(solver) => Ok(solver),
             Err(SolverError::Database(EgdbError::Cancelled)) => Err(Failure::Cancelled),
             Err(e) => Err(Failure::Py(solver_error(&e))),
         }
+    }
+
+    /// A solver of one search thread for `solves` solves run at once, and the number of
+    /// workers to run them on (`threads`, default every core), as `kalah openings` and
+    /// `kalah export` make them: the solves share the one table.
+    pub fn parallel_solver(
+        &self,
+        game: &Game,
+        seeds: usize,
+        solves: usize,
+        cancel: &AtomicBool,
+    ) -> Result<(Solver, usize), Failure> {
+        let mut workers = 1;
+        let solver = self.solver_with(game, seeds, solves, cancel, |c| {
+            workers = c.threads.max(1);
+            c.threads = 1;
+        })?;
+        Ok((solver, workers))
     }
 }
 
@@ -90,6 +121,15 @@ impl Failure {
             Failure::Cancelled => callback
                 .take_error()
                 .unwrap_or_else(|| error(Kind::Internal, "the work was cancelled")),
+        }
+    }
+}
+
+impl From<kalah_analysis::AnalysisError> for Failure {
+    fn from(e: kalah_analysis::AnalysisError) -> Failure {
+        match e {
+            kalah_analysis::AnalysisError::Cancelled => Failure::Cancelled,
+            e => Failure::Py(crate::errors::analysis_error(&e)),
         }
     }
 }

@@ -3,6 +3,8 @@ by move, OpenSpiel's MCTS bot plays whole games of Kalah and Oware through it, a
 OpenSpiel's exhaustive search over it (margin returns) finds the engine's exact values."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -109,9 +111,11 @@ def test_parameters_reach_the_rules():
 
 
 def test_a_game_can_start_from_a_position():
-    # OpenSpiel's parameter string splits on commas: the board goes in a dict.
     board = "0,0,1,0,0,0,20,0,0,0,0,0,1,26:N"
     game = pyspiel.load_game("kalah", {"position": board, "returns": "margin"})
+    # OpenSpiel's game strings split on commas: the board is kept with semicolons.
+    assert game.get_parameters()["position"] == board.replace(",", ";")
+    assert str(pyspiel.load_game(str(game)).new_initial_state()) == board
     state = game.new_initial_state()
     assert str(state) == board
     assert state.current_player() == 1
@@ -219,6 +223,36 @@ def test_openspiels_alpha_beta_finds_the_exact_values(spec):
         state.apply_action(rng.choice(state.legal_actions()))
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kalah(rules=oware,houses=2,seeds=1)",
+        "kalah(rules=oware,houses=2,seeds=2)",
+        "kalah(rules=ethiopian,houses=2,seeds=2)",
+    ],
+)
+def test_a_repetition_ending_the_game_keeps_the_engines_values(spec):
+    # The engine values a cycle as the margin standing (retrograde analysis); ending the
+    # game at the first repetition gives the same values on the smallest boards.
+    game = pyspiel.load_game(spec[:-1] + ",returns=margin)")
+    assert game.rules.is_cyclic
+    value, _ = minimax.alpha_beta_search(game, maximum_depth=1000)
+    assert value == kalah.solve(game.rules.start()).value
+
+
+def test_a_state_survives_serialization():
+    game = pyspiel.load_game("kalah(rules=ethiopian,houses=4,seeds=3,returns=margin)")
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    for _ in range(6):
+        state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    assert str(state2) == str(state)
+    assert state2.legal_actions() == state.legal_actions()
+
+
 def test_win_draw_loss_returns_are_the_sign_of_the_margin():
     margin = pyspiel.load_game("kalah(houses=4,seeds=1,returns=margin)")
     wdl = pyspiel.load_game("kalah(houses=4,seeds=1)")
@@ -226,3 +260,15 @@ def test_win_draw_loss_returns_are_the_sign_of_the_margin():
     exact, _ = minimax.alpha_beta_search(margin, maximum_depth=1000)
     assert value == (exact > 0) - (exact < 0)
 
+
+
+def test_without_open_spiel_the_import_says_what_to_install():
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "try:\n    import kalah.openspiel\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert "pip install open_spiel" in out

@@ -1,0 +1,506 @@
+//! `kalah.analyse`, `kalah.openings`, `kalah.pie` and `kalah.probe`: the anytime analysis
+//! within limits, every first turn solved, the pie rule, and a database file's values.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use kalah_analysis::openings::{first_steps, Offer, Opening};
+use kalah_analysis::{openings as solve_openings, pie as solve_pie};
+use kalah_core::{Game, Position};
+use kalah_solver::egdb::{self, ProbeError};
+use kalah_solver::{Analysis, Limits, RootTurn, Solver};
+use pyo3::prelude::*;
+
+use crate::errors::{analysis_error, error, position_error, rules_error, Kind};
+use crate::interrupt::{interruptible, Callback};
+use crate::position::PyPosition;
+use crate::rules::PySide;
+use crate::solve::{Failure, Settings};
+
+/// The table of a time-limited analysis, in MiB per second of it (as `kalah analyse`).
+const TABLE_MB_PER_SECOND: usize = 16;
+
+/// One root turn of an analysis: its evaluation and proven interval.
+#[pyclass(name = "TurnAnalysis", module = "kalah", frozen, get_all)]
+#[derive(Clone, Debug)]
+pub struct PyTurnAnalysis {
+    /// The turn in the notation.
+    pub turn: String,
+    /// Its evaluation from South (heuristic unless `exact`).
+    pub value: i32,
+    /// Its evaluation for the player to move at the root.
+    pub value_for_mover: i32,
+    /// True when the proven interval has closed: `value` is exact.
+    pub exact: bool,
+    /// The proven interval from South.
+    pub lower: i32,
+    /// See `lower`.
+    pub upper: i32,
+    /// The depth behind the evaluation, in sowings.
+    pub depth: u8,
+}
+
+impl PyTurnAnalysis {
+    fn of(t: &RootTurn, houses: usize) -> PyTurnAnalysis {
+        let (lower, upper) = t.bounds_from_south();
+        PyTurnAnalysis {
+            turn: t.turn.notation(houses),
+            value: t.eval_from_south(),
+            value_for_mover: t.eval,
+            exact: t.is_exact(),
+            lower,
+            upper,
+            depth: t.depth,
+        }
+    }
+}
+
+/// What an analysis within limits knows: an evaluation inside the proven interval that
+/// holds the exact value (exact once they meet), the best turn and line, every root turn.
+#[pyclass(name = "Analysis", module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyAnalysis {
+    /// The position analysed.
+    pub position: PyPosition,
+    /// The evaluation from South: heuristic unless `exact`, always within the interval.
+    pub value: i32,
+    /// The evaluation for the player to move.
+    pub value_for_mover: i32,
+    /// The player to move.
+    pub side_to_move: PySide,
+    /// The best turn found; None when the game is over.
+    pub best_turn: Option<String>,
+    /// The best line (to the end of the game, replaying to the value, once exact).
+    pub line: Vec<String>,
+    /// True when the proven interval has closed.
+    pub exact: bool,
+    /// The proven interval from South: the exact value lies in `[lower, upper]`.
+    pub lower: i32,
+    /// See `lower`.
+    pub upper: i32,
+    /// The deepest completed depth-limited search, in sowings.
+    pub depth: u8,
+    /// Every root turn, best first.
+    pub turns: Vec<PyTurnAnalysis>,
+    /// Nodes searched by every thread.
+    pub nodes: u64,
+    /// Wall time in seconds.
+    pub seconds: f64,
+}
+
+impl PyAnalysis {
+    fn of(position: &PyPosition, a: &Analysis) -> PyAnalysis {
+        let h = position.pos.houses_per_side();
+        let (lower, upper) = a.bounds_from_south();
+        PyAnalysis {
+            position: position.clone(),
+            value: a.eval_from_south(),
+            value_for_mover: a.eval,
+            side_to_move: a.side.into(),
+            best_turn: a.best_turn().map(|t| t.notation(h)),
+            line: kalah_solver::line::notations(h, &a.pv),
+            exact: a.is_exact(),
+            lower,
+            upper,
+            depth: a.depth,
+            turns: a.turns.iter().map(|t| PyTurnAnalysis::of(t, h)).collect(),
+            nodes: a.nodes,
+            seconds: a.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "Analysis(value={}, exact={}, lower={}, upper={}, best_turn={:?}, depth={})",
+            self.value,
+            if self.exact { "True" } else { "False" },
+            self.lower,
+            self.upper,
+            self.best_turn.as_deref().unwrap_or(""),
+            self.depth
+        )
+    }
+}
+
+/// The limits of an analysis from its keyword arguments.
+fn limits(time: Option<f64>, nodes: Option<u64>, depth: Option<u8>) -> PyResult<Limits> {
+    let time = match time {
+        Some(t) if !(t > 0.0 && t <= 1e6) => {
+            return Err(error(
+                Kind::Rules,
+                format!("time must be more than 0 and at most 1000000 seconds, not {t}"),
+            ))
+        }
+        t => t.map(Duration::from_secs_f64),
+    };
+    Ok(Limits { time, nodes, depth })
+}
+
+/// The solver of an analysis: the solve's, with no endgame database unless one is asked
+/// for (a build could take longer than the analysis) and, under a time limit, a table of
+/// at most 16 MiB a second; as `kalah analyse` makes it.
+fn analysis_solver(
+    settings: &Settings,
+    game: &Game,
+    pos: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Solver, Failure> {
+    let mut settings = settings.clone();
+    let o = &mut settings.overrides;
+    let from_env = kalah_solver::Environment::read().egdb_path.is_some();
+    if o.egdb.is_none() && o.egdb_seeds.is_none() && !from_env && !game.rules().family.is_cyclic() {
+        o.egdb_seeds = Some(0);
+    }
+    let cap = match (o.hash_mb, limits.time) {
+        (None, Some(time)) => {
+            let seconds = time.as_secs_f64().ceil().max(1.0) as usize;
+            Some((TABLE_MB_PER_SECOND * seconds).next_power_of_two())
+        }
+        _ => None,
+    };
+    settings.solver_with(game, pos.seeds_in_houses() as usize, 1, cancel, |c| {
+        if let Some(cap) = cap {
+            c.hash_mb = c.hash_mb.min(cap);
+        }
+    })
+}
+
+/// Analyses `position` within limits; see the stub for the arguments.
+#[pyfunction]
+#[pyo3(signature = (position, *, time = None, nodes = None, depth = None, lines = None,
+                    threads = None, hash_mb = None, egdb = None, egdb_seeds = None,
+                    cache = true, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyse(
+    py: Python<'_>,
+    position: PyPosition,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<u8>,
+    lines: Option<usize>,
+    threads: Option<usize>,
+    hash_mb: Option<u64>,
+    egdb: Option<PathBuf>,
+    egdb_seeds: Option<usize>,
+    cache: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<PyAnalysis> {
+    let limits = limits(time, nodes, depth)?;
+    let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, None)?;
+    let callback = Callback::new(progress);
+    let game = position.rules.game().clone();
+    let pos = position.pos;
+    let lines = lines.unwrap_or(usize::MAX).max(1);
+    let shown = &position;
+    let analysed = interruptible(py, |cancel| -> Result<Analysis, Failure> {
+        let solver = analysis_solver(&settings, &game, &pos, &limits, cancel)?;
+        let a = solver.analyse_lines(&pos, &limits, lines, cancel, &mut |a| {
+            callback.call(cancel, |py| {
+                Ok(Bound::new(py, PyAnalysis::of(shown, a))?.into_any())
+            })
+        })?;
+        Ok(a)
+    })?;
+    match analysed {
+        Ok(a) => Ok(PyAnalysis::of(&position, &a)),
+        // An analysis stopped by its flag still knows something; only a callback's
+        // exception stops it early.
+        Err(failure) => Err(failure.into_err(&callback)),
+    }
+}
+
+/// One first turn solved exactly.
+#[pyclass(name = "Opening", module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyOpening {
+    /// The turn in the notation.
+    pub turn: String,
+    /// The position it leads to.
+    pub position_after: PyPosition,
+    /// Its exact value from South.
+    pub value: i32,
+    /// Its exact value for the player who makes it.
+    pub value_for_mover: i32,
+    /// A principal variation from the position before the turn, starting with it.
+    pub line: Vec<String>,
+    /// Nodes searched for it.
+    pub nodes: u64,
+    /// Wall time of its solve in seconds.
+    pub seconds: f64,
+}
+
+impl PyOpening {
+    fn of(position: &PyPosition, o: &Opening) -> PyOpening {
+        let h = position.pos.houses_per_side();
+        PyOpening {
+            turn: o.step.turn.notation(h),
+            position_after: PyPosition::new_in(position.rules.clone(), o.step.after),
+            value: o.value,
+            value_for_mover: o.value_for_mover(),
+            line: kalah_solver::line::notations(h, &o.pv),
+            nodes: o.nodes,
+            seconds: o.elapsed.as_secs_f64(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyOpening {
+    fn __repr__(&self) -> String {
+        format!("Opening(turn={:?}, value={})", self.turn, self.value)
+    }
+}
+
+/// The offer of the pie rule from its name.
+fn offer(name: &str) -> PyResult<Offer> {
+    match name.replace('_', "-").as_str() {
+        "turn" => Ok(Offer::AfterTurn),
+        "first-sowing" => Ok(Offer::AfterFirstSowing),
+        _ => Err(error(
+            Kind::Rules,
+            format!("unknown offer '{name}': expected one of turn first-sowing"),
+        )),
+    }
+}
+
+/// Every first move of `pos` solved on a solver shared by parallel workers (as
+/// `kalah openings` runs them), by `work`.
+fn every_first_move<T: Send>(
+    py: Python<'_>,
+    position: &PyPosition,
+    offer: Offer,
+    settings: &Settings,
+    callback: &Callback,
+    work: impl Fn(&Solver, usize, &AtomicBool, &(dyn Fn(&Opening) + Sync)) -> Result<T, Failure>
+        + Send
+        + Sync,
+) -> PyResult<T> {
+    let game = position.rules.game().clone();
+    let pos = position.pos;
+    if pos.is_over() {
+        return Err(analysis_error(&kalah_analysis::AnalysisError::GameOver));
+    }
+    let steps = first_steps(&game, &pos, offer).len();
+    let done = interruptible(py, |cancel| -> Result<T, Failure> {
+        let (solver, workers) =
+            settings.parallel_solver(&game, pos.seeds_in_houses() as usize, steps, cancel)?;
+        work(&solver, workers, cancel, &|o: &Opening| {
+            callback.call(cancel, |py| {
+                Ok(Bound::new(py, PyOpening::of(position, o))?.into_any())
+            })
+        })
+    })?;
+    done.map_err(|f| f.into_err(callback))
+}
+
+/// Every first turn of the mover solved; see the stub for the arguments.
+#[pyfunction]
+#[pyo3(signature = (position, *, threads = None, hash_mb = None, egdb = None,
+                    egdb_seeds = None, cache = true, deepening = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn openings(
+    py: Python<'_>,
+    position: PyPosition,
+    threads: Option<usize>,
+    hash_mb: Option<u64>,
+    egdb: Option<PathBuf>,
+    egdb_seeds: Option<usize>,
+    cache: bool,
+    deepening: Option<u8>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Vec<PyOpening>> {
+    let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
+    let callback = Callback::new(progress);
+    let pos = position.pos;
+    let list = every_first_move(
+        py,
+        &position,
+        Offer::AfterTurn,
+        &settings,
+        &callback,
+        |solver, workers, cancel, on_done| {
+            solve_openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
+                .map_err(Failure::from)
+        },
+    )?;
+    Ok(list.iter().map(|o| PyOpening::of(&position, o)).collect())
+}
+
+/// One first move under the pie rule, and the second player's choice after it.
+#[pyclass(name = "PieChoice", module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyPieChoice {
+    /// The move, solved exactly (its value without the rule).
+    pub opening: PyOpening,
+    /// True when the second player takes over the first player's side.
+    pub swap: bool,
+    /// The first player's final margin with the rule: `-abs(opening.value_for_mover)`.
+    pub first_player: i32,
+    /// How much more the second player gets by this choice than by the other.
+    pub advantage: i32,
+}
+
+/// The pie rule applied to every first move.
+#[pyclass(name = "PieAnalysis", module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyPieAnalysis {
+    /// `turn` or `first-sowing`: when the offer comes.
+    pub offer: String,
+    /// The value of the game with the rule, for the first player.
+    pub value: i32,
+    /// Every first move, best first for the first player with the rule.
+    pub choices: Vec<PyPieChoice>,
+    /// The first player's best first move with the rule: `choices[0]`.
+    pub best: PyPieChoice,
+}
+
+#[pymethods]
+impl PyPieAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "PieAnalysis(value={}, best={:?}, swap={})",
+            self.value,
+            self.best.opening.turn,
+            if self.best.swap { "True" } else { "False" }
+        )
+    }
+}
+
+/// The pie rule for the first moves of `position`; see the stub for the arguments.
+#[pyfunction]
+#[pyo3(signature = (position, *, offer = "turn", threads = None, hash_mb = None, egdb = None,
+                    egdb_seeds = None, cache = true, deepening = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn pie(
+    py: Python<'_>,
+    position: PyPosition,
+    offer: &str,
+    threads: Option<usize>,
+    hash_mb: Option<u64>,
+    egdb: Option<PathBuf>,
+    egdb_seeds: Option<usize>,
+    cache: bool,
+    deepening: Option<u8>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<PyPieAnalysis> {
+    let offer = self::offer(offer)?;
+    let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
+    let callback = Callback::new(progress);
+    let pos = position.pos;
+    let analysis = every_first_move(
+        py,
+        &position,
+        offer,
+        &settings,
+        &callback,
+        |solver, workers, cancel, on_done| {
+            solve_pie(solver, &pos, offer, workers, cancel, on_done).map_err(Failure::from)
+        },
+    )?;
+    let choices: Vec<PyPieChoice> = analysis
+        .choices
+        .iter()
+        .map(|c| PyPieChoice {
+            opening: PyOpening::of(&position, &c.opening),
+            swap: c.decision.swap,
+            first_player: c.decision.first_player,
+            advantage: c.decision.advantage,
+        })
+        .collect();
+    Ok(PyPieAnalysis {
+        offer: analysis.offer.name().to_string(),
+        value: analysis.value,
+        best: choices[0].clone(),
+        choices,
+    })
+}
+
+/// A position's exact value read from an endgame database file.
+#[pyclass(name = "Probe", module = "kalah", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyProbe {
+    /// The position probed (settled: a game over is scored).
+    pub position: PyPosition,
+    /// Its exact value from South.
+    pub value: i32,
+    /// Its exact value for the player to move.
+    pub value_for_mover: i32,
+    /// Each legal sowing in the notation with the exact value from South after it.
+    pub moves: Vec<(String, i32)>,
+    /// The best sowings for the player to move, in the notation.
+    pub best: Vec<String>,
+}
+
+/// The value of `position` in the database file `egdb`; see the stub.
+#[pyfunction]
+pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<PyProbe> {
+    let info = egdb::file::read_info(&egdb).map_err(|e| error(Kind::Database, e.to_string()))?;
+    let (mine, theirs) = (position.rules.rules(), &info.rules);
+    if (
+        mine.family,
+        mine.capture,
+        mine.end,
+        mine.leftovers,
+        mine.grand_slam,
+    ) != (
+        theirs.family,
+        theirs.capture,
+        theirs.end,
+        theirs.leftovers,
+        theirs.grand_slam,
+    ) || mine.early_stop
+    {
+        return Err(error(
+            Kind::Mismatch,
+            format!(
+                "{} holds positions of {}, not of {mine}",
+                egdb.display(),
+                egdb::describe(theirs)
+            ),
+        ));
+    }
+    let pos = position.pos;
+    let path = egdb.clone();
+    let probed = py.detach(move || egdb::probe_file(&path, pos));
+    let probed = probed.map_err(|e| match e {
+        ProbeError::Egdb(e) => error(Kind::Database, e.to_string()),
+        ProbeError::Rules(e) => rules_error(&e),
+        ProbeError::Position(e) => position_error(&e),
+        ProbeError::NotInDatabase {
+            houses,
+            seeds,
+            db_houses,
+            max_seeds,
+        } => error(
+            Kind::Mismatch,
+            format!(
+                "{} holds positions of {db_houses} houses per side with at most {max_seeds} \
+                 seeds in the houses; the position has {houses} houses per side and {seeds} \
+                 seeds in the houses",
+                egdb.display()
+            ),
+        ),
+    })?;
+    let best = probed
+        .sowings
+        .iter()
+        .filter(|s| probed.is_best(s))
+        .map(|s| s.bin.to_string())
+        .collect();
+    Ok(PyProbe {
+        position: PyPosition::new_in(position.rules.clone(), probed.position),
+        value: probed.value,
+        value_for_mover: probed.value_for_mover(),
+        moves: probed
+            .sowings
+            .iter()
+            .map(|s| (s.bin.to_string(), s.value))
+            .collect(),
+        best,
+    })
+}

@@ -1,0 +1,78 @@
+"""Long calls release the GIL, stop on KeyboardInterrupt, and report progress."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+import kalah
+
+# Kalah(6,6) without an endgame database: far longer than any test may wait, so only an
+# interrupt ends these solves.
+LONG = dict(egdb_seeds=0, hash_mb=16, threads=1)
+
+
+def long_position():
+    return kalah.start(houses=6, seeds=6)
+
+
+def test_keyboard_interrupt_stops_a_long_solve_and_python_runs_meanwhile():
+    running = threading.Event()
+    counted = []
+
+    def interrupter():
+        running.wait()
+        # Python code runs while the solve does: the GIL is released.
+        total = 0
+        for i in range(200_000):
+            total += i
+        counted.append(total)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    helper = threading.Thread(target=interrupter)
+    helper.start()
+    with pytest.raises(KeyboardInterrupt):
+        kalah.solve(long_position(), progress=lambda p: running.set(), **LONG)
+    helper.join()
+    assert counted == [sum(range(200_000))]
+
+
+def test_keyboard_interrupt_stops_a_long_analysis():
+    running = threading.Event()
+
+    def interrupter():
+        running.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    helper = threading.Thread(target=interrupter)
+    helper.start()
+    with pytest.raises(KeyboardInterrupt):
+        kalah.analyse(long_position(), progress=lambda a: running.set(), **LONG)
+    helper.join()
+
+
+def test_an_exception_of_the_progress_callback_stops_the_solve_and_is_raised():
+    class Enough(Exception):
+        pass
+
+    seen = []
+
+    def progress(p):
+        seen.append(p)
+        raise Enough()
+
+    with pytest.raises(Enough):
+        kalah.solve(long_position(), progress=progress, **LONG)
+    assert len(seen) == 1
+    report = seen[0]
+    assert isinstance(report, kalah.Progress)
+    assert report.lower <= report.upper and report.nodes >= 0
+
+
+def test_progress_reports_bounds_that_hold_the_value():
+    pos = kalah.start(houses=5, seeds=3)
+    reports = []
+    solution = kalah.solve(pos, progress=reports.append, threads=1)
+    for p in reports:
+        assert p.lower <= solution.value <= p.upper
