@@ -1,4 +1,4 @@
-//! Quick timing of start positions: `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
+//! Quick timing of start positions (the solve's wall time, and its processor time, steadier on a shared machine): `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
 //! (the command line's settings when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
 //! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report), KALAH_ONLINE (the online rules: early stop, mover stuck),
@@ -58,6 +58,7 @@ fn main() {
     let built = std::time::Instant::now();
     let solver = Solver::new(game.clone(), config).unwrap();
     eprintln!("setup {:.3}s", built.elapsed().as_secs_f64());
+    let cpu0 = cpu_seconds();
     let sol = solver
         .solve(&game.start(), &AtomicBool::new(false), &mut |p| {
             if std::env::var("KALAH_TRACE").is_ok() {
@@ -72,15 +73,33 @@ fn main() {
             }
         })
         .unwrap();
+    let cpu = cpu_seconds() - cpu0;
     let pv: Vec<String> = sol.pv.iter().map(|t| t.notation(h as usize)).collect();
     println!(
-        "Kalah({h},{s}) {capture:?}: value {} nodes {} time {:.3}s {:.1} Mn/s pv {}",
+        "Kalah({h},{s}) {capture:?}: value {} nodes {} time {:.3}s {:.1} Mn/s cpu {cpu:.3}s {:.1} Mn/cpu-s pv {}",
         sol.value_from_south(),
         sol.nodes,
         sol.elapsed.as_secs_f64(),
         sol.nodes_per_second() / 1e6,
+        sol.nodes as f64 / cpu / 1e6,
         pv.join(" ")
     );
+}
+
+/// The process's processor time so far (user and system, every thread), in seconds: on a
+/// shared machine a steadier measure than the wall clock.
+fn cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: all-zero bytes are a valid rusage (integers only).
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage only writes the struct it is given.
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+        let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
+        t(u.ru_utime) + t(u.ru_stime)
+    }
+    #[cfg(not(target_os = "linux"))]
+    0.0
 }
 
 fn env(name: &str) -> Option<usize> {
