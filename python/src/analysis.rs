@@ -56,6 +56,16 @@ impl PyTurnAnalysis {
     }
 }
 
+#[pymethods]
+impl PyTurnAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "TurnAnalysis(turn={:?}, value={}, lower={}, upper={}, depth={})",
+            self.turn, self.value, self.lower, self.upper, self.depth
+        )
+    }
+}
+
 /// What an analysis within limits knows: an evaluation inside the proven interval that
 /// holds the exact value (exact once they meet), the best turn and line, every root turn.
 #[pyclass(name = "Analysis", module = "kalah", frozen, get_all)]
@@ -345,6 +355,19 @@ pub struct PyPieChoice {
     pub advantage: i32,
 }
 
+#[pymethods]
+impl PyPieChoice {
+    fn __repr__(&self) -> String {
+        format!(
+            "PieChoice(turn={:?}, value={}, swap={}, first_player={})",
+            self.opening.turn,
+            self.opening.value,
+            if self.swap { "True" } else { "False" },
+            self.first_player
+        )
+    }
+}
+
 /// The pie rule applied to every first move.
 #[pyclass(name = "PieAnalysis", module = "kalah", frozen, get_all)]
 #[derive(Clone)]
@@ -434,6 +457,13 @@ pub struct PyProbe {
     pub moves: Vec<(String, i32)>,
     /// The best sowings for the player to move, in the notation.
     pub best: Vec<String>,
+}
+
+#[pymethods]
+impl PyProbe {
+    fn __repr__(&self) -> String {
+        format!("Probe(value={}, best={:?})", self.value, self.best)
+    }
 }
 
 /// The value of `position` in the database file `egdb`; see the stub.
