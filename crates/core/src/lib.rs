@@ -22,6 +22,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bao;
 mod game;
 mod key;
 pub mod notation;

@@ -1,0 +1,342 @@
+//! The Bao move generator: lifting, sowing, relays, captures and chains (R3..R5), the
+//! kinds of move and the legal moves (R6), self-emptying and never-ending moves (R7).
+
+use crate::Side;
+
+use super::position::{step, BaoPosition, LOOP, MAX_PITS};
+use super::{BaoError, BaoMove, Dir};
+
+/// The most candidates a position has: 2N pits, two directions each (R3.1).
+pub const MAX_CANDIDATES: usize = 4 * MAX_PITS;
+
+/// The never-ending test (Brent's cycle detection) starts at this sowing of a move; the
+/// sowings before it are not recorded (R7.3 allows any fixed start). Almost every move
+/// ends sooner, so the test costs nothing for them.
+const RECORD_FROM: u64 = 64;
+
+/// A legal move and where it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaoChild {
+    /// The move.
+    pub mv: BaoMove,
+    /// The position after it, the opponent to move.
+    pub next: BaoPosition,
+    /// Whether the move emptied the opponent's front row (R7.1): the mover has won and
+    /// `next` is over.
+    pub wins: bool,
+}
+
+/// The legal moves of a position in the canonical order of R8.1 (front pits 1..N, then
+/// back pits 1..N, `+` before `-`), each with its result. A fixed-capacity list: a
+/// position has at most [`MAX_CANDIDATES`] candidates.
+#[derive(Clone, Debug)]
+pub struct BaoLegal {
+    children: [Option<BaoChild>; MAX_CANDIDATES],
+    len: usize,
+}
+
+impl BaoLegal {
+    /// The number of legal moves.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no legal move (the mover has lost, R7.4).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The legal moves with their results, in canonical order.
+    pub fn iter(&self) -> impl Iterator<Item = &BaoChild> + '_ {
+        self.children[..self.len].iter().flatten()
+    }
+
+    /// The legal moves alone, in canonical order.
+    pub fn moves(&self) -> impl Iterator<Item = BaoMove> + '_ {
+        self.iter().map(|c| c.mv)
+    }
+
+    /// The result of `mv` if it is legal.
+    pub fn find(&self, mv: BaoMove) -> Option<&BaoChild> {
+        self.iter().find(|c| c.mv == mv)
+    }
+}
+
+/// How playing a candidate out ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// The last seed fell into an empty pit: the turn passes.
+    Ends,
+    /// A capture emptied the opponent's front row: the mover wins (R7.1).
+    Wins,
+    /// A relay state came back: the move is never-ending, illegal (R7.3).
+    NeverEnding,
+}
+
+/// The relay state of R7.3: all counts, the seeds in hand, the next pit, the direction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RelayState {
+    lanes: [u8; 2 * LOOP],
+    hand: u8,
+    next: u8,
+    dir: Dir,
+}
+
+/// One player's sowing frame: the board size and the lanes of the mover's loop and of the
+/// opponent's loop.
+#[derive(Clone, Copy)]
+struct Frame {
+    n: usize,
+    mine: usize,
+    theirs: usize,
+}
+
+impl Frame {
+    fn of(pos: &BaoPosition) -> Frame {
+        let (mine, theirs) = match pos.side {
+            Side::South => (0, LOOP),
+            Side::North => (LOOP, 0),
+        };
+        Frame {
+            n: pos.pits(),
+            mine,
+            theirs,
+        }
+    }
+
+    /// The opponent's lane facing the mover's front loop index `i` (R1.3).
+    #[inline]
+    fn facing(&self, i: usize) -> usize {
+        self.theirs + self.n - 1 - i
+    }
+
+    /// Whether a sowing of `hand < 2N` seeds from loop index `i` in `dir` ends on a capture
+    /// spot of `lanes` (R5.1, R6.1): each pit it passes gets one seed, so the landing pit
+    /// was occupied before the last seed exactly when it is occupied now.
+    fn first_sowing_captures(&self, lanes: &[u8; 2 * LOOP], i: usize, dir: Dir) -> bool {
+        let (len, hand) = (2 * self.n, lanes[self.mine + i] as usize);
+        if hand >= len {
+            return false;
+        }
+        let land = match dir {
+            Dir::Clockwise => (i + hand) % len,
+            Dir::Anticlockwise => (i + len - hand) % len,
+        };
+        land < self.n && lanes[self.mine + land] > 0 && lanes[self.facing(land)] > 0
+    }
+
+    /// Whether lifting loop index `i` in `dir` empties the mover's front row (R7.2): the only
+    /// way is a lone non-empty kichwa sown towards the back row.
+    fn self_emptying(&self, lanes: &[u8; 2 * LOOP], i: usize, dir: Dir) -> bool {
+        let towards_back =
+            (i == 0 && dir == Dir::Anticlockwise) || (i == self.n - 1 && dir == Dir::Clockwise);
+        towards_back && (0..self.n).all(|k| k == i || lanes[self.mine + k] == 0)
+    }
+
+    /// Sows `hand` seeds from loop index `next` in `dir`, the first into `next` itself;
+    /// returns the landing pit's loop index.
+    #[inline]
+    fn sow(&self, lanes: &mut [u8; 2 * LOOP], mut next: usize, dir: Dir, hand: usize) -> usize {
+        let len = 2 * self.n;
+        let (laps, rest) = (hand / len, hand % len);
+        if laps > 0 {
+            for c in &mut lanes[self.mine..self.mine + len] {
+                *c += laps as u8;
+            }
+        }
+        if rest == 0 {
+            return step(next, dir.reversed(), len);
+        }
+        let mut last = next;
+        for _ in 0..rest {
+            lanes[self.mine + next] += 1;
+            last = next;
+            next = step(next, dir, len);
+        }
+        last
+    }
+
+    /// Where the seeds captured by the front pit of loop index `land` are sown, and in which
+    /// direction (R5.4).
+    fn kichwa(&self, land: usize, dir: Dir) -> (usize, Dir) {
+        let (c, n) = (land + 1, self.n);
+        if c <= 2 && 2 * c < n + 1 {
+            (0, Dir::Clockwise)
+        } else if c + 1 >= n && 2 * c > n + 1 {
+            (n - 1, Dir::Anticlockwise)
+        } else if dir == Dir::Clockwise {
+            (0, Dir::Clockwise)
+        } else {
+            (n - 1, Dir::Anticlockwise)
+        }
+    }
+
+    /// Plays the candidate (loop index `start`, `dir`) out on `lanes`: relays, and for a
+    /// mtaji move captures and chains, until the move ends, wins or is found never-ending.
+    fn play_out(&self, lanes: &mut [u8; 2 * LOOP], start: usize, dir: Dir, mtaji: bool) -> Outcome {
+        let len = 2 * self.n;
+        let mut state = RelayState {
+            lanes: [0; 2 * LOOP],
+            hand: lanes[self.mine + start],
+            next: step(start, dir, len) as u8,
+            dir,
+        };
+        lanes[self.mine + start] = 0;
+        let mut cycle = Brent::default();
+        loop {
+            if cycle.sowings >= RECORD_FROM {
+                state.lanes = *lanes;
+                if cycle.repeats(&state) {
+                    return Outcome::NeverEnding;
+                }
+            } else {
+                cycle.sowings += 1;
+            }
+            let land = self.sow(lanes, state.next as usize, state.dir, state.hand as usize);
+            let here = lanes[self.mine + land];
+            if here == 1 {
+                return Outcome::Ends;
+            }
+            if mtaji && land < self.n && lanes[self.facing(land)] > 0 {
+                state.hand = lanes[self.facing(land)];
+                lanes[self.facing(land)] = 0;
+                if lanes[self.theirs..self.theirs + self.n]
+                    .iter()
+                    .all(|&c| c == 0)
+                {
+                    return Outcome::Wins;
+                }
+                let (kichwa, d) = self.kichwa(land, state.dir);
+                state.next = kichwa as u8;
+                state.dir = d;
+            } else {
+                state.hand = here;
+                lanes[self.mine + land] = 0;
+                state.next = step(land, state.dir, len) as u8;
+            }
+        }
+    }
+}
+
+/// Brent's cycle detection over the relay states of one move: constant memory however long
+/// the cycle (R7.3's cycles run to tens of millions of sowings).
+#[derive(Default)]
+struct Brent {
+    sowings: u64,
+    saved: Option<RelayState>,
+    power: u64,
+    since: u64,
+}
+
+impl Brent {
+    /// Records `state`; true when it equals a state met before in this move.
+    fn repeats(&mut self, state: &RelayState) -> bool {
+        match self.saved {
+            None => {
+                self.saved = Some(*state);
+                self.power = 1;
+                self.since = 0;
+                false
+            }
+            Some(ref saved) => {
+                if saved == state {
+                    return true;
+                }
+                self.since += 1;
+                if self.since == self.power {
+                    self.saved = Some(*state);
+                    self.power *= 2;
+                    self.since = 0;
+                }
+                false
+            }
+        }
+    }
+}
+
+/// The mover's candidates in canonical order (R8.1): loop indices of front pits 1..N, then
+/// back pits 1..N, each `+` then `-`.
+fn canonical(n: usize) -> impl Iterator<Item = (usize, Dir)> {
+    (0..n)
+        .chain((n..2 * n).rev())
+        .flat_map(|i| [(i, Dir::Clockwise), (i, Dir::Anticlockwise)])
+}
+
+impl BaoPosition {
+    /// Calls `emit` with each legal move, its board after the move and whether it wins, in
+    /// canonical order; returns how many there were. R6.3: illegal candidates are removed
+    /// first, then capture is compulsory, then a takasa starts in the front row if it can.
+    pub(crate) fn generate(&self, mut emit: impl FnMut(BaoMove, &[u8; 2 * LOOP], bool)) -> usize {
+        if self.is_over() {
+            return 0;
+        }
+        let f = Frame::of(self);
+        let n = f.n;
+        let lifts = |i: usize| self.lanes[f.mine + i] >= 2;
+        let mut found = 0;
+        // Phases: mtaji moves; front-row takasas; back-row takasas.
+        for phase in 0..3 {
+            for (i, dir) in canonical(n) {
+                if !lifts(i) || f.self_emptying(&self.lanes, i, dir) {
+                    continue;
+                }
+                let mtaji = f.first_sowing_captures(&self.lanes, i, dir);
+                let wanted = match phase {
+                    0 => mtaji,
+                    1 => !mtaji && i < n,
+                    _ => !mtaji && i >= n,
+                };
+                if !wanted {
+                    continue;
+                }
+                let mut lanes = self.lanes;
+                let outcome = f.play_out(&mut lanes, i, dir, mtaji);
+                if outcome != Outcome::NeverEnding {
+                    found += 1;
+                    let mv = BaoMove::from_loop_index(self.side, n, i, dir);
+                    emit(mv, &lanes, outcome == Outcome::Wins);
+                }
+            }
+            if found > 0 {
+                break;
+            }
+        }
+        found
+    }
+
+    /// The legal moves (R6.3) with the positions they lead to, in canonical order. Empty when
+    /// the game is over or the mover has no legal move (lost, R7.4).
+    pub fn legal(&self) -> BaoLegal {
+        let mut out = BaoLegal {
+            children: [None; MAX_CANDIDATES],
+            len: 0,
+        };
+        let side = self.side.other();
+        self.generate(|mv, lanes, wins| {
+            out.children[out.len] = Some(BaoChild {
+                mv,
+                next: BaoPosition {
+                    lanes: *lanes,
+                    n: self.n,
+                    side,
+                },
+                wins,
+            });
+            out.len += 1;
+        });
+        out
+    }
+
+    /// The number of legal moves, without building their positions.
+    pub fn legal_count(&self) -> usize {
+        self.generate(|_, _, _| {})
+    }
+
+    /// Plays `mv` if it is legal: the position after it and whether it won the game (R7.1).
+    pub fn try_play(&self, mv: BaoMove) -> Result<(BaoPosition, bool), BaoError> {
+        self.legal()
+            .find(mv)
+            .map(|c| (c.next, c.wins))
+            .ok_or(BaoError::Illegal(mv))
+    }
+}
