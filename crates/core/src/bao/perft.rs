@@ -8,7 +8,11 @@ pub fn perft(pos: &BaoPosition, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.legal_count() as u64,
-        _ => pos.legal().iter().map(|c| perft(&c.next, depth - 1)).sum(),
+        _ => {
+            let mut n = 0;
+            pos.for_each_child(|_, next, _| n += perft(next, depth - 1));
+            n
+        }
     }
 }
 

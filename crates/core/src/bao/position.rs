@@ -139,7 +139,7 @@ impl BaoPosition {
 
     /// Whether the game ended by a capture that emptied the mover's front row (R7.1): the
     /// mover has lost. A position with no legal move is lost as well (R7.4), which
-    /// [`BaoPosition::value`] also tells.
+    /// [`BaoPosition::terminal_value`] also tells.
     pub fn is_over(&self) -> bool {
         self.front_empty(self.side)
     }

@@ -136,7 +136,7 @@ impl Frame {
     /// Sows `hand` seeds from loop index `next` in `dir`, the first into `next` itself;
     /// returns the landing pit's loop index.
     #[inline]
-    fn sow(&self, lanes: &mut [u8; 2 * LOOP], mut next: usize, dir: Dir, hand: usize) -> usize {
+    fn sow(&self, lanes: &mut [u8; 2 * LOOP], next: usize, dir: Dir, hand: usize) -> usize {
         let len = 2 * self.n;
         let (laps, rest) = (hand / len, hand % len);
         if laps > 0 {
@@ -147,13 +147,33 @@ impl Frame {
         if rest == 0 {
             return step(next, dir.reversed(), len);
         }
-        let mut last = next;
-        for _ in 0..rest {
-            lanes[self.mine + next] += 1;
-            last = next;
-            next = step(next, dir, len);
+        // The remaining seeds fill at most two runs of consecutive lanes.
+        let mine = &mut lanes[self.mine..self.mine + len];
+        let add = |run: &mut [u8]| run.iter_mut().for_each(|c| *c += 1);
+        match dir {
+            Dir::Clockwise => {
+                let end = next + rest;
+                if end <= len {
+                    add(&mut mine[next..end]);
+                    end - 1
+                } else {
+                    add(&mut mine[next..]);
+                    add(&mut mine[..end - len]);
+                    end - len - 1
+                }
+            }
+            Dir::Anticlockwise => {
+                if rest <= next + 1 {
+                    add(&mut mine[next + 1 - rest..=next]);
+                    next + 1 - rest
+                } else {
+                    let wrapped = rest - (next + 1);
+                    add(&mut mine[..=next]);
+                    add(&mut mine[len - wrapped..]);
+                    len - wrapped
+                }
+            }
         }
-        last
     }
 
     /// Where the seeds captured by the front pit of loop index `land` are sown, and in which
@@ -254,14 +274,6 @@ impl Brent {
     }
 }
 
-/// The mover's candidates in canonical order (R8.1): loop indices of front pits 1..N, then
-/// back pits 1..N, each `+` then `-`.
-fn canonical(n: usize) -> impl Iterator<Item = (usize, Dir)> {
-    (0..n)
-        .chain((n..2 * n).rev())
-        .flat_map(|i| [(i, Dir::Clockwise), (i, Dir::Anticlockwise)])
-}
-
 impl BaoPosition {
     /// Calls `emit` with each legal move, its board after the move and whether it wins, in
     /// canonical order; returns how many there were. R6.3: illegal candidates are removed
@@ -272,15 +284,29 @@ impl BaoPosition {
         }
         let f = Frame::of(self);
         let n = f.n;
-        let lifts = |i: usize| self.lanes[f.mine + i] >= 2;
+        // The candidates (R3.1) in canonical order (R8.1: front pits 1..N, back pits 1..N,
+        // `+` before `-`), each with its kind (R6.1).
+        let mut cands = [(0u8, Dir::Clockwise, false); MAX_CANDIDATES];
+        let mut count = 0;
+        let mut consider = |i: usize| {
+            if self.lanes[f.mine + i] < 2 {
+                return;
+            }
+            for dir in [Dir::Clockwise, Dir::Anticlockwise] {
+                if !f.self_emptying(&self.lanes, i, dir) {
+                    cands[count] = (i as u8, dir, f.first_sowing_captures(&self.lanes, i, dir));
+                    count += 1;
+                }
+            }
+        };
+        (0..n).for_each(&mut consider);
+        (n..2 * n).rev().for_each(&mut consider);
+        let cands = &cands[..count];
         let mut found = 0;
         // Phases: mtaji moves; front-row takasas; back-row takasas.
         for phase in 0..3 {
-            for (i, dir) in canonical(n) {
-                if !lifts(i) || f.self_emptying(&self.lanes, i, dir) {
-                    continue;
-                }
-                let mtaji = f.first_sowing_captures(&self.lanes, i, dir);
+            for &(i, dir, mtaji) in cands {
+                let i = i as usize;
                 let wanted = match phase {
                     0 => mtaji,
                     1 => !mtaji && i < n,
@@ -302,6 +328,20 @@ impl BaoPosition {
             }
         }
         found
+    }
+
+    /// Calls `visit` with each legal move's result (the position after it, the opponent to
+    /// move), in canonical order; returns how many there were. No list is built.
+    pub fn for_each_child(&self, mut visit: impl FnMut(BaoMove, &BaoPosition, bool)) -> usize {
+        let side = self.side.other();
+        self.generate(|mv, lanes, wins| {
+            let next = BaoPosition {
+                lanes: *lanes,
+                n: self.n,
+                side,
+            };
+            visit(mv, &next, wins)
+        })
     }
 
     /// The legal moves (R6.3) with the positions they lead to, in canonical order. Empty when
