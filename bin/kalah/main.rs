@@ -8,6 +8,7 @@
 mod analyse;
 mod analysis_io;
 mod args;
+mod bao;
 mod batch;
 mod bench;
 mod egdb;
@@ -75,10 +76,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<_> = std::env::args_os().collect();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let result = run(&cli.command, &mut out).and_then(|()| out.flush().map_err(CliError::from));
+    // `--rules bao` has options of its own: its command lines are parsed apart.
+    let result = match bao::requested(&args) {
+        true => bao::run(args, &mut out),
+        false => run(&Cli::parse_from(args).command, &mut out),
+    };
+    let result = result.and_then(|()| out.flush().map_err(CliError::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`kalah perft ... | head`): nothing left to say.

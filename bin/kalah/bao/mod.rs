@@ -1,0 +1,172 @@
+//! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`
+//! and `play`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
+//! are not those of the sowing games, so a command line naming `--rules bao` is parsed here,
+//! by its own argument structs: an option that does not apply to Bao is refused with a
+//! message that says so.
+
+mod play;
+mod show;
+mod solve;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::error::{ContextKind, ErrorKind};
+use clap::{Parser, Subcommand};
+use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
+
+use crate::error::CliError;
+
+/// The subcommands that play Bao.
+const COMMANDS: [&str; 5] = ["show", "perft", "solve", "openings", "play"];
+
+/// Whether the command line names `--rules bao`.
+pub fn requested(args: &[OsString]) -> bool {
+    args.iter().enumerate().any(|(i, a)| {
+        a == "--rules=bao" || (a == "--rules" && args.get(i + 1).is_some_and(|v| v == "bao"))
+    })
+}
+
+/// Runs a command line that names `--rules bao`, writing to `out`.
+pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
+    let command = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    if !COMMANDS.contains(&command) {
+        return Err(CliError::Input(format!(
+            "kalah {command} does not play --rules bao: the commands of Bao are {}",
+            COMMANDS.join(", ")
+        )));
+    }
+    let cli = match BaoCli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) if e.kind() == ErrorKind::UnknownArgument => {
+            let arg = e.get(ContextKind::InvalidArg).map(|a| a.to_string());
+            return Err(CliError::Input(format!(
+                "{} does not apply to --rules bao: its options are --houses N (pits a row, \
+                 3 to 8), --seeds S, --position and --moves (see kalah {command} --rules bao \
+                 --help)",
+                arg.unwrap_or_else(|| "this option".to_string())
+            )));
+        }
+        Err(e) => e.exit(),
+    };
+    match &cli.command {
+        BaoCommand::Show(a) => show::show(a, out),
+        BaoCommand::Perft(a) => show::perft(a, out),
+        BaoCommand::Solve(a) => solve::solve(a, out),
+        BaoCommand::Openings(a) => solve::openings(a, out),
+        BaoCommand::Play(a) => play::play(a, out),
+    }
+}
+
+/// Bao la Kujifunza, the four-row game (docs/bao.md).
+#[derive(Parser, Debug)]
+#[command(name = "kalah")]
+struct BaoCli {
+    #[command(subcommand)]
+    command: BaoCommand,
+}
+
+/// The commands of Bao.
+#[derive(Subcommand, Debug)]
+enum BaoCommand {
+    Show(show::ShowArgs),
+    Perft(show::PerftArgs),
+    Solve(solve::SolveArgs),
+    Openings(solve::SolveArgs),
+    Play(play::PlayArgs),
+}
+
+/// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,
+/// `--moves`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(next_help_heading = "Bao")]
+pub struct BaoArgs {
+    /// `bao`: Bao la Kujifunza, four rows of N pits (docs/bao.md)
+    #[arg(long = "rules", value_name = "RULES", value_parser = ["bao"])]
+    rules: String,
+
+    /// Pits a row, 3 to 8 [default: 8, or that of --position]
+    #[arg(long, value_name = "N")]
+    houses: Option<usize>,
+
+    /// Seeds in each pit at the start [default: 2]
+    #[arg(long, value_name = "S")]
+    seeds: Option<usize>,
+
+    /// Start from this position: four rows top to bottom as South sees the board (North's
+    /// back row b_N..b_1, North's front row a_N..a_1, South's front row A_1..A_N, South's
+    /// back row B_1..B_N), then the side to move, e.g. `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`
+    #[arg(long, value_name = "POSITION")]
+    position: Option<String>,
+
+    /// Moves to play first, separated by spaces or commas, e.g. `"A3+ b8-"`
+    #[arg(long, value_name = "LIST")]
+    moves: Option<String>,
+}
+
+impl BaoArgs {
+    /// The rules of the board and the position to start from.
+    pub fn setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
+        let given = match &self.position {
+            Some(text) => Some(text.parse::<BaoPosition>().map_err(bao_error)?),
+            None => None,
+        };
+        let pits = self.houses.or(given.map(|p| p.pits())).unwrap_or(8);
+        let rules = BaoRules::new(pits, self.seeds.unwrap_or(2)).map_err(bao_error)?;
+        let mut pos = match given {
+            Some(p) if p.pits() != pits => {
+                return Err(bao_error(BaoError::WrongBoard {
+                    found: p.pits(),
+                    expected: pits,
+                }))
+            }
+            Some(p) => p,
+            None => rules.start(),
+        };
+        let list = self.moves.as_deref().unwrap_or("");
+        for text in list.split([' ', ',']).filter(|t| !t.is_empty()) {
+            if pos.is_over() {
+                return Err(CliError::Input(format!(
+                    "--moves: {text}: the game is over (the mover's front row is empty)"
+                )));
+            }
+            let mv = pos.parse_move(text).map_err(|e| move_error(text, e))?;
+            pos = pos.try_play(mv).map_err(|e| move_error(text, e))?.0;
+        }
+        Ok((rules, pos))
+    }
+}
+
+/// A refused board, position or move.
+pub fn bao_error(e: BaoError) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+/// A refused move of `--moves`, named.
+fn move_error(text: &str, e: BaoError) -> CliError {
+    CliError::Input(format!("--moves: {text}: {e}"))
+}
+
+/// The four rows of `pos` drawn as in BAO.md, North's back row on top, with the side to
+/// move.
+pub fn drawing(pos: &BaoPosition) -> String {
+    let rows = pos.text_rows();
+    let names = ["North b", "North a", "South A", "South B"];
+    let mut text = String::new();
+    for (i, (name, row)) in names.iter().zip(&rows).enumerate() {
+        if i == 2 {
+            text += &format!("          {}\n", "-".repeat(3 * row.len()));
+        }
+        let counts: String = row.iter().map(|c| format!("{c:>3}")).collect();
+        text += &format!(" {name}{counts}\n");
+    }
+    text
+}
+
+/// South or North.
+pub fn side_name(side: kalah_core::Side) -> &'static str {
+    match side {
+        kalah_core::Side::South => "South",
+        kalah_core::Side::North => "North",
+    }
+}

@@ -1,0 +1,164 @@
+//! `kalah play --rules bao`: a human plays Bao against the exact engine of small boards.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use kalah_analysis::play::{next_typed_line, typed, Typed};
+use kalah_core::bao::BaoPosition;
+use kalah_core::Side;
+use kalah_solver::bao::BaoSolved;
+
+use super::solve::{solved, SolveArgs};
+use super::{drawing, side_name};
+use crate::error::CliError;
+
+/// Play Bao against the engine in the terminal.
+///
+/// Type a move such as `A3+` when it is your move, `help` for help, `quit` to stop; moves
+/// can be piped in: `printf 'A1+\n' | kalah play --rules bao --houses 3`. The engine plays
+/// perfectly: the whole game graph is solved first, so this is for small boards (4 rows
+/// of 3 pits with 2 seeds takes minutes). A position that comes back a third time ends the
+/// game as a draw (BAO.md R9.1: play that only cycles is a draw).
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The side you play; South moves first
+    #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "south")]
+    human: Player,
+
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+/// A side, as the command line names it.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    South,
+    North,
+}
+
+/// Runs `kalah play --rules bao`.
+pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (_, mut pos) = args.solve.game.setup()?;
+    let human = match args.human {
+        Player::South => Side::South,
+        Player::North => Side::North,
+    };
+    writeln!(out, "Solving the game graph first...")?;
+    let (engine, _) = solved(&args.solve, &pos)?;
+    writeln!(
+        out,
+        "You play {}, the engine plays {}. Type 'help' for help.\n",
+        side_name(human),
+        side_name(human.other())
+    )?;
+    let stdin = io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut input = kalah_io::LineReader::new(stdin.lock());
+    let mut seen: HashMap<BaoPosition, u32> = HashMap::new();
+    loop {
+        write!(out, "{}", drawing(&pos))?;
+        if let Some(end) = finished(&pos, &mut seen) {
+            writeln!(out, "{end}")?;
+            return Ok(());
+        }
+        let next = match pos.side() == human {
+            true => match human_move(&pos, &mut input, echo, out)? {
+                Some(next) => next,
+                None => return Ok(()),
+            },
+            false => engine_move(&engine, &pos, out)?,
+        };
+        pos = next;
+    }
+}
+
+/// How the game ended at `pos`, if it did: a win, or a draw where the position comes
+/// back a third time.
+fn finished(pos: &BaoPosition, seen: &mut HashMap<BaoPosition, u32>) -> Option<String> {
+    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
+    if pos.is_over() {
+        return Some(format!("{other} emptied {mover}'s front row: {other} wins"));
+    }
+    if pos.legal().is_empty() {
+        return Some(format!("{mover} has no legal move: {other} wins"));
+    }
+    let times = seen.entry(*pos).or_insert(0);
+    *times += 1;
+    (*times == 3).then(|| "the position came back a third time: a draw".to_string())
+}
+
+/// The engine's best move in `pos`, said on `out`, and the position it leads to.
+fn engine_move(
+    engine: &BaoSolved,
+    pos: &BaoPosition,
+    out: &mut dyn Write,
+) -> Result<BaoPosition, CliError> {
+    let (mv, value) = engine
+        .best_move(pos)
+        .ok_or_else(|| CliError::Internal(format!("no solved move in {pos}")))?;
+    writeln!(
+        out,
+        "{} plays {mv} ({})\n",
+        side_name(pos.side()),
+        value.describe()
+    )?;
+    Ok(pos.try_play(mv).map_err(super::bao_error)?.0)
+}
+
+/// The human's move in `pos`: asks until the input is a legal move; `None` where the
+/// human quits or the input ends.
+fn human_move(
+    pos: &BaoPosition,
+    input: &mut kalah_io::LineReader<impl BufRead>,
+    echo: bool,
+    out: &mut dyn Write,
+) -> Result<Option<BaoPosition>, CliError> {
+    let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
+    loop {
+        write!(
+            out,
+            "{} to move ({})> ",
+            side_name(pos.side()),
+            moves.join(" ")
+        )?;
+        out.flush()?;
+        let read = next_typed_line(input)
+            .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))?;
+        let Some(line) = read else {
+            writeln!(out, "\nend of input: game abandoned")?;
+            return Ok(None);
+        };
+        if echo {
+            writeln!(out, "{line}")?;
+        }
+        let text = match typed(&line) {
+            Typed::Nothing => continue,
+            Typed::Quit => {
+                writeln!(out, "game abandoned")?;
+                return Ok(None);
+            }
+            Typed::Help => {
+                writeln!(
+                    out,
+                    "A move is a row letter (yours: {}), a pit number from your left and a \
+                     direction: + clockwise, - anticlockwise. Legal now: {}",
+                    if pos.side() == Side::South {
+                        "A front, B back"
+                    } else {
+                        "a front, b back"
+                    },
+                    moves.join(" ")
+                )?;
+                continue;
+            }
+            Typed::Turn(text) => text,
+        };
+        match pos.parse_move(text).and_then(|m| pos.try_play(m)) {
+            Ok((next, _)) => {
+                writeln!(out)?;
+                return Ok(Some(next));
+            }
+            Err(e) => writeln!(out, "not played: {e}; try again, or type 'help'")?,
+        }
+    }
+}

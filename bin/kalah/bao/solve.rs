@@ -1,0 +1,176 @@
+//! `kalah solve --rules bao` and `kalah openings --rules bao`: the exact win/loss/draw
+//! value of a Bao position by retrograde analysis of its whole game graph, with every
+//! move's value (kalah_solver::bao).
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use kalah_core::bao::BaoPosition;
+use kalah_solver::bao::{
+    solve_position, BaoSolveError, BaoSolved, GraphStop, Value, BAO_BYTES_PER_POSITION,
+};
+use serde_json::json;
+
+use super::{side_name, BaoArgs};
+use crate::analysis_io::{interrupt_flag, on_terminal};
+use crate::error::CliError;
+
+/// Solve a Bao position exactly: win, loss or draw for the side to move, in how many
+/// moves, its best move, a principal variation and the value of every legal move.
+///
+/// Every position reachable from it is solved by retrograde analysis; positions that
+/// only cycle are draws (BAO.md R9.1). This finishes on small boards only (4 rows of 3
+/// pits with 2 seeds: 21.6 million positions); a larger graph stops at the memory limit
+/// with an error. `kalah openings --rules bao` prints the table of first moves alone.
+///
+/// Example: `kalah solve --rules bao --houses 3 --seeds 2`
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Print one JSON object (value, best_move, pv, moves, positions, seconds) instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// The most memory the game graph may take, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_mb: u64,
+
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    pub(super) game: BaoArgs,
+}
+
+/// A value for the side to move, as printed: `win in 3 (South wins)`.
+fn words(pos: &BaoPosition, v: Value) -> String {
+    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
+    match v {
+        Value::Win(_) => format!("{} ({mover} wins)", v.describe()),
+        Value::Loss(_) => format!("{} ({other} wins)", v.describe()),
+        Value::Draw => "draw (best play repeats for ever)".to_string(),
+    }
+}
+
+/// The value from South: +1, 0 or -1.
+fn from_south(pos: &BaoPosition, v: Value) -> i32 {
+    v.sign() * pos.side().sign()
+}
+
+/// Solves `pos` with the limits of `args`, showing progress.
+pub(super) fn solved(
+    args: &SolveArgs,
+    pos: &BaoPosition,
+) -> Result<(BaoSolved, Duration), CliError> {
+    let limit = args.memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
+    let spinner = on_terminal(
+        args.quiet,
+        indicatif::ProgressBar::new_spinner,
+        "{spinner} [{elapsed}] {msg}",
+        120,
+    );
+    let timer = Instant::now();
+    let result = solve_position(pos, limit, interrupt_flag(), &mut |p| {
+        spinner.set_message(match p.decided {
+            None => format!("{} positions found", p.positions),
+            Some(d) => format!("{d} of {} positions decided", p.positions),
+        })
+    });
+    spinner.finish_and_clear();
+    match result {
+        Ok(s) => Ok((s, timer.elapsed())),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(crate::analysis_io::interrupted(
+            "nothing is solved until the whole graph is",
+        )),
+        Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => Err(CliError::Input(
+            format!("{e} (--memory-mb {})", args.memory_mb),
+        )),
+        Err(e) => Err(CliError::Input(e.to_string())),
+    }
+}
+
+/// Runs `kalah solve --rules bao`.
+pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (_, pos) = args.game.setup()?;
+    let (solution, elapsed) = solved(args, &pos)?;
+    let value = solution.value(&pos).expect("the root is solved");
+    let moves = solution.move_values(&pos).expect("the root is solved");
+    let pv: Vec<String> = solution.line(&pos).iter().map(|m| m.to_string()).collect();
+    let stats = solution.stats();
+    if args.json {
+        let report = json!({
+            "rules": "bao",
+            "position": pos.to_string(),
+            "value": value.sign(),
+            "value_from_south": from_south(&pos, value),
+            "result": value.describe(),
+            "best_move": solution.best_move(&pos).map(|(m, _)| m.to_string()),
+            "pv": pv,
+            "moves": moves.iter().map(|(m, v)| json!({
+                "move": m.to_string(), "value": v.sign(), "result": v.describe()
+            })).collect::<Vec<_>>(),
+            "positions": stats.positions,
+            "won": stats.won,
+            "lost": stats.lost,
+            "drawn": stats.drawn,
+            "seconds": elapsed.as_secs_f64(),
+        });
+        writeln!(out, "{report}")?;
+        return Ok(());
+    }
+    writeln!(out, "position: {pos}")?;
+    writeln!(
+        out,
+        "value:    {} for {} to move",
+        words(&pos, value),
+        side_name(pos.side())
+    )?;
+    if let Some((m, _)) = solution.best_move(&pos) {
+        writeln!(out, "best:     {m}")?;
+    }
+    writeln!(out, "pv:       {}", pv.join(" "))?;
+    write_moves(&moves, out)?;
+    writeln!(
+        out,
+        "{} positions ({} won, {} lost, {} drawn for the mover) in {:.2} s",
+        stats.positions,
+        stats.won,
+        stats.lost,
+        stats.drawn,
+        elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// The value of each move for its mover, one a line.
+fn write_moves(
+    moves: &[(kalah_core::bao::BaoMove, Value)],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    for (m, v) in moves {
+        writeln!(out, "  {:>4}  {}", m.to_string(), v.describe())?;
+    }
+    Ok(())
+}
+
+/// Runs `kalah openings --rules bao`: the value of every legal move of the position.
+pub fn openings(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (_, pos) = args.game.setup()?;
+    let (solution, _) = solved(args, &pos)?;
+    let moves = solution.move_values(&pos).expect("the root is solved");
+    if args.json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| json!({ "move": m.to_string(), "value": v.sign(), "result": v.describe() }))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({ "position": pos.to_string(), "moves": list })
+        )?;
+        return Ok(());
+    }
+    writeln!(out, "position: {pos}")?;
+    write_moves(&moves, out)
+}
