@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod anytime;
+pub mod bao_search;
 pub mod bench;
 pub mod cache;
 mod config;
