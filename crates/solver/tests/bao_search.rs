@@ -233,3 +233,36 @@ fn cancel_stops_the_analysis() {
     });
     assert_eq!(a.depth, 2);
 }
+
+/// Plays one game on the standard board: the search (to `depth` moves) against a player
+/// that moves at random; `Some(true)` if the search won, `None` if `max_moves` passed.
+fn game_against_random(search_side: Side, depth: u8, seed: u64, max_moves: usize) -> Option<bool> {
+    let mut rng = Rng(seed);
+    let mut pos = BaoRules::standard().start();
+    for _ in 0..max_moves {
+        let legal = pos.legal();
+        if pos.is_over() || legal.is_empty() {
+            return Some(pos.side() != search_side);
+        }
+        let mv = if pos.side() == search_side {
+            run(&pos, Limits::depth(depth)).best.unwrap()
+        } else {
+            legal.iter().nth(rng.below(legal.len())).unwrap().mv
+        };
+        pos = pos.try_play(mv).unwrap().0;
+    }
+    None
+}
+
+#[test]
+fn search_beats_random_play() {
+    let mut wins = 0;
+    for game in 0..6u64 {
+        let side = [Side::South, Side::North][game as usize % 2];
+        wins += (game_against_random(side, 3, 0x5eed + game, 400) == Some(true)) as u32;
+    }
+    assert_eq!(
+        wins, 6,
+        "the depth-3 search won {wins} of 6 games against random moves"
+    );
+}
