@@ -1,6 +1,6 @@
 //! The depth the Bao anytime search reaches in a given time (1 s unless an argument gives
 //! the seconds) from the standard start and from a few positions of random games, then a
-//! short match of the search (4 moves deep) against seed-count play (the move that leaves
+//! short match of the search ([`MATCH_DEPTH`] moves deep) against seed-count play (the move that leaves
 //! the mover the most seeds, a winning move at once).
 //!
 //! `cargo run --release -p kalah-solver --example bao_depth [seconds]`
@@ -37,6 +37,9 @@ fn random_game(moves: usize, mut seed: u64) -> BaoPosition {
     pos
 }
 
+/// The search's depth in the match, in moves.
+const MATCH_DEPTH: u8 = 6;
+
 /// Seed-count play: a move that wins at once, else the one after which the mover holds the
 /// most seeds (the first such in canonical order).
 fn seed_count_move(pos: &BaoPosition) -> BaoMove {
@@ -66,7 +69,7 @@ fn match_game(search_side: Side, opening: u64, max_moves: usize) -> i32 {
         let mv = if pos.side() == search_side {
             let a = analyse(
                 &pos,
-                &Limits::depth(4),
+                &Limits::depth(MATCH_DEPTH),
                 &AtomicBool::new(false),
                 &mut |_| {},
             );
@@ -107,7 +110,7 @@ fn main() {
         tally[(match_game(side, 100 + game / 2, 500) + 1) as usize] += 1;
     }
     println!(
-        "search (depth 4) against seed-count play, 10 games: {} won, {} unfinished after 500 moves, {} lost",
+        "search (depth {MATCH_DEPTH}) against seed-count play, 10 games: {} won, {} unfinished after 500 moves, {} lost",
         tally[2], tally[1], tally[0]
     );
 }
