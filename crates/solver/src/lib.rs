@@ -33,6 +33,7 @@
 
 pub mod anytime;
 pub mod bao;
+pub mod bao_search;
 pub mod bench;
 pub mod cache;
 mod config;

@@ -1,0 +1,303 @@
+//! Anytime analysis of Bao positions (the full 4×8 board and every smaller one): iterative
+//! deepening negamax with alpha-beta, a transposition table and a heuristic evaluation of
+//! its own, reporting after every completed depth.
+//!
+//! Depth counts moves (a Bao move is a whole turn, relays and captures included). The
+//! evaluation ([`BaoAnalysis::eval`], in points: 100 a seed of material) is a heuristic
+//! guess. What is proven is labelled apart, in [`BaoAnalysis::proven`]: a forced win or
+//! loss found inside the searched tree (a move that empties the opponent's front row, or
+//! a player with no legal move, R7) is exact, whatever the depth limit. A draw (play that
+//! only cycles, R9.1) is never proven by a depth-limited search: a position that is not
+//! decided within the tree has only a heuristic value.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use kalah_core::bao::BaoRules;
+//! use kalah_solver::bao_search::{analyse, Outcome};
+//! use kalah_solver::Limits;
+//!
+//! let pos = "0,0,0/0,0,1/2,0,1/0,0,0:S".parse().unwrap();
+//! let a = analyse(&pos, &Limits::depth(4), &AtomicBool::new(false), &mut |_| {});
+//! assert_eq!(a.proven, Some(Outcome::Won { moves: 1 }));
+//! # let _ = BaoRules::standard();
+//! ```
+
+mod eval;
+mod score;
+mod search;
+mod table;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use kalah_core::bao::{BaoMove, BaoPosition};
+use kalah_core::Side;
+
+use crate::anytime::Limits;
+use eval::evaluate;
+use score::{outcome, DECIDED, INFINITY, WIN};
+use search::{across, Worker};
+
+/// The table holds `2^TABLE_BITS` entries.
+const TABLE_BITS: u32 = 20;
+
+/// A result proven inside the searched tree, for the side to move. `moves` counts moves
+/// of both players from the position to the end of the game, the last one included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The mover can force a win within `moves` moves, whatever the opponent plays.
+    Won {
+        /// At most this many moves to the win.
+        moves: u32,
+    },
+    /// The opponent can force a win within `moves` moves, whatever the mover plays.
+    Lost {
+        /// At most this many moves to the loss.
+        moves: u32,
+    },
+}
+
+/// What a root move's score says about its depth-limited value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The score is the value of the depth-limited search.
+    Exact,
+    /// The value is at most the score (the move was refuted without a full search).
+    Upper,
+}
+
+/// One root move of an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaoRootMove {
+    /// The move.
+    pub mv: BaoMove,
+    /// Its heuristic score for the root's mover, in points (a decided score when proven).
+    pub score: i32,
+    /// Whether the score is the search's value or only an upper bound of it.
+    pub bound: ScoreBound,
+    /// The depth of the search behind the score, in moves (this one included).
+    pub depth: u8,
+    /// What is proven of the move for the root's mover: it wins, or it loses.
+    pub proven: Option<Outcome>,
+}
+
+/// What an analysis knows at one moment (reported after each depth, returned at the end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaoAnalysis {
+    /// The player to move at the root.
+    pub side: Side,
+    /// The deepest completed search, in moves (0 before the first).
+    pub depth: u8,
+    /// The heuristic evaluation for the mover, in points (100 a seed), of the best move.
+    pub eval: i32,
+    /// The proven result, when the search found a forced win or loss; `None` otherwise
+    /// (then `eval` is a guess, and a draw is never claimed).
+    pub proven: Option<Outcome>,
+    /// The best move found (none when the game is over or the mover has no move).
+    pub best: Option<BaoMove>,
+    /// The best line: the best move, then the moves the table holds after it.
+    pub pv: Vec<BaoMove>,
+    /// Every root move, best first.
+    pub turns: Vec<BaoRootMove>,
+    /// Nodes searched (positions whose moves were generated).
+    pub nodes: u64,
+    /// Wall time since the analysis started.
+    pub elapsed: Duration,
+}
+
+impl BaoAnalysis {
+    /// The evaluation from South.
+    pub fn eval_from_south(&self) -> i32 {
+        self.side.sign() * self.eval
+    }
+
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A root move and the position it leads to, as the deepening loop keeps them.
+#[derive(Clone, Copy)]
+struct Root {
+    mv: BaoMove,
+    next: BaoPosition,
+    score: i32,
+    bound: ScoreBound,
+    depth: u8,
+}
+
+/// Analyses `pos` until a limit of `limits` is reached (depth in moves, capped at
+/// [`Limits::MAX_DEPTH`]), `cancel` is set, or a win or loss is proven. `on_progress`
+/// sees the analysis after each completed depth; the last one is returned (an
+/// interrupted depth is dropped).
+pub fn analyse(
+    pos: &BaoPosition,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    on_progress: &mut dyn FnMut(&BaoAnalysis),
+) -> BaoAnalysis {
+    let start = Instant::now();
+    let mut worker = Worker::new(TABLE_BITS, *limits, start, cancel);
+    let mut roots = first_roots(pos);
+    let mut report = snapshot(pos, &roots, 0, &worker, start);
+    let decided_at_once = roots.first().is_none_or(|r| r.score >= DECIDED);
+    if decided_at_once {
+        report.depth = roots.len().min(1) as u8;
+        on_progress(&report);
+        return report;
+    }
+    let max = limits
+        .depth
+        .unwrap_or(Limits::MAX_DEPTH)
+        .min(Limits::MAX_DEPTH);
+    for depth in 1..=max {
+        let Some(next) = iterate(&mut worker, &roots, depth) else {
+            break;
+        };
+        roots = next;
+        report = snapshot(pos, &roots, depth, &worker, start);
+        on_progress(&report);
+        if report.proven.is_some() {
+            break;
+        }
+    }
+    report.nodes = worker.nodes;
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// The root moves before any search, best first by the children's evaluations; a move
+/// that wins at once (R7.1) is decided.
+fn first_roots(pos: &BaoPosition) -> Vec<Root> {
+    let mut roots = Vec::new();
+    if pos.is_over() {
+        return roots;
+    }
+    pos.for_each_child(|mv, next, wins| {
+        let score = if wins {
+            WIN - 1
+        } else {
+            across(evaluate(next))
+        };
+        roots.push(Root {
+            mv,
+            next: *next,
+            score,
+            bound: ScoreBound::Exact,
+            depth: u8::from(wins),
+        });
+    });
+    roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+    roots
+}
+
+/// One depth of the root: principal variation search over the root moves in the order
+/// of the previous depth. `None` when a limit stopped it.
+fn iterate(worker: &mut Worker, roots: &[Root], depth: u8) -> Option<Vec<Root>> {
+    if worker.poll() {
+        return None;
+    }
+    let mut alpha = -INFINITY;
+    let mut out = Vec::with_capacity(roots.len());
+    for (i, r) in roots.iter().enumerate() {
+        let full = |w: &mut Worker, alpha: i32| {
+            across(w.search(&r.next, depth - 1, 1, -INFINITY, across(alpha)))
+        };
+        let (score, bound) = if i == 0 {
+            (full(worker, alpha), ScoreBound::Exact)
+        } else {
+            let probe = across(worker.search(&r.next, depth - 1, 1, -alpha - 1, -alpha));
+            if probe > alpha && !worker.stopped {
+                let score = full(worker, alpha);
+                let bound = if score > alpha {
+                    ScoreBound::Exact
+                } else {
+                    ScoreBound::Upper
+                };
+                (score, bound)
+            } else {
+                (probe, ScoreBound::Upper)
+            }
+        };
+        if worker.stopped {
+            return None;
+        }
+        alpha = alpha.max(score);
+        out.push(Root {
+            score,
+            bound,
+            depth,
+            ..*r
+        });
+    }
+    out.sort_by_key(|r| (std::cmp::Reverse(r.score), r.bound != ScoreBound::Exact));
+    Some(out)
+}
+
+/// What a root move's score proves: a decided score that is the value, or an upper bound
+/// that is a loss.
+fn proven(r: &Root) -> Option<Outcome> {
+    match r.bound {
+        ScoreBound::Exact => outcome(r.score),
+        ScoreBound::Upper if r.score <= -DECIDED => outcome(r.score),
+        ScoreBound::Upper => None,
+    }
+}
+
+/// The analysis as the root moves stand after `depth`.
+fn snapshot(
+    pos: &BaoPosition,
+    roots: &[Root],
+    depth: u8,
+    worker: &Worker,
+    start: Instant,
+) -> BaoAnalysis {
+    let turns: Vec<BaoRootMove> = roots
+        .iter()
+        .map(|r| BaoRootMove {
+            mv: r.mv,
+            score: r.score,
+            bound: r.bound,
+            depth: r.depth,
+            proven: proven(r),
+        })
+        .collect();
+    let (eval, proven, best) = match turns.first() {
+        Some(t) => (
+            t.score,
+            t.proven.filter(|_| t.bound == ScoreBound::Exact),
+            Some(t.mv),
+        ),
+        None => (score::lost_at(0), Some(Outcome::Lost { moves: 0 }), None),
+    };
+    BaoAnalysis {
+        side: pos.side(),
+        depth,
+        eval,
+        proven,
+        best,
+        pv: roots.first().map_or(Vec::new(), |r| line(worker, r, depth)),
+        turns,
+        nodes: worker.nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The best line: the root move, then the table's best moves while they are legal, at
+/// most `depth` moves in all.
+fn line(worker: &Worker, root: &Root, depth: u8) -> Vec<BaoMove> {
+    let mut pv = vec![root.mv];
+    let mut pos = root.next;
+    while pv.len() < depth.max(1) as usize && !pos.is_over() {
+        let Some(mv) = worker.table.probe(&pos, 0).and_then(|h| h.best) else {
+            break;
+        };
+        let Ok((next, _)) = pos.try_play(mv) else {
+            break;
+        };
+        pv.push(mv);
+        pos = next;
+    }
+    pv
+}
