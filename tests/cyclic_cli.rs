@@ -201,7 +201,7 @@ fn options_the_families_lack_are_refused_with_a_reason() {
         "egdb",
         "build",
         "--rules",
-        "oware",
+        "ethiopian",
         "--houses",
         "3",
         "--max-seeds",

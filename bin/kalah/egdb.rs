@@ -22,7 +22,9 @@ use crate::error::CliError;
 ///
 /// A database depends on the number of houses and on the capture, end and leftovers rules,
 /// not on the seeds per house the game starts with; the early stop is not supported (it
-/// reads the stores). Give it to the solver with `kalah solve --egdb FILE`.
+/// reads the stores). Give it to the solver with `kalah solve --egdb FILE`. Oware's
+/// databases (`--rules oware`, each grand slam rule its own) are built by the cycle rule
+/// of docs/cyclic.md; Ethiopian Kalah keeps none.
 ///
 /// Example: `kalah egdb build --houses 6 --max-seeds 20 --capture empty --out k6-20-empty.egdb`
 #[derive(clap::Args, Debug)]
@@ -308,7 +310,7 @@ fn cached_json(f: &cache::Cached) -> serde_json::Value {
         Ok(info) => json!({
             "file": f.path.display().to_string(),
             "bytes": f.bytes,
-            "rules": rules::pick(&info.rules, EGDB_RULES),
+            "rules": egdb_rules(&info.rules),
             "max_seeds": info.max_seeds,
             "finished": info.is_finished(),
         }),
@@ -546,13 +548,21 @@ impl LevelDisplay for LevelBar {
 /// The fields of the rules that a database's JSON states: those its positions depend on.
 const EGDB_RULES: &[&str] = &["family", "houses", "capture", "end", "leftovers"];
 
+/// The rules a database's JSON states ([`EGDB_RULES`], and Oware's grand slam rule).
+fn egdb_rules(r: &kalah_core::Rules) -> serde_json::Map<String, serde_json::Value> {
+    match r.family {
+        kalah_core::Family::Oware => rules::pick(r, &[EGDB_RULES, &["grand_slam"]].concat()),
+        _ => rules::pick(r, EGDB_RULES),
+    }
+}
+
 fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let Inspection { info, finished } = egdb::inspect(&args.file)?;
     if args.json {
         let obj = json!({
             "file": args.file.display().to_string(),
             "version": file::VERSION,
-            "rules": rules::pick(&info.rules, EGDB_RULES),
+            "rules": egdb_rules(&info.rules),
             "max_seeds": info.max_seeds,
             "levels": info.levels,
             "entries": info.entries,

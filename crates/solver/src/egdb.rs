@@ -12,7 +12,9 @@
 //! decreasing distance sum, by the build shared with the early stop's database (the
 //! crate's `levels` module explains the order); a board's value is the best over its
 //! children of the margin the sowing banked plus (after an extra turn) or minus (after a
-//! passed turn) the child's entry.
+//! passed turn) the child's entry. In the families whose positions repeat (Oware, and
+//! Ethiopian Kalah in memory) a level also moves inside itself, and is solved by the cycle
+//! rule ([`crate::cyclic_db`]); their values depend on the grand slam rule too.
 //!
 //! The file format, the resumable build to a file, and loading are in [`file`](mod@file).
 

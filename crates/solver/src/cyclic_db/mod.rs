@@ -19,9 +19,11 @@
 //! see a value of the previous sweep or of this one: `lo` only rises and never passes the
 //! least fixed point (each update applies the monotone operator to values below it), `hi`
 //! symmetrically, and the iteration stops after a sweep that changed nothing, whose every
-//! read saw the final bounds: they are then the two fixed points. The moves inside the
-//! level are sown again at each sweep instead of being stored, so memory stays at three
-//! bytes a board.
+//! read saw the final bounds: they are then the two fixed points. The first pass packs
+//! the moves inside the level of the boards it leaves open (their places in the level,
+//! four bytes a move, up to a budget), so that a sweep reads arrays only, and a task drops
+//! its final boards as they accumulate; past the budget a task sows its boards again at
+//! each sweep, and the level costs three bytes a board.
 
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
 
@@ -40,6 +42,49 @@ pub const MAX_SEEDS: usize = INF as usize - 1;
 
 /// Boards of a level handled by one task of a pass.
 const TASK: usize = 1 << 15;
+
+/// Bytes the packed moves inside a level may take ([`Packed`]); the tasks past it sow
+/// their boards again at each sweep.
+const PACKED_BYTES: u64 = 3 << 30;
+
+/// The open boards of one task and their moves inside the level, packed: board
+/// `idx[e]` (a place in the level) moves to `kids[offsets[e]..offsets[e + 1]]`.
+#[derive(Default)]
+struct Packed {
+    idx: Vec<u32>,
+    offsets: Vec<u32>,
+    kids: Vec<u32>,
+}
+
+impl Packed {
+    /// Bytes it holds.
+    fn bytes(&self) -> u64 {
+        4 * (self.idx.capacity() + self.offsets.capacity() + self.kids.capacity()) as u64
+    }
+
+    /// Only the boards whose bounds have not met.
+    fn retain_open(&mut self, lo: &[AtomicI8], hi: &[AtomicI8]) {
+        let mut out = Packed::default();
+        out.offsets.push(0);
+        for e in 0..self.idx.len() {
+            let i = self.idx[e] as usize;
+            if lo[i].load(Relaxed) != hi[i].load(Relaxed) {
+                out.idx.push(i as u32);
+                let kids = &self.kids[self.offsets[e] as usize..self.offsets[e + 1] as usize];
+                out.kids.extend_from_slice(kids);
+                out.offsets.push(out.kids.len() as u32);
+            }
+        }
+        *self = out;
+    }
+}
+
+/// A task of a level: a range of its boards, and their moves inside the level packed
+/// where the memory allowed.
+struct Task {
+    range: std::ops::Range<usize>,
+    packed: Option<Packed>,
+}
 
 /// Solves level `level` of the database `values` (indexed by `ranker`; every lower level
 /// finished) for `game` of a cyclic family. `progress(level, final, boards)` is called
@@ -60,40 +105,45 @@ pub(crate) fn build_level(
         .take(n)
         .collect();
     let mut exit = vec![0i8; n];
-    let level_game = Level {
+    let here = Level {
         game,
         ranker,
         values,
         level,
         start,
     };
-    let open = AtomicU64::new(0);
-    exit.par_chunks_mut(TASK)
+    let budget = AtomicU64::new(PACKED_BYTES);
+    let mut tasks = exit
+        .par_chunks_mut(TASK)
         .enumerate()
-        .try_for_each(|(c, exits)| {
+        .map(|(c, exits)| {
             if cancel.load(Relaxed) {
                 return Err(Cancelled);
             }
-            for (k, e) in exits.iter_mut().enumerate() {
-                let i = c * TASK + k;
-                let (x, l, h) = level_game.first(start + i);
-                *e = x;
-                lo[i].store(l, Relaxed);
-                hi[i].store(h, Relaxed);
-                open.fetch_add(u64::from(l != h), Relaxed);
-            }
-            Ok(())
-        })?;
-    progress(level, n as u64 - open.load(Relaxed), n as u64);
+            Ok(here.first_pass(c * TASK, exits, lo, &hi, &budget))
+        })
+        .collect::<Result<Vec<Task>, Cancelled>>()?;
+    let open = |tasks: &[Task]| -> u64 {
+        let counted = |t: &Task| t.range.clone().filter(|&i| is_open(lo, &hi, i)).count();
+        tasks.par_iter().map(|t| counted(t) as u64).sum()
+    };
+    let mut left = open(&tasks);
+    progress(level, n as u64 - left, n as u64);
     if cancel.load(Relaxed) {
         return Err(Cancelled);
     }
     let mut sweeps = 0;
-    while open.load(Relaxed) > 0 {
+    while left > 0 {
         sweeps += 1;
-        let (changed, left) = level_game.sweep(lo, &hi, &exit, cancel)?;
-        open.store(left, Relaxed);
-        progress(level, (n as u64).saturating_sub(left), n as u64);
+        let changed = tasks
+            .par_iter_mut()
+            .map(|t| match cancel.load(Relaxed) {
+                true => Err(Cancelled),
+                false => Ok(here.sweep(t, lo, &hi, &exit)),
+            })
+            .try_reduce(|| false, |a, b| Ok(a || b))?;
+        left = open(&tasks);
+        progress(level, n as u64 - left, n as u64);
         if !changed {
             break;
         }
@@ -103,6 +153,11 @@ pub(crate) fn build_level(
         l.store(l8.max(h8.min(0)), Relaxed);
     });
     Ok(sweeps)
+}
+
+/// True where board `i` of the level has bounds that have not met.
+fn is_open(lo: &[AtomicI8], hi: &[AtomicI8], i: usize) -> bool {
+    lo[i].load(Relaxed) != hi[i].load(Relaxed)
 }
 
 /// The level being solved: its game, index, first rank and the database's values.
@@ -121,10 +176,51 @@ impl Level<'_> {
         Position::from_packed(self.game.houses(), board, [0, 0], Side::South)
     }
 
+    /// The first pass over the boards `first..first + exits.len()` of the level: their
+    /// exits and first bounds, and their moves inside the level packed where `budget`
+    /// (bytes left) allows.
+    fn first_pass(
+        &self,
+        first: usize,
+        exits: &mut [i8],
+        lo: &[AtomicI8],
+        hi: &[AtomicI8],
+        budget: &AtomicU64,
+    ) -> Task {
+        let mut packed = Packed::default();
+        packed.offsets.push(0);
+        for (k, e) in exits.iter_mut().enumerate() {
+            let i = first + k;
+            let before = packed.kids.len();
+            let (x, l, h) = self.first(self.start + i, &mut packed.kids);
+            *e = x;
+            lo[i].store(l, Relaxed);
+            hi[i].store(h, Relaxed);
+            match l != h {
+                true => {
+                    packed.idx.push(i as u32);
+                    packed.offsets.push(packed.kids.len() as u32);
+                }
+                false => packed.kids.truncate(before),
+            }
+        }
+        packed.idx.shrink_to_fit();
+        packed.offsets.shrink_to_fit();
+        packed.kids.shrink_to_fit();
+        let bytes = packed.bytes();
+        let fits = budget
+            .fetch_update(Relaxed, Relaxed, |b| b.checked_sub(bytes))
+            .is_ok();
+        Task {
+            range: first..first + exits.len(),
+            packed: fits.then_some(packed),
+        }
+    }
+
     /// The board of rank `rank` valued from what leaves the level: its best exit (−∞ if
     /// none) and its first bounds `lo`, `hi` (equal, the value, where the game is over or
-    /// no move stays in the level).
-    fn first(&self, rank: usize) -> (i8, i8, i8) {
+    /// no move stays in the level); its moves inside the level pushed on `kids`.
+    fn first(&self, rank: usize, kids: &mut Vec<u32>) -> (i8, i8, i8) {
         let pos = self.position(rank);
         let settled = self.game.settle(pos).unwrap_or(pos);
         if settled.is_over() {
@@ -139,16 +235,17 @@ impl Level<'_> {
                 true => c.store_margin(),
                 false => -c.store_margin(),
             };
+            let cr = self.ranker.rank(c.packed_board()) as usize;
             if !c.is_over() && c.seeds_in_houses() as usize == self.level {
                 debug_assert!(!same_mover && gain == 0, "a move inside a level");
                 inside = true;
+                kids.push((cr - self.start) as u32);
                 continue;
             }
             let worth = match c.is_over() {
                 true => gain,
                 false => {
-                    let cv = self.values[self.ranker.rank(c.packed_board()) as usize].load(Relaxed)
-                        as i32;
+                    let cv = self.values[cr].load(Relaxed) as i32;
                     gain + if same_mover { cv } else { -cv }
                 }
             };
@@ -161,55 +258,66 @@ impl Level<'_> {
         }
     }
 
-    /// One sweep over the level's boards whose bounds have not met: whether any bound
-    /// changed, and how many boards are still open after it.
-    fn sweep(
-        &self,
-        lo: &[AtomicI8],
-        hi: &[AtomicI8],
-        exit: &[i8],
-        cancel: &AtomicBool,
-    ) -> Result<(bool, u64), Cancelled> {
-        let tasks = lo.len().div_ceil(TASK);
-        (0..tasks)
-            .into_par_iter()
-            .map(|c| {
-                if cancel.load(Relaxed) {
-                    return Err(Cancelled);
-                }
-                let (mut changed, mut open) = (false, 0u64);
-                for i in c * TASK..((c + 1) * TASK).min(lo.len()) {
-                    let (l0, h0) = (lo[i].load(Relaxed), hi[i].load(Relaxed));
-                    if l0 == h0 {
+    /// One sweep over the open boards of `task`: whether any bound changed. A packed
+    /// task reads its moves and drops its final boards once they are half of it.
+    fn sweep(&self, task: &mut Task, lo: &[AtomicI8], hi: &[AtomicI8], exit: &[i8]) -> bool {
+        let mut changed = false;
+        let mut set = |i: usize, (l, h): (i8, i8)| {
+            if (l, h) != (lo[i].load(Relaxed), hi[i].load(Relaxed)) {
+                lo[i].store(l, Relaxed);
+                hi[i].store(h, Relaxed);
+                changed = true;
+            }
+        };
+        match &mut task.packed {
+            Some(p) => {
+                let mut closed = 0;
+                for e in 0..p.idx.len() {
+                    let i = p.idx[e] as usize;
+                    if !is_open(lo, hi, i) {
+                        closed += 1;
                         continue;
                     }
-                    let (l, h) = self.update(lo, hi, exit[i], i);
-                    if (l, h) != (l0, h0) {
-                        lo[i].store(l, Relaxed);
-                        hi[i].store(h, Relaxed);
-                        changed = true;
-                    }
-                    open += u64::from(l != h);
+                    let kids = &p.kids[p.offsets[e] as usize..p.offsets[e + 1] as usize];
+                    set(i, bounds(lo, hi, exit[i], kids.iter().map(|&q| q as usize)));
                 }
-                Ok((changed, open))
-            })
-            .try_reduce(|| (false, 0), |a, b| Ok((a.0 || b.0, a.1 + b.1)))
+                if 2 * closed > p.idx.len() {
+                    p.retain_open(lo, hi);
+                }
+            }
+            None => {
+                for i in task.range.clone().filter(|&i| is_open(lo, hi, i)) {
+                    set(i, self.update(lo, hi, exit[i], i));
+                }
+            }
+        }
+        changed
     }
 
-    /// The operator at board `i` of the level: the best of its exit and of its moves
-    /// inside the level, for `lo` and for `hi`.
+    /// The operator at board `i` of the level, its moves inside the level sown again.
     fn update(&self, lo: &[AtomicI8], hi: &[AtomicI8], exit: i8, i: usize) -> (i8, i8) {
         let pos = self.position(self.start + i);
-        let (mut l, mut h) = (exit, exit);
-        for m in self.game.legal_moves(&pos) {
+        let kids = self.game.legal_moves(&pos).filter_map(|m| {
             let (c, _) = self.game.sow(&pos, m);
-            if c.is_over() || c.seeds_in_houses() as usize != self.level {
-                continue;
-            }
-            let q = self.ranker.rank(c.packed_board()) as usize - self.start;
-            l = l.max(-hi[q].load(Relaxed));
-            h = h.max(-lo[q].load(Relaxed));
-        }
-        (l, h)
+            (!c.is_over() && c.seeds_in_houses() as usize == self.level)
+                .then(|| self.ranker.rank(c.packed_board()) as usize - self.start)
+        });
+        bounds(lo, hi, exit, kids)
     }
+}
+
+/// The operator at a board whose best exit is `exit` and whose moves inside the level
+/// lead to the boards `kids`: the best for `lo` and for `hi`.
+fn bounds(
+    lo: &[AtomicI8],
+    hi: &[AtomicI8],
+    exit: i8,
+    kids: impl Iterator<Item = usize>,
+) -> (i8, i8) {
+    let (mut l, mut h) = (exit, exit);
+    for q in kids {
+        l = l.max(-hi[q].load(Relaxed));
+        h = h.max(-lo[q].load(Relaxed));
+    }
+    (l, h)
 }
