@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use kalah_core::{Game, Position};
-use kalah_solver::{line, Analysis, Limits, RootTurn, Solver};
+use kalah_solver::{line, Analysis, Limits, ReportKind, RootTurn, Solver};
 use serde_json::{json, Value};
 
 use crate::analysis_io::{interrupt_flag, signed};
@@ -51,6 +51,12 @@ pub struct Args {
     /// interval) and a final one with "final": true, instead of text
     #[arg(long)]
     json: bool,
+
+    /// Also print a progress line about every half second while a long depth or exact
+    /// test runs (nodes, time, the proven interval); in JSON these lines always come, with
+    /// "kind": "tick"
+    #[arg(long)]
+    verbose: bool,
 
     #[command(flatten)]
     limits: LimitArgs,
@@ -125,6 +131,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         pos: &pos,
         multi: args.multi,
         json: args.json,
+        verbose: args.verbose,
     };
     let a = analyse(&solver, &pos, &limits, &view, out)?;
     view.summary(&a, out)
@@ -191,6 +198,8 @@ pub struct View<'a> {
     pub multi: usize,
     /// JSON lines instead of text.
     pub json: bool,
+    /// Text: a line for every progress tick too ([`ReportKind::Tick`]).
+    pub verbose: bool,
 }
 
 impl View<'_> {
@@ -204,6 +213,13 @@ impl View<'_> {
     ) -> std::io::Result<()> {
         if self.json {
             return writeln!(out, "{}", self.json_of(a, false));
+        }
+        if a.report == ReportKind::Tick {
+            return if self.verbose {
+                self.tick_line(a, out)
+            } else {
+                Ok(())
+            };
         }
         if *shown == Some(a.depth) {
             return Ok(());
@@ -227,6 +243,22 @@ impl View<'_> {
                 self.turn_line(t, out)?;
             }
         }
+        out.flush()
+    }
+
+    /// A progress tick: the search goes on past the depth shown.
+    fn tick_line(&self, a: &Analysis, out: &mut dyn Write) -> std::io::Result<()> {
+        let (lo, hi) = a.bounds_from_south();
+        writeln!(
+            out,
+            "  ...  searching beyond depth {}  proven {}..{}  nodes {:>11}  {:>7} n/s  {:>7.2} s",
+            a.depth,
+            signed(lo),
+            signed(hi),
+            a.nodes,
+            rate(a.nodes_per_second()),
+            a.elapsed.as_secs_f64(),
+        )?;
         out.flush()
     }
 
@@ -323,7 +355,14 @@ impl View<'_> {
                 })
             })
             .collect();
+        let kind = match (last, a.report) {
+            (true, _) | (_, ReportKind::Final) => "final",
+            (false, ReportKind::Iteration) => "iteration",
+            (false, ReportKind::Proof) => "proof",
+            (false, ReportKind::Tick) => "tick",
+        };
         json!({
+            "kind": kind,
             "final": last,
             "depth": a.depth,
             "eval": a.eval_from_south(),

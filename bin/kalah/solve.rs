@@ -60,6 +60,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             pos: &pos,
             multi: 1,
             json: args.json,
+            verbose: false,
         };
         let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
         return view.summary(&a, out);
@@ -133,6 +134,7 @@ fn interrupted(
         pos,
         multi: 1,
         json,
+        verbose: false,
     };
     view.summary(&a, out)?;
     let (lo, hi) = a.bounds_from_south();

@@ -71,6 +71,22 @@ impl Limits {
     }
 }
 
+/// Why an analysis reports: what changed since the report before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReportKind {
+    /// Before any search, or a depth of the deepening completed.
+    #[default]
+    Iteration,
+    /// The proven interval narrowed (an exact test completed).
+    Proof,
+    /// A periodic report while a long search runs (about every [`Analysis::TICK`]): the nodes, the
+    /// time and the bounds as they stand; the evaluation is that of the deepest completed
+    /// depth.
+    Tick,
+    /// The answer at the end of the analysis.
+    Final,
+}
+
 /// One root turn of an analysis, with what is known of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootTurn {
@@ -111,6 +127,8 @@ pub struct Analysis {
     pub nodes: u64,
     /// Wall time since the analysis started.
     pub elapsed: Duration,
+    /// Why this report was made ([`ReportKind::Final`]: the answer at the end).
+    pub report: ReportKind,
 }
 
 impl RootTurn {
@@ -134,6 +152,10 @@ impl RootTurn {
 }
 
 impl Analysis {
+    /// About how often an analysis reports while a search runs ([`ReportKind::Tick`]), so
+    /// that a long depth or exact test does not leave the caller without news for seconds.
+    pub const TICK: Duration = Duration::from_millis(500);
+
     /// True when the proven interval has closed: the evaluation is the exact value.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper

@@ -47,7 +47,7 @@ use std::time::Instant;
 
 use kalah_core::{Game, Position};
 
-use crate::anytime::{Analysis, Limits};
+use crate::anytime::{Analysis, Limits, ReportKind};
 use crate::error::SolveError;
 use crate::eval::Evaluation;
 use root::RootState;
@@ -117,7 +117,10 @@ pub fn analyse_cyclic_with(
     let start = Instant::now();
     let mut root = RootState::new(game, pos, start);
     if pos.is_over() {
-        return Ok(root.analysis(game));
+        return Ok(Analysis {
+            report: ReportKind::Final,
+            ..root.analysis(game)
+        });
     }
     let memory = settings
         .retro_memory
@@ -138,7 +141,10 @@ pub fn analyse_cyclic_with(
         root.set_exact(exact);
         on_progress(&root.analysis(game));
     }
-    Ok(root.analysis(game))
+    Ok(Analysis {
+        report: ReportKind::Final,
+        ..root.analysis(game)
+    })
 }
 
 /// Deepens the search from depth 1 until a limit, the exact value, or a complete tree.

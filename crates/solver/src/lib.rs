@@ -59,7 +59,7 @@ mod solver;
 pub mod stopdb;
 pub mod tt;
 
-pub use anytime::{Analysis, Limits, RootTurn};
+pub use anytime::{Analysis, Limits, ReportKind, RootTurn};
 pub use config::Config;
 pub use database::{CacheReport, Database, EGDB_PATH_VAR};
 pub use env::Environment;

@@ -9,12 +9,13 @@
 //! aborted search returns before any store). The root's interval is the maximum over its
 //! turns; a test stopped by its budget is dropped, so it tells nothing.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use kalah_core::Position;
 
-use super::{Analysis, Limits, RootTurn};
+use super::{Analysis, Limits, ReportKind, RootTurn};
 use crate::driver::principal_variation;
 use crate::line::{push_sowing, push_turn, Turn};
 use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
@@ -22,8 +23,15 @@ use crate::smp::{self, Context};
 use crate::tt::EXACT_DEPTH;
 
 /// The least node budget of the exact tests after one depth of the deepening (the budget
-/// is otherwise what that depth cost: the two halves of the work stay about equal).
+/// is otherwise a share of what that depth cost, see [`MAX_PROOF_SHIFT`]).
 const MIN_PROOF_NODES: u64 = 1 << 12;
+
+/// The exact tests after a depth get as many nodes as that depth cost while they narrow
+/// the proven interval; each round that narrows nothing halves their share, down to
+/// `1 >> MAX_PROOF_SHIFT` of the depth's cost, and the next that narrows it restores the
+/// whole. Where the value is far out of reach of a proof (a full board), the deepening then
+/// gets most of the time instead of half; where proofs progress, the split stays even.
+const MAX_PROOF_SHIFT: u32 = 3;
 
 /// One root turn and what is known of it, for the root's mover.
 struct Line {
@@ -112,6 +120,11 @@ pub(crate) struct Analyser<'a> {
     /// The turns evaluated with the full window at each depth (the others are only shown
     /// to be no better than these).
     lines_wanted: usize,
+    /// The exact tests after a depth get its cost shifted right by this
+    /// ([`MAX_PROOF_SHIFT`]).
+    proof_shift: u32,
+    /// When the caller last heard from the analysis (for [`ReportKind::Tick`]).
+    last_report: Cell<Instant>,
 }
 
 impl<'a> Analyser<'a> {
@@ -126,6 +139,9 @@ impl<'a> Analyser<'a> {
         shared.deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         shared.node_stop.store(node_limit, Relaxed);
+        // The deepening of an analysis with limits reduces late quiet moves; without
+        // limits it deepens as the solve does.
+        shared.reductions = !limits.is_unbounded();
         let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
         let bounds = if pos.is_over() {
             Bounds::exact(margin)
@@ -151,6 +167,8 @@ impl<'a> Analyser<'a> {
             exact_pv: None,
             next_from_below: true,
             lines_wanted: usize::MAX,
+            proof_shift: 0,
+            last_report: Cell::new(start),
         };
         a.narrow();
         a.rank();
@@ -171,7 +189,7 @@ impl<'a> Analyser<'a> {
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
         self.ctx.table.new_generation();
-        on_progress(&self.snapshot());
+        self.report(ReportKind::Iteration, on_progress);
         if limits.is_unbounded() {
             // As the proof of `solve`: the deepening of the configuration, then the
             // exact tests without a budget.
@@ -190,11 +208,23 @@ impl<'a> Analyser<'a> {
                     break;
                 }
                 let before = self.nodes();
-                if !self.iterate(d, on_progress) {
+                let done = if self.lines_wanted == 1 {
+                    self.iterate_best(d, on_progress)
+                } else {
+                    self.iterate(d, on_progress)
+                };
+                if !done {
                     break;
                 }
                 let spent = self.nodes() - before;
-                self.prove(spent.max(MIN_PROOF_NODES), true, on_progress);
+                let was = self.bounds;
+                let budget = (spent >> self.proof_shift).max(MIN_PROOF_NODES);
+                self.prove(budget, true, on_progress);
+                self.proof_shift = if self.bounds != was {
+                    0
+                } else {
+                    (self.proof_shift + 1).min(MAX_PROOF_SHIFT)
+                };
             }
         }
         self.finish()
@@ -233,19 +263,7 @@ impl<'a> Analyser<'a> {
                 continue;
             }
             let d = depth.saturating_sub(line.sowings);
-            let search = |w: Bounds| {
-                let w = w.across(line.same);
-                smp::search(
-                    self.ctx,
-                    &line.child,
-                    w.lo,
-                    w.hi,
-                    d,
-                    &self.shared,
-                    &mut |_| {},
-                )
-                .map(|v| across(line.same, v))
-            };
+            let mut search = |w: Bounds| self.search_line(line, d, w, &mut *on_progress);
             let full = Bounds { lo: -INF, hi: INF };
             let v = match top.get(self.lines_wanted.saturating_sub(1)) {
                 Some(&worst) => match search(Bounds {
@@ -274,8 +292,137 @@ impl<'a> Analyser<'a> {
         }
         self.depth = depth;
         self.rank();
-        on_progress(&self.snapshot());
+        self.report(ReportKind::Iteration, on_progress);
         true
+    }
+
+    /// One depth of the deepening where only the best turn is wanted ([`Analyser::lines`]
+    /// 1): MTD(f) over the root turns from the best evaluation of the depth before. A test
+    /// "is the root's value at this depth at least `t`?" searches the turns best first
+    /// with a null window and ends at the first that reaches `t`; the tests converge on
+    /// the best turn's value in a few null-window searches, each far smaller than one with
+    /// a wide window. Every other turn gets the least upper bound of its evaluation found
+    /// (at most the best's), as in [`Analyser::iterate`]. False (and nothing changed) where
+    /// it was stopped before the end.
+    fn iterate_best(&mut self, depth: u8, on_progress: &mut dyn FnMut(&Analysis)) -> bool {
+        let full = Bounds { lo: -INF, hi: INF };
+        // What is known of each turn's value at this depth, and of the root's.
+        let mut known: Vec<Bounds> = self
+            .lines
+            .iter()
+            .map(|l| if l.is_exact() { l.bounds } else { full })
+            .collect();
+        let mut root = full;
+        let mut best = 0;
+        let mut guess = self.lines.first().map_or(0, |l| l.eval);
+        while root.lo < root.hi {
+            let t = guess.clamp(root.lo + 1, root.hi);
+            let Some(found) = self.reaches(depth, t, &mut known, on_progress) else {
+                return false;
+            };
+            // The clamps keep the loop finite should a search contradict another (a
+            // depth-limited value depends on what the table holds).
+            match found {
+                Some((i, v)) => {
+                    best = i;
+                    root.lo = v.min(root.hi).max(t);
+                    guess = root.lo;
+                }
+                None => {
+                    let hi = known.iter().map(|b| b.hi).max().unwrap_or(root.lo);
+                    root.hi = hi.min(t - 1).max(root.lo);
+                    guess = root.hi;
+                }
+            }
+        }
+        for (i, (line, k)) in self.lines.iter_mut().zip(&known).enumerate() {
+            line.eval = if i == best {
+                root.lo
+            } else {
+                k.hi.min(root.lo)
+            };
+            line.depth = depth;
+        }
+        // The best turn first, before the turns that tie with it only by an upper bound.
+        let line = self.lines.remove(best);
+        self.lines.insert(0, line);
+        self.depth = depth;
+        self.rank();
+        self.report(ReportKind::Iteration, on_progress);
+        true
+    }
+
+    /// Whether the root's value at `depth` is at least `t`, turn by turn, best first,
+    /// narrowing `known` (each turn's bounds at this depth): the first turn that reaches
+    /// `t` and its fail-soft score, `Some(None)` where none does, `None` where a search was
+    /// stopped.
+    fn reaches(
+        &self,
+        depth: u8,
+        t: i32,
+        known: &mut [Bounds],
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Option<Option<(usize, i32)>> {
+        for (i, line) in self.lines.iter().enumerate() {
+            let k = &mut known[i];
+            if k.hi < t {
+                continue;
+            }
+            if k.lo >= t {
+                return Some(Some((i, k.lo)));
+            }
+            let d = depth.saturating_sub(line.sowings);
+            let w = Bounds { lo: t - 1, hi: t };
+            let v = self.search_line(line, d, w, &mut *on_progress)?;
+            if v >= t {
+                k.lo = v.min(k.hi);
+                return Some(Some((i, v)));
+            }
+            k.hi = v.max(k.lo);
+        }
+        Some(None)
+    }
+
+    /// The search of the position after `line` to `depth` sowings (or [`EXACT_DEPTH`])
+    /// with the window `w` for the root's mover, its fail-soft score for that mover;
+    /// `None` where it was stopped. The caller hears from the analysis about every
+    /// [`Analysis::TICK`] meanwhile ([`ReportKind::Tick`]).
+    fn search_line(
+        &self,
+        line: &Line,
+        depth: u8,
+        w: Bounds,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Option<i32> {
+        let w = w.across(line.same);
+        let v = smp::search(
+            self.ctx,
+            &line.child,
+            w.lo,
+            w.hi,
+            depth,
+            &self.shared,
+            &mut |_| self.tick(on_progress),
+        );
+        // Many short searches in a row tick too.
+        self.tick(on_progress);
+        Some(across(line.same, v?))
+    }
+
+    /// A [`ReportKind::Tick`] where the caller has heard nothing for [`Analysis::TICK`].
+    fn tick(&self, on_progress: &mut dyn FnMut(&Analysis)) {
+        if self.last_report.get().elapsed() >= Analysis::TICK {
+            self.report(ReportKind::Tick, on_progress);
+        }
+    }
+
+    /// Tells the caller what is known now, as a report of `kind`.
+    fn report(&self, kind: ReportKind, on_progress: &mut dyn FnMut(&Analysis)) {
+        self.last_report.set(Instant::now());
+        on_progress(&Analysis {
+            report: kind,
+            ..self.snapshot()
+        });
     }
 
     /// Null-window tests of the exact search with `budget` nodes, until the root's
@@ -310,9 +457,11 @@ impl<'a> Analyser<'a> {
             .clamp(lo + 1, hi);
             let near = (test - self.lines[0].eval).abs() <= DEEPENING_HINT_REACH;
             self.shared.deepening_hints.store(near, Relaxed);
-            let Some(g) = self.test(test) else { break };
+            let Some(g) = self.test(test, on_progress) else {
+                break;
+            };
             guess = g;
-            on_progress(&self.snapshot());
+            self.report(ReportKind::Proof, on_progress);
         }
         self.shared.node_stop.store(self.node_limit, Relaxed);
     }
@@ -320,7 +469,7 @@ impl<'a> Analyser<'a> {
     /// Whether the root's value is at least `test` (in `lo + 1..=hi`), tested turn by
     /// turn, best first: the bound found (fail-soft), `None` where a search was stopped
     /// (the turns tested before keep what they proved).
-    fn test(&mut self, test: i32) -> Option<i32> {
+    fn test(&mut self, test: i32, on_progress: &mut dyn FnMut(&Analysis)) -> Option<i32> {
         let mut found = None;
         for i in 0..self.lines.len() {
             let line = &self.lines[i];
@@ -330,23 +479,12 @@ impl<'a> Analyser<'a> {
             let w = Bounds {
                 lo: test - 1,
                 hi: test,
-            }
-            .across(line.same);
-            let c = smp::search(
-                self.ctx,
-                &line.child,
-                w.lo,
-                w.hi,
-                EXACT_DEPTH,
-                &self.shared,
-                &mut |_| {},
-            );
-            let Some(c) = c else {
+            };
+            let Some(v) = self.search_line(line, EXACT_DEPTH, w, &mut *on_progress) else {
                 self.narrow();
                 self.rank();
                 return None;
             };
-            let v = across(line.same, c);
             let b = &mut self.lines[i].bounds;
             // A proof never contradicts another (the clamps only guard the invariant).
             debug_assert!(if v >= test { v <= b.hi } else { v >= b.lo });
@@ -378,14 +516,10 @@ impl<'a> Analyser<'a> {
     }
 
     /// Sorts the turns best first: by evaluation inside the proven interval, then by
-    /// proven lower bound.
+    /// proven lower bound; turns that tie keep their order (the best of the depth first).
     fn rank(&mut self) {
-        self.lines.sort_by_key(|l| {
-            (
-                std::cmp::Reverse((l.clamped(), l.bounds.lo)),
-                l.turn.sowings.clone(),
-            )
-        });
+        self.lines
+            .sort_by_key(|l| std::cmp::Reverse((l.clamped(), l.bounds.lo)));
     }
 
     /// The principal variation where the value is exact (the search stopped only by
@@ -398,7 +532,10 @@ impl<'a> Analyser<'a> {
             self.shared.done.store(false, Relaxed);
             self.exact_pv = self.exact_line();
         }
-        self.snapshot()
+        Analysis {
+            report: ReportKind::Final,
+            ..self.snapshot()
+        }
     }
 
     /// A line to the end of the game that keeps the exact value: the proved best turn,
@@ -466,6 +603,7 @@ impl<'a> Analyser<'a> {
                 .collect(),
             nodes: self.nodes(),
             elapsed: self.start.elapsed(),
+            report: ReportKind::Iteration,
         }
     }
 }

@@ -8,7 +8,7 @@ use kalah_core::{Game, Position};
 
 use super::search::{across, seed_bounds, Score, Searcher, NO_REP};
 use super::step::RetroExact;
-use crate::anytime::{Analysis, RootTurn};
+use crate::anytime::{Analysis, ReportKind, RootTurn};
 use crate::line::{push_sowing, Turn};
 
 /// Half the width of the window a root turn is first searched with, around its last
@@ -189,6 +189,7 @@ impl RootState {
             turns,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
+            report: ReportKind::Iteration,
         }
     }
 }

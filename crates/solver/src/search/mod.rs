@@ -16,6 +16,7 @@
 
 mod moves;
 mod probe;
+mod reduce;
 mod shared;
 
 use std::ops::ControlFlow;
@@ -137,6 +138,8 @@ pub(crate) struct Worker<'a> {
     egdb_hits: u64,
     /// This pass follows the deepening's stored moves ([`DEEPENING_HINT_REACH`]).
     deepening_hints: bool,
+    /// Late quiet children of depth-limited searches are reduced ([`Shared::reductions`]).
+    reductions: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -169,6 +172,7 @@ impl<'a> Worker<'a> {
             db_seeds: db.map_or(-1, |d| d.max_seeds() as i32),
             egdb_hits: 0,
             deepening_hints: shared.deepening_hints.load(Relaxed),
+            reductions: shared.reductions,
         }
     }
 
@@ -330,7 +334,7 @@ impl<'a> Worker<'a> {
                 // A settled child has no subtree to share out, and one below the table
                 // (no key) a small one.
                 let claim = share && pass == 0 && i > 0 && kid.tabled;
-                let Some(v) = self.kid_score(kid, window, depth, ply, claim) else {
+                let Some(v) = self.late_score(kid, window, depth, ply, claim, i) else {
                     deferred |= 1 << i;
                     continue;
                 };

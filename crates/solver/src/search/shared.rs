@@ -19,6 +19,9 @@ pub(crate) struct Shared<'c> {
     pub(crate) node_stop: AtomicU64,
     /// The searches stop at this instant, if any (the time budget of an analysis).
     pub(crate) deadline: Option<Instant>,
+    /// Depth-limited searches reduce late quiet children (see `reduce.rs`); only an
+    /// analysis with limits sets it.
+    pub(crate) reductions: bool,
 }
 
 impl<'c> Shared<'c> {
@@ -31,6 +34,7 @@ impl<'c> Shared<'c> {
             deepening_hints: AtomicBool::new(true),
             node_stop: AtomicU64::new(u64::MAX),
             deadline: None,
+            reductions: false,
         }
     }
 
