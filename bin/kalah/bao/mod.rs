@@ -1,9 +1,10 @@
-//! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`
-//! and `play`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
+//! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`,
+//! `play` and `analyse`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
 //! are not those of the sowing games, so a command line naming `--rules bao` is parsed here,
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
+mod analyse;
 mod play;
 mod show;
 mod solve;
@@ -18,7 +19,7 @@ use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 use crate::error::CliError;
 
 /// The subcommands that play Bao.
-const COMMANDS: [&str; 5] = ["show", "perft", "solve", "openings", "play"];
+const COMMANDS: [&str; 6] = ["show", "perft", "solve", "openings", "play", "analyse"];
 
 /// Whether the command line names `--rules bao`.
 pub fn requested(args: &[OsString]) -> bool {
@@ -55,6 +56,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         BaoCommand::Solve(a) => solve::solve(a, out),
         BaoCommand::Openings(a) => solve::openings(a, out),
         BaoCommand::Play(a) => play::play(a, out),
+        BaoCommand::Analyse(a) => analyse::analyse(a, out),
     }
 }
 
@@ -74,6 +76,7 @@ enum BaoCommand {
     Solve(solve::SolveArgs),
     Openings(solve::SolveArgs),
     Play(play::PlayArgs),
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,

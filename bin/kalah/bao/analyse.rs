@@ -1,0 +1,137 @@
+//! `kalah analyse --rules bao`: the anytime analysis of a Bao position on any board
+//! (`kalah_solver::bao_search`), one line per completed depth; forced wins and losses found
+//! are labelled proven, everything else is a heuristic guess (a draw is never claimed).
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use kalah_solver::bao_search::{self, BaoAnalysis, Outcome};
+use kalah_solver::Limits;
+
+use super::{side_name, BaoArgs};
+use crate::analyse::LimitArgs;
+use crate::analysis_io::interrupt_flag;
+use crate::error::CliError;
+
+/// The time limit when none is given, in seconds.
+const DEFAULT_SECONDS: f64 = 1.0;
+
+/// Analyse a Bao position within a time, node or depth limit (default: 1 second).
+///
+/// One line per completed depth (in whole moves): the heuristic evaluation (points, 100 a
+/// seed, from South), what is proven (a forced win or loss found within the searched
+/// tree), nodes, nodes per second, time and the line. Ctrl-C stops at once and prints the
+/// last completed depth.
+///
+/// Example: `kalah analyse --rules bao --time 1`
+#[derive(clap::Args, Debug)]
+pub struct AnalyseArgs {
+    /// Print one JSON object per completed depth, then the final one
+    #[arg(long)]
+    json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
+
+    #[command(flatten)]
+    pub game: BaoArgs,
+}
+
+/// Runs `kalah analyse --rules bao`.
+pub fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let limits = args
+        .limits
+        .given()
+        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
+    let (_, pos) = args.game.setup()?;
+    let cancel: &AtomicBool = interrupt_flag();
+    let mut failed = None;
+    let mut report = |a: &BaoAnalysis| {
+        if let Err(e) = write_report(a, args.json, false, out) {
+            failed.get_or_insert(e);
+        }
+    };
+    let last = bao_search::analyse(&pos, &limits, cancel, &mut report);
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    write_report(&last, args.json, true, out)?;
+    Ok(())
+}
+
+/// What is proven, in words.
+fn proven_text(a: &BaoAnalysis) -> String {
+    let mover = side_name(a.side);
+    match a.proven {
+        Some(Outcome::Won { moves }) => format!("proven: {mover} wins within {moves} moves"),
+        Some(Outcome::Lost { moves }) => format!("proven: {mover} loses within {moves} moves"),
+        None => "not proven (heuristic)".to_string(),
+    }
+}
+
+/// The line of moves, space separated.
+fn line(a: &BaoAnalysis) -> String {
+    let moves: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
+    moves.join(" ")
+}
+
+/// One report, in text or JSON; `last` marks the summary.
+fn write_report(
+    a: &BaoAnalysis,
+    json: bool,
+    last: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if json {
+        let proven = match a.proven {
+            Some(Outcome::Won { moves }) => serde_json::json!({"result": "win", "moves": moves}),
+            Some(Outcome::Lost { moves }) => serde_json::json!({"result": "loss", "moves": moves}),
+            None => serde_json::Value::Null,
+        };
+        let turns: Vec<_> = a
+            .turns
+            .iter()
+            .map(|t| serde_json::json!({"move": t.mv.to_string(), "score": t.score, "depth": t.depth}))
+            .collect();
+        let value = serde_json::json!({
+            "kind": if last { "final" } else { "depth" },
+            "side": side_name(a.side),
+            "depth": a.depth,
+            "eval": a.eval,
+            "eval_south": a.eval_from_south(),
+            "proven": proven,
+            "exact": a.proven.is_some(),
+            "best": a.best.map(|m| m.to_string()),
+            "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "turns": turns,
+            "nodes": a.nodes,
+            "seconds": a.elapsed.as_secs_f64(),
+        });
+        return writeln!(out, "{value}");
+    }
+    if last {
+        let best = a
+            .best
+            .map_or("none (the game is over)".to_string(), |m| m.to_string());
+        return writeln!(
+            out,
+            "best move {best} for {}: heuristic {:+} points from South (100 a seed) at depth {}; {}",
+            side_name(a.side),
+            a.eval_from_south(),
+            a.depth,
+            proven_text(a)
+        );
+    }
+    writeln!(
+        out,
+        "depth {:>3}  heuristic {:>+6} points from South  {}  nodes {:>11}  {:>9.0} n/s  {:>6.2} s  line {}",
+        a.depth,
+        a.eval_from_south(),
+        proven_text(a),
+        a.nodes,
+        a.nodes_per_second(),
+        a.elapsed.as_secs_f64(),
+        line(a)
+    )
+}
