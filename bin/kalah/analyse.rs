@@ -18,8 +18,6 @@ use crate::solving::SolverArgs;
 const DEFAULT_SECONDS: f64 = 3.0;
 /// The longest time limit taken, in seconds (about eleven days).
 const MAX_SECONDS: f64 = 1e6;
-/// The table of a time-limited analysis, in MiB per second of it.
-const TABLE_MB_PER_SECOND: usize = 16;
 /// The largest node limit taken.
 const MAX_NODES: u64 = 1_000_000_000_000_000;
 
@@ -140,8 +138,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// A solver for an analysis to `limits`: the solve's, but with no endgame database unless
 /// one is asked for (by a flag or the environment), since building one can take longer
 /// than the analysis, and, under a time limit and without `--hash-mb`, a table of at most
-/// [`TABLE_MB_PER_SECOND`] MiB a second of it (a power of two), since every fresh page of
-/// the table costs time the analysis does not have.
+/// [`Limits::table_mb_cap`].
 pub fn analysis_solver(
     args: &SolverArgs,
     game: &Game,
@@ -150,11 +147,8 @@ pub fn analysis_solver(
 ) -> Result<Solver, CliError> {
     let args = args.for_analysis();
     let mut config = args.config(game, seeds, 1)?;
-    if let (None, Some(time)) = (args.hash_mb, limits.time) {
-        let seconds = time.as_secs_f64().ceil().max(1.0) as usize;
-        config.hash_mb = config
-            .hash_mb
-            .min((TABLE_MB_PER_SECOND * seconds).next_power_of_two());
+    if let (None, Some(cap)) = (args.hash_mb, limits.table_mb_cap()) {
+        config.hash_mb = config.hash_mb.min(cap);
     }
     args.make_solver(config, game)
 }

@@ -18,9 +18,6 @@ use crate::position::PyPosition;
 use crate::rules::PySide;
 use crate::solve::{Failure, Settings};
 
-/// The table of a time-limited analysis, in MiB per second of it (as `kalah analyse`).
-const TABLE_MB_PER_SECOND: usize = 16;
-
 /// One root turn of an analysis: its evaluation and proven interval.
 #[pyclass(name = "TurnAnalysis", module = "kalah", frozen, get_all)]
 #[derive(Clone, Debug)]
@@ -152,7 +149,7 @@ fn limits(time: Option<f64>, nodes: Option<u64>, depth: Option<u8>) -> PyResult<
 
 /// The solver of an analysis: the solve's, with no endgame database unless one is asked
 /// for (a build could take longer than the analysis) and, under a time limit, a table of
-/// at most 16 MiB a second; as `kalah analyse` makes it.
+/// of at most [`Limits::table_mb_cap`]; as `kalah analyse` makes it.
 fn analysis_solver(
     settings: &Settings,
     game: &Game,
@@ -166,13 +163,7 @@ fn analysis_solver(
     if o.egdb.is_none() && o.egdb_seeds.is_none() && !from_env && !game.rules().family.is_cyclic() {
         o.egdb_seeds = Some(0);
     }
-    let cap = match (o.hash_mb, limits.time) {
-        (None, Some(time)) => {
-            let seconds = time.as_secs_f64().ceil().max(1.0) as usize;
-            Some((TABLE_MB_PER_SECOND * seconds).next_power_of_two())
-        }
-        _ => None,
-    };
+    let cap = o.hash_mb.is_none().then(|| limits.table_mb_cap()).flatten();
     settings.solver_with(game, pos.seeds_in_houses() as usize, 1, cancel, |c| {
         if let Some(cap) = cap {
             c.hash_mb = c.hash_mb.min(cap);

@@ -15,9 +15,6 @@ use kalah_core::{Game, Position};
 use kalah_solver::bench::{self, Case};
 use kalah_solver::{Config, Database, Limits, Solver, Turn};
 
-/// The table of a time-limited analysis, in MiB per second of it (as `kalah analyse`).
-const TABLE_MB_PER_SECOND: usize = 16;
-
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let seconds: f64 = a.get(1).map_or(1.0, |s| s.parse().expect("SECONDS"));
@@ -68,10 +65,11 @@ fn measure(case: &Case, seconds: f64, threads: usize) -> Row {
     let seeds = pos.seeds_in_houses() as usize;
     let mut config = Config::for_seeds(game, seeds, 1, &Database::Build(0)).expect("config");
     config.threads = threads;
-    let table = (TABLE_MB_PER_SECOND * seconds.ceil().max(1.0) as usize).next_power_of_two();
-    config.hash_mb = config.hash_mb.min(table);
-    let analyser = Solver::new(game.clone(), config).expect("solver");
     let limits = Limits::time(Duration::from_secs_f64(seconds));
+    config.hash_mb = config
+        .hash_mb
+        .min(limits.table_mb_cap().expect("a time limit"));
+    let analyser = Solver::new(game.clone(), config).expect("solver");
     let a = analyser
         .analyse_lines(pos, &limits, 1, &cancel, &mut |_| {})
         .expect("analysis");

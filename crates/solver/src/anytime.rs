@@ -69,6 +69,18 @@ impl Limits {
     pub fn is_unbounded(&self) -> bool {
         self.time.is_none() && self.nodes.is_none() && self.depth.is_none()
     }
+
+    /// The largest table worth making for an analysis to these limits, in MiB: under a
+    /// time limit, [`Limits::TABLE_MB_PER_SECOND`] MiB a second of it (a power of two),
+    /// since every fresh page of the table costs time the analysis does not have; none
+    /// without a time limit.
+    pub fn table_mb_cap(&self) -> Option<usize> {
+        let seconds = self.time?.as_secs_f64().ceil().max(1.0) as usize;
+        Some((Self::TABLE_MB_PER_SECOND * seconds).next_power_of_two())
+    }
+
+    /// The table of a time-limited analysis, in MiB per second of it.
+    pub const TABLE_MB_PER_SECOND: usize = 16;
 }
 
 /// Why an analysis reports: what changed since the report before.
