@@ -5,46 +5,118 @@
 //! where the pick is not among them, its exact value and the error (best value minus the
 //! pick's, for the mover).
 //!
-//! `cargo run --release -p kalah-solver --example suite_accuracy -- [SECONDS [THREADS [FILTER]]]`
-//! (defaults 1 s, 2 threads; FILTER: only the lines that contain it). Prints a Markdown
-//! table and the share of positions where the pick is a best turn.
+//! `cargo run --release -p kalah-solver --example suite_accuracy -- [LIMIT [THREADS [FILTER [EVAL]]]]`
+//! (defaults 1 s, 2 threads; LIMIT: seconds, or a node budget such as `4M` or `500k`,
+//! which does not depend on the machine's load (with one thread the pick is then
+//! reproducible); FILTER: only the lines that contain it, or with a leading `!` those that
+//! do not; EVAL: the analysis's evaluation, `store` (the default) or `fitted`). Prints a
+//! Markdown table and the share of positions where the pick is a best turn.
+//!
+//! The exact verdicts (whether a turn is a best turn, a pick's exact value) are kept in
+//! `target/suite_exact.txt` (or `$SUITE_EXACT`), so a second run with other settings
+//! solves only the turns not judged before.
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use kalah_core::{Game, Position};
 use kalah_solver::bench::{self, Case};
-use kalah_solver::{Config, Database, Limits, Solver, Turn};
+use kalah_solver::{Config, Database, Evaluation, Limits, Solver, Turn};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let seconds: f64 = a.get(1).map_or(1.0, |s| s.parse().expect("SECONDS"));
+    let limit = a.get(1).map_or("1", |s| s.as_str());
+    let (limits, label) = parse_limit(limit);
     let threads: usize = a.get(2).map_or(2, |s| s.parse().expect("THREADS"));
     let filter = a.get(3).cloned().unwrap_or_default();
+    let eval = a.get(4).map_or("store", |s| s.as_str()).to_string();
     let text = include_str!("../../../data/suite.txt");
     let cases = bench::read(text).expect("the suite reads");
-    println!("| position | value | best turns | pick (depth) | pick's value | error |");
-    println!("|---|---|---|---|---|---|");
+    let cache_path = std::env::var("SUITE_EXACT").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/suite_exact.txt").into()
+    });
+    let mut cache = Cache::load(&cache_path);
+    println!("| position | value | best turns | pick (depth) | pick's value | error | nodes |");
+    println!("|---|---|---|---|---|---|---|");
     let (mut right, mut total, mut error_sum) = (0, 0, 0);
-    for case in cases.iter().filter(|c| c.line.contains(&filter)) {
-        let row = measure(case, seconds, threads);
+    let keep = |line: &str| match filter.strip_prefix('!') {
+        Some(f) => !line.contains(f),
+        None => line.contains(&*filter),
+    };
+    for case in cases.iter().filter(|c| keep(&c.line)) {
+        let row = measure(case, &limits, threads, &eval, &mut cache);
         total += 1;
         right += usize::from(row.error == 0);
         error_sum += row.error;
         println!(
-            "| `{}` | {:+} | {} | {} ({}) | {:+} | {} |",
+            "| `{}` | {:+} | {} | {} ({}) | {:+} | {} | {} |",
             case.line.rsplit_once(' ').map_or(&*case.line, |(l, _)| l),
             row.value,
             row.best.join(" "),
             row.pick,
             row.depth,
             row.pick_value,
-            row.error
+            row.error,
+            row.nodes
         );
+        cache.save(&cache_path);
     }
     println!(
-        "\nbest turn at {seconds} s: {right} of {total} ({:.0}%), total error {error_sum} seeds",
+        "\nbest turn at {label} ({eval}): {right} of {total} ({:.0}%), total error {error_sum} seeds",
         100.0 * right as f64 / total.max(1) as f64
     );
+}
+
+/// The limits of `s` (seconds, or nodes with a `k`/`M` suffix or none and no dot), and
+/// how to name them.
+fn parse_limit(s: &str) -> (Limits, String) {
+    let (digits, scale) = match s.as_bytes().last() {
+        Some(b'k') => (&s[..s.len() - 1], 1_000),
+        Some(b'M') => (&s[..s.len() - 1], 1_000_000),
+        _ => (s, 0),
+    };
+    if scale > 0 {
+        let n: f64 = digits.parse().expect("LIMIT: seconds or nodes");
+        let nodes = (n * scale as f64) as u64;
+        (Limits::nodes(nodes), format!("{s} nodes"))
+    } else {
+        let t: f64 = s.parse().expect("LIMIT: seconds or nodes");
+        (Limits::time(Duration::from_secs_f64(t)), format!("{s} s"))
+    }
+}
+
+/// The exact verdicts found so far: per position line and turn, `opt` (a best turn) or
+/// the turn's exact value for the mover (not a best turn), or `no` (not a best turn, value
+/// not yet solved).
+struct Cache {
+    map: HashMap<(String, String), String>,
+}
+
+impl Cache {
+    fn load(path: &str) -> Cache {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let map = text
+            .lines()
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                Some(((f.next()?.into(), f.next()?.into()), f.next()?.into()))
+            })
+            .collect();
+        Cache { map }
+    }
+
+    fn save(&self, path: &str) {
+        let mut lines: Vec<String> = self
+            .map
+            .iter()
+            .map(|((p, t), v)| format!("{p}\t{t}\t{v}"))
+            .collect();
+        lines.sort();
+        let tmp = format!("{path}.tmp");
+        if std::fs::write(&tmp, lines.join("\n") + "\n").is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        }
+    }
 }
 
 /// One position's measurement (values from South).
@@ -56,28 +128,39 @@ struct Row {
     pick_value: i32,
     /// The best value minus the pick's, for the mover (0: the pick is a best turn).
     error: i32,
+    /// The nodes the analysis searched.
+    nodes: u64,
 }
 
 /// The analysis of `case` within `seconds`, and the exact values that judge its pick.
-fn measure(case: &Case, seconds: f64, threads: usize) -> Row {
+fn measure(case: &Case, limits: &Limits, threads: usize, eval: &str, cache: &mut Cache) -> Row {
     let cancel = AtomicBool::new(false);
     let (game, pos) = (&case.game, &case.pos);
     let seeds = pos.seeds_in_houses() as usize;
     let mut config = Config::for_seeds(game, seeds, 1, &Database::Build(0)).expect("config");
     config.threads = threads;
-    let limits = Limits::time(Duration::from_secs_f64(seconds));
+    config.evaluation = Evaluation::from_name(eval, game.rules()).expect("EVAL: store or fitted");
+    // The table of a 1 s analysis where the limit is nodes (about what 1 s searches).
+    let table_limits = match limits.time {
+        Some(_) => *limits,
+        None => Limits::time(Duration::from_secs(1)),
+    };
     config.hash_mb = config
         .hash_mb
-        .min(limits.table_mb_cap().expect("a time limit"));
+        .min(table_limits.table_mb_cap().expect("a time limit"));
     let analyser = Solver::new(game.clone(), config).expect("solver");
     let a = analyser
-        .analyse_lines(pos, &limits, 1, &cancel, &mut |_| {})
+        .analyse_lines(pos, limits, 1, &cancel, &mut |_| {})
         .expect("analysis");
     drop(analyser);
 
-    let mut config = Config::for_seeds(game, seeds, 1, &Database::Memory).expect("config");
-    config.threads = threads;
-    let solver = Solver::new(game.clone(), config).expect("solver");
+    // The exact solver, built only where a verdict is not in the cache.
+    let mut exact: Option<Solver> = None;
+    let mut solver = || -> Solver {
+        let mut config = Config::for_seeds(game, seeds, 1, &Database::Memory).expect("config");
+        config.threads = threads;
+        Solver::new(game.clone(), config).expect("solver")
+    };
     let side = pos.side_to_move();
     let value = case.value.expect("the suite states every value");
     let mover_value = side.sign() * value;
@@ -87,16 +170,43 @@ fn measure(case: &Case, seconds: f64, threads: usize) -> Row {
     let pick = a.best_turn().expect("a position of the suite is not over");
     for t in &a.turns {
         let child = after(game, pos, &t.turn);
+        let name = t.turn.notation(houses);
+        let key = (case.line.clone(), name.clone());
         // The turn is a best turn when its value reaches the position's.
-        let optimal = at_least(&solver, &child, side, mover_value, &cancel);
+        let verdict = cache
+            .map
+            .entry(key)
+            .or_insert_with(|| {
+                if at_least(
+                    exact.get_or_insert_with(&mut solver),
+                    &child,
+                    side,
+                    mover_value,
+                    &cancel,
+                ) {
+                    "opt".into()
+                } else {
+                    "no".into()
+                }
+            })
+            .clone();
+        let optimal = verdict == "opt";
         if optimal {
-            best.push(t.turn.notation(houses));
+            best.push(name.clone());
         }
         if t.turn == *pick {
             pick_value = Some(if optimal {
                 mover_value
+            } else if let Ok(v) = verdict.parse::<i32>() {
+                v
             } else {
-                mover_of(&child, side) * solver.value(&child, &cancel).expect("solve")
+                let v = mover_of(&child, side)
+                    * exact
+                        .get_or_insert_with(&mut solver)
+                        .value(&child, &cancel)
+                        .expect("solve");
+                cache.map.insert((case.line.clone(), name), v.to_string());
+                v
             });
         }
     }
@@ -109,6 +219,7 @@ fn measure(case: &Case, seconds: f64, threads: usize) -> Row {
         depth: a.depth,
         pick_value: side.sign() * pick_value,
         error: mover_value - pick_value,
+        nodes: a.nodes,
     }
 }
 
