@@ -41,6 +41,7 @@ mod root;
 mod search;
 mod step;
 mod table;
+mod tick;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -53,6 +54,7 @@ use crate::eval::Evaluation;
 use root::RootState;
 use search::{Searcher, Stops, MAX_PLY};
 use step::{retro_memory, RetroThread};
+use tick::Ticker;
 
 /// The retrograde step is still running.
 const RETRO_RUNNING: u8 = 0;
@@ -103,7 +105,7 @@ pub fn analyse_cyclic(
 
 /// Analyses `pos` of a cyclic family within `limits` (see the module doc): deepens the
 /// search one sowing at a time, reporting through `on_progress` after each completed
-/// depth, while the retrograde step runs beside it. It stops at the first limit, at the
+/// depth and about every [`Analysis::TICK`] meanwhile ([`ReportKind::Tick`]), while the retrograde step runs beside it. It stops at the first limit, at the
 /// exact value, or when `cancel` is set, and returns what is known then (the first depth
 /// always completes, so there is a best turn).
 pub fn analyse_cyclic_with(
@@ -134,12 +136,22 @@ pub fn analyse_cyclic_with(
         deadline,
         nodes: limits.nodes,
     };
-    let mut searcher = Searcher::new(game, settings.evaluation, settings.table_bits, stops);
-    deepen(&mut searcher, &mut root, limits, on_progress);
-    // The retrograde step ends by itself (its graph is bounded), or at the time limit.
-    if let Some(exact) = retro.finish(cancel, deadline) {
+    let ticker = Ticker::new(on_progress, start, root.analysis(game));
+    let mut searcher = Searcher::new(
+        game,
+        settings.evaluation,
+        settings.table_bits,
+        stops,
+        ticker,
+    );
+    deepen(&mut searcher, &mut root, limits);
+    // The retrograde step ends by itself (its graph is bounded), or at the time limit;
+    // the caller hears from the analysis meanwhile.
+    let nodes = searcher.nodes;
+    let ticker = &mut searcher.ticker;
+    if let Some(exact) = retro.finish(cancel, deadline, &mut || ticker.tick(nodes)) {
         root.set_exact(exact);
-        on_progress(&root.analysis(game));
+        ticker.report(root.analysis(game));
     }
     Ok(Analysis {
         report: ReportKind::Final,
@@ -147,13 +159,9 @@ pub fn analyse_cyclic_with(
     })
 }
 
-/// Deepens the search from depth 1 until a limit, the exact value, or a complete tree.
-fn deepen(
-    searcher: &mut Searcher,
-    root: &mut RootState,
-    limits: &Limits,
-    on_progress: &mut dyn FnMut(&Analysis),
-) {
+/// Deepens the search from depth 1 until a limit, the exact value, or a complete tree,
+/// reporting each completed depth (and ticks meanwhile) through the searcher's ticker.
+fn deepen(searcher: &mut Searcher, root: &mut RootState, limits: &Limits) {
     let last = limits
         .depth
         .map_or(MAX_PLY as i32 - 8, |d| (d as i32).min(MAX_PLY as i32 - 8));
@@ -168,7 +176,7 @@ fn deepen(
         }
         root.depth = depth as u8;
         root.nodes = searcher.nodes;
-        on_progress(&root.analysis(searcher.game));
+        searcher.ticker.report(root.analysis(searcher.game));
         if root.lo == root.hi || searcher.horizon == 0 {
             break;
         }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use super::table::{blank, Kind, Slot, Table};
+use super::tick::Ticker;
 use crate::eval::Evaluation;
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).
@@ -60,6 +61,8 @@ pub(super) struct Searcher<'a> {
     /// True while the iteration may be stopped by a limit (not the first).
     pub(super) stoppable: bool,
     pub(super) stopped: bool,
+    /// The caller's progress reports and ticks.
+    pub(super) ticker: Ticker<'a>,
 }
 
 /// A child of a node: the sowing, the position, whether the same player moves again, and
@@ -108,7 +111,13 @@ pub(super) fn across(s: Score, same: bool) -> Score {
 }
 
 impl<'a> Searcher<'a> {
-    pub(super) fn new(game: &'a Game, eval: Evaluation, table_bits: u32, stops: Stops<'a>) -> Self {
+    pub(super) fn new(
+        game: &'a Game,
+        eval: Evaluation,
+        table_bits: u32,
+        stops: Stops<'a>,
+        ticker: Ticker<'a>,
+    ) -> Self {
         Searcher {
             game,
             eval,
@@ -123,15 +132,20 @@ impl<'a> Searcher<'a> {
             horizon: 0,
             stoppable: false,
             stopped: false,
+            ticker,
         }
     }
 
-    /// Counts a node and, every 1024, checks the limits: true where the search must stop.
+    /// Counts a node and, every 1024, checks the limits and whether a progress tick is due:
+    /// true where the search must stop.
     #[inline]
     fn count(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.stoppable {
-            self.stopped = self.limit_reached();
+        if self.nodes & 1023 == 0 {
+            if self.stoppable {
+                self.stopped = self.limit_reached();
+            }
+            self.ticker.tick(self.nodes);
         }
         self.stopped
     }

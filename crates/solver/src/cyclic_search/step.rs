@@ -87,11 +87,13 @@ impl RetroThread {
     }
 
     /// Waits for the step until it ends, `cancel` is set or the `deadline` passes (the
-    /// step is then told to stop): its exact answer, if it has one.
+    /// step is then told to stop), calling `tick` every few milliseconds: its exact
+    /// answer, if it has one.
     pub(super) fn finish(
         &self,
         cancel: &AtomicBool,
         deadline: Option<Instant>,
+        tick: &mut dyn FnMut(),
     ) -> Option<RetroExact> {
         let rx = self.result.as_ref()?;
         loop {
@@ -101,7 +103,7 @@ impl RetroThread {
             }
             match rx.recv_timeout(Duration::from_millis(2)) {
                 Ok(out) => return out,
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => tick(),
                 Err(mpsc::RecvTimeoutError::Disconnected) => return None,
             }
         }
