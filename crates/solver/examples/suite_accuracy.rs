@@ -132,7 +132,8 @@ struct Row {
     nodes: u64,
 }
 
-/// The analysis of `case` within `seconds`, and the exact values that judge its pick.
+/// The analysis of `case` within `limits`, and the exact values that judge its pick (from
+/// `cache` where it has them).
 fn measure(case: &Case, limits: &Limits, threads: usize, eval: &str, cache: &mut Cache) -> Row {
     let cancel = AtomicBool::new(false);
     let (game, pos) = (&case.game, &case.pos);

@@ -106,9 +106,9 @@ pub fn analyse_cyclic(
 /// Analyses `pos` of a cyclic family within `limits` (see the module doc): deepens the
 /// search one sowing at a time, reporting through `on_progress` after each completed
 /// depth and about every [`Analysis::TICK`] meanwhile ([`ReportKind::Tick`]), while the
-/// retrograde step runs beside it. It stops at the first limit, at the
-/// exact value, or when `cancel` is set, and returns what is known then (the first depth
-/// always completes, so there is a best turn).
+/// retrograde step runs beside it. It stops at the first limit, at the exact value, or
+/// when `cancel` is set, and returns what is known then (the first depth always
+/// completes, so there is a best turn).
 pub fn analyse_cyclic_with(
     game: &Game,
     settings: &CyclicSettings,
