@@ -1,10 +1,11 @@
 //! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`,
-//! `play` and `analyse`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
+//! `play`, `analyse` and `batch`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
 //! are not those of the sowing games, so a command line naming `--rules bao` is parsed here,
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
 mod analyse;
+mod batch;
 mod play;
 mod show;
 mod solve;
@@ -19,7 +20,9 @@ use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 use crate::error::CliError;
 
 /// The subcommands that play Bao.
-const COMMANDS: [&str; 6] = ["show", "perft", "solve", "openings", "play", "analyse"];
+const COMMANDS: [&str; 7] = [
+    "show", "perft", "solve", "openings", "play", "analyse", "batch",
+];
 
 /// Whether the command line names `--rules bao`.
 pub fn requested(args: &[OsString]) -> bool {
@@ -57,6 +60,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         BaoCommand::Openings(a) => solve::openings(a, out),
         BaoCommand::Play(a) => play::play(a, out),
         BaoCommand::Analyse(a) => analyse::analyse(a, out),
+        BaoCommand::Batch(a) => batch::batch(a, out),
     }
 }
 
@@ -77,6 +81,7 @@ enum BaoCommand {
     Openings(solve::SolveArgs),
     Play(play::PlayArgs),
     Analyse(analyse::AnalyseArgs),
+    Batch(batch::BatchArgs),
 }
 
 /// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,
