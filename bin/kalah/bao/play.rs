@@ -101,11 +101,6 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
-/// The most ways to lay a board's seeds in its pits for which the perfect engine is the
-/// default: every board of 4×3 with 2 seeds (C(35, 11), 4.2 × 10^8) and fewer seeds fits;
-/// 4×4 with 2 seeds (C(47, 15), 1.5 × 10^12) does not, nor does its graph in memory.
-const PERFECT_UP_TO: f64 = 1e9;
-
 /// The engine a game gets.
 enum Engine {
     /// The solved game graph: the best move and its exact value.
@@ -115,20 +110,13 @@ enum Engine {
 }
 
 /// The time a move for the anytime engine, or `None` for the perfect one: `--time` if
-/// given, else the perfect engine where the board is small (see [`PERFECT_UP_TO`]) and one
+/// given, else the perfect engine where the board is small (see [`super::solves_quickly`]) and one
 /// second a move where it is not.
 fn engine_for(time: Option<Duration>, pos: &BaoPosition) -> Option<Duration> {
     if time.is_some() {
         return time;
     }
-    let cells = 4 * pos.pits();
-    let ways = binomial(pos.seeds() + cells - 1, cells - 1);
-    (ways > PERFECT_UP_TO).then_some(Duration::from_secs(1))
-}
-
-/// C(n, k) as a float (large values are only compared).
-fn binomial(n: usize, k: usize) -> f64 {
-    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+    (!super::solves_quickly(pos)).then_some(Duration::from_secs(1))
 }
 
 /// How the game ended at `pos`, if it did: a win, or a draw where the position comes
