@@ -74,6 +74,14 @@ impl SolveReport<'_> {
                  and the store margin stands)"
             )?;
         }
+        if solution.egdb_hits > 0 {
+            return writeln!(
+                out,
+                "database   {}: the value read, the line replayed, in {:.3} s",
+                self.egdb_file.as_deref().unwrap_or("the endgame database"),
+                solution.elapsed.as_secs_f64()
+            );
+        }
         writeln!(
             out,
             "positions  {} of the game graph solved by retrograde analysis in {:.3} s \

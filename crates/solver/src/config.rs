@@ -112,10 +112,15 @@ impl Config {
         database: &Database,
     ) -> Result<Config, EgdbError> {
         if game.rules().family.is_cyclic() {
-            // Solved by retrograde analysis of the whole game graph: no database.
+            // Solved by retrograde analysis of the whole game graph, or answered from a
+            // database file named explicitly (docs/cyclic.md): none is built or searched for.
+            let database = match database {
+                Database::File(path) if path.is_file() => database.clone(),
+                _ => Database::Build(0),
+            };
             return Ok(Config {
                 threads: Config::default_threads(),
-                database: Database::Build(0),
+                database,
                 ..Config::default()
             });
         }

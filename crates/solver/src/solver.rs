@@ -31,6 +31,10 @@ pub struct Solver {
     game: Game,
     config: Config,
     engine: Engine,
+    /// For a family whose positions repeat: the database file named by the configuration
+    /// (`Database::File`), whose positions are answered from it ([`crate::cyclic_db::answer`])
+    /// instead of by a solve of their graph.
+    cyclic_db: Option<Arc<Egdb>>,
 }
 
 /// How a [`Solver`] finds values. One per solver, made once: the size of its variants
@@ -87,7 +91,13 @@ impl Solver {
         config: Config,
         cancel: &AtomicBool,
     ) -> Result<Solver, SolverError> {
+        let mut cyclic_db = None;
         let engine = if game.rules().family.is_cyclic() {
+            if let crate::database::Database::File(path) = &config.database {
+                let db =
+                    Egdb::load_as(path, &game, config.residence).map_err(SolverError::Database)?;
+                cyclic_db = Some(Arc::new(db));
+            }
             // The whole game graph is solved: at most what a share of the memory holds.
             let memory = os::available_memory().unwrap_or(8 << 30);
             Engine::Retro(retro::Retro::new(&game, memory / 10 * 9))
@@ -102,6 +112,7 @@ impl Solver {
             game,
             config,
             engine,
+            cyclic_db,
         })
     }
 
@@ -160,9 +171,13 @@ impl Solver {
         self.databases().map_or(&[], |d| &d.skipped)
     }
 
-    /// The endgame database in use, if any.
+    /// The endgame database in use, if any (for a family whose positions repeat, the
+    /// database file its positions are answered from).
     pub fn egdb(&self) -> Option<&Egdb> {
-        self.databases()?.egdb.as_deref()
+        match self.databases() {
+            Some(d) => d.egdb.as_deref(),
+            None => self.cyclic_db.as_deref(),
+        }
     }
 
     /// The early-stop endgame database in use, if any.
@@ -364,6 +379,22 @@ impl Solver {
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, SolveError> {
+        let started = std::time::Instant::now();
+        let from_db = self
+            .cyclic_db
+            .as_deref()
+            .and_then(|db| crate::cyclic_db::answer(&self.game, db, pos));
+        if let Some((value, pv)) = from_db {
+            return Ok(Solution {
+                side: pos.side_to_move(),
+                value,
+                pv,
+                nodes: 0,
+                elapsed: started.elapsed(),
+                table_permille: 0,
+                egdb_hits: 1,
+            });
+        }
         let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
         let s = retro.solve(&self.game, pos, cancel, &mut |p| {
             progress(&Progress {

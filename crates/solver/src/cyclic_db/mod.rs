@@ -26,6 +26,10 @@
 //! budget a task sows its boards again at each sweep, and the level costs three bytes a
 //! board.
 
+mod answer;
+
+pub use answer::answer;
+
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Ranker, Side};
