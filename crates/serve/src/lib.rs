@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+mod bao;
 mod guard;
 mod params;
 mod work;
@@ -220,6 +221,13 @@ fn router(app: App) -> Router {
         )
         .route("/api/analyse", get(analyse).fallback(wrong_method))
         .route(
+            "/api/bao/position",
+            get(bao::position_get)
+                .post(bao::position_post)
+                .fallback(wrong_method),
+        )
+        .route("/api/bao/analyse", get(bao::analyse).fallback(wrong_method))
+        .route(
             "/api/work",
             get(|State(app): State<App>| async move { Json(app.analyses.work_json()) })
                 .fallback(wrong_method),
@@ -411,27 +419,42 @@ async fn analyse(
     uri: Uri,
 ) -> Result<Response, ApiError> {
     let mut params = query_params(&uri)?;
+    let budget = admit_analysis(&app, &headers, &mut params)?;
+    let setup = params::setup(&params)?;
+    let events = app
+        .analyses
+        .start(setup, budget)
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    Ok(event_stream(events))
+}
+
+/// The checks every analysis request passes before it starts anything: the page's token
+/// (module `guard`; the `token` parameter, removed from `params`) and the `time` budget
+/// (removed too).
+fn admit_analysis(
+    app: &App,
+    headers: &HeaderMap,
+    params: &mut HashMap<String, String>,
+) -> Result<Duration, ApiError> {
     let given = params.remove(guard::TOKEN_PARAM);
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("localhost");
     let home = format!("http://{host}/");
-    if let Some(why) = guard::refuse_analysis(&headers, given.as_deref(), &app.token, &home) {
+    if let Some(why) = guard::refuse_analysis(headers, given.as_deref(), &app.token, &home) {
         return Err(ApiError(StatusCode::FORBIDDEN, why));
     }
     let budget = params.remove("time");
-    let budget = analysis::parse_budget(budget.as_deref())
-        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
-    let setup = params::setup(&params)?;
-    let events = app
-        .analyses
-        .start(setup, budget)
-        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    // A comment every second: a client that went away is noticed within a second (the
-    // write fails), and its analysis is cancelled.
+    analysis::parse_budget(budget.as_deref()).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))
+}
+
+/// The server-sent events of an analysis, with a keep-alive comment every second: a
+/// client that went away is noticed within a second (the write fails), and its analysis
+/// is cancelled.
+fn event_stream(events: analysis::Events) -> Response {
     let sse = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
-    Ok(([(header::CACHE_CONTROL, "no-cache")], sse).into_response())
+    ([(header::CACHE_CONTROL, "no-cache")], sse).into_response()
 }
 
 /// Resolves on Ctrl-C, or SIGTERM where there is one.
