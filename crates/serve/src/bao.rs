@@ -72,7 +72,11 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
             "give the pits a row once, as houses or as pits, not both".to_string(),
         ));
     }
-    let pits = number(get("houses").or(get("pits")), "houses (pits a row)", "3 to 8")?;
+    let pits = number(
+        get("houses").or(get("pits")),
+        "houses (pits a row)",
+        "3 to 8",
+    )?;
     let seeds = number(get("seeds"), "seeds (a pit at the start)", "1 or more")?;
     let given = get("position")
         .map(|text| text.parse::<BaoPosition>())
@@ -84,11 +88,9 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
     let start = match given {
         Some(p) if p.pits() != pits => {
             return Err(BadRequest(format!(
-                "position: {}",
-                BaoError::WrongBoard {
-                    found: p.pits(),
-                    expected: pits
-                }
+                "position: the position has {} pits a row, but houses is {pits} (leave \
+                 houses out to take the position's)",
+                p.pits()
             )))
         }
         Some(p) => p,
@@ -104,7 +106,16 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
                 end_words(&at)
             )));
         }
-        let refused = |e: BaoError| BadRequest(format!("moves: {text}: {e}"));
+        let refused = |e: BaoError| match e {
+            BaoError::Illegal(_) => {
+                let legal: Vec<String> = at.legal().moves().map(|m| m.to_string()).collect();
+                BadRequest(format!(
+                    "moves: {text}: {e} (the legal moves are {})",
+                    legal.join(" ")
+                ))
+            }
+            e => BadRequest(format!("moves: {text}: {e}")),
+        };
         let mv = at.parse_move(text).map_err(refused)?;
         let (after, wins) = at.try_play(mv).map_err(refused)?;
         history.push(Played { mv, wins, after });
