@@ -372,3 +372,22 @@ fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
     let kalah = server.analysis("houses=3&seeds=2");
     assert_eq!(kalah.last().unwrap().0, "done");
 }
+
+/// The page loads the Bao board's script, which talks to the Bao endpoints.
+#[test]
+fn the_page_carries_the_bao_board() {
+    let server = Server::start(&[]);
+    let page = String::from_utf8_lossy(&server.get("/").body).into_owned();
+    assert!(
+        page.contains("bao.js") && page.contains("bao-board"),
+        "{page}"
+    );
+    let script = server.get("/bao.js");
+    assert_eq!(script.status, 200);
+    assert!(script
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/javascript"));
+    let text = String::from_utf8_lossy(&script.body);
+    assert!(text.contains("api/bao/analyse") && text.contains("api/bao/position"));
+}

@@ -211,6 +211,7 @@ fn router(app: App) -> Router {
         .route("/index.html", get(page))
         .route("/app.js", get(|| asset("text/javascript", APP_JS)))
         .route("/app.css", get(|| asset("text/css", APP_CSS)))
+        .route("/bao.js", get(|| asset("text/javascript", BAO_JS)))
         .route(
             "/api/options",
             get(|| async { Json(params::options_json()) }).fallback(wrong_method),
@@ -318,6 +319,8 @@ fn is_loopback_host(host: &str) -> bool {
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The Bao board of the page (shown for the rules `bao`).
+const BAO_JS: &str = include_str!("assets/bao.js");
 
 /// The page, with this server's token.
 async fn page(State(app): State<App>) -> Response {
