@@ -252,6 +252,9 @@
       'Values in points for the side to move (100 a seed) are heuristic; “≤” marks a bound; a proven win or loss is written out.' :
       p && p.over ? 'No move to play: the game is over.' : '';
     const value = $('bao-value'), status = $('bao-status');
+    // For tests and styles: whether the analysis has ended, and whether it proved its value.
+    box.dataset.complete = an && an.done ? 'true' : 'false';
+    value.dataset.exact = rep ? String(!!rep.exact) : '';
     value.textContent = !rep ? (p && p.over ? 'Game over: ' + p.end : 'Value: …') :
       rep.result ? (rep.exact ? 'Proven: ' : '') + rep.result.text + (rep.method === 'solver' ? ' (exact solver)' : '') :
       'Heuristic: ≈ ' + signed(rep.eval) + ' points for South (not proven)';
