@@ -10,7 +10,9 @@
 //! requests and events, on two worker threads. The page's assets are compiled into the
 //! binary; no request reads the file system. Database builds count toward the limit of
 //! analyses and stop when no analysis wants them (module `work`); an analysis is started
-//! only for the board's own page, which carries a token (module `guard`).
+//! only for the board's own page, which carries a token (module `guard`). Bao la
+//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the page
+//! (module `bao`), with the same limits.
 #![deny(missing_docs)]
 
 mod analysis;
