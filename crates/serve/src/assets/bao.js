@@ -9,6 +9,8 @@
   const TOKEN = (document.querySelector('meta[name="kalah-token"]') || {}).content || '';
   // Rows top to bottom (the `rows` of the API): North's b and a, South's A and B.
   const ROWS = ['b', 'a', 'A', 'B'];
+  // Scores from here up are the search's won scores (bao_search: 1 000 000 less the moves).
+  const DECIDED = 990000;
 
   // The state: board, start position (null: the board's start), the line of moves, the
   // current point, the /api/bao/position answer for it; the analysis and its stream.
@@ -28,6 +30,7 @@
   const on = (id, ev, f) => $(id).addEventListener(ev, f);
   const signed = (v) => (v > 0 ? '+' + v : v < 0 ? '\u2212' + -v : '0');
   const secs = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
+  const count = (n, word) => Number(n || 0).toLocaleString('en-US') + ' ' + word + (n === 1 ? '' : 's');
   const movesOf = (text) => String(text || '').split(/[\s,;]+/).filter(Boolean);
   const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
   const query = (p) => Object.keys(p).map((k) => k + '=' + enc(p[k])).join('&');
@@ -125,8 +128,12 @@
   // heuristic score (points, 100 a seed) for the mover, marked as an upper bound where
   // the search only bounded it.
   function valueText(m) {
-    if (m.result) return m.result.text;
+    const r = m.result;
+    if (r) return r.winner ? SIDE[r.winner] + ' wins ' + (m.depth == null ? 'in ' : '≤ ') + r.moves : 'draw';
     if (m.score == null) return '—';
+    // An upper bound in the range of decided scores: no better than a proven win (of
+    // another move), nothing proven of this one.
+    if (m.bound === 'upper' && m.score >= DECIDED) return '≤ best, unproven';
     return (m.bound === 'upper' ? '≤ ' : '≈ ') + signed(m.score);
   }
 
@@ -244,7 +251,8 @@
       mk('span', { class: 'turn-mover' }, m.depth == null ? 'exact' : 'depth ' + m.depth),
       mk('span', { class: 'turn-pv' }, m.move === rep.best ? (rep.pv || []).slice(1).join(' ') : ''));
       e.classList.toggle('best', m.move === rep.best);
-      e.title = 'Play ' + m.move + (m.exact ? ' (proven)' : ' (heuristic, points for ' + SIDE[p.side_to_move] + ', 100 a seed)');
+      e.title = 'Play ' + m.move + (m.result ? ' (proven: ' + m.result.text + ')' :
+        ' (heuristic, points for ' + SIDE[p.side_to_move] + ', 100 a seed)');
       e.addEventListener('click', () => play(m.move));
       box.append(e);
     }
@@ -262,12 +270,12 @@
     if (!an) text = '';
     else if (an.error) text = 'Analysis failed: ' + an.error;
     else if (an.done) {
-      text = an.done.method === 'solver' ? 'Solved exactly: ' + an.done.positions + ' positions in ' + secs(an.done.seconds) + '.' :
+      text = an.done.method === 'solver' ? 'Solved exactly: ' + count(an.done.positions, 'position') + ' in ' + secs(an.done.seconds) + '.' :
         an.done.method === 'over' ? 'The game is over: nothing to analyse.' :
           (an.done.exact ? 'Proven by the search at depth ' : 'Not proven within ' + secs(an.done.budget) + ': depth ') +
-          an.done.depth + ', ' + an.done.nodes + ' nodes in ' + secs(an.done.seconds) + '.';
+          an.done.depth + ', ' + count(an.done.nodes, 'node') + ' in ' + secs(an.done.seconds) + '.';
     } else if (an.stopped) text = 'Stopped' + (rep ? ' at depth ' + rep.depth : '') + '. Analyse starts again.';
-    else if (rep) text = 'searching… depth ' + rep.depth + ', ' + rep.nodes + ' nodes, ' + secs(rep.seconds) + ' of ' + secs(rep.budget);
+    else if (rep) text = 'searching… depth ' + rep.depth + ', ' + count(rep.nodes, 'node') + ', ' + secs(rep.seconds) + ' of ' + secs(rep.budget);
     else text = an.status;
     status.textContent = text;
     status.className = 'status' + (an && an.running ? ' running' : an && an.error ? ' failed' : '');
