@@ -143,8 +143,8 @@ fn openings_values_every_first_move() {
 fn options_that_do_not_apply_to_bao_are_refused() {
     let e = refused(&["show", "--rules", "bao", "--capture", "empty"]);
     assert!(e.contains("--capture does not apply to --rules bao"), "{e}");
-    let e = refused(&["batch", "--rules", "bao"]);
-    assert!(e.contains("kalah batch does not play --rules bao"), "{e}");
+    let e = refused(&["pie", "--rules", "bao"]);
+    assert!(e.contains("kalah pie does not play --rules bao"), "{e}");
     let e = refused(&["show", "--rules", "bao", "--houses", "9"]);
     assert!(e.contains('9'), "{e}");
     let e = refused(&["show", "--rules", "bao", "--position", "1,2,3:S"]);

@@ -292,7 +292,7 @@ fn answer_all(
 }
 
 /// What an interrupted batch kept: where its answers are and how to go on.
-fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
+pub(crate) fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
     match output {
         Some(o) => format!(
             "{} positions answered in {}; run the same command with --resume to answer \
@@ -329,7 +329,7 @@ fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<
 
 /// The input as a reader, and its number of positions in the shard when it is a file
 /// (counted in a first pass, for the progress bar); standard input is read as it comes.
-fn open_input(
+pub(crate) fn open_input(
     path: Option<&Path>,
     shard: Option<(usize, usize)>,
 ) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {

@@ -1,10 +1,12 @@
 //! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`,
-//! `play` and `analyse`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
+//! `play`, `analyse`, `batch` and `export`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
 //! are not those of the sowing games, so a command line naming `--rules bao` is parsed here,
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
 mod analyse;
+mod batch;
+mod export;
 mod play;
 mod show;
 mod solve;
@@ -19,7 +21,9 @@ use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 use crate::error::CliError;
 
 /// The subcommands that play Bao.
-const COMMANDS: [&str; 6] = ["show", "perft", "solve", "openings", "play", "analyse"];
+const COMMANDS: [&str; 8] = [
+    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export",
+];
 
 /// Whether the command line names `--rules bao`.
 pub fn requested(args: &[OsString]) -> bool {
@@ -57,6 +61,8 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         BaoCommand::Openings(a) => solve::openings(a, out),
         BaoCommand::Play(a) => play::play(a, out),
         BaoCommand::Analyse(a) => analyse::analyse(a, out),
+        BaoCommand::Batch(a) => batch::batch(a, out),
+        BaoCommand::Export(a) => export::export(a, out),
     }
 }
 
@@ -77,6 +83,8 @@ enum BaoCommand {
     Openings(solve::SolveArgs),
     Play(play::PlayArgs),
     Analyse(analyse::AnalyseArgs),
+    Batch(batch::BatchArgs),
+    Export(export::ExportArgs),
 }
 
 /// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,
@@ -164,6 +172,24 @@ pub fn drawing(pos: &BaoPosition) -> String {
         text += &format!(" {name}{counts}\n");
     }
     text
+}
+
+/// The most ways to lay a board's seeds in its pits for which the perfect engine (the
+/// whole game graph solved) is the default: every board of 4×3 with 2 seeds (C(35, 11),
+/// 4.2 × 10^8) and fewer seeds fits; 4×4 with 2 seeds (C(47, 15), 1.5 × 10^12) does not,
+/// nor does its graph in this machine's memory.
+const PERFECT_UP_TO: f64 = 1e9;
+
+/// Whether the game graph of `pos` is small enough to solve by default (minutes at most;
+/// see [`PERFECT_UP_TO`]).
+pub fn solves_quickly(pos: &BaoPosition) -> bool {
+    let cells = 4 * pos.pits();
+    binomial(pos.seeds() + cells - 1, cells - 1) <= PERFECT_UP_TO
+}
+
+/// C(n, k) as a float (large values are only compared).
+fn binomial(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
 /// South or North.

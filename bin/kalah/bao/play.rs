@@ -1,12 +1,16 @@
-//! `kalah play --rules bao`: a human plays Bao against the exact engine of small boards.
+//! `kalah play --rules bao`: a human plays Bao against the engine: perfect on boards whose
+//! game graph solves quickly, the anytime analysis within a time a move elsewhere.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::time::Duration;
 
 use kalah_analysis::play::{next_typed_line, typed, Typed};
 use kalah_core::bao::BaoPosition;
 use kalah_core::Side;
 use kalah_solver::bao::BaoSolved;
+use kalah_solver::bao_search::{self, Outcome};
+use kalah_solver::Limits;
 
 use super::solve::{solved, SolveArgs};
 use super::{drawing, side_name};
@@ -15,15 +19,25 @@ use crate::error::CliError;
 /// Play Bao against the engine in the terminal.
 ///
 /// Type a move such as `A3+` when it is your move, `help` for help, `quit` to stop; moves
-/// can be piped in: `printf 'A1+\n' | kalah play --rules bao --houses 3`. The engine plays
-/// perfectly: the whole game graph is solved first, so this is for small boards (4 rows
-/// of 3 pits with 2 seeds takes minutes). A position that comes back a third time ends the
-/// game as a draw (BAO.md R9.1: play that only cycles is a draw).
+/// can be piped in: `printf 'A1+\n' | kalah play --rules bao --houses 3`. A position that
+/// comes back a third time ends the game as a draw (BAO.md R9.1: play that only cycles is
+/// a draw).
+///
+/// On a small board (at most a billion ways to lay the seeds in the pits: 4 rows of 3
+/// pits with 2 seeds, or fewer seeds) the engine plays perfectly: the whole game graph is
+/// solved first (minutes for 4×3 with 2 seeds). On larger boards, or with --time, it
+/// analyses each move for --time seconds (default 1) and says whether its move is proven
+/// (a forced win found) or a heuristic choice.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// The side you play; South moves first
     #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "south")]
     human: Player,
+
+    /// Seconds the engine thinks a move (decimals allowed): the anytime analysis instead
+    /// of the perfect engine [default on boards too large to solve: 1]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
+    time: Option<Duration>,
 
     #[command(flatten)]
     solve: SolveArgs,
@@ -43,8 +57,20 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Player::South => Side::South,
         Player::North => Side::North,
     };
-    writeln!(out, "Solving the game graph first...")?;
-    let (engine, _) = solved(&args.solve, &pos)?;
+    let engine = match engine_for(args.time, &pos) {
+        Some(limit) => Engine::Timed(limit),
+        None => {
+            writeln!(out, "Solving the game graph first...")?;
+            Engine::Perfect(solved(&args.solve, &pos)?.0)
+        }
+    };
+    if let Engine::Timed(limit) = &engine {
+        writeln!(
+            out,
+            "The engine thinks {:.2} s a move (not a perfect engine on this board).",
+            limit.as_secs_f64()
+        )?;
+    }
     writeln!(
         out,
         "You play {}, the engine plays {}. Type 'help' for help.\n",
@@ -66,10 +92,31 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 Some(next) => next,
                 None => return Ok(()),
             },
-            false => engine_move(&engine, &pos, out)?,
+            false => match &engine {
+                Engine::Perfect(solved) => engine_move(solved, &pos, out)?,
+                Engine::Timed(limit) => timed_move(*limit, &pos, out)?,
+            },
         };
         pos = next;
     }
+}
+
+/// The engine a game gets.
+enum Engine {
+    /// The solved game graph: the best move and its exact value.
+    Perfect(BaoSolved),
+    /// The anytime analysis for this long a move.
+    Timed(Duration),
+}
+
+/// The time a move for the anytime engine, or `None` for the perfect one: `--time` if
+/// given, else the perfect engine where the board is small (see [`super::solves_quickly`]) and one
+/// second a move where it is not.
+fn engine_for(time: Option<Duration>, pos: &BaoPosition) -> Option<Duration> {
+    if time.is_some() {
+        return time;
+    }
+    (!super::solves_quickly(pos)).then_some(Duration::from_secs(1))
 }
 
 /// How the game ended at `pos`, if it did: a win, or a draw where the position comes
@@ -102,6 +149,39 @@ fn engine_move(
         side_name(pos.side()),
         value.describe()
     )?;
+    Ok(pos.try_play(mv).map_err(super::bao_error)?.0)
+}
+
+/// The anytime engine's move in `pos` after thinking `limit`, said on `out` with what is
+/// proven about it, and the position it leads to.
+fn timed_move(
+    limit: Duration,
+    pos: &BaoPosition,
+    out: &mut dyn Write,
+) -> Result<BaoPosition, CliError> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let a = bao_search::analyse(pos, &Limits::time(limit), &never, &mut |_| {});
+    // Without a searched move (the root's own moves outlasted the limit) the first
+    // legal move is played.
+    let mv = match a.best {
+        Some(mv) => mv,
+        None => pos
+            .legal()
+            .moves()
+            .next()
+            .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?,
+    };
+    let said = match a.proven {
+        Some(Outcome::Won { moves }) => format!("proven: wins within {moves} moves"),
+        Some(Outcome::Lost { moves }) => format!("proven: loses within {moves} moves"),
+        None if a.best.is_none() => "not searched: the first legal move".to_string(),
+        None => format!(
+            "heuristic {:+} points from South, depth {}",
+            a.eval_from_south(),
+            a.depth
+        ),
+    };
+    writeln!(out, "{} plays {mv} ({said})\n", side_name(pos.side()))?;
     Ok(pos.try_play(mv).map_err(super::bao_error)?.0)
 }
 

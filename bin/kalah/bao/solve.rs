@@ -63,9 +63,18 @@ pub(super) fn solved(
     args: &SolveArgs,
     pos: &BaoPosition,
 ) -> Result<(BaoSolved, Duration), CliError> {
-    let limit = args.memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
+    solved_within(args.memory_mb, args.quiet, pos)
+}
+
+/// Solves `pos` within `memory_mb` MiB, showing progress unless `quiet`.
+pub(super) fn solved_within(
+    memory_mb: u64,
+    quiet: bool,
+    pos: &BaoPosition,
+) -> Result<(BaoSolved, Duration), CliError> {
+    let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
     let spinner = on_terminal(
-        args.quiet,
+        quiet,
         indicatif::ProgressBar::new_spinner,
         "{spinner} [{elapsed}] {msg}",
         120,
@@ -83,9 +92,9 @@ pub(super) fn solved(
         Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(crate::analysis_io::interrupted(
             "nothing is solved until the whole graph is",
         )),
-        Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => Err(CliError::Input(
-            format!("{e} (--memory-mb {})", args.memory_mb),
-        )),
+        Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => {
+            Err(CliError::Input(format!("{e} (--memory-mb {memory_mb})")))
+        }
         Err(e) => Err(CliError::Input(e.to_string())),
     }
 }

@@ -71,7 +71,14 @@ enum Outcome {
     Wins,
     /// A relay state came back: the move is never-ending, illegal (R7.3).
     NeverEnding,
+    /// The caller's stop test said stop before the move was decided.
+    Stopped,
 }
+
+/// How many sowings a long move plays between two calls of the caller's stop test: a
+/// never-ending test can take tens of millions of sowings, so one expansion can outlast a
+/// time limit unless it looks up now and then.
+const STOP_EVERY: u64 = 1 << 14;
 
 /// The relay state of R7.3: all counts, the seeds in hand, the next pit, the direction.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -193,7 +200,16 @@ impl Frame {
 
     /// Plays the candidate (loop index `start`, `dir`) out on `lanes`: relays, and for a
     /// mtaji move captures and chains, until the move ends, wins or is found never-ending.
-    fn play_out(&self, lanes: &mut [u8; 2 * LOOP], start: usize, dir: Dir, mtaji: bool) -> Outcome {
+    /// `stop` is called every [`STOP_EVERY`] sowings; when it says stop the result is
+    /// [`Outcome::Stopped`] and `lanes` are left mid-move.
+    fn play_out(
+        &self,
+        lanes: &mut [u8; 2 * LOOP],
+        start: usize,
+        dir: Dir,
+        mtaji: bool,
+        stop: &impl Fn() -> bool,
+    ) -> Outcome {
         let len = 2 * self.n;
         let mut state = RelayState {
             lanes: [0; 2 * LOOP],
@@ -203,7 +219,12 @@ impl Frame {
         };
         lanes[self.mine + start] = 0;
         let mut cycle = Brent::default();
+        let mut sown: u64 = 0;
         loop {
+            sown += 1;
+            if sown % STOP_EVERY == 0 && stop() {
+                return Outcome::Stopped;
+            }
             if cycle.sowings >= RECORD_FROM {
                 state.lanes = *lanes;
                 if cycle.repeats(&state) {
@@ -278,9 +299,20 @@ impl BaoPosition {
     /// Calls `emit` with each legal move, its board after the move and whether it wins, in
     /// canonical order; returns how many there were. R6.3: illegal candidates are removed
     /// first, then capture is compulsory, then a takasa starts in the front row if it can.
-    pub(crate) fn generate(&self, mut emit: impl FnMut(BaoMove, &[u8; 2 * LOOP], bool)) -> usize {
+    pub(crate) fn generate(&self, emit: impl FnMut(BaoMove, &[u8; 2 * LOOP], bool)) -> usize {
+        self.generate_until(&|| false, emit)
+            .expect("a generation that never stops finishes")
+    }
+
+    /// [`generate`](Self::generate), asking `stop` now and then during a long move (see
+    /// [`STOP_EVERY`]): `None` when it said stop, after emitting some of the moves or none.
+    pub(crate) fn generate_until(
+        &self,
+        stop: &impl Fn() -> bool,
+        mut emit: impl FnMut(BaoMove, &[u8; 2 * LOOP], bool),
+    ) -> Option<usize> {
         if self.is_over() {
-            return 0;
+            return Some(0);
         }
         let f = Frame::of(self);
         let n = f.n;
@@ -316,7 +348,10 @@ impl BaoPosition {
                     continue;
                 }
                 let mut lanes = self.lanes;
-                let outcome = f.play_out(&mut lanes, i, dir, mtaji);
+                let outcome = f.play_out(&mut lanes, i, dir, mtaji, stop);
+                if outcome == Outcome::Stopped {
+                    return None;
+                }
                 if outcome != Outcome::NeverEnding {
                     found += 1;
                     let mv = BaoMove::from_loop_index(self.side, n, i, dir);
@@ -327,14 +362,27 @@ impl BaoPosition {
                 break;
             }
         }
-        found
+        Some(found)
     }
 
     /// Calls `visit` with each legal move's result (the position after it, the opponent to
     /// move), in canonical order; returns how many there were. No list is built.
-    pub fn for_each_child(&self, mut visit: impl FnMut(BaoMove, &BaoPosition, bool)) -> usize {
+    pub fn for_each_child(&self, visit: impl FnMut(BaoMove, &BaoPosition, bool)) -> usize {
+        self.for_each_child_until(&|| false, visit)
+            .expect("a generation that never stops finishes")
+    }
+
+    /// [`for_each_child`](Self::for_each_child) that a search under a time limit can stop
+    /// partway: `stop` is asked every few thousand sowings of a long move (the
+    /// never-ending test of R7.3 can play tens of millions), and `None` says it stopped
+    /// (some children may have been visited: the caller drops them).
+    pub fn for_each_child_until(
+        &self,
+        stop: &impl Fn() -> bool,
+        mut visit: impl FnMut(BaoMove, &BaoPosition, bool),
+    ) -> Option<usize> {
         let side = self.side.other();
-        self.generate(|mv, lanes, wins| {
+        self.generate_until(stop, |mv, lanes, wins| {
             let next = BaoPosition {
                 lanes: *lanes,
                 n: self.n,

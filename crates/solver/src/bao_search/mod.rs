@@ -139,7 +139,21 @@ pub fn analyse(
 ) -> BaoAnalysis {
     let start = Instant::now();
     let mut worker = Worker::new(TABLE_BITS, *limits, start, cancel);
-    let mut roots = first_roots(pos);
+    let Some(mut roots) = first_roots(pos, &worker.stop_test()) else {
+        // The root's own moves outlasted the limit (a relay of millions of sowings):
+        // nothing is searched, so nothing is proven; the evaluation is the root's.
+        return BaoAnalysis {
+            side: pos.side(),
+            depth: 0,
+            eval: evaluate(pos),
+            proven: None,
+            best: None,
+            pv: Vec::new(),
+            turns: Vec::new(),
+            nodes: 0,
+            elapsed: start.elapsed(),
+        };
+    };
     let mut report = snapshot(pos, &roots, 0, &worker, start);
     let decided_at_once = roots.first().is_none_or(|r| r.score >= DECIDED);
     if decided_at_once {
@@ -168,13 +182,13 @@ pub fn analyse(
 }
 
 /// The root moves before any search, best first by the children's evaluations; a move
-/// that wins at once (R7.1) is decided.
-fn first_roots(pos: &BaoPosition) -> Vec<Root> {
+/// that wins at once (R7.1) is decided. `None` when `stop` said stop during a long move.
+fn first_roots(pos: &BaoPosition, stop: &impl Fn() -> bool) -> Option<Vec<Root>> {
     let mut roots = Vec::new();
     if pos.is_over() {
-        return roots;
+        return Some(roots);
     }
-    pos.for_each_child(|mv, next, wins| {
+    pos.for_each_child_until(stop, |mv, next, wins| {
         let score = if wins {
             WIN - 1
         } else {
@@ -187,9 +201,9 @@ fn first_roots(pos: &BaoPosition) -> Vec<Root> {
             bound: ScoreBound::Exact,
             depth: u8::from(wins),
         });
-    });
+    })?;
     roots.sort_by_key(|r| std::cmp::Reverse(r.score));
-    roots
+    Some(roots)
 }
 
 /// One depth of the root: principal variation search over the root moves in the order

@@ -64,6 +64,13 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    /// The stop test of one long expansion (a move whose relay runs for millions of
+    /// sowings): the cancel flag and the time limit, read now and then by the generator.
+    pub fn stop_test(&self) -> impl Fn() -> bool + 'a {
+        let (cancel, time, start) = (self.cancel, self.limits.time, self.start);
+        move || cancel.load(Ordering::Relaxed) || time.is_some_and(|t| start.elapsed() >= t)
+    }
+
     /// Checks every stop condition now (before a depth, whose first nodes might not).
     pub fn poll(&mut self) -> bool {
         let cancelled = self.cancel.load(Ordering::Relaxed);
@@ -171,7 +178,8 @@ impl<'a> Worker<'a> {
             len: 0,
         };
         let mut wins = false;
-        pos.for_each_child(|mv, next, won| {
+        let stop = self.stop_test();
+        let expanded = pos.for_each_child_until(&stop, |mv, next, won| {
             wins |= won;
             let key = if Some(mv) == first {
                 -INFINITY
@@ -181,6 +189,12 @@ impl<'a> Worker<'a> {
             out.list[out.len] = (mv, *next, key);
             out.len += 1;
         });
+        if expanded.is_none() {
+            // A long move outlasted the time limit or met Ctrl-C: the search is stopped
+            // and its score (0 here) dropped by the caller.
+            self.stopped = true;
+            return Err(0);
+        }
         if wins {
             let score = WIN - (ply as i32 + 1);
             let best = out.list[..out.len]

@@ -21,9 +21,10 @@
 //! symmetrically, and the iteration stops after a sweep that changed nothing, whose every
 //! read saw the final bounds: they are then the two fixed points. The first pass packs
 //! the moves inside the level of the boards it leaves open (their places in the level,
-//! four bytes a move, up to a budget), so that a sweep reads arrays only, and a task drops
-//! its final boards as they accumulate; past the budget a task sows its boards again at
-//! each sweep, and the level costs three bytes a board.
+//! four bytes a move, up to a budget of three quarters of the memory available), so that a
+//! sweep reads arrays only, and a task drops its final boards as they accumulate; past the
+//! budget a task sows its boards again at each sweep, and the level costs three bytes a
+//! board.
 
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
 
@@ -43,9 +44,25 @@ pub const MAX_SEEDS: usize = INF as usize - 1;
 /// Boards of a level handled by one task of a pass.
 const TASK: usize = 1 << 15;
 
-/// Bytes the packed moves inside a level may take ([`Packed`]); the tasks past it sow
-/// their boards again at each sweep.
+/// Bytes the packed moves inside a level may take ([`Packed`]) where the memory available
+/// is not known; the tasks past the budget sow their boards again at each sweep.
 const PACKED_BYTES: u64 = 3 << 30;
+
+/// The least budget for the packed moves, whatever the memory says.
+const MIN_PACKED_BYTES: u64 = 256 << 20;
+
+/// The budget of the packed moves of a level of `boards` boards: three quarters of the
+/// memory available now, less the two bytes a board of the level's bounds and exits not
+/// yet written (a level of 24 seeds on 6 houses packs about 9.6 GB: all of it on a
+/// machine with 16 GB free, a third of it within [`PACKED_BYTES`]).
+fn packed_budget(boards: usize) -> u64 {
+    match crate::os::available_memory() {
+        Some(free) => (free / 4 * 3)
+            .saturating_sub(2 * boards as u64)
+            .max(MIN_PACKED_BYTES),
+        None => PACKED_BYTES,
+    }
+}
 
 /// The open boards of one task and their moves inside the level, packed: board
 /// `idx[e]` (a place in the level) moves to `kids[offsets[e]..offsets[e + 1]]`.
@@ -112,7 +129,7 @@ pub(crate) fn build_level(
         level,
         start,
     };
-    let budget = AtomicU64::new(PACKED_BYTES);
+    let budget = AtomicU64::new(packed_budget(n));
     let mut tasks = exit
         .par_chunks_mut(TASK)
         .enumerate()

@@ -1,0 +1,332 @@
+//! `kalah batch --rules bao`: many Bao positions answered as JSON lines in input order, by
+//! the anytime analysis within limits or, with `--exact`, by solving each game graph;
+//! resumable after an interruption, like the batch of the sowing games.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
+use kalah_analysis::batch::{parse_shard, read_ahead, Item, Lines, Sharded};
+use kalah_analysis::outputs;
+use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_io::{Checks, Output, OutputError, OutputKind};
+use kalah_solver::bao::{solve_position, BaoSolveError, BaoSolved, GraphStop};
+use kalah_solver::bao::{Value, BAO_BYTES_PER_POSITION};
+use kalah_solver::bao_search::{self, Outcome};
+use kalah_solver::Limits;
+use serde_json::{json, Value as Json};
+
+use super::side_name;
+use crate::analyse::LimitArgs;
+use crate::analysis_io::{interrupt_flag, invalid, progress_bar, progress_counter};
+use crate::error::CliError;
+
+/// Answer many Bao positions: one a line, answers as JSON lines in input order.
+///
+/// Each input line is a position (four rows and the side to move, as --position takes it:
+/// `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`) of the batch's board (--houses pits a row), or
+/// moves played from the start of the board (`A3+ b8-`, with --seeds). `#` starts a
+/// comment; blank lines are skipped. A line that cannot be read is answered with
+/// `{"line", "input", "rules", "error"}` and the batch goes on.
+///
+/// By default each position is analysed for 1 second (or --time, --nodes, --depth): an
+/// answer is exact (`"exact": true`, `"result"` win or loss for the side to move,
+/// `"value_from_south"` +1 or -1) only where the analysis proved a forced win; otherwise
+/// it is heuristic (`"exact": false`, `"eval_south"` in points, 100 a seed, at `"depth"`,
+/// the best move and line guessed; a draw is never claimed). With --exact each position's
+/// whole game graph is solved instead (small boards only: win, loss or draw with its
+/// distance in plies); a graph larger than --memory-mb is answered with an error line.
+/// Positions of one graph (a game's later positions) are answered from it without
+/// solving again.
+///
+/// --output FILE, --resume, --force and --shard I/N work as for the sowing games (see
+/// `kalah batch --help`): the output is checked and locked before any work, never
+/// overwritten, and an interrupted run (Ctrl-C keeps every finished answer) goes on with
+/// --resume. One position at a time, on one thread.
+///
+/// Example: `kalah batch --rules bao positions.txt --time 0.5 --output answers.jsonl`
+#[derive(clap::Args, Debug)]
+pub struct BatchArgs {
+    /// The positions, one a line [default: standard input; `-` too]
+    #[arg(value_name = "INPUT")]
+    input: Option<PathBuf>,
+
+    /// Write the answers to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Continue the interrupted run whose answers are in --output
+    #[arg(long, requires = "output")]
+    resume: bool,
+
+    /// Start afresh on an --output FILE that holds no answers of kalah batch, is
+    /// read-only, or is a symbolic link (the link itself; its target is left alone)
+    #[arg(long, requires = "output")]
+    force: bool,
+
+    /// Answer only shard I of N: the I-th position of the input, then every N-th after it
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+
+    /// Solve each position's whole game graph (exact win, loss or draw; small boards)
+    #[arg(long, conflicts_with_all = ["time", "nodes", "depth"])]
+    exact: bool,
+
+    /// With --exact: the most memory one game graph may take, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_mb: u64,
+
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
+
+    /// `bao`: Bao la Kujifunza, four rows of N pits (docs/bao.md)
+    #[arg(long = "rules", value_name = "RULES", value_parser = ["bao"])]
+    rules: String,
+
+    /// Pits a row, 3 to 8
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    houses: usize,
+
+    /// Seeds in each pit at the start (for lines of moves) [default: 2]
+    #[arg(long, value_name = "S", default_value_t = 2)]
+    seeds: usize,
+}
+
+/// The analysis time a position when no limit is given.
+const DEFAULT_SECONDS: f64 = 1.0;
+
+/// How the positions are answered.
+enum Mode {
+    /// The anytime analysis within these limits.
+    Analyse(Limits),
+    /// The whole game graph, within this many positions; the last graph solved is kept.
+    Exact {
+        limit: u64,
+        last: Option<Box<BaoSolved>>,
+    },
+}
+
+/// Runs `kalah batch --rules bao`.
+pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    interrupt_flag();
+    let rules = BaoRules::new(args.houses, args.seeds).map_err(super::bao_error)?;
+    let rules_text = format!("bao {}x{} seeds {}", 4, rules.pits(), rules.seeds());
+    let output = open_output(args)?;
+    let (reader, count) = crate::batch::open_input(args.input.as_deref(), args.shard)?;
+    let mut lines = Sharded::new(Lines::new(reader), args.shard);
+    let input_name = match &args.input {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "standard input".to_string(),
+    };
+    let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
+    let at = match &output {
+        None => Resume {
+            answered: 0,
+            length: 0,
+        },
+        Some(o) => {
+            let existing = o.existing()?.unwrap_or_default();
+            resume(&existing, o.path(), args.resume, &mut lines, &rules_text).map_err(
+                |e| match e {
+                    ResumeError::Read(e) => read_error(e),
+                    e => invalid(e.to_string()),
+                },
+            )?
+        }
+    };
+    let skip = at.answered;
+    let (ahead, failed) = read_ahead(&mut lines, 1);
+    if ahead.is_empty() && failed.is_none() {
+        if skip > 0 && !args.quiet {
+            eprintln!("all {skip} positions were already answered");
+        }
+        return Ok(());
+    }
+    let mut file = match &output {
+        Some(o) => Some(o.append(at.length)?),
+        None => None,
+    };
+    let sink: &mut dyn Write = match file.as_mut() {
+        Some(f) => f,
+        None => &mut *out,
+    };
+    let bar = match count {
+        Some(n) => progress_bar(args.quiet, n - skip, "positions"),
+        None => progress_counter(args.quiet, "positions"),
+    };
+    if skip > 0 {
+        bar.println(format!(
+            "resuming after the {skip} positions already answered"
+        ));
+    }
+    let mut mode = match args.exact {
+        true => Mode::Exact {
+            limit: args.memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION,
+            last: None,
+        },
+        false => Mode::Analyse(
+            args.limits
+                .given()
+                .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS))),
+        ),
+    };
+    let mut answered = 0;
+    let items = ahead
+        .into_iter()
+        .map(Ok)
+        .chain(failed.map(Err))
+        .chain(lines);
+    for item in items {
+        let item = item.map_err(read_error)?;
+        let Some(answer) = answer(&item, &rules, &rules_text, &mut mode) else {
+            break; // interrupted: the unfinished answer is not written
+        };
+        writeln!(sink, "{answer}")
+            .and_then(|()| sink.flush())
+            .map_err(|e| match &output {
+                Some(o) => CliError::Output(o.error(e)),
+                None => CliError::Io(e),
+            })?;
+        answered += 1;
+        bar.set_message(format!("line {}", item.line));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if let Some(f) = file {
+        f.sync_all().ok();
+    }
+    if interrupt_flag().load(Ordering::Relaxed) {
+        let kept = crate::batch::kept(output.as_ref(), skip, answered);
+        return Err(crate::analysis_io::interrupted(&kept));
+    }
+    Ok(())
+}
+
+/// The output, checked and locked (never the input); a stream cannot be resumed.
+fn open_output(args: &BatchArgs) -> Result<Option<Output>, CliError> {
+    let input = args.input.as_deref().filter(|p| p.as_os_str() != "-");
+    let checks = Checks::of(outputs::ANSWERS, args.force).reading(input);
+    let output = args
+        .output
+        .as_deref()
+        .map(|p| Output::open_with(p, &checks))
+        .transpose()?;
+    if let Some(o) = &output {
+        if args.resume && o.kind() == OutputKind::Stream {
+            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
+        }
+    }
+    Ok(output)
+}
+
+/// The position of an input line: four rows and a side, or moves from the start.
+fn position(text: &str, rules: &BaoRules) -> Result<BaoPosition, String> {
+    if text.contains(':') {
+        let pos: BaoPosition = text.parse().map_err(|e| format!("{e}"))?;
+        if pos.pits() != rules.pits() {
+            return Err(format!(
+                "the position has {} pits a row; this batch plays {} (--houses)",
+                pos.pits(),
+                rules.pits()
+            ));
+        }
+        return Ok(pos);
+    }
+    let mut pos = rules.start();
+    for mv in text.split([' ', ',']).filter(|t| !t.is_empty()) {
+        if pos.is_over() {
+            return Err(format!("{mv}: the game is over"));
+        }
+        let m = pos.parse_move(mv).map_err(|e| format!("{mv}: {e}"))?;
+        pos = pos.try_play(m).map_err(|e| format!("{mv}: {e}"))?.0;
+    }
+    Ok(pos)
+}
+
+/// The answer line of `item`, or `None` where Ctrl-C stopped its work.
+fn answer(item: &Item, rules: &BaoRules, rules_text: &str, mode: &mut Mode) -> Option<Json> {
+    let head = json!({ "line": item.line, "input": item.input, "rules": rules_text });
+    let error = |message: String| {
+        let mut a = head.clone();
+        a["error"] = json!(message);
+        a
+    };
+    if !item.utf8 {
+        return Some(error("the line is not UTF-8 text".to_string()));
+    }
+    let pos = match position(&item.input, rules) {
+        Ok(pos) => pos,
+        Err(e) => return Some(error(e)),
+    };
+    let cancel = interrupt_flag();
+    let started = Instant::now();
+    let mut a = head.clone();
+    a["position"] = json!(pos.to_string());
+    a["side"] = json!(side_name(pos.side()));
+    match mode {
+        Mode::Analyse(limits) => {
+            let r = bao_search::analyse(&pos, limits, cancel, &mut |_| {});
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let (result, moves) = match r.proven {
+                Some(Outcome::Won { moves }) => (json!("win"), json!(moves)),
+                Some(Outcome::Lost { moves }) => (json!("loss"), json!(moves)),
+                None => (Json::Null, Json::Null),
+            };
+            a["exact"] = json!(r.proven.is_some());
+            a["result"] = result;
+            a["within_moves"] = moves;
+            if let Some(o) = r.proven {
+                let sign = if matches!(o, Outcome::Won { .. }) {
+                    1
+                } else {
+                    -1
+                };
+                a["value_from_south"] = json!(sign * pos.side().sign());
+            }
+            a["eval_south"] = json!(r.eval_from_south());
+            a["depth"] = json!(r.depth);
+            a["best_move"] = json!(r.best.map(|m| m.to_string()));
+            a["pv"] = json!(r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+            a["nodes"] = json!(r.nodes);
+        }
+        Mode::Exact { limit, last } => {
+            let known = last.as_ref().is_some_and(|s| s.value(&pos).is_some());
+            if !known {
+                match solve_position(&pos, *limit, cancel, &mut |_| {}) {
+                    Ok(s) => *last = Some(Box::new(s)),
+                    Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => return None,
+                    Err(e) => return Some(error(e.to_string())),
+                }
+            }
+            let solved = last.as_ref().expect("a graph holding the position");
+            let value = solved.value(&pos).expect("the graph holds its root");
+            a["exact"] = json!(true);
+            a["result"] = json!(match value {
+                Value::Win(_) => "win",
+                Value::Loss(_) => "loss",
+                Value::Draw => "draw",
+            });
+            a["plies"] = match value {
+                Value::Win(d) | Value::Loss(d) => json!(d),
+                Value::Draw => Json::Null,
+            };
+            a["value_from_south"] = json!(value.sign() * pos.side().sign());
+            a["best_move"] = json!(solved.best_move(&pos).map(|(m, _)| m.to_string()));
+            let line: Vec<String> = solved.line(&pos).iter().map(|m| m.to_string()).collect();
+            a["pv"] = json!(line);
+            a["positions"] = json!(solved.stats().positions);
+            a["reused_graph"] = json!(known);
+        }
+    }
+    a["seconds"] = json!(started.elapsed().as_secs_f64());
+    Some(a)
+}

@@ -1,0 +1,441 @@
+//! `kalah export --rules bao`: the table of every Bao position within N moves of the
+//! start, each with its value (exact on boards whose game graph solves, else the anytime
+//! analysis', labelled), written atomically, with finished values kept across
+//! interruptions.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use kalah_analysis::outputs;
+use kalah_core::bao::BaoPosition;
+use kalah_io::{seal, unseal, Checks, Header, Output};
+use kalah_solver::bao::{BaoSolved, Value};
+use kalah_solver::bao_search::{self, ScoreBound};
+use kalah_solver::Limits;
+use serde_json::{json, Value as Json};
+
+use super::solve::solved_within;
+use super::{side_name, solves_quickly};
+use crate::analyse::LimitArgs;
+use crate::analysis_io::{file_error, interrupt_flag, interrupted, progress_bar};
+use crate::error::CliError;
+
+/// The most positions a table may hold.
+const MAX_POSITIONS: usize = 1_000_000;
+/// The analysis time a position when no limit is given (boards too large to solve).
+const DEFAULT_SECONDS: f64 = 0.2;
+/// What the values of a table mean, in its first line (as the sowing games' tables say).
+const VALUES: &str = "from South: value +1 South wins, -1 North wins, 0 a draw (exact only); \
+                      eval_south heuristic points, 100 a seed";
+
+/// Export the table of every Bao position within N moves of the start.
+///
+/// Each position reached from the start (or --position/--moves) within --depth moves,
+/// each once however many lines reach it, with the side to move, the fewest moves that
+/// reach it, its value from South and its best move, and every legal move's value. On a
+/// board whose game graph solves by default (4×3 with 2 seeds, or fewer seeds), or with
+/// --exact, the graph is solved once and every value is exact (win, loss or draw).
+/// Otherwise each position is analysed for --time seconds (default 0.2) or --nodes or
+/// --depth-limit moves: `"exact": true` only where a forced win or loss is proven, else
+/// `"eval_south"` is a heuristic (points, 100 a seed) and each move's score is the
+/// analysis' with its bound (a move's `"value"` is set where its result is proven).
+///
+/// FILE is checked before any work and written atomically at the end (a JSON object, or
+/// CSV for a .csv name or --format csv); an existing file that is not a table written by
+/// kalah export is refused unless --force. The values found so far are kept in
+/// FILE.partial as they come; after an interruption the same command goes on from there.
+///
+/// Example: `kalah export --rules bao --depth 2 --time 0.1 --output bao.json`
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// Moves from the start to cover
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=40))]
+    depth: u32,
+
+    /// The table file to write
+    #[arg(long, short, value_name = "FILE")]
+    output: PathBuf,
+
+    /// Replace an existing FILE that is not a table written by kalah export, a read-only
+    /// one, or a symbolic link (the link itself; its target is left alone)
+    #[arg(long)]
+    force: bool,
+
+    /// Table format [default: csv for a .csv FILE, json otherwise]
+    #[arg(long, value_parser = ["json", "csv"])]
+    format: Option<String>,
+
+    /// Solve the start's whole game graph even where the board is large (it may not fit)
+    #[arg(long, conflicts_with_all = ["time", "nodes", "depth_limit"])]
+    exact: bool,
+
+    /// Analyse each position for at most SECONDS (boards too large to solve)
+    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
+    time: Option<Duration>,
+
+    /// Analyse each position for about N nodes
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Analyse each position to D moves
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth_limit: Option<u8>,
+
+    /// The most memory the game graph may take, in MiB (exact tables)
+    #[arg(long, value_name = "MIB", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_mb: u64,
+
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    game: super::BaoArgs,
+}
+
+/// One row of the table.
+struct Row {
+    pos: BaoPosition,
+    turns: u32,
+}
+
+/// Runs `kalah export --rules bao`.
+pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    interrupt_flag();
+    let (rules, start) = args.game.setup()?;
+    let output = Output::open_with(&args.output, &Checks::of(outputs::TABLE, args.force))?;
+    let started = Instant::now();
+    let rows = reachable(&start, args.depth)?;
+    let exact = args.exact
+        || (args.time.is_none()
+            && args.nodes.is_none()
+            && args.depth_limit.is_none()
+            && solves_quickly(&start));
+    let rules_text = format!("bao 4x{} seeds {}", rules.pits(), rules.seeds());
+    let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
+    if exact {
+        let (graph, _) = solved_within(args.memory_mb, args.quiet, &start)?;
+        entries.extend(rows.iter().map(|r| exact_entry(&graph, r)));
+    } else {
+        let limits = LimitArgs {
+            time: args.time,
+            nodes: args.nodes,
+            depth: args.depth_limit,
+        }
+        .given()
+        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
+        let header = Header::new(
+            "bao-export-partial",
+            &[
+                ("rules", rules_text.clone()),
+                ("start", start.to_string()),
+                ("depth", args.depth.to_string()),
+                ("limits", format!("{limits:?}")),
+            ],
+        );
+        let partial = output.sibling(".partial");
+        entries = analysed(args, &rows, &limits, &header, partial.as_deref())?;
+        if let Some(p) = &partial {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    let csv = match args.format.as_deref() {
+        Some(f) => f == "csv",
+        None => args
+            .output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv")),
+    };
+    let text = match csv {
+        true => write_csv(&entries),
+        false => write_json(&rules_text, &start, args.depth, &entries),
+    };
+    output.replace(text.as_bytes())?;
+    writeln!(
+        out,
+        "{} positions within {} moves written to {} ({}, {:.1} s)",
+        entries.len(),
+        args.depth,
+        args.output.display(),
+        if exact { "exact" } else { "analysed" },
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// Every position within `depth` moves of `start`, once each, in the order first reached
+/// (breadth first), with the fewest moves that reach it.
+fn reachable(start: &BaoPosition, depth: u32) -> Result<Vec<Row>, CliError> {
+    let mut rows = vec![Row {
+        pos: *start,
+        turns: 0,
+    }];
+    let mut seen: HashSet<BaoPosition> = HashSet::from([*start]);
+    let mut from = 0;
+    for turns in 1..=depth {
+        let level_end = rows.len();
+        for i in from..level_end {
+            let pos = rows[i].pos;
+            for child in pos.legal().iter() {
+                if seen.insert(child.next) {
+                    rows.push(Row {
+                        pos: child.next,
+                        turns,
+                    });
+                }
+            }
+            if rows.len() > MAX_POSITIONS {
+                return Err(CliError::Input(format!(
+                    "more than {MAX_POSITIONS} positions within {depth} moves: give a smaller \
+                     --depth"
+                )));
+            }
+        }
+        from = level_end;
+    }
+    Ok(rows)
+}
+
+/// A row's entry from the solved game graph.
+fn exact_entry(graph: &BaoSolved, row: &Row) -> Json {
+    let pos = &row.pos;
+    let south = |v: Value| v.sign() * pos.side().sign();
+    let value = graph
+        .value(pos)
+        .expect("every reachable position is solved");
+    let moves: Vec<Json> = graph
+        .move_values(pos)
+        .unwrap_or_default()
+        .iter()
+        .map(|(m, v)| json!({ "move": m.to_string(), "value": south(*v), "result": v.describe() }))
+        .collect();
+    json!({
+        "position": pos.to_string(),
+        "side": side_name(pos.side()),
+        "turns": row.turns,
+        "exact": true,
+        "value": south(value),
+        "result": value.describe(),
+        "best": graph.best_move(pos).map(|(m, _)| m.to_string()),
+        "moves": moves,
+    })
+}
+
+/// The entries of `rows` by the anytime analysis, each kept in `partial` as it comes and
+/// taken from it where an interrupted run of this export left it.
+fn analysed(
+    args: &ExportArgs,
+    rows: &[Row],
+    limits: &Limits,
+    header: &Header,
+    partial: Option<&Path>,
+) -> Result<Vec<Json>, CliError> {
+    let mut kept = match partial {
+        Some(p) => load_partial(p, header)?,
+        None => HashMap::new(),
+    };
+    let mut file = match partial {
+        Some(p) => Some(open_partial(p, header, &kept)?),
+        None => None,
+    };
+    let todo = rows
+        .iter()
+        .filter(|r| !kept.contains_key(&r.pos.to_string()))
+        .count();
+    if !kept.is_empty() && !args.quiet {
+        eprintln!("resuming: {} values kept", kept.len());
+    }
+    let bar = progress_bar(args.quiet, todo, "positions analysed");
+    let cancel = interrupt_flag();
+    let mut entries = Vec::with_capacity(rows.len());
+    for row in rows {
+        let key = row.pos.to_string();
+        if let Some(e) = kept.remove(&key) {
+            entries.push(e);
+            continue;
+        }
+        let entry = analysed_entry(row, limits);
+        if cancel.load(Ordering::Relaxed) {
+            bar.finish_and_clear();
+            return Err(interrupted(&match partial {
+                Some(p) => format!(
+                    "the values found so far are kept in {}; run the same command again \
+                     to go on",
+                    p.display()
+                ),
+                None => "nothing kept: the output is not a regular file".to_string(),
+            }));
+        }
+        if let (Some(f), Some(p)) = (file.as_mut(), partial) {
+            writeln!(f, "{}", seal(&format!("{key}\t{entry}")))
+                .and_then(|()| f.flush())
+                .map_err(|e| file_error(p, e))?;
+        }
+        entries.push(entry);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(entries)
+}
+
+/// A row's entry from the anytime analysis within `limits`.
+fn analysed_entry(row: &Row, limits: &Limits) -> Json {
+    let pos = &row.pos;
+    let sign = pos.side().sign();
+    let a = bao_search::analyse(pos, limits, interrupt_flag(), &mut |_| {});
+    let moves: Vec<Json> = a
+        .turns
+        .iter()
+        .map(|t| {
+            // A mover's upper bound is South's lower bound when North moves.
+            let bound = match (t.bound, sign > 0) {
+                (ScoreBound::Exact, _) => "exact",
+                (ScoreBound::Upper, true) => "at_most",
+                (ScoreBound::Upper, false) => "at_least",
+            };
+            let proven = t.proven.map(|o| match o {
+                bao_search::Outcome::Won { .. } => sign,
+                bao_search::Outcome::Lost { .. } => -sign,
+            });
+            json!({
+                "move": t.mv.to_string(),
+                "eval_south": sign * t.score,
+                "bound": bound,
+                "value": proven,
+            })
+        })
+        .collect();
+    let value = a.proven.map(|o| match o {
+        bao_search::Outcome::Won { .. } => sign,
+        bao_search::Outcome::Lost { .. } => -sign,
+    });
+    json!({
+        "position": pos.to_string(),
+        "side": side_name(pos.side()),
+        "turns": row.turns,
+        "exact": value.is_some(),
+        "value": value,
+        "eval_south": a.eval_from_south(),
+        "depth": a.depth,
+        "best": a.best.map(|m| m.to_string()),
+        "moves": moves,
+    })
+}
+
+/// The entries an interrupted run of this export kept at `path`: none where there is no
+/// file; refused where its header is another export's; a damaged record is left out
+/// (analysed again).
+fn load_partial(path: &Path, header: &Header) -> Result<HashMap<String, Json>, CliError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(file_error(path, e)),
+    };
+    let mut lines = BufReader::new(file).lines();
+    let first = lines.next().transpose().map_err(|e| file_error(path, e))?;
+    let Some(first) = first else {
+        return Ok(HashMap::new());
+    };
+    let refused = |why: String| {
+        CliError::Input(format!(
+            "{} is not this export's partial file ({why}): remove it or export to another \
+             file",
+            path.display()
+        ))
+    };
+    let found = Header::parse(&first).map_err(|e| refused(format!("{e:?}")))?;
+    let differences = header.differences(&found);
+    if !differences.is_empty() {
+        return Err(refused(differences.join("; ")));
+    }
+    let mut kept = HashMap::new();
+    for line in lines {
+        let line = line.map_err(|e| file_error(path, e))?;
+        let record = unseal(&line).and_then(|r| r.split_once('\t'));
+        if let Some((key, entry)) = record {
+            if let Ok(entry) = serde_json::from_str::<Json>(entry) {
+                kept.insert(key.to_string(), entry);
+            }
+        }
+    }
+    Ok(kept)
+}
+
+/// The partial file rewritten with its header and the records `kept`, open to append.
+fn open_partial(
+    path: &Path,
+    header: &Header,
+    kept: &HashMap<String, Json>,
+) -> Result<File, CliError> {
+    let mut text = format!("{}\n", header.line());
+    for (key, entry) in kept {
+        text.push_str(&seal(&format!("{key}\t{entry}")));
+        text.push('\n');
+    }
+    kalah_io::replace(path, text.as_bytes()).map_err(|e| file_error(path, e))?;
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| file_error(path, e))
+}
+
+/// The table as JSON: a first line that says what it is (kalah export's own kind), then
+/// one entry a line.
+fn write_json(rules: &str, start: &BaoPosition, depth: u32, entries: &[Json]) -> String {
+    let mut text = format!(
+        "{{\"kind\":\"bao table\",\"rules\":{},\"start\":{},\"depth\":{depth},\"values\":{},\
+         \"positions\":[\n",
+        json!(rules),
+        json!(start.to_string()),
+        json!(VALUES)
+    );
+    let lines: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
+    text.push_str(&lines.join(",\n"));
+    text.push_str("\n]}\n");
+    text
+}
+
+/// The table as CSV: one row a position, the moves as `move=value` separated by spaces.
+fn write_csv(entries: &[Json]) -> String {
+    let mut text = String::from("position,side,turns,value,best,exact,eval_south,depth,moves\n");
+    let field = |v: &Json| match v {
+        Json::Null => String::new(),
+        Json::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    for e in entries {
+        let moves: Vec<String> = e["moves"]
+            .as_array()
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| {
+                        let v = if m["value"].is_null() {
+                            &m["eval_south"]
+                        } else {
+                            &m["value"]
+                        };
+                        format!("{}={}", field(&m["move"]), field(v))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "\"{}\",{},{},{},{},{},{},{},{}\n",
+            field(&e["position"]),
+            field(&e["side"]),
+            field(&e["turns"]),
+            field(&e["value"]),
+            field(&e["best"]),
+            field(&e["exact"]),
+            field(&e["eval_south"]),
+            field(&e["depth"]),
+            moves.join(" ")
+        ));
+    }
+    text
+}
