@@ -3,8 +3,10 @@
 //! undoes and redoes, goes back through the move list, pastes a position, edits one,
 //! picks a direction in Ethiopian Kalah, and checks every value the page shows against
 //! `kalah openings`, `kalah solve` and `kalah pie`; then watches a long solve show its
-//! bounds and stops it. A screenshot of the board is kept in
-//! `target/test-artifacts/serve-board.png`.
+//! bounds and stops it. A second test plays Bao la Kujifunza on its four-row board (a
+//! direction chosen for a pit, the engine's reply, the proven win of 4×3 with 2 seeds, the
+//! heuristic analysis of the full board). Screenshots of the boards are kept in
+//! `target/test-artifacts/serve-board.png` and `serve-bao-board.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them; `CHROMIUM`
 //! and `CHROMEDRIVER` name other binaries). Without them the test says so and passes,
@@ -213,16 +215,28 @@ async fn assert_values(c: &Client, args: &[&str]) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
+/// The browser tests run one at a time (each drives a Chromium and a server).
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Starts chromedriver for a test, or says why not: `None` (the test passes, skipped)
+/// unless `KALAH_BROWSER_TEST=required`.
+fn driver_or_skip() -> Option<(Driver, PathBuf)> {
     let required = std::env::var("KALAH_BROWSER_TEST").is_ok_and(|v| v == "required");
-    let (driver, chromium) = match start_driver() {
-        Ok(found) => found,
+    match start_driver() {
+        Ok(found) => Some(found),
         Err(why) if !required => {
             eprintln!("browser test skipped: {why}");
-            return;
+            None
         }
         Err(why) => panic!("KALAH_BROWSER_TEST=required, but {why}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some((driver, chromium)) = driver_or_skip() else {
+        return;
     };
     // No endgame database: the long solve at the end starts at once.
     let server = Server::start(&["--egdb-seeds", "0"]);
@@ -418,6 +432,112 @@ async fn the_board_in_chromium_plays_undoes_pastes_and_shows_exact_values() {
         rows.is_empty().then_some(())
     })
     .await;
+
+    c.close().await.expect("the session closes");
+}
+
+/// Waits until the Bao board shows `position` and its analysis has ended.
+async fn wait_bao(c: &Client, position: &str) {
+    wait_attr(c, "#bao-board", "data-position", position).await;
+    wait_attr(c, "#bao-turns", "data-complete", "true").await;
+}
+
+/// Bao la Kujifunza on the page: a link to 4×3 with 2 seeds shows the four rows and the
+/// proven win of South (docs/bao.md); a pit offers its legal directions, a move is played
+/// by its direction button and the engine replies; undo; the rules panel goes to a sowing
+/// game and back to the full Bao board, whose analysis is heuristic and stops on Stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bao_board_in_chromium_plays_moves_by_direction_and_shows_the_analysis() {
+    let _one = ONE_BROWSER.lock().await;
+    let Some((driver, chromium)) = driver_or_skip() else {
+        return;
+    };
+    let server = Server::start(&["--egdb-seeds", "0"]);
+    let profile = tempfile::tempdir().expect("a profile directory");
+    let c = browser(&driver, &chromium, profile.path()).await;
+    c.goto(&format!("{}?rules=bao&houses=3&seeds=2", server.url))
+        .await
+        .expect("the page loads");
+    wait_bao(&c, "2,2,2/2,2,2/2,2,2/2,2,2:S").await;
+    assert_eq!(text(&c, "#bao-side").await, "South");
+    assert!(
+        text(&c, "#board").await.is_empty(),
+        "the sowing board is hidden"
+    );
+    let pits = c
+        .find_all(Locator::Css("#bao-board .bao-pit"))
+        .await
+        .expect("pits");
+    assert_eq!(pits.len(), 12);
+    wait_attr(&c, "#bao-value", "data-exact", "true").await;
+    let value = text(&c, "#bao-value").await;
+    assert!(value.contains("South wins within 3 moves"), "{value:?}");
+    let best = c
+        .find(Locator::Css("#bao-turns .turn"))
+        .await
+        .expect("a move");
+    let first = best.attr("data-turn").await.unwrap().unwrap_or_default();
+    assert!(["A1+", "A3-"].contains(&first.as_str()), "{first}");
+
+    // B2 may be sown either way; A1 only clockwise.
+    click(&c, ".bao-pit[data-row='B'][data-pit='2']").await;
+    let dirs = c
+        .find_all(Locator::Css("#bao-board .dirs .dir"))
+        .await
+        .expect("dirs");
+    let mut moves = Vec::new();
+    for d in dirs {
+        moves.push(d.attr("data-move").await.unwrap().unwrap_or_default());
+    }
+    moves.sort();
+    assert_eq!(moves, ["B2+", "B2-"]);
+    click(&c, ".bao-pit[data-row='A'][data-pit='1']").await;
+    click(&c, "#bao-board .dir[data-move='A1+']").await;
+    wait_bao(&c, "2,2,2/2,0,0/2,1,1/4,4,4:N").await;
+    assert_eq!(text(&c, "#bao-side").await, "North");
+    // North's only move, played by the engine.
+    click(&c, "#bao-engine").await;
+    wait_bao(&c, "3,0,2/4,1,0/0,1,1/4,4,4:S").await;
+    let url = c.current_url().await.expect("the url");
+    assert!(url.query().unwrap_or("").contains("rules=bao"), "{url}");
+    click(&c, "#bao-undo").await;
+    wait_bao(&c, "2,2,2/2,0,0/2,1,1/4,4,4:N").await;
+
+    // Back to a sowing game through the rules panel, then to the full Bao board.
+    let preset = c.find(Locator::Css("#preset")).await.expect("#preset");
+    preset.select_by_value("kalah").await.expect("kalah");
+    for (id, v) in [("#houses", "4"), ("#seeds", "3")] {
+        let input = c.find(Locator::Css(id)).await.expect("a rules field");
+        input.clear().await.expect("clear");
+        input.send_keys(v).await.expect("typing");
+    }
+    click(&c, "#rules-apply").await;
+    wait_analysed(&c, "3,3,3,3,0,3,3,3,3,0:S").await;
+    assert_values(&c, &["--houses", "4", "--seeds", "3"]).await;
+    let preset = c.find(Locator::Css("#preset")).await.expect("#preset");
+    preset.select_by_value("bao").await.expect("bao");
+    click(&c, "#rules-apply").await;
+    let start = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2:S";
+    wait_attr(&c, "#bao-board", "data-position", start).await;
+    let page = &c;
+    poll("a completed depth of the full board", || async move {
+        let t = text(page, "#bao-status").await;
+        t.contains("depth").then_some(())
+    })
+    .await;
+    let png = c.screenshot().await.expect("a screenshot");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&dir).expect("the artifact directory");
+    std::fs::write(dir.join("serve-bao-board.png"), &png).expect("the screenshot is written");
+    click(&c, "#bao-stop").await;
+    wait_attr(&c, "#bao-value", "data-exact", "false").await;
+    let value = text(&c, "#bao-value").await;
+    assert!(
+        value.contains("Heuristic") && value.contains("not proven"),
+        "{value:?}"
+    );
+    let status = text(&c, "#bao-status").await;
+    assert!(status.starts_with("Stopped"), "{status:?}");
 
     c.close().await.expect("the session closes");
 }

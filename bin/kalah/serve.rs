@@ -16,7 +16,10 @@ use crate::solving::SolverArgs;
 /// the rules and the position, so a link shares the analysis. Every legal turn of the
 /// position shown is solved exactly in the background (the bounds proved so far are shown
 /// while a value is being proved), with the principal variation to step through and the
-/// pie rule's decision. The page and its JSON API are described in docs/serve.md.
+/// pie rule's decision. The rules panel also offers Bao la Kujifunza (`bao`): a four-row
+/// board whose pits offer their directions, solved exactly where its game is small and
+/// searched within a time budget otherwise (heuristic unless a win or loss is proven).
+/// The page and its JSON API are described in docs/serve.md.
 ///
 /// As in `kalah openings`, `--threads` turns are solved at once, one search thread each.
 /// Bound to 127.0.0.1 unless `--bind` says otherwise: every solve runs on this machine

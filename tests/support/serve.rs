@@ -134,18 +134,24 @@ impl Server {
     /// Opens `/api/analyse?query` (with the page's token, as the page does) and returns
     /// the open stream of its events.
     pub fn analyse(&self, query: &str) -> Events {
+        self.analyse_at("/api/analyse", query)
+    }
+
+    /// Opens the event stream `path?query` (with the page's token, as the page does):
+    /// `/api/analyse` or `/api/bao/analyse`.
+    pub fn analyse_at(&self, path: &str, query: &str) -> Events {
         let mut stream = self.connect();
         let sep = if query.is_empty() { "" } else { "&" };
         write!(
             stream,
-            "GET /api/analyse?{query}{sep}token={} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            "GET {path}?{query}{sep}token={} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
             self.token, self.addr
         )
         .expect("the request is sent");
         let mut reader = BufReader::new(stream);
         let mut status = String::new();
         reader.read_line(&mut status).expect("a status line");
-        assert!(status.contains(" 200 "), "analyse {query}: {status}");
+        assert!(status.contains(" 200 "), "{path}?{query}: {status}");
         let mut chunked = false;
         loop {
             let mut line = String::new();
@@ -169,7 +175,12 @@ impl Server {
 
     /// Every event of the analysis of `query`, up to `done` or `error`.
     pub fn analysis(&self, query: &str) -> Vec<(String, Value)> {
-        let mut events = self.analyse(query);
+        self.analysis_at("/api/analyse", query)
+    }
+
+    /// Every event of the stream `path?query`, up to `done` or `error`.
+    pub fn analysis_at(&self, path: &str, query: &str) -> Vec<(String, Value)> {
+        let mut events = self.analyse_at(path, query);
         let mut all = Vec::new();
         while let Some((name, data)) = events.next_event() {
             let last = name == "done" || name == "error";

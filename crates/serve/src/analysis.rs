@@ -34,13 +34,13 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::params::Setup;
-use super::work::{Stopped, Work};
+use super::work::{Slot, Stopped, Work};
 use super::Configure;
 use kalah_analysis::progress::phase_name;
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
 /// analysis took its place.
-const CANCELLED: &str = "the analysis was cancelled: a newer one took its place";
+pub const CANCELLED: &str = "the analysis was cancelled: a newer one took its place";
 
 /// Solvers kept at once (one per rule set): each holds a transposition table.
 const SOLVERS_KEPT: usize = 2;
@@ -83,21 +83,30 @@ impl Drop for Events {
 }
 
 /// Where an analysis sends its events; a send fails once the client is gone.
-struct Sink {
+pub struct Sink {
     tx: UnboundedSender<Event>,
     cancel: Arc<AtomicBool>,
 }
 
 impl Sink {
-    fn send(&self, name: &str, data: Value) {
+    /// Sends the event `name` with `data` as its JSON line; a client gone away cancels
+    /// the analysis.
+    pub fn send(&self, name: &str, data: Value) {
         let event = Event::default().event(name).data(data.to_string());
         if self.tx.send(event).is_err() {
             self.cancel.store(true, Relaxed);
         }
     }
 
-    fn status(&self, message: &str) {
+    /// Sends a `status` event: what the analysis is doing or waiting for.
+    pub fn status(&self, message: &str) {
         self.send("status", json!({ "message": message }));
+    }
+
+    /// The analysis's cancel flag, for the solver to poll: raised when the client goes
+    /// away, a newer analysis takes its place, or the server stops.
+    pub fn cancel(&self) -> &AtomicBool {
+        &self.cancel
     }
 }
 
@@ -116,6 +125,18 @@ impl Analyses {
     /// Starts analysing `setup`'s position on a thread of its own; the oldest analysis
     /// is cancelled if `max` are already running.
     pub fn start(self: &Arc<Self>, setup: Setup, budget: Duration) -> Result<Events, String> {
+        let me = self.clone();
+        self.spawn(move |sink| me.analyse(&setup, budget, sink))
+    }
+
+    /// Runs the analysis `run` on a thread of its own, its events streamed to the client:
+    /// it counts as a live analysis of the limit (the oldest is cancelled if `max` are
+    /// already running), its error, if any, is sent as an `error` event. `run` takes a
+    /// slot ([`Analyses::slot`]) before it solves, and polls [`Sink::cancel`].
+    pub fn spawn<F>(self: &Arc<Self>, run: F) -> Result<Events, String>
+    where
+        F: FnOnce(&Sink) -> Result<(), String> + Send + 'static,
+    {
         let cancel = Arc::new(AtomicBool::new(false));
         let id = self.work.admit(cancel.clone());
         let (tx, rx) = unbounded_channel();
@@ -127,7 +148,7 @@ impl Analyses {
         std::thread::Builder::new()
             .name(format!("analysis-{id}"))
             .spawn(move || {
-                if let Err(e) = me.analyse(&setup, budget, &sink) {
+                if let Err(e) = run(&sink) {
                     let error = match me.stopping.load(Relaxed) {
                         true => "the server is stopping".to_string(),
                         false => e,
@@ -141,6 +162,14 @@ impl Analyses {
                 format!("could not start the analysis thread: {e}")
             })?;
         Ok(Events { rx, cancel })
+    }
+
+    /// A slot of the limit to solve in, once one is free (the client is told while it
+    /// waits); given back when dropped. An error when the analysis is cancelled first.
+    pub fn slot(&self, sink: &Sink) -> Result<Slot<'_, Rules, Built>, String> {
+        self.work
+            .slot(&sink.cancel, &mut |m| sink.status(m))
+            .map_err(stopped)
     }
 
     /// Cancels every analysis and build, now and from now on (the server is stopping).
@@ -254,17 +283,11 @@ impl Analyses {
         }
         if !kalah_analysis::play::solves_quickly(game, pos) {
             let solver = self.timed_solver(game)?;
-            let _slot = self
-                .work
-                .slot(&sink.cancel, &mut |m| sink.status(m))
-                .map_err(stopped)?;
+            let _slot = self.slot(sink)?;
             return estimate_turns(&solver, setup, &steps, budget, sink);
         }
         let (solver, workers) = self.solver(game, sink)?;
-        let _slot = self
-            .work
-            .slot(&sink.cancel, &mut |m| sink.status(m))
-            .map_err(stopped)?;
+        let _slot = self.slot(sink)?;
         let analysis = solve_turns(&solver, pos, &steps, workers, sink)?;
         sink.send("done", done_event(setup, &steps, &analysis, timer));
         Ok(())

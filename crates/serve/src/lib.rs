@@ -10,10 +10,13 @@
 //! requests and events, on two worker threads. The page's assets are compiled into the
 //! binary; no request reads the file system. Database builds count toward the limit of
 //! analyses and stop when no analysis wants them (module `work`); an analysis is started
-//! only for the board's own page, which carries a token (module `guard`).
+//! only for the board's own page, which carries a token (module `guard`). Bao la
+//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the page
+//! (module `bao`), with the same limits.
 #![deny(missing_docs)]
 
 mod analysis;
+mod bao;
 mod guard;
 mod params;
 mod work;
@@ -210,6 +213,7 @@ fn router(app: App) -> Router {
         .route("/index.html", get(page))
         .route("/app.js", get(|| asset("text/javascript", APP_JS)))
         .route("/app.css", get(|| asset("text/css", APP_CSS)))
+        .route("/bao.js", get(|| asset("text/javascript", BAO_JS)))
         .route(
             "/api/options",
             get(|| async { Json(params::options_json()) }).fallback(wrong_method),
@@ -219,6 +223,13 @@ fn router(app: App) -> Router {
             get(position_get).post(position_post).fallback(wrong_method),
         )
         .route("/api/analyse", get(analyse).fallback(wrong_method))
+        .route(
+            "/api/bao/position",
+            get(bao::position_get)
+                .post(bao::position_post)
+                .fallback(wrong_method),
+        )
+        .route("/api/bao/analyse", get(bao::analyse).fallback(wrong_method))
         .route(
             "/api/work",
             get(|State(app): State<App>| async move { Json(app.analyses.work_json()) })
@@ -310,6 +321,8 @@ fn is_loopback_host(host: &str) -> bool {
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The Bao board of the page (shown for the rules `bao`).
+const BAO_JS: &str = include_str!("assets/bao.js");
 
 /// The page, with this server's token.
 async fn page(State(app): State<App>) -> Response {
@@ -411,27 +424,42 @@ async fn analyse(
     uri: Uri,
 ) -> Result<Response, ApiError> {
     let mut params = query_params(&uri)?;
+    let budget = admit_analysis(&app, &headers, &mut params)?;
+    let setup = params::setup(&params)?;
+    let events = app
+        .analyses
+        .start(setup, budget)
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    Ok(event_stream(events))
+}
+
+/// The checks every analysis request passes before it starts anything: the page's token
+/// (module `guard`; the `token` parameter, removed from `params`) and the `time` budget
+/// (removed too).
+fn admit_analysis(
+    app: &App,
+    headers: &HeaderMap,
+    params: &mut HashMap<String, String>,
+) -> Result<Duration, ApiError> {
     let given = params.remove(guard::TOKEN_PARAM);
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("localhost");
     let home = format!("http://{host}/");
-    if let Some(why) = guard::refuse_analysis(&headers, given.as_deref(), &app.token, &home) {
+    if let Some(why) = guard::refuse_analysis(headers, given.as_deref(), &app.token, &home) {
         return Err(ApiError(StatusCode::FORBIDDEN, why));
     }
     let budget = params.remove("time");
-    let budget = analysis::parse_budget(budget.as_deref())
-        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))?;
-    let setup = params::setup(&params)?;
-    let events = app
-        .analyses
-        .start(setup, budget)
-        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
-    // A comment every second: a client that went away is noticed within a second (the
-    // write fails), and its analysis is cancelled.
+    analysis::parse_budget(budget.as_deref()).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e))
+}
+
+/// The server-sent events of an analysis, with a keep-alive comment every second: a
+/// client that went away is noticed within a second (the write fails), and its analysis
+/// is cancelled.
+fn event_stream(events: analysis::Events) -> Response {
     let sse = Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(1)));
-    Ok(([(header::CACHE_CONTROL, "no-cache")], sse).into_response())
+    ([(header::CACHE_CONTROL, "no-cache")], sse).into_response()
 }
 
 /// Resolves on Ctrl-C, or SIGTERM where there is one.

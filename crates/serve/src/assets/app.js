@@ -756,6 +756,9 @@
     const o = st.options || {};
     $('preset').replaceChildren(...(o.presets || [{ name: 'kalah' }]).map((p) =>
       mk('option', { value: p.name, title: p.description || '' }, p.name)));
+    // Bao la Kujifunza has a board of its own (bao.js), chosen here like a preset.
+    $('preset').append(mk('option', { value: 'bao', title: 'Bao la Kujifunza: four rows of pits (docs/bao.md)' }, 'bao'));
+    if (document.body.dataset.game === 'bao') $('preset').value = 'bao';
     if (o.max_houses) $('houses').max = String(o.max_houses);
     for (const s of optionSelects()) {
       s.replaceChildren(mk('option', { value: '' }, 'preset default'),
@@ -766,7 +769,9 @@
   function presetDefaults() {
     const info = ((st.options || {}).presets || []).find((p) => p.name === $('preset').value);
     const r = info && info.rules;
-    $('preset-desc').textContent = (info && info.description) || '';
+    document.body.dataset.preset = $('preset').value;
+    $('preset-desc').textContent = (info && info.description) ||
+      ($('preset').value === 'bao' ? 'Bao la Kujifunza: four rows of pits, moves such as A3+ and b8- (docs/bao.md)' : '');
     const note = (s, v) => {
       let n = s.parentNode.querySelector('.preset-value');
       if (!n) s.before(n = mk('span', { class: 'preset-value' }));
@@ -793,6 +798,14 @@
   // Only what differs from the defaults goes into the parameters (and the address bar).
   function applyRules() {
     const rp = {}, preset = $('preset').value, hs = $('houses').value.trim(), ss = $('seeds').value.trim();
+    const bao = window.kalahBao;
+    if (preset === 'bao' && bao) {
+      closeES();
+      if (an) halt();
+      bao.enter({ houses: hs, seeds: ss });
+      return;
+    }
+    if (bao && bao.active()) bao.leave();
     if (preset && preset !== 'kalah') rp.rules = preset;
     if (hs && hs !== '6') rp.houses = hs;
     if (ss && ss !== '4') rp.seeds = ss;
@@ -825,6 +838,7 @@
     on('error', 'click', () => setError(''));
     document.addEventListener('click', (e) => { if (!e.target.closest('.dirs, .house')) closeDirs(); });
     document.addEventListener('keydown', (e) => {
+      if (document.body.dataset.game === 'bao') return; // bao.js has the keys
       if (e.key === 'Escape') {
         if (document.querySelector('.dirs')) closeDirs();
         else if (pvw) leavePreview(true);
@@ -851,6 +865,7 @@
       } catch (e) { /* the panel keeps its defaults */ }
       fillRulesForm();
       const q = new URLSearchParams(location.search);
+      if (q.get('rules') === 'bao') return; // a Bao link: bao.js shows it
       const rp = {}, start = q.get('position') || null, line = sowingsOf(q.get('moves'));
       for (const k of RULE_KEYS) if (q.get(k)) rp[k] = q.get(k);
       let ok = await go({ rp, start, line, cur: line.length });

@@ -1,0 +1,268 @@
+//! Bao la Kujifunza on the analysis board (docs/serve.md, section Bao; the game in
+//! docs/bao.md): `/api/bao/position` reads a board, a position and moves as `kalah show
+//! --rules bao` does and describes the position reached (the four rows, the side to move,
+//! the legal moves, who has won); `/api/bao/analyse` streams its analysis (module
+//! `analysis`). Bao's parameters are not those of the sowing games, so they are read here,
+//! with the same refusals as the command line's.
+
+mod analysis;
+
+use std::collections::HashMap;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Response;
+use axum::Json;
+use kalah_core::bao::{BaoError, BaoMove, BaoPosition, BaoRules, Row};
+use kalah_core::Side;
+use serde_json::{json, Value};
+
+use super::params::BadRequest;
+use super::{admit_analysis, event_stream, json_params, query_params, ApiError, App};
+
+/// The parameter names of the Bao endpoints (`pits` is another name for `houses`).
+pub const NAMES: [&str; 6] = ["rules", "houses", "pits", "seeds", "position", "moves"];
+
+/// Pits a row and seeds a pit when the request names neither (the standard board).
+const DEFAULT_PITS: usize = 8;
+const DEFAULT_SEEDS: usize = 2;
+
+/// One move of the line played.
+pub struct Played {
+    /// The move (its side is the mover's).
+    pub mv: BaoMove,
+    /// It emptied the opponent's front row: the game ended with it.
+    pub wins: bool,
+    /// The position after it.
+    pub after: BaoPosition,
+}
+
+/// A request's board, start position and line of play.
+pub struct BaoSetup {
+    /// The board: pits a row, seeds a pit at the start.
+    pub rules: BaoRules,
+    /// The start position (the `position` parameter, else the board's start).
+    pub start: BaoPosition,
+    /// The moves of `moves`, in order.
+    pub history: Vec<Played>,
+    /// The position reached.
+    pub pos: BaoPosition,
+}
+
+/// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) as `kalah
+/// show --rules bao` reads its options: the board from `houses` and `seeds` (or from the
+/// position), then the moves played one by one.
+pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
+    if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {
+        return Err(BadRequest(format!(
+            "unknown parameter `{name}`: the parameters of Bao are {}",
+            NAMES.join(", ")
+        )));
+    }
+    let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+    if let Some(other) = get("rules").filter(|r| *r != "bao") {
+        return Err(BadRequest(format!(
+            "rules is `bao` on the Bao endpoints, not `{other}` (the sowing games are at \
+             /api/position and /api/analyse)"
+        )));
+    }
+    if get("houses").is_some() && get("pits").is_some() {
+        return Err(BadRequest(
+            "give the pits a row once, as houses or as pits, not both".to_string(),
+        ));
+    }
+    let pits = number(
+        get("houses").or(get("pits")),
+        "houses (pits a row)",
+        "3 to 8",
+    )?;
+    let seeds = number(get("seeds"), "seeds (a pit at the start)", "1 or more")?;
+    let given = get("position")
+        .map(|text| text.parse::<BaoPosition>())
+        .transpose()
+        .map_err(|e| BadRequest(format!("position: {e}")))?;
+    let pits = pits.or(given.map(|p| p.pits())).unwrap_or(DEFAULT_PITS);
+    let rules = BaoRules::new(pits, seeds.unwrap_or(DEFAULT_SEEDS))
+        .map_err(|e| BadRequest(e.to_string()))?;
+    let start = match given {
+        Some(p) if p.pits() != pits => {
+            return Err(BadRequest(format!(
+                "position: the position has {} pits a row, but houses is {pits} (leave \
+                 houses out to take the position's)",
+                p.pits()
+            )))
+        }
+        Some(p) => p,
+        None => rules.start(),
+    };
+    let mut history: Vec<Played> = Vec::new();
+    let list = get("moves").unwrap_or("");
+    for text in list.split([' ', ',', ';']).filter(|t| !t.is_empty()) {
+        let at = history.last().map_or(start, |p| p.after);
+        if at.terminal_value().is_some() {
+            return Err(BadRequest(format!(
+                "moves: {text}: the game is over ({})",
+                end_words(&at)
+            )));
+        }
+        let refused = |e: BaoError| match e {
+            BaoError::Illegal(_) => {
+                let legal: Vec<String> = at.legal().moves().map(|m| m.to_string()).collect();
+                BadRequest(format!(
+                    "moves: {text}: {e} (the legal moves are {})",
+                    legal.join(" ")
+                ))
+            }
+            e => BadRequest(format!("moves: {text}: {e}")),
+        };
+        let mv = at.parse_move(text).map_err(refused)?;
+        let (after, wins) = at.try_play(mv).map_err(refused)?;
+        history.push(Played { mv, wins, after });
+    }
+    let pos = history.last().map_or(start, |p| p.after);
+    Ok(BaoSetup {
+        rules,
+        start,
+        history,
+        pos,
+    })
+}
+
+/// A whole number parameter, if given.
+fn number(value: Option<&str>, name: &str, range: &str) -> Result<Option<usize>, BadRequest> {
+    value
+        .map(|v| {
+            v.parse::<usize>()
+                .map_err(|_| BadRequest(format!("{name} is a whole number ({range}), not `{v}`")))
+        })
+        .transpose()
+}
+
+/// `S` or `N`.
+fn letter(side: Side) -> String {
+    side.letter().to_string()
+}
+
+/// South or North.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// How a finished game ended, in words (for a position whose `terminal_value` is set).
+fn end_words(pos: &BaoPosition) -> String {
+    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
+    match pos.is_over() {
+        true => format!("{other} emptied {mover}'s front row and won"),
+        false => format!("{mover} has no legal move and lost"),
+    }
+}
+
+/// The row letter of a move as the notation writes it: `A`, `B` (South), `a`, `b`.
+fn row_letter(mv: &BaoMove) -> &'static str {
+    match (mv.side, mv.row) {
+        (Side::South, Row::Front) => "A",
+        (Side::South, Row::Back) => "B",
+        (Side::North, Row::Front) => "a",
+        (Side::North, Row::Back) => "b",
+    }
+}
+
+/// One move, as the API describes it.
+fn move_json(mv: &BaoMove, wins: bool, after: &BaoPosition) -> Value {
+    json!({
+        "move": mv.to_string(),
+        "side": letter(mv.side),
+        "row": row_letter(mv),
+        "pit": mv.pit,
+        "dir": mv.dir.sign().to_string(),
+        "wins": wins,
+        "after": after.to_string(),
+    })
+}
+
+/// The board in force.
+fn rules_json(rules: &BaoRules) -> Value {
+    json!({
+        "name": "bao",
+        "text": format!(
+            "Bao la Kujifunza, 4 rows of {} pits, {} seeds a pit at the start",
+            rules.pits(),
+            rules.seeds()
+        ),
+        "pits": rules.pits(),
+        "seeds": rules.seeds(),
+    })
+}
+
+/// The answer of `/api/bao/position`: the board, the line played and the position
+/// reached, with its four rows (top to bottom as `kalah show --rules bao` draws them:
+/// North's back row `b_N..b_1`, North's front row `a_N..a_1`, South's front row
+/// `A_1..A_N`, South's back row `B_1..B_N`) and its legal moves in canonical order.
+pub fn position_json(s: &BaoSetup) -> Value {
+    let pos = &s.pos;
+    let over = pos.terminal_value().is_some();
+    let legal: Vec<Value> = match pos.is_over() {
+        true => Vec::new(),
+        false => pos
+            .legal()
+            .iter()
+            .map(|c| move_json(&c.mv, c.wins, &c.next))
+            .collect(),
+    };
+    let history: Vec<Value> = s
+        .history
+        .iter()
+        .map(|p| move_json(&p.mv, p.wins, &p.after))
+        .collect();
+    json!({
+        "rules": rules_json(&s.rules),
+        "start": s.start.to_string(),
+        "position": pos.to_string(),
+        "rows": pos.text_rows(),
+        "seeds": pos.seeds(),
+        "side_to_move": letter(pos.side()),
+        "over": over,
+        "winner": over.then(|| letter(pos.side().other())),
+        "end": over.then(|| end_words(pos)),
+        "legal": legal,
+        "history": history,
+        "at_start": s.history.is_empty() && s.start == s.rules.start(),
+    })
+}
+
+/// `GET /api/bao/position?...`.
+pub async fn position_get(uri: Uri) -> Result<Json<Value>, ApiError> {
+    let setup = setup(&query_params(&uri)?)?;
+    Ok(Json(position_json(&setup)))
+}
+
+/// `POST /api/bao/position` with a JSON object of the parameters.
+pub async fn position_post(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
+    let setup = setup(&json_params(&headers, body).await?)?;
+    Ok(Json(position_json(&setup)))
+}
+
+/// `GET /api/bao/analyse?...`: the server-sent events of one analysis of a Bao position,
+/// for a request of the board's page only (module `guard`), counted toward the limit of
+/// analyses like those of the sowing games.
+pub async fn analyse(
+    State(app): State<App>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    let mut params = query_params(&uri)?;
+    let budget = admit_analysis(&app, &headers, &mut params)?;
+    let setup = setup(&params)?;
+    let events = app
+        .analyses
+        .spawn({
+            let analyses = app.analyses.clone();
+            move |sink| analysis::run(&analyses, &setup.pos, budget, sink)
+        })
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    Ok(event_stream(events))
+}
