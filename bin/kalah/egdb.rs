@@ -469,10 +469,25 @@ fn start_from(
 /// Says on standard error what the build will make and what it needs, and the partial
 /// file it resumes from.
 fn announce(args: &BuildArgs, plan: &FileBuild, partial: Option<&Path>) {
+    // A level of a cyclic family is built with two more bytes a board (its upper bound and
+    // best exit) and its moves packed within three quarters of the memory free then.
+    let rules = plan.game.rules();
+    let levels = match rules.family.is_cyclic() {
+        true => {
+            let lanes = 2 * rules.houses as u64;
+            let largest = kalah_core::binomial(args.max_seeds as u64 + lanes - 1, lanes - 1);
+            format!(
+                " (and {:.1} MiB more while the largest level is built, its moves packed \
+                 within three quarters of the memory then free)",
+                (2 * largest) as f64 / MIB
+            )
+        }
+        false => String::new(),
+    };
     eprintln!(
-        "building {} for {}: {} positions, {:.1} MiB of memory, {:.1} MiB on disk{}",
+        "building {} for {}: {} positions, {:.1} MiB of memory{levels}, {:.1} MiB on disk{}",
         args.out.display(),
-        egdb::describe(plan.game.rules()),
+        egdb::describe(rules),
         plan.need.entries,
         plan.need.memory as f64 / MIB,
         plan.need.disk as f64 / MIB,
