@@ -49,6 +49,8 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use crate::anytime::{Analysis, Limits, ReportKind};
+use crate::cyclic_db::answer;
+use crate::egdb::Egdb;
 use crate::error::SolveError;
 use crate::eval::Evaluation;
 use root::RootState;
@@ -117,6 +119,22 @@ pub fn analyse_cyclic_with(
     cancel: &AtomicBool,
     on_progress: &mut dyn FnMut(&Analysis),
 ) -> Result<Analysis, SolveError> {
+    analyse_cyclic_db(game, settings, None, pos, limits, cancel, on_progress)
+}
+
+/// [`analyse_cyclic_with`] reading the finished database `db` of the game's rules (built by
+/// the cycle rule, [`crate::cyclic_db`]): every position of the search it holds is an
+/// exact leaf, and where it holds the root the answer is exact at once, with a line
+/// replayed from it ([`crate::cyclic_db::answer`]) and no retrograde step.
+pub fn analyse_cyclic_db(
+    game: &Game,
+    settings: &CyclicSettings,
+    db: Option<&Egdb>,
+    pos: &Position,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    on_progress: &mut dyn FnMut(&Analysis),
+) -> Result<Analysis, SolveError> {
     let start = Instant::now();
     let mut root = RootState::new(game, pos, start);
     if pos.is_over() {
@@ -125,9 +143,13 @@ pub fn analyse_cyclic_with(
             ..root.analysis(game)
         });
     }
-    let memory = settings
-        .retro_memory
-        .unwrap_or_else(|| retro_memory(game, pos, limits));
+    let held = db.and_then(|d| d.probe(pos)).is_some();
+    let memory = match held {
+        true => 0,
+        false => settings
+            .retro_memory
+            .unwrap_or_else(|| retro_memory(game, pos, limits)),
+    };
     let deadline = limits.time.map(|t| start + t);
     let children: Vec<Position> = root.turns.iter().map(|t| t.child).collect();
     let retro = RetroThread::spawn(game, pos, memory, children);
@@ -145,7 +167,17 @@ pub fn analyse_cyclic_with(
         stops,
         ticker,
     );
+    searcher.db = db;
     deepen(&mut searcher, &mut root, limits);
+    if let Some((value, pv)) = db.filter(|_| held).and_then(|d| answer(game, d, pos)) {
+        let db = db.expect("held by the database");
+        let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
+        root.set_exact(step::RetroExact {
+            value,
+            pv,
+            children: children.collect(),
+        });
+    }
     // The retrograde step ends by itself (its graph is bounded), or at the time limit;
     // the caller hears from the analysis meanwhile.
     let nodes = searcher.nodes;

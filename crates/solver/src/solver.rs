@@ -337,14 +337,21 @@ impl Solver {
                 let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
                 Ok(analyser.run(limits, on_progress))
             }
-            Engine::Retro(_) => crate::cyclic_search::analyse_cyclic(
-                &self.game,
-                self.config.evaluation,
-                pos,
-                limits,
-                cancel,
-                on_progress,
-            ),
+            Engine::Retro(_) => {
+                let settings = crate::cyclic_search::CyclicSettings {
+                    evaluation: self.config.evaluation,
+                    ..Default::default()
+                };
+                crate::cyclic_search::analyse_cyclic_db(
+                    &self.game,
+                    &settings,
+                    self.cyclic_db.as_deref(),
+                    pos,
+                    limits,
+                    cancel,
+                    on_progress,
+                )
+            }
         }
     }
 

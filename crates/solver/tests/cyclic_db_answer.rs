@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{Family, Game, Position, Rules};
 use kalah_solver::egdb::Egdb;
 use kalah_solver::retro::Retro;
-use kalah_solver::{Config, Database, Solver};
+use kalah_solver::{Config, Database, Limits, Solver};
 
 /// Every position reachable from the start of `game`, the finished ones included.
 fn reachable(game: &Game) -> Vec<Position> {
@@ -65,6 +65,15 @@ fn check(rules: Rules) -> (usize, usize) {
         got.verify(&game, p)
             .unwrap_or_else(|e| panic!("{rules} at {p}: {e}"));
         from_db += usize::from(got.egdb_hits > 0);
+    }
+    // The analysis within a small node limit: exact at once, its bounds the value.
+    for p in positions.iter().step_by(97) {
+        let want = retro.known_value(&game, p).unwrap() * p.side_to_move().sign();
+        let a = solver
+            .analyse(p, &Limits::nodes(100), &never, &mut |_| {})
+            .unwrap();
+        assert!(a.is_exact(), "{rules} at {p}");
+        assert_eq!(a.bounds_from_south(), (want, want), "{rules} at {p}");
     }
     std::fs::remove_dir_all(&dir).ok();
     (positions.len(), from_db)

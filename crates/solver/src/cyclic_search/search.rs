@@ -9,6 +9,7 @@ use kalah_core::{Game, Position};
 
 use super::table::{blank, Kind, Slot, Table};
 use super::tick::Ticker;
+use crate::egdb::Egdb;
 use crate::eval::Evaluation;
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).
@@ -63,6 +64,8 @@ pub(super) struct Searcher<'a> {
     pub(super) stopped: bool,
     /// The caller's progress reports and ticks.
     pub(super) ticker: Ticker<'a>,
+    /// A finished database of the game: the positions it holds are exact leaves.
+    pub(super) db: Option<&'a Egdb>,
 }
 
 /// A child of a node: the sowing, the position, whether the same player moves again, and
@@ -133,6 +136,7 @@ impl<'a> Searcher<'a> {
             stoppable: false,
             stopped: false,
             ticker,
+            db: None,
         }
     }
 
@@ -189,6 +193,10 @@ impl<'a> Searcher<'a> {
         let m = pos.store_margin();
         if pos.is_over() {
             return Some(exact(m, NO_REP));
+        }
+        if let Some(v) = self.db.and_then(|d| d.probe(pos)) {
+            // The database's value is the game's, whatever the line: an exact leaf.
+            return Some(exact(v, NO_REP));
         }
         if let Some(i) = self.repetition(pos, ply) {
             // The cycle rule: play that goes on for ever leaves the margin standing.
