@@ -74,28 +74,8 @@ use crate::solving::SolverArgs;
 /// Example: `kalah batch positions.txt --houses 6 --seeds 4 --output answers.jsonl`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The positions, one a line [default: standard input; `-` too]
-    #[arg(value_name = "INPUT")]
-    input: Option<PathBuf>,
-
-    /// Write the answers to FILE instead of standard output
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<PathBuf>,
-
-    /// Continue the interrupted run whose answers are in --output (a missing or empty
-    /// --output simply starts)
-    #[arg(long, requires = "output")]
-    resume: bool,
-
-    /// Start afresh on an --output FILE that holds no answers of kalah batch, is
-    /// read-only, or is a symbolic link (the link itself is replaced; its target is left
-    /// alone); answers are never overwritten (--resume continues them)
-    #[arg(long, requires = "output")]
-    force: bool,
-
-    /// Answer only shard I of N: the I-th position of the input, then every N-th after it
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    files: BatchFiles,
 
     /// Analyse each position for at most SECONDS (decimals allowed) instead of solving
     /// it: exact where proved in time, else a heuristic answer with its proven interval
@@ -109,24 +89,85 @@ pub struct Args {
     solver: SolverArgs,
 }
 
+/// The input and output of a batch, and how they are shared out and resumed (the sowing
+/// games' and Bao's).
+#[derive(clap::Args, Debug)]
+pub struct BatchFiles {
+    /// The positions, one a line [default: standard input; `-` too]
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+
+    /// Write the answers to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Continue the interrupted run whose answers are in --output (a missing or empty
+    /// --output simply starts)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Start afresh on an --output FILE that holds no answers of kalah batch, is
+    /// read-only, or is a symbolic link (the link itself is replaced; its target is left
+    /// alone); answers are never overwritten (--resume continues them)
+    #[arg(long, requires = "output")]
+    pub force: bool,
+
+    /// Answer only shard I of N: the I-th position of the input, then every N-th after it
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+}
+
+impl BatchFiles {
+    /// The input's name for messages.
+    pub fn input_name(&self) -> String {
+        match &self.input {
+            Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+            _ => "standard input".to_string(),
+        }
+    }
+
+    /// The output, checked and locked before any work (never the input, nor any of
+    /// `databases`): a stream (a FIFO, a device) cannot be resumed.
+    pub fn open_output(&self, databases: &[PathBuf]) -> Result<Option<Output>, CliError> {
+        let input = self.input.as_deref().filter(|p| p.as_os_str() != "-");
+        let checks = Checks::of(outputs::ANSWERS, self.force)
+            .reading(input)
+            .reading(databases.iter().map(|p| p.as_path()));
+        let output = self
+            .output
+            .as_deref()
+            .map(|p| Output::open_with(p, &checks))
+            .transpose()?;
+        if let Some(o) = &output {
+            if self.resume && o.kind() == OutputKind::Stream {
+                return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
+            }
+        }
+        Ok(output)
+    }
+}
+
 /// Runs `kalah batch`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     // The output is checked and locked before any work.
-    let output = open_output(args)?;
-    let (reader, count) = open_input(args.input.as_deref(), args.shard)?;
-    let mut lines = Sharded::new(Lines::new(reader), args.shard);
-    let input_name = match &args.input {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "standard input".to_string(),
-    };
+    let output = args.files.open_output(&args.solver.inputs())?;
+    let (reader, count) = open_input(args.files.input.as_deref(), args.files.shard)?;
+    let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
+    let input_name = args.files.input_name();
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     // The rules: the options', or those of the work units the input holds.
     let (read, first_unit) = first_unit(&mut lines);
     let mut lines = read.into_iter().chain(lines);
     let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
-    let at = resume_point(output.as_ref(), &mut lines, &game, args.resume, &read_error)?;
+    let at = resume_point(
+        output.as_ref(),
+        &mut lines,
+        &game,
+        args.files.resume,
+        &read_error,
+    )?;
     let skip = at.answered;
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
@@ -190,27 +231,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(analysis_error(done.stop_reason(), &kept));
     }
     Ok(())
-}
-
-/// The output, checked and locked (never the input): a stream (a FIFO, a device) cannot
-/// be resumed.
-fn open_output(args: &Args) -> Result<Option<Output>, CliError> {
-    let input = args.input.as_deref().filter(|p| p.as_os_str() != "-");
-    let databases = args.solver.inputs();
-    let checks = Checks::of(outputs::ANSWERS, args.force)
-        .reading(input)
-        .reading(databases.iter().map(|p| p.as_path()));
-    let output = args
-        .output
-        .as_deref()
-        .map(|p| Output::open_with(p, &checks))
-        .transpose()?;
-    if let Some(o) = &output {
-        if args.resume && o.kind() == OutputKind::Stream {
-            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
-        }
-    }
-    Ok(output)
 }
 
 /// Where the batch starts: after the answers the output already holds, checked against

@@ -3,15 +3,12 @@
 //! resumable after an interruption, like the batch of the sowing games.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
-use kalah_analysis::batch::{parse_shard, read_ahead, Item, Lines, Sharded};
-use kalah_analysis::outputs;
+use kalah_analysis::batch::{read_ahead, Item, Lines, Sharded};
 use kalah_core::bao::{BaoPosition, BaoRules};
-use kalah_io::{Checks, Output, OutputError, OutputKind};
 use kalah_solver::bao::{solve_position, BaoSolveError, BaoSolved, GraphStop};
 use kalah_solver::bao::{Value, BAO_BYTES_PER_POSITION};
 use kalah_solver::bao_search::{self, Outcome};
@@ -21,6 +18,7 @@ use serde_json::{json, Value as Json};
 use super::side_name;
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar, progress_counter};
+use crate::batch::BatchFiles;
 use crate::error::CliError;
 
 /// Answer many Bao positions: one a line, answers as JSON lines in input order.
@@ -49,39 +47,15 @@ use crate::error::CliError;
 /// Example: `kalah batch --rules bao positions.txt --time 0.5 --output answers.jsonl`
 #[derive(clap::Args, Debug)]
 pub struct BatchArgs {
-    /// The positions, one a line [default: standard input; `-` too]
-    #[arg(value_name = "INPUT")]
-    input: Option<PathBuf>,
-
-    /// Write the answers to FILE instead of standard output
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<PathBuf>,
-
-    /// Continue the interrupted run whose answers are in --output
-    #[arg(long, requires = "output")]
-    resume: bool,
-
-    /// Start afresh on an --output FILE that holds no answers of kalah batch, is
-    /// read-only, or is a symbolic link (the link itself; its target is left alone)
-    #[arg(long, requires = "output")]
-    force: bool,
-
-    /// Answer only shard I of N: the I-th position of the input, then every N-th after it
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
-    shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    files: BatchFiles,
 
     /// Solve each position's whole game graph (exact win, loss or draw; small boards)
     #[arg(long, conflicts_with_all = ["time", "nodes", "depth"])]
     exact: bool,
 
-    /// With --exact: the most memory one game graph may take, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4096,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    memory_mb: u64,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    graph: super::solve::GraphArgs,
 
     #[command(flatten)]
     limits: LimitArgs,
@@ -118,13 +92,10 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
     let rules = BaoRules::new(args.houses, args.seeds).map_err(super::bao_error)?;
     let rules_text = format!("bao {}x{} seeds {}", 4, rules.pits(), rules.seeds());
-    let output = open_output(args)?;
-    let (reader, count) = crate::batch::open_input(args.input.as_deref(), args.shard)?;
-    let mut lines = Sharded::new(Lines::new(reader), args.shard);
-    let input_name = match &args.input {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "standard input".to_string(),
-    };
+    let output = args.files.open_output(&[])?;
+    let (reader, count) = crate::batch::open_input(args.files.input.as_deref(), args.files.shard)?;
+    let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
+    let input_name = args.files.input_name();
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     let at = match &output {
         None => Resume {
@@ -133,18 +104,23 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         },
         Some(o) => {
             let existing = o.existing()?.unwrap_or_default();
-            resume(&existing, o.path(), args.resume, &mut lines, &rules_text).map_err(
-                |e| match e {
-                    ResumeError::Read(e) => read_error(e),
-                    e => invalid(e.to_string()),
-                },
-            )?
+            resume(
+                &existing,
+                o.path(),
+                args.files.resume,
+                &mut lines,
+                &rules_text,
+            )
+            .map_err(|e| match e {
+                ResumeError::Read(e) => read_error(e),
+                e => invalid(e.to_string()),
+            })?
         }
     };
     let skip = at.answered;
     let (ahead, failed) = read_ahead(&mut lines, 1);
     if ahead.is_empty() && failed.is_none() {
-        if skip > 0 && !args.quiet {
+        if skip > 0 && !args.graph.quiet {
             eprintln!("all {skip} positions were already answered");
         }
         return Ok(());
@@ -158,8 +134,8 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         None => &mut *out,
     };
     let bar = match count {
-        Some(n) => progress_bar(args.quiet, n - skip, "positions"),
-        None => progress_counter(args.quiet, "positions"),
+        Some(n) => progress_bar(args.graph.quiet, n - skip, "positions"),
+        None => progress_counter(args.graph.quiet, "positions"),
     };
     if skip > 0 {
         bar.println(format!(
@@ -168,7 +144,7 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut mode = match args.exact {
         true => Mode::Exact {
-            limit: args.memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION,
+            limit: args.graph.memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION,
             last: None,
         },
         false => Mode::Analyse(
@@ -207,23 +183,6 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(crate::analysis_io::interrupted(&kept));
     }
     Ok(())
-}
-
-/// The output, checked and locked (never the input); a stream cannot be resumed.
-fn open_output(args: &BatchArgs) -> Result<Option<Output>, CliError> {
-    let input = args.input.as_deref().filter(|p| p.as_os_str() != "-");
-    let checks = Checks::of(outputs::ANSWERS, args.force).reading(input);
-    let output = args
-        .output
-        .as_deref()
-        .map(|p| Output::open_with(p, &checks))
-        .transpose()?;
-    if let Some(o) = &output {
-        if args.resume && o.kind() == OutputKind::Stream {
-            return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
-        }
-    }
-    Ok(output)
 }
 
 /// The position of an input line: four rows and a side, or moves from the start.

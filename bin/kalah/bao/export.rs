@@ -18,7 +18,7 @@ use kalah_solver::bao_search::{self, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value as Json};
 
-use super::solve::solved_within;
+use super::solve::{solved_within, GraphArgs};
 use super::{side_name, solves_quickly};
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{file_error, interrupt_flag, interrupted, progress_bar};
@@ -85,14 +85,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth_limit: Option<u8>,
 
-    /// The most memory the game graph may take, in MiB (exact tables)
-    #[arg(long, value_name = "MIB", default_value_t = 4096,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    memory_mb: u64,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    graph: GraphArgs,
 
     #[command(flatten)]
     game: super::BaoArgs,
@@ -119,7 +113,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules_text = format!("bao 4x{} seeds {}", rules.pits(), rules.seeds());
     let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
     if exact {
-        let (graph, _) = solved_within(args.memory_mb, args.quiet, &start)?;
+        let (graph, _) = solved_within(&args.graph, &start)?;
         entries.extend(rows.iter().map(|r| exact_entry(&graph, r)));
     } else {
         let limits = LimitArgs {
@@ -247,10 +241,10 @@ fn analysed(
         .iter()
         .filter(|r| !kept.contains_key(&r.pos.to_string()))
         .count();
-    if !kept.is_empty() && !args.quiet {
+    if !kept.is_empty() && !args.graph.quiet {
         eprintln!("resuming: {} values kept", kept.len());
     }
-    let bar = progress_bar(args.quiet, todo, "positions analysed");
+    let bar = progress_bar(args.graph.quiet, todo, "positions analysed");
     let cancel = interrupt_flag();
     let mut entries = Vec::with_capacity(rows.len());
     for row in rows {

@@ -30,17 +30,24 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
 
-    /// The most memory the game graph may take, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4096,
-          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-    memory_mb: u64,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    pub(super) graph: GraphArgs,
 
     #[command(flatten)]
     pub(super) game: BaoArgs,
+}
+
+/// How a game graph is solved: its memory and whether progress shows.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GraphArgs {
+    /// The most memory the game graph may take, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub memory_mb: u64,
+
+    /// No progress on standard error
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// A value for the side to move, as printed: `win in 3 (South wins)`.
@@ -63,18 +70,18 @@ pub(super) fn solved(
     args: &SolveArgs,
     pos: &BaoPosition,
 ) -> Result<(BaoSolved, Duration), CliError> {
-    solved_within(args.memory_mb, args.quiet, pos)
+    solved_within(&args.graph, pos)
 }
 
-/// Solves `pos` within `memory_mb` MiB, showing progress unless `quiet`.
+/// Solves `pos` within the memory of `graph`, showing progress unless it is quiet.
 pub(super) fn solved_within(
-    memory_mb: u64,
-    quiet: bool,
+    graph: &GraphArgs,
     pos: &BaoPosition,
 ) -> Result<(BaoSolved, Duration), CliError> {
+    let memory_mb = graph.memory_mb;
     let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
     let spinner = on_terminal(
-        quiet,
+        graph.quiet,
         indicatif::ProgressBar::new_spinner,
         "{spinner} [{elapsed}] {msg}",
         120,
