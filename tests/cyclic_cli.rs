@@ -197,19 +197,41 @@ fn options_the_families_lack_are_refused_with_a_reason() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{a:?}: {err}");
     }
-    let egdb = kalah(&[
+    // Ethiopian Kalah keeps database files (built by the cycle rule): its probe names the
+    // clockwise sowings, and `solve --egdb` answers from the file what the graph solve does.
+    let dir = std::env::temp_dir().join(format!("kalah-cyclic-eth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("e3-12.egdb");
+    let f = file.to_str().unwrap();
+    let rules = ["--rules", "ethiopian", "--houses", "3"];
+    kalah_ok(
+        &[
+            &["egdb", "build", "--max-seeds", "12", "--out", f, "-q"][..],
+            &rules,
+        ]
+        .concat(),
+    );
+    let probe = json(&[
         "egdb",
-        "build",
-        "--rules",
-        "ethiopian",
-        "--houses",
-        "3",
-        "--max-seeds",
-        "4",
-        "--out",
-        "/nonexistent/x.egdb",
+        "probe",
+        f,
+        "--position",
+        "2,2,2,0,2,2,2,0:S",
+        "--json",
     ]);
-    assert!(String::from_utf8_lossy(&egdb.stderr).contains("no endgame database files"));
+    let names: Vec<&str> = probe["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["sowing"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"1") && names.contains(&"1<"), "{names:?}");
+    let start = ["solve", "--seeds", "2", "--json"];
+    let solved = json(&[&start[..], &rules].concat());
+    let from_file = json(&[&start[..], &rules, &["--egdb", f]].concat());
+    assert_eq!(solved["value"], from_file["value"]);
+    assert_eq!(from_file["egdb_hits"], 1);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

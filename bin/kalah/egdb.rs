@@ -23,8 +23,9 @@ use crate::error::CliError;
 /// A database depends on the number of houses and on the capture, end and leftovers rules,
 /// not on the seeds per house the game starts with; the early stop is not supported (it
 /// reads the stores). Give it to the solver with `kalah solve --egdb FILE`. Oware's
-/// databases (`--rules oware`, each grand slam rule its own) are built by the cycle rule
-/// of docs/cyclic.md; Ethiopian Kalah keeps none.
+/// (`--rules oware`, each grand slam rule its own) and Ethiopian Kalah's databases are
+/// built by the cycle rule of docs/cyclic.md, and their positions are answered from the
+/// file by solve, openings, pie, batch, export and analyse (`--egdb FILE`).
 ///
 /// Example: `kalah egdb build --houses 6 --max-seeds 20 --capture empty --out k6-20-empty.egdb`
 #[derive(clap::Args, Debug)]
@@ -640,7 +641,8 @@ fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "value": value,
             "value_for_mover": probed.value_for_mover(),
             "moves": probed.sowings.iter().map(|s| json!({
-                "bin": s.bin, "value": s.value, "best": probed.is_best(s)
+                "bin": s.bin, "clockwise": s.clockwise, "sowing": s.name(), "value": s.value,
+                "best": probed.is_best(s)
             })).collect::<Vec<_>>(),
         });
         writeln!(out, "{obj}")?;
@@ -655,7 +657,7 @@ fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     for s in &probed.sowings {
         let mark = if probed.is_best(s) { "  best" } else { "" };
-        writeln!(out, "sow {:>2}     {:+}{mark}", s.bin, s.value)?;
+        writeln!(out, "sow {:>3}    {:+}{mark}", s.name(), s.value)?;
     }
     Ok(())
 }

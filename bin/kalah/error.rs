@@ -109,8 +109,8 @@ impl fmt::Display for CliError {
                 f,
                 "{} has no endgame database, transposition table or deepening: its positions \
                  repeat, and the whole game graph of the position is solved by retrograde \
-                 analysis, in memory: leave out {option} (Oware takes --egdb FILE, a database \
-                 file of kalah egdb build --rules oware)",
+                 analysis, in memory: leave out {option} (--egdb FILE takes a database file of \
+                 kalah egdb build for these rules)",
                 family.long_title()
             ),
             CliError::Io(e) => write!(f, "{e}"),

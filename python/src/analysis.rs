@@ -511,7 +511,7 @@ pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<Py
         .sowings
         .iter()
         .filter(|s| probed.is_best(s))
-        .map(|s| s.bin.to_string())
+        .map(|s| s.name())
         .collect();
     Ok(PyProbe {
         position: PyPosition::new_in(position.rules.clone(), probed.position),
@@ -520,7 +520,7 @@ pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<Py
         moves: probed
             .sowings
             .iter()
-            .map(|s| (s.bin.to_string(), s.value))
+            .map(|s| (s.name(), s.value))
             .collect(),
         best,
     })

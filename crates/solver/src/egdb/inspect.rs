@@ -63,8 +63,20 @@ impl From<EgdbError> for ProbeError {
 pub struct Sowing {
     /// The bin sown, in the board's numbering: South's houses `1..=H`, North's `H+2..`.
     pub bin: usize,
+    /// Sown clockwise (Ethiopian Kalah, written `3<`).
+    pub clockwise: bool,
     /// The final South store minus North store after it, with best play.
     pub value: i32,
+}
+
+impl Sowing {
+    /// The sowing in the notation: the bin, and `<` where it is sown clockwise.
+    pub fn name(&self) -> String {
+        match self.clockwise {
+            true => format!("{}<", self.bin),
+            false => self.bin.to_string(),
+        }
+    }
 }
 
 /// The exact value of a position and of each of its sowings, from South's side.
@@ -117,9 +129,10 @@ pub fn probe_file(path: &Path, pos: Position) -> Result<Probed, ProbeError> {
         .legal_moves(&pos)
         .map(|j| Sowing {
             bin: match pos.side_to_move() {
-                Side::South => j + 1,
-                Side::North => h + 2 + j,
+                Side::South => j % kalah_core::CLOCKWISE + 1,
+                Side::North => h + 2 + j % kalah_core::CLOCKWISE,
             },
+            clockwise: j >= kalah_core::CLOCKWISE,
             value: from_south(&game.play_unchecked(&pos, j)),
         })
         .collect();
@@ -163,7 +176,14 @@ mod tests {
         let pos: Position = "0,0,1,0,0,0,1,0:S".parse().unwrap();
         let probed = probe_file(&path, pos).unwrap();
         // South's one sowing reaches the store and ends the row: South 1, North 1.
-        assert_eq!(probed.sowings, vec![Sowing { bin: 3, value: 0 }]);
+        assert_eq!(
+            probed.sowings,
+            vec![Sowing {
+                bin: 3,
+                clockwise: false,
+                value: 0
+            }]
+        );
         assert_eq!((probed.value, probed.value_for_mover()), (0, 0));
         assert!(probed.is_best(&probed.sowings[0]));
         let big: Position = "4,4,4,0,0,0,0,0:S".parse().unwrap();
