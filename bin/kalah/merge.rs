@@ -3,7 +3,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 
 use kalah_analysis::distributed::{Merge, Report, Tree};
 use kalah_analysis::outputs;
@@ -133,10 +132,20 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree) -> Result<(), CliError> {
         .unwrap_or(0);
     let config = Config::for_seeds(&game, seeds, units.len(), &Database::Memory)?;
     let solver = Solver::new(game, config)?;
-    let never = AtomicBool::new(false);
+    // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
+    // not yet proved), and the same command starts them again.
+    let cancel = crate::analysis_io::interrupt_flag();
     merge
-        .verify(&solver, &never)
-        .map_err(|e| CliError::Input(e.to_string()))
+        .verify(&solver, cancel)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(crate::analysis_io::interrupted(&format!(
+            "nothing written: {} claimed bounds were being proved again; run the same command \
+             again",
+            units.len()
+        )));
+    }
+    Ok(())
 }
 
 /// The largest manifest read (1 GiB): a split of ten million units writes less, and a

@@ -199,7 +199,13 @@ impl Egdb {
         }
         // Checks the rules, the size, the checksum and a sample of entries.
         drop(Egdb::load(from, game)?);
-        std::fs::copy(from, &partial).map_err(io_error(&partial))?;
+        // Copied beside the partial file and renamed into place: a copy cut short (a
+        // crash, `kill -9`) never leaves a partial file the next build would resume from.
+        let mut copying = partial.as_os_str().to_owned();
+        copying.push(".copy");
+        let copying = std::path::PathBuf::from(copying);
+        std::fs::copy(from, &copying).map_err(io_error(&copying))?;
+        std::fs::rename(&copying, &partial).map_err(io_error(&partial))?;
         Ok(info.levels)
     }
 
