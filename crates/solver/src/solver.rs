@@ -98,9 +98,14 @@ impl Solver {
                     Egdb::load_as(path, &game, config.residence).map_err(SolverError::Database)?;
                 cyclic_db = Some(Arc::new(db));
             }
-            // The whole game graph is solved: at most what a share of the memory holds.
+            // The whole game graph is solved: at most what a share of the memory holds,
+            // its positions that a database file holds read from it as exits.
             let memory = os::available_memory().unwrap_or(8 << 30);
-            Engine::Retro(retro::Retro::new(&game, memory / 10 * 9))
+            let retro = retro::Retro::new(&game, memory / 10 * 9);
+            Engine::Retro(match &cyclic_db {
+                Some(db) => retro.with_exits(Arc::clone(db)),
+                None => retro,
+            })
         } else {
             Engine::Search(SearchEngine {
                 table: Solver::allocate_table(&game, config.hash_mb)?,

@@ -9,7 +9,8 @@ use kalah_core::{Game, Position, Ranker, Side};
 use super::level::solve_level;
 use super::pipeline::{Index, NewLevels};
 use super::values::Values;
-use super::{moves, RetroProgress, RetroStop};
+use super::{held, moves, RetroProgress, RetroStop};
+use crate::egdb::Egdb;
 
 /// The positions reachable from the positions solved so far, as a bitmap over the
 /// combinatorial ranks of the boards (the ranks are ordered by seeds in the houses, so
@@ -109,6 +110,7 @@ impl Index for Option<Dense> {
         &mut self,
         game: &Game,
         root: &Position,
+        exits: Option<&Egdb>,
         limit: u64,
         cancel: &AtomicBool,
         start: Instant,
@@ -117,7 +119,12 @@ impl Index for Option<Dense> {
         let mut roots = self.take().map_or(Vec::new(), |d| d.roots);
         roots.push(root.packed_board());
         let ranker = Ranker::new(2 * game.houses(), game.capacity());
-        let (bits, nodes) = discover(game, &ranker, &roots, limit, cancel, start, progress)?;
+        let reach = Reach {
+            game,
+            ranker: &ranker,
+            exits,
+        };
+        let (bits, nodes) = discover(&reach, &roots, limit, cancel, start, progress)?;
         if nodes > limit {
             return Err(RetroStop::TooLarge { limit });
         }
@@ -130,7 +137,7 @@ impl Index for Option<Dense> {
         })
     }
 
-    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>) {
+    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>, exits: Option<&Egdb>) {
         let dense = self.as_mut().expect("built by the discovery");
         let mut taken = std::mem::take(&mut dense.values);
         let d = &*dense;
@@ -140,6 +147,7 @@ impl Index for Option<Dense> {
             range,
             &|i| Position::from_packed(game.houses(), d.board(i), [0, 0], Side::South),
             &|p| d.node(p.packed_board()).expect("reachable"),
+            exits,
         );
         dense.values = taken;
     }
@@ -149,18 +157,30 @@ impl Index for Option<Dense> {
     }
 }
 
-/// Depth-first discovery of every board reachable from `roots`: the bitmap over the ranks
-/// of `ranker`, and the number of boards in it; an error where the solve is cancelled or
+/// What a discovery follows: the game's moves, ranked by `ranker`, except into the
+/// positions `exits` holds.
+struct Reach<'a> {
+    game: &'a Game,
+    ranker: &'a Ranker,
+    exits: Option<&'a Egdb>,
+}
+
+/// Depth-first discovery of every board reachable from `roots` (not into those the
+/// exits hold): the bitmap over the ranks of the ranker, and the number of boards in it; an error where the solve is cancelled or
 /// passes `limit` (looked at a few times a second).
 fn discover(
-    game: &Game,
-    ranker: &Ranker,
+    reach: &Reach,
     roots: &[u128],
     limit: u64,
     cancel: &AtomicBool,
     start: Instant,
     progress: &mut dyn FnMut(&RetroProgress),
 ) -> Result<(Vec<u64>, u64), RetroStop> {
+    let Reach {
+        game,
+        ranker,
+        exits,
+    } = *reach;
     let words = (ranker.count() as usize).div_ceil(64);
     let mut bits = vec![0u64; words];
     let mut nodes = 0u64;
@@ -197,7 +217,7 @@ fn discover(
         }
         let pos = Position::from_packed(game.houses(), b, [0, 0], Side::South);
         for (_, c, _, _) in moves(game, &pos) {
-            if !c.is_over() && mark(&mut bits, c.packed_board()) {
+            if !c.is_over() && held(exits, &c).is_none() && mark(&mut bits, c.packed_board()) {
                 nodes += 1;
                 stack.push(c.packed_board());
             }

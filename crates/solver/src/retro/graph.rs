@@ -12,7 +12,8 @@ use kalah_core::{Game, Position};
 use super::level::{level_ranges, solve_level};
 use super::pipeline::{Index, NewLevels};
 use super::values::Values;
-use super::{key, moves, position, Key, RetroProgress, RetroStop};
+use super::{held, key, moves, position, Key, RetroProgress, RetroStop};
+use crate::egdb::Egdb;
 
 /// A hasher for [`Key`]s: a fast mix, keys being well spread already.
 #[derive(Default)]
@@ -58,6 +59,7 @@ impl Index for Graph {
         &mut self,
         game: &Game,
         root: &Position,
+        exits: Option<&Egdb>,
         limit: u64,
         cancel: &AtomicBool,
         start: Instant,
@@ -65,7 +67,9 @@ impl Index for Graph {
     ) -> Result<NewLevels, RetroStop> {
         let first_new = self.keys.len();
         self.first_new = first_new;
-        if let Err(stop) = discover(game, self, key(game, root), limit, cancel, start, progress) {
+        let root_key = key(game, root);
+        let found = discover(game, self, root_key, exits, limit, cancel, start, progress);
+        if let Err(stop) = found {
             self.abandon();
             return Err(stop);
         }
@@ -81,7 +85,7 @@ impl Index for Graph {
         })
     }
 
-    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>) {
+    fn solve_range(&mut self, game: &Game, range: std::ops::Range<usize>, exits: Option<&Egdb>) {
         let Graph {
             index,
             keys,
@@ -94,6 +98,7 @@ impl Index for Graph {
             range,
             &|i| position(game, &keys[i as usize]),
             &|p| index[&key(game, p)],
+            exits,
         );
     }
 
@@ -109,10 +114,12 @@ impl Index for Graph {
 /// Depth-first discovery of the positions reachable from `root_key` that the graph lacks,
 /// added to its index and keys: an error where they pass `limit` or the solve is
 /// cancelled (the caller then rolls the graph back).
+#[allow(clippy::too_many_arguments)]
 fn discover(
     game: &Game,
     graph: &mut Graph,
     root_key: Key,
+    exits: Option<&Egdb>,
     limit: u64,
     cancel: &AtomicBool,
     start: Instant,
@@ -140,7 +147,7 @@ fn discover(
         }
         let pos = position(game, &k);
         for (_, c, _, _) in moves(game, &pos) {
-            if c.is_over() {
+            if c.is_over() || held(exits, &c).is_some() {
                 continue;
             }
             let ck = key(game, &c);

@@ -5,8 +5,9 @@
 use kalah_core::{Game, Position};
 use rayon::prelude::*;
 
-use super::moves;
 use super::values::{Values, INF};
+use super::{held, moves};
+use crate::egdb::Egdb;
 
 /// Nodes of a level prepared at a time (bounds the memory of the moves before they are
 /// packed).
@@ -22,26 +23,29 @@ struct LevelMoves {
 }
 
 /// Solves the nodes `range` of one level, new to the graph: every node they lead to
-/// outside the range is solved already. `position` gives a node's position, `node` a
-/// position's node.
+/// outside the range is solved already, or held by `exits`. `position` gives a node's
+/// position, `node` a position's node.
 pub(super) fn solve_level(
     game: &Game,
     values: &mut Values,
     range: std::ops::Range<usize>,
     position: &(dyn Fn(u32) -> Position + Sync),
     node: &(dyn Fn(&Position) -> u32 + Sync),
+    exits: Option<&Egdb>,
 ) {
-    let level = prepare(game, values, range.clone(), position, node);
+    let level = prepare(game, values, range.clone(), position, node, exits);
     sweep(values, range, &level);
 }
 
-/// The moves of the nodes `range` of one level, valued where they leave it.
+/// The moves of the nodes `range` of one level, valued where they leave it (from the graph,
+/// or from `exits` where it holds the child).
 fn prepare(
     game: &Game,
     values: &Values,
     range: std::ops::Range<usize>,
     position: &(dyn Fn(u32) -> Position + Sync),
     node: &(dyn Fn(&Position) -> u32 + Sync),
+    exits: Option<&Egdb>,
 ) -> LevelMoves {
     let (first, n) = (range.start, range.len());
     // Each node's best exit (−∞ if none), and its moves inside the range, packed.
@@ -61,6 +65,8 @@ fn prepare(
                 for (_, c, same_mover, gain) in moves(game, &pos) {
                     let worth = if c.is_over() {
                         gain
+                    } else if let Some(cv) = held(exits, &c) {
+                        gain + if same_mover { cv } else { -cv }
                     } else {
                         let q = node(&c) as usize;
                         if range.contains(&q) {

@@ -46,11 +46,12 @@ mod pv;
 mod values;
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
+use crate::egdb::Egdb;
 use crate::line::Turn;
 use dense::Dense;
 use graph::Graph;
@@ -124,11 +125,26 @@ pub struct Retro {
     backend: Mutex<Backend>,
     /// The most positions the graph may hold.
     limit: u64,
+    /// The memory the graph may take (for a solve again without exits).
+    memory: u64,
+    /// A finished database of the game: the positions it holds are exits of the graph,
+    /// valued from it and not followed ([`Retro::with_exits`]).
+    exits: Option<Arc<Egdb>>,
+}
+
+/// The relative value (final margin minus store margin, for its mover) of `pos` where
+/// `exits` holds it and the game is not over there.
+pub(crate) fn held(exits: Option<&Egdb>, pos: &Position) -> Option<i32> {
+    let db = exits?;
+    db.probe(pos)?;
+    (!pos.is_over()).then(|| db.relative_value(pos))
 }
 
 /// Memory a position of the graph takes with a hash index: key, index entry and its
-/// slack, fixed points and clocks, the moves of its level while that is solved.
-pub const BYTES_PER_POSITION: u64 = 80;
+/// slack, fixed points and clocks, the moves of its level while that is solved; twice
+/// what they hold at rest, since the index and the key list are copied whole when they
+/// grow (a graph sized at 80 bytes a position was killed for memory at 24 GB).
+pub const BYTES_PER_POSITION: u64 = 160;
 
 /// The same with the bitmap index ([`Dense`]).
 const DENSE_BYTES_PER_POSITION: u64 = 16;
@@ -147,7 +163,20 @@ impl Retro {
         Retro {
             backend: Mutex::new(backend),
             limit: (memory / per).min(u32::MAX as u64 - 1),
+            memory,
+            exits: None,
         }
+    }
+
+    /// This solver with the finished database `db` of the game (built by the cycle rule,
+    /// [`crate::cyclic_db`]) as the exits of its graphs: a position `db` holds is valued
+    /// from it and its moves are not followed, so a solve finds and sweeps only the
+    /// levels above the database. Its principal variations go on from such a position by
+    /// [`crate::cyclic_db::answer`] and are replayed; where one does not reach the value,
+    /// the position is solved again without the database.
+    pub fn with_exits(mut self, db: Arc<Egdb>) -> Retro {
+        self.exits = Some(db);
+        self
     }
 
     /// The limit on positions.
@@ -175,13 +204,14 @@ impl Retro {
         let start = Instant::now();
         let mut backend = self.lock();
         let before = (backend.positions(), backend.clock());
+        let exits = self.exits.as_deref();
         let result = match (pos.is_over(), &mut *backend) {
             (true, _) => Ok(()),
             (false, Backend::Hash(graph)) => {
-                pipeline::solve(graph, game, pos, self.limit, cancel, start, progress)
+                pipeline::solve(graph, game, pos, exits, self.limit, cancel, start, progress)
             }
             (false, Backend::Dense(dense)) => {
-                pipeline::solve(dense, game, pos, self.limit, cancel, start, progress)
+                pipeline::solve(dense, game, pos, exits, self.limit, cancel, start, progress)
             }
         };
         result?;
@@ -190,19 +220,26 @@ impl Retro {
             Backend::Hash(g) => {
                 let node = |p: &Position| g.index[&key(game, p)];
                 let v = g.values.value(node(pos) as usize);
-                (v, principal_variation(game, &g.values, &node, pos))
+                (v, principal_variation(game, &g.values, &node, pos, exits))
             }
             Backend::Dense(d) => {
                 let d = d.as_ref().expect("built by the solve");
                 let node = |p: &Position| d.node(p.packed_board()).expect("reachable");
                 let v = d.values.value(node(pos) as usize);
-                (v, principal_variation(game, &d.values, &node, pos))
+                (v, principal_variation(game, &d.values, &node, pos, exits))
             }
         };
         let (positions, sweeps) = (backend.positions(), backend.clock());
         let dense = matches!(&*backend, Backend::Dense(_));
+        let value = pos.store_margin() + relative as i32;
+        let from_south = value * pos.side_to_move().sign();
+        if exits.is_some() && crate::line::replay(game, pos, &pv, from_south).is_err() {
+            // The line from the database did not reach the value: solved again without it.
+            drop(backend);
+            return Retro::new(game, self.memory).solve(game, pos, cancel, progress);
+        }
         Ok(RetroSolution {
-            value: pos.store_margin() + relative as i32,
+            value,
             pv,
             // A bitmap graph is solved again whole with each new root.
             positions: match (dense, sweeps > before.1) {
@@ -219,6 +256,9 @@ impl Retro {
     pub fn known_value(&self, game: &Game, pos: &Position) -> Option<i32> {
         if pos.is_over() {
             return Some(pos.store_margin());
+        }
+        if let Some(v) = held(self.exits.as_deref(), pos) {
+            return Some(pos.store_margin() + v);
         }
         let i = match &*self.lock() {
             Backend::Hash(g) => g.values.value(*g.index.get(&key(game, pos))? as usize),

@@ -9,6 +9,7 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use super::{RetroProgress, RetroStop};
+use crate::egdb::Egdb;
 
 /// An index of the game graph: the positions solved so far, numbered so that each level
 /// is a range of nodes ([`super::graph::Graph`], [`super::dense::Dense`]).
@@ -16,13 +17,16 @@ pub(super) trait Index {
     /// True where `root` has been solved already.
     fn holds(&self, game: &Game, root: &Position) -> bool;
 
-    /// Finds and numbers the positions reachable from `root` that the index lacks: an
-    /// error where they pass `limit` or the solve is cancelled (the index is then left as
-    /// it was, or empty). `progress` hears of the positions found a few times a second.
+    /// Finds and numbers the positions reachable from `root` that the index lacks (those
+    /// `exits` holds are not followed: their values are read from it): an error where
+    /// they pass `limit` or the solve is cancelled (the index is then left as it was, or
+    /// empty). `progress` hears of the positions found a few times a second.
+    #[allow(clippy::too_many_arguments)]
     fn discover(
         &mut self,
         game: &Game,
         root: &Position,
+        exits: Option<&Egdb>,
         limit: u64,
         cancel: &AtomicBool,
         start: Instant,
@@ -30,8 +34,8 @@ pub(super) trait Index {
     ) -> Result<NewLevels, RetroStop>;
 
     /// Solves the nodes `range` of one level found by [`Index::discover`] (every node they
-    /// lead to outside it is solved already).
-    fn solve_range(&mut self, game: &Game, range: Range<usize>);
+    /// lead to outside it is solved already, or held by `exits`).
+    fn solve_range(&mut self, game: &Game, range: Range<usize>, exits: Option<&Egdb>);
 
     /// Forgets what [`Index::discover`] found (a solve that stopped keeps nothing of it).
     fn abandon(&mut self);
@@ -46,10 +50,12 @@ pub(super) struct NewLevels {
 
 /// Solves `root` in `index`: the positions it reaches that the index lacks are found, then
 /// solved level by level from the bottom (nothing to do where the index holds it).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve(
     index: &mut impl Index,
     game: &Game,
     root: &Position,
+    exits: Option<&Egdb>,
     limit: u64,
     cancel: &AtomicBool,
     start: Instant,
@@ -58,7 +64,7 @@ pub(super) fn solve(
     if index.holds(game, root) {
         return Ok(());
     }
-    let new = index.discover(game, root, limit, cancel, start, progress)?;
+    let new = index.discover(game, root, exits, limit, cancel, start, progress)?;
     for (level, range) in new.levels {
         if cancel.load(Relaxed) {
             index.abandon();
@@ -69,7 +75,7 @@ pub(super) fn solve(
             level: Some(level),
             elapsed: start.elapsed(),
         });
-        index.solve_range(game, range);
+        index.solve_range(game, range, exits);
     }
     Ok(())
 }

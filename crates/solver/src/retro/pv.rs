@@ -3,9 +3,10 @@
 
 use kalah_core::{Game, Position};
 
-use super::moves;
 use super::values::{stamp, Values};
-use crate::line::{push_sowing, Turn};
+use super::{held, moves};
+use crate::egdb::Egdb;
+use crate::line::{push_sowing, push_turn, Turn};
 
 /// A principal variation from `root` (solved): at each position a move that keeps the
 /// value, the one whose child became final earliest ([`stamp`]); it ends with the game, or
@@ -14,12 +15,15 @@ use crate::line::{push_sowing, Turn};
 /// The player who wins (value > 0: the value is `lo`) moves to a child whose `hi` met its
 /// final value before the mover's `lo` did, and the player who loses (the value is `hi`)
 /// to a child whose `lo` did: the stamps fall strictly along the line inside a level, so
-/// it leaves the level (every move out of it is progress) and reaches the end.
+/// it leaves the level (every move out of it is progress) and reaches the end. A move into
+/// a position that `exits` holds leaves the level too; the line goes on from there by
+/// [`crate::cyclic_db::answer`] (and ends there where that finds none).
 pub(super) fn principal_variation(
     game: &Game,
     values: &Values,
     node: &dyn Fn(&Position) -> u32,
     root: &Position,
+    exits: Option<&Egdb>,
 ) -> Vec<Turn> {
     let mut pv: Vec<Turn> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -33,6 +37,8 @@ pub(super) fn principal_variation(
         for (m, c, same_mover, gain) in moves(game, &pos) {
             let (worth, order) = if c.is_over() {
                 (gain, 0)
+            } else if let Some(cv) = held(exits, &c) {
+                (gain + if same_mover { cv } else { -cv }, 0)
             } else {
                 let j = node(&c) as usize;
                 let cv = values.value(j) as i32;
@@ -52,6 +58,12 @@ pub(super) fn principal_variation(
         // The value is a fixed point, so some move keeps it.
         let Some((_, m, c)) = best else { break };
         push_sowing(&mut pv, pos.side_to_move(), m);
+        if let (Some(db), Some(_)) = (exits, held(exits, &c)) {
+            if let Some((_, tail)) = crate::cyclic_db::answer(game, db, &c) {
+                tail.into_iter().for_each(|t| push_turn(&mut pv, t));
+            }
+            break;
+        }
         pos = c;
     }
     pv
