@@ -140,11 +140,12 @@ pub(crate) fn held(exits: Option<&Egdb>, pos: &Position) -> Option<i32> {
     (!pos.is_over()).then(|| db.relative_value(pos))
 }
 
-/// Memory a position of the graph takes with a hash index: key, index entry and its
-/// slack, fixed points and clocks, the moves of its level while that is solved; twice
-/// what they hold at rest, since the index and the key list are copied whole when they
-/// grow (a graph sized at 80 bytes a position was killed for memory at 24 GB).
-pub const BYTES_PER_POSITION: u64 = 160;
+/// Memory a position of the graph takes with a hash index, at its peak: the index entry
+/// (48 bytes, in a table up to twice the entries, and the old table beside the new one
+/// while it grows), the key (32 bytes, in a list up to twice as long), the search stack,
+/// fixed points and clocks, the moves of its level while that is solved. A graph sized at
+/// 80 bytes a position was killed for memory at 24 GB, having reached about 220.
+pub const BYTES_PER_POSITION: u64 = 256;
 
 /// The same with the bitmap index ([`Dense`]).
 const DENSE_BYTES_PER_POSITION: u64 = 16;
