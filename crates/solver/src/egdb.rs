@@ -441,11 +441,10 @@ impl Egdb {
         self.values[index as usize].load(Relaxed) as i32
     }
 
-    /// Asks the CPU to bring the entry of rank `index` into cache for one read soon after
-    /// (non-temporal: a search's probe, not a build's).
+    /// Asks the CPU to bring the entry of rank `index` into cache.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        self.values.prefetch_once(index as usize)
+        self.values.prefetch(index as usize)
     }
 
     /// The exact value for the mover of `pos` if the database holds it.

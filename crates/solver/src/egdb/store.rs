@@ -132,25 +132,6 @@ impl Bytes {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = i;
     }
-
-    /// Asks the CPU to bring byte `i` into cache for one read soon after, marked
-    /// non-temporal: the search reads a child's entry once, and a random line of a
-    /// database much larger than the caches should not push out the table's lines or the
-    /// page-table entries that every other random read walks through.
-    #[inline]
-    pub(crate) fn prefetch_once(&self, i: usize) {
-        debug_assert!(i < self.len);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the pointer is in bounds; prefetching has no other effect.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(
-                self.ptr.add(i) as *const i8,
-                std::arch::x86_64::_MM_HINT_NTA,
-            )
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
-    }
 }
 
 impl Bytes {
