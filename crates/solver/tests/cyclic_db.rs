@@ -246,9 +246,19 @@ fn an_interrupted_build_resumes_from_its_finished_levels() {
 }
 
 #[test]
-fn ethiopian_files_are_still_refused_and_its_databases_build_in_memory() {
-    assert!(FileBuild::plan(Rules::ethiopian(3, 2), 6).is_err());
+fn ethiopian_files_build_and_hold_the_values_built_in_memory() {
+    let plan = FileBuild::plan(Rules::ethiopian(3, 2), 12).unwrap();
+    let dir = scratch("ethiopian");
+    let path = dir.join("e3-12.egdb");
+    let built = plan
+        .run(&path, &AtomicBool::new(false), &|_, _, _| {})
+        .unwrap();
+    assert_eq!(built.db.rules().family, Family::Ethiopian);
     let game = Game::new(Rules::ethiopian(3, 2)).unwrap();
-    let db = Egdb::build(&game, 12, &|_, _, _| {}).unwrap();
-    assert_eq!(db.rules().family, Family::Ethiopian);
+    let whole = Egdb::build(&game, 12, &|_, _, _| {}).unwrap();
+    let loaded = Egdb::load(&path, &game).unwrap();
+    for (a, b) in loaded.bytes().iter().zip(whole.bytes()) {
+        assert_eq!(a.load(Relaxed), b.load(Relaxed));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
