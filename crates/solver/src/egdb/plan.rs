@@ -120,7 +120,7 @@ impl FileBuild {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kalah_core::{Family, Rules};
+    use kalah_core::Rules;
 
     #[test]
     fn plan_raises_the_seeds_per_house_to_hold_the_database() {
