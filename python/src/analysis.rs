@@ -517,11 +517,7 @@ pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<Py
         position: PyPosition::new_in(position.rules.clone(), probed.position),
         value: probed.value,
         value_for_mover: probed.value_for_mover(),
-        moves: probed
-            .sowings
-            .iter()
-            .map(|s| (s.name(), s.value))
-            .collect(),
+        moves: probed.sowings.iter().map(|s| (s.name(), s.value)).collect(),
         best,
     })
 }
