@@ -332,7 +332,6 @@ fn grow_cache(
 ) -> Result<(), CliError> {
     let houses = rules.houses.unwrap_or(6);
     let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
-    egdb::refuse_cyclic(game.rules())?;
     let grown = cache.grow(&game, k, |target, from| {
         let args = BuildArgs {
             max_seeds: k,

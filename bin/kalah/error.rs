@@ -107,10 +107,10 @@ impl fmt::Display for CliError {
             ),
             CliError::Retrograde { family, option } => write!(
                 f,
-                "{} has no endgame database, transposition table or deepening: its positions \
-                 repeat, and the whole game graph of the position is solved by retrograde \
-                 analysis, in memory: leave out {option} (--egdb FILE takes a database file of \
-                 kalah egdb build for these rules)",
+                "{} has no endgame database search, transposition table or deepening: its \
+                 positions repeat, and the whole game graph of the position is solved by \
+                 retrograde analysis, in memory: leave out {option} (a database file of kalah \
+                 egdb build for these rules may be given as --egdb FILE)",
                 family.long_title()
             ),
             CliError::Io(e) => write!(f, "{e}"),

@@ -244,12 +244,7 @@ fn answer(item: &Item, rules: &BaoRules, rules_text: &str, mode: &mut Mode) -> O
             a["result"] = result;
             a["within_moves"] = moves;
             if let Some(o) = r.proven {
-                let sign = if matches!(o, Outcome::Won { .. }) {
-                    1
-                } else {
-                    -1
-                };
-                a["value_from_south"] = json!(sign * pos.side().sign());
+                a["value_from_south"] = json!(o.sign() * pos.side().sign());
             }
             a["eval_south"] = json!(r.eval_from_south());
             a["depth"] = json!(r.depth);

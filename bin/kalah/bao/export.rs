@@ -292,22 +292,15 @@ fn analysed_entry(row: &Row, limits: &Limits) -> Json {
                 (ScoreBound::Upper, true) => "at_most",
                 (ScoreBound::Upper, false) => "at_least",
             };
-            let proven = t.proven.map(|o| match o {
-                bao_search::Outcome::Won { .. } => sign,
-                bao_search::Outcome::Lost { .. } => -sign,
-            });
             json!({
                 "move": t.mv.to_string(),
                 "eval_south": sign * t.score,
                 "bound": bound,
-                "value": proven,
+                "value": t.proven.map(|o| o.sign() * sign),
             })
         })
         .collect();
-    let value = a.proven.map(|o| match o {
-        bao_search::Outcome::Won { .. } => sign,
-        bao_search::Outcome::Lost { .. } => -sign,
-    });
+    let value = a.proven.map(|o| o.sign() * sign);
     json!({
         "position": pos.to_string(),
         "side": side_name(pos.side()),

@@ -169,14 +169,15 @@ pub fn analyse_cyclic_db(
     );
     searcher.db = db;
     deepen(&mut searcher, &mut root, limits);
-    if let Some((value, pv)) = db.filter(|_| held).and_then(|d| answer(game, d, pos)) {
-        let db = db.expect("held by the database");
-        let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
-        root.set_exact(step::RetroExact {
-            value,
-            pv,
-            children: children.collect(),
-        });
+    if let Some(db) = db.filter(|_| held) {
+        if let Some((value, pv)) = answer(game, db, pos) {
+            let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
+            root.set_exact(step::RetroExact {
+                value,
+                pv,
+                children: children.collect(),
+            });
+        }
     }
     // The retrograde step ends by itself (its graph is bounded), or at the time limit;
     // the caller hears from the analysis meanwhile.

@@ -31,7 +31,7 @@ use crate::levels;
 
 pub use file::{FileInfo, Requirements, Residence};
 pub use inspect::{inspect, probe_file, Inspection, ProbeError, Probed, Sowing};
-pub use plan::{refuse_cyclic, Built, FileBuild, PlanError};
+pub use plan::{Built, FileBuild, PlanError};
 use store::Bytes;
 
 /// The most seeds a database may hold: values must fit in a signed byte.
@@ -42,9 +42,6 @@ pub const MAX_SEEDS: usize = i8::MAX as usize;
 pub enum EgdbError {
     /// The early stop reads the stores, which the database leaves out.
     EarlyStop,
-    /// The family keeps no database files (Ethiopian Kalah, whose positions repeat: its
-    /// positions are solved by retrograde analysis of the whole game graph).
-    Cyclic(kalah_core::Family),
     /// More seeds than a signed byte can value, or than the game holds.
     TooManySeeds {
         /// Requested.
@@ -150,13 +147,6 @@ impl std::fmt::Display for EgdbError {
                 f,
                 "an endgame database file cannot serve the early stop, whose values depend on the stores: \
                  the solver builds that database in memory instead"
-            ),
-            EgdbError::Cyclic(family) => write!(
-                f,
-                "{} has no endgame database files: its positions repeat, and `kalah solve` (or \
-                 openings, pie, batch, export) solves the whole game graph of the position by \
-                 retrograde analysis, in memory",
-                family.long_title()
             ),
             EgdbError::TooManySeeds { seeds, limit } => {
                 write!(f, "an endgame database of {seeds} seeds is not possible here: at most {limit}")

@@ -57,6 +57,16 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// +1 for the mover's win, −1 for its loss.
+    pub fn sign(self) -> i32 {
+        match self {
+            Outcome::Won { .. } => 1,
+            Outcome::Lost { .. } => -1,
+        }
+    }
+}
+
 /// What a root move's score says about its depth-limited value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {

@@ -10,19 +10,12 @@ use kalah_core::{Game, Rules, RulesError};
 use super::file::{partial_path, Requirements};
 use super::{Egdb, EgdbError};
 
-/// Refuses the families that keep no database files ([`EgdbError::Cyclic`]): none now.
-/// Oware's and Ethiopian Kalah's files are built by the cycle rule ([`crate::cyclic_db`]).
-pub fn refuse_cyclic(_rules: &Rules) -> Result<(), EgdbError> {
-    Ok(())
-}
-
 /// Why a build to a file is refused before any work.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
     /// The rules make no game.
     Rules(RulesError),
-    /// The rules keep no database files: a family whose positions repeat
-    /// ([`EgdbError::Cyclic`]), or the early stop ([`EgdbError::EarlyStop`]).
+    /// The rules keep no database files: the early stop ([`EgdbError::EarlyStop`]).
     Unbuildable(EgdbError),
     /// The database asked for is too large for this board ([`Requirements::of`]).
     Size(EgdbError),
@@ -72,7 +65,6 @@ impl FileBuild {
             .seeds
             .max(max_seeds.div_ceil(2 * houses).min(255) as u8);
         let game = Game::new(Rules { seeds, ..rules }).map_err(PlanError::Rules)?;
-        refuse_cyclic(game.rules()).map_err(PlanError::Unbuildable)?;
         if game.rules().early_stop {
             return Err(PlanError::Unbuildable(EgdbError::EarlyStop));
         }

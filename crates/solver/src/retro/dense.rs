@@ -119,12 +119,7 @@ impl Index for Option<Dense> {
         let mut roots = self.take().map_or(Vec::new(), |d| d.roots);
         roots.push(root.packed_board());
         let ranker = Ranker::new(2 * game.houses(), game.capacity());
-        let reach = Reach {
-            game,
-            ranker: &ranker,
-            exits,
-        };
-        let (bits, nodes) = discover(&reach, &roots, limit, cancel, start, progress)?;
+        let (bits, nodes) = discover(game, &ranker, exits, &roots, limit, cancel, start, progress)?;
         if nodes > limit {
             return Err(RetroStop::TooLarge { limit });
         }
@@ -157,30 +152,20 @@ impl Index for Option<Dense> {
     }
 }
 
-/// What a discovery follows: the game's moves, ranked by `ranker`, except into the
-/// positions `exits` holds.
-struct Reach<'a> {
-    game: &'a Game,
-    ranker: &'a Ranker,
-    exits: Option<&'a Egdb>,
-}
-
-/// Depth-first discovery of every board reachable from `roots` (not into those the
-/// exits hold): the bitmap over the ranks of the ranker, and the number of boards in it; an error where the solve is cancelled or
-/// passes `limit` (looked at a few times a second).
+/// Depth-first discovery of every board reachable from `roots` (not into those `exits`
+/// holds): the bitmap over the ranks of `ranker`, and the number of boards in it; an error
+/// where the solve is cancelled or passes `limit` (looked at a few times a second).
+#[allow(clippy::too_many_arguments)]
 fn discover(
-    reach: &Reach,
+    game: &Game,
+    ranker: &Ranker,
+    exits: Option<&Egdb>,
     roots: &[u128],
     limit: u64,
     cancel: &AtomicBool,
     start: Instant,
     progress: &mut dyn FnMut(&RetroProgress),
 ) -> Result<(Vec<u64>, u64), RetroStop> {
-    let Reach {
-        game,
-        ranker,
-        exits,
-    } = *reach;
     let words = (ranker.count() as usize).div_ceil(64);
     let mut bits = vec![0u64; words];
     let mut nodes = 0u64;

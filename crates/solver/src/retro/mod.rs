@@ -135,9 +135,10 @@ pub struct Retro {
 /// The relative value (final margin minus store margin, for its mover) of `pos` where
 /// `exits` holds it and the game is not over there.
 pub(crate) fn held(exits: Option<&Egdb>, pos: &Position) -> Option<i32> {
-    let db = exits?;
-    db.probe(pos)?;
-    (!pos.is_over()).then(|| db.relative_value(pos))
+    match pos.is_over() {
+        true => None,
+        false => Some(exits?.probe(pos)? - pos.store_margin()),
+    }
 }
 
 /// Memory a position of the graph takes with a hash index, at its peak: the index entry
