@@ -4,7 +4,7 @@
 //! miss the TLB), elsewhere the global allocator.
 
 use std::alloc::Layout;
-use std::sync::atomic::{AtomicI8, AtomicU64};
+use std::sync::atomic::{AtomicI8, AtomicU16, AtomicU64};
 
 /// Atomic integer types, for which an all-zero block is a valid array of values.
 ///
@@ -15,6 +15,8 @@ pub(crate) unsafe trait Zeroable: Sync {}
 unsafe impl Zeroable for AtomicU64 {}
 // SAFETY: as above.
 unsafe impl Zeroable for AtomicI8 {}
+// SAFETY: as above.
+unsafe impl Zeroable for AtomicU16 {}
 
 /// An owned, fixed-size, zero-initialised block of `T`.
 pub(crate) struct Block<T: Zeroable> {
@@ -83,6 +85,14 @@ impl<T: Zeroable> Block<T> {
             ptr: p,
             len,
             mapped: 0,
+        })
+    }
+
+    /// `len` zeroed elements; aborts as a `Vec` does where the system has not that much
+    /// memory to give.
+    pub(crate) fn zeroed(len: usize) -> Block<T> {
+        Block::try_zeroed(len).unwrap_or_else(|| {
+            std::alloc::handle_alloc_error(Layout::array::<T>(len).unwrap_or(Layout::new::<T>()))
         })
     }
 

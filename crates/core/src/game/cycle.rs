@@ -71,20 +71,23 @@ impl Game {
             true => (&cycles.cw, h - 1 - house),
         };
         // Oware skips the emptied house: the cycle is the others, from the one after it.
-        let len = cycle.len() - oware as usize;
-        let place = |k: usize| cycle[(at + 1 + k % len) % cycle.len()];
+        // Each of its `len` places gets `n / len` seeds, the first `n % len` one more: one
+        // walk round the cycle (or up to the last seed, short of a lap), no division in it.
+        let (whole, len) = (cycle.len(), cycle.len() - oware as usize);
+        let (laps, rest) = ((n / len) as u8, n % len);
         let mut store = 0u8;
-        let mut drop = |p: u8, seeds: u8, lanes: &mut Lanes| match p {
-            STORE => store += seeds,
-            p => lanes[p as usize] += seeds,
-        };
-        for k in 0..len {
-            drop(place(k), (n / len) as u8, &mut lanes);
+        let mut j = at;
+        for k in 0..if laps == 0 { rest } else { len } {
+            j = if j + 1 == whole { 0 } else { j + 1 };
+            let seeds = laps + (k < rest) as u8;
+            match cycle[j] {
+                STORE => store += seeds,
+                p => lanes[p as usize] += seeds,
+            }
         }
-        for k in 0..n % len {
-            drop(place(k), 1, &mut lanes);
-        }
-        let last = place(n - 1);
+        // The last seed's place: `(n - 1) % len` places after the one after the house.
+        let past = at + 1 + if rest == 0 { len - 1 } else { rest - 1 };
+        let last = cycle[if past >= whole { past - whole } else { past }];
         let mut banked = [store, 0];
         let mut extra = false;
         if oware {

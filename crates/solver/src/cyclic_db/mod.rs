@@ -11,31 +11,35 @@
 //! fixed points of the negamax operator `T(v)(p) = max(exit(p), max over moves inside of
 //! −v(q))` are iterated from the extremes, `lo` from −∞ up and `hi` from +∞ down, and the
 //! value is `max(min(hi, 0), lo)` (see `docs/cyclic.md`). While a level is built it takes
-//! three bytes a board: `lo` in the database's own bytes, `hi` and the best exit beside it;
-//! the file keeps one signed byte, the value relative to the store margin.
+//! three bytes a board beside the database's own byte: `lo` and `hi` in one 16-bit word
+//! (a move's two reads are one cache miss, and a board's two bounds change in one store)
+//! and the best exit; the file keeps one signed byte, the value relative to the store
+//! margin.
 //!
 //! **Sweeps.** Each sweep updates every board of the level whose bounds have not met, in
 //! place, over rank ranges shared by the threads. Reads of another thread's bounds may
-//! see a value of the previous sweep or of this one: `lo` only rises and never passes the
+//! see the bounds of the previous sweep or of this one: `lo` only rises and never passes the
 //! least fixed point (each update applies the monotone operator to values below it), `hi`
 //! symmetrically, and the iteration stops after a sweep that changed nothing, whose every
 //! read saw the final bounds: they are then the two fixed points. The first pass packs
 //! the moves inside the level of the boards it leaves open (their places in the level,
 //! four bytes a move, up to a budget of three quarters of the memory available), so that a
-//! sweep reads arrays only, and a task drops its final boards as they accumulate; past the
-//! budget a task sows its boards again at each sweep, and the level costs three bytes a
-//! board.
+//! sweep reads arrays only (the bounds of the moves of a board some boards ahead are
+//! prefetched: the reads are random over the level), and a task drops its final boards as
+//! they accumulate; past the budget a task sows its boards again at each sweep, and the
+//! level costs three bytes a board more than its file.
 
 mod answer;
 
 pub use answer::answer;
 
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use kalah_core::{Game, Position, Ranker, Side};
+use kalah_core::{Game, Position, Ranker, Side, MAX_HOUSES};
 use rayon::prelude::*;
 
 use crate::levels::Cancelled;
+use crate::pages::Block;
 
 /// The bound standing for +∞ (−∞ is its negation): beyond every value of a board of at
 /// most [`MAX_SEEDS`] seeds, and closed under negation in a signed byte.
@@ -48,6 +52,27 @@ pub const MAX_SEEDS: usize = INF as usize - 1;
 /// Boards of a level handled by one task of a pass.
 const TASK: usize = 1 << 15;
 
+/// How many open boards ahead a packed sweep prefetches the bounds of the moves.
+const AHEAD: usize = 8;
+
+/// A board's bounds `lo`, `hi` as one word.
+#[inline]
+fn pack(lo: i8, hi: i8) -> u16 {
+    lo as u8 as u16 | (hi as u8 as u16) << 8
+}
+
+/// The bounds `lo`, `hi` of a word of [`pack`].
+#[inline]
+fn unpack(w: u16) -> (i8, i8) {
+    (w as u8 as i8, (w >> 8) as u8 as i8)
+}
+
+/// The bounds of board `i` of the level.
+#[inline]
+fn get(bounds: &[AtomicU16], i: usize) -> (i8, i8) {
+    unpack(bounds[i].load(Relaxed))
+}
+
 /// Bytes the packed moves inside a level may take ([`Packed`]) where the memory available
 /// is not known; the tasks past the budget sow their boards again at each sweep.
 const PACKED_BYTES: u64 = 3 << 30;
@@ -56,13 +81,13 @@ const PACKED_BYTES: u64 = 3 << 30;
 const MIN_PACKED_BYTES: u64 = 256 << 20;
 
 /// The budget of the packed moves of a level of `boards` boards: three quarters of the
-/// memory available now, less the two bytes a board of the level's bounds and exits not
+/// memory available now, less the three bytes a board of the level's bounds and exits not
 /// yet written (a level of 24 seeds on 6 houses packs about 9.6 GB: all of it on a
 /// machine with 16 GB free, a third of it within [`PACKED_BYTES`]).
 fn packed_budget(boards: usize) -> u64 {
     match crate::os::available_memory() {
         Some(free) => (free / 4 * 3)
-            .saturating_sub(2 * boards as u64)
+            .saturating_sub(3 * boards as u64)
             .max(MIN_PACKED_BYTES),
         None => PACKED_BYTES,
     }
@@ -83,16 +108,21 @@ impl Packed {
         4 * (self.idx.capacity() + self.offsets.capacity() + self.kids.capacity()) as u64
     }
 
+    /// The moves of open board `e` (an index into `idx`).
+    #[inline]
+    fn kids(&self, e: usize) -> &[u32] {
+        &self.kids[self.offsets[e] as usize..self.offsets[e + 1] as usize]
+    }
+
     /// Only the boards whose bounds have not met.
-    fn retain_open(&mut self, lo: &[AtomicI8], hi: &[AtomicI8]) {
+    fn retain_open(&mut self, bounds: &[AtomicU16]) {
         let mut out = Packed::default();
         out.offsets.push(0);
         for e in 0..self.idx.len() {
             let i = self.idx[e] as usize;
-            if lo[i].load(Relaxed) != hi[i].load(Relaxed) {
+            if is_open(bounds, i) {
                 out.idx.push(i as u32);
-                let kids = &self.kids[self.offsets[e] as usize..self.offsets[e + 1] as usize];
-                out.kids.extend_from_slice(kids);
+                out.kids.extend_from_slice(self.kids(e));
                 out.offsets.push(out.kids.len() as u32);
             }
         }
@@ -121,10 +151,7 @@ pub(crate) fn build_level(
     let start = ranker.level_start(level) as usize;
     let end = ranker.level_start(level + 1) as usize;
     let n = end - start;
-    let lo = &values[start..end];
-    let hi: Vec<AtomicI8> = std::iter::repeat_with(|| AtomicI8::new(0))
-        .take(n)
-        .collect();
+    let bounds = Block::<AtomicU16>::zeroed(n);
     let mut exit = vec![0i8; n];
     let here = Level {
         game,
@@ -141,11 +168,11 @@ pub(crate) fn build_level(
             if cancel.load(Relaxed) {
                 return Err(Cancelled);
             }
-            Ok(here.first_pass(c * TASK, exits, lo, &hi, &budget))
+            Ok(here.first_pass(c * TASK, exits, &bounds, &budget))
         })
         .collect::<Result<Vec<Task>, Cancelled>>()?;
     let open = |tasks: &[Task]| -> u64 {
-        let counted = |t: &Task| t.range.clone().filter(|&i| is_open(lo, &hi, i)).count();
+        let counted = |t: &Task| t.range.clone().filter(|&i| is_open(&bounds, i)).count();
         tasks.par_iter().map(|t| counted(t) as u64).sum()
     };
     let mut left = open(&tasks);
@@ -160,7 +187,7 @@ pub(crate) fn build_level(
             .par_iter_mut()
             .map(|t| match cancel.load(Relaxed) {
                 true => Err(Cancelled),
-                false => Ok(here.sweep(t, lo, &hi, &exit)),
+                false => Ok(here.sweep(t, &bounds, &exit)),
             })
             .try_reduce(|| false, |a, b| Ok(a || b))?;
         left = open(&tasks);
@@ -169,16 +196,21 @@ pub(crate) fn build_level(
             break;
         }
     }
-    lo.par_iter().zip(hi.par_iter()).for_each(|(l, h)| {
-        let (l8, h8) = (l.load(Relaxed), h.load(Relaxed));
-        l.store(l8.max(h8.min(0)), Relaxed);
-    });
+    values[start..end]
+        .par_iter()
+        .zip(bounds.par_iter())
+        .for_each(|(v, b)| {
+            let (l, h) = unpack(b.load(Relaxed));
+            v.store(l.max(h.min(0)), Relaxed);
+        });
     Ok(sweeps)
 }
 
 /// True where board `i` of the level has bounds that have not met.
-fn is_open(lo: &[AtomicI8], hi: &[AtomicI8], i: usize) -> bool {
-    lo[i].load(Relaxed) != hi[i].load(Relaxed)
+#[inline]
+fn is_open(bounds: &[AtomicU16], i: usize) -> bool {
+    let (l, h) = get(bounds, i);
+    l != h
 }
 
 /// The level being solved: its game, index, first rank and the database's values.
@@ -204,8 +236,7 @@ impl Level<'_> {
         &self,
         first: usize,
         exits: &mut [i8],
-        lo: &[AtomicI8],
-        hi: &[AtomicI8],
+        bounds: &[AtomicU16],
         budget: &AtomicU64,
     ) -> Task {
         let mut packed = Packed::default();
@@ -215,8 +246,7 @@ impl Level<'_> {
             let before = packed.kids.len();
             let (x, l, h) = self.first(self.start + i, &mut packed.kids);
             *e = x;
-            lo[i].store(l, Relaxed);
-            hi[i].store(h, Relaxed);
+            bounds[i].store(pack(l, h), Relaxed);
             match l != h {
                 true => {
                     packed.idx.push(i as u32);
@@ -249,6 +279,10 @@ impl Level<'_> {
             return (v, v, v);
         }
         let (mut best, mut inside) = (-(INF as i32), false);
+        // The moves into lower levels, read once all are sown and their entries
+        // prefetched: (the store margin gained, the mover kept, the child's rank).
+        let mut lower = [(0i32, false, 0usize); 2 * MAX_HOUSES];
+        let mut n = 0;
         for m in self.game.legal_moves(&pos) {
             let (c, _) = self.game.sow(&pos, m);
             let same_mover = c.side_to_move() == Side::South;
@@ -263,14 +297,18 @@ impl Level<'_> {
                 kids.push((cr - self.start) as u32);
                 continue;
             }
-            let worth = match c.is_over() {
-                true => gain,
+            match c.is_over() {
+                true => best = best.max(gain),
                 false => {
-                    let cv = self.values[cr].load(Relaxed) as i32;
-                    gain + if same_mover { cv } else { -cv }
+                    prefetch(&self.values[cr]);
+                    lower[n] = (gain, same_mover, cr);
+                    n += 1;
                 }
-            };
-            best = best.max(worth);
+            }
+        }
+        for &(gain, same_mover, cr) in &lower[..n] {
+            let cv = self.values[cr].load(Relaxed) as i32;
+            best = best.max(gain + if same_mover { cv } else { -cv });
         }
         let best = best as i8;
         match inside {
@@ -281,34 +319,39 @@ impl Level<'_> {
 
     /// One sweep over the open boards of `task`: whether any bound changed. A packed
     /// task reads its moves and drops its final boards once they are half of it.
-    fn sweep(&self, task: &mut Task, lo: &[AtomicI8], hi: &[AtomicI8], exit: &[i8]) -> bool {
+    fn sweep(&self, task: &mut Task, bounds: &[AtomicU16], exit: &[i8]) -> bool {
         let mut changed = false;
-        let mut set = |i: usize, (l, h): (i8, i8)| {
-            if (l, h) != (lo[i].load(Relaxed), hi[i].load(Relaxed)) {
-                lo[i].store(l, Relaxed);
-                hi[i].store(h, Relaxed);
+        let mut set = |i: usize, w: u16| {
+            if w != bounds[i].load(Relaxed) {
+                bounds[i].store(w, Relaxed);
                 changed = true;
             }
         };
         match &mut task.packed {
             Some(p) => {
                 let mut closed = 0;
-                for e in 0..p.idx.len() {
+                let n = p.idx.len();
+                for e in 0..n {
+                    if e + AHEAD < n && is_open(bounds, p.idx[e + AHEAD] as usize) {
+                        p.kids(e + AHEAD)
+                            .iter()
+                            .for_each(|&q| prefetch(&bounds[q as usize]));
+                    }
                     let i = p.idx[e] as usize;
-                    if !is_open(lo, hi, i) {
+                    if !is_open(bounds, i) {
                         closed += 1;
                         continue;
                     }
-                    let kids = &p.kids[p.offsets[e] as usize..p.offsets[e + 1] as usize];
-                    set(i, bounds(lo, hi, exit[i], kids.iter().map(|&q| q as usize)));
+                    let kids = p.kids(e).iter().map(|&q| q as usize);
+                    set(i, operator(bounds, exit[i], kids));
                 }
-                if 2 * closed > p.idx.len() {
-                    p.retain_open(lo, hi);
+                if 2 * closed > n {
+                    p.retain_open(bounds);
                 }
             }
             None => {
-                for i in task.range.clone().filter(|&i| is_open(lo, hi, i)) {
-                    set(i, self.update(lo, hi, exit[i], i));
+                for i in task.range.clone().filter(|&i| is_open(bounds, i)) {
+                    set(i, self.update(bounds, exit[i], i));
                 }
             }
         }
@@ -316,29 +359,38 @@ impl Level<'_> {
     }
 
     /// The operator at board `i` of the level, its moves inside the level sown again.
-    fn update(&self, lo: &[AtomicI8], hi: &[AtomicI8], exit: i8, i: usize) -> (i8, i8) {
+    fn update(&self, bounds: &[AtomicU16], exit: i8, i: usize) -> u16 {
         let pos = self.position(self.start + i);
         let kids = self.game.legal_moves(&pos).filter_map(|m| {
             let (c, _) = self.game.sow(&pos, m);
             (!c.is_over() && c.seeds_in_houses() as usize == self.level)
                 .then(|| self.ranker.rank(c.packed_board()) as usize - self.start)
         });
-        bounds(lo, hi, exit, kids)
+        operator(bounds, exit, kids)
     }
 }
 
 /// The operator at a board whose best exit is `exit` and whose moves inside the level
-/// lead to the boards `kids`: the best for `lo` and for `hi`.
-fn bounds(
-    lo: &[AtomicI8],
-    hi: &[AtomicI8],
-    exit: i8,
-    kids: impl Iterator<Item = usize>,
-) -> (i8, i8) {
+/// lead to the boards `kids`: the best for `lo` and for `hi`, packed.
+#[inline]
+fn operator(bounds: &[AtomicU16], exit: i8, kids: impl Iterator<Item = usize>) -> u16 {
     let (mut l, mut h) = (exit, exit);
     for q in kids {
-        l = l.max(-hi[q].load(Relaxed));
-        h = h.max(-lo[q].load(Relaxed));
+        let (ql, qh) = get(bounds, q);
+        l = l.max(-qh);
+        h = h.max(-ql);
     }
-    (l, h)
+    pack(l, h)
+}
+
+/// Asks the CPU to bring `x` into cache.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching a valid reference has no effect but on the cache.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
