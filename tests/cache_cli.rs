@@ -203,3 +203,75 @@ fn no_cache_writes_nothing() {
     assert_eq!(off.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&off.stderr).contains("cache is off"));
 }
+
+#[test]
+fn oware_reads_a_file_the_cache_or_a_directory_holds_and_never_builds_one() {
+    let solve = [
+        "solve", "--rules", "oware", "--houses", "3", "--seeds", "2", "--json",
+    ];
+    let json = |out: Output| -> Value { serde_json::from_slice(&out.stdout).expect("JSON") };
+    // An empty cache stays empty: the graph is solved, no file is built for Oware.
+    let cache = TempCache::new("oware");
+    let graph = json(run(&cache.0, &solve));
+    assert_eq!(graph["egdb_hits"], 0, "{graph}");
+    assert!(cache.files().is_empty(), "{:?}", cache.files());
+    // A file grown into the cache on purpose is read by the next solve: the start (12
+    // seeds) is answered from it, with the graph's value.
+    run(
+        &cache.0,
+        &[
+            "egdb",
+            "cache",
+            "grow",
+            "--rules",
+            "oware",
+            "--houses",
+            "3",
+            "--max-seeds",
+            "12",
+            "-q",
+        ],
+    );
+    assert_eq!(cache.files().len(), 1, "{:?}", cache.files());
+    let cached = json(run(&cache.0, &solve));
+    assert_eq!(cached["value"], graph["value"], "{cached}");
+    assert_eq!(cached["egdb_hits"], 1, "{cached}");
+    // --no-cache passes it over; a directory named by --egdb or KALAH_EGDB_PATH is searched.
+    let off = json(run(&cache.0, &[&solve[..], &["--no-cache"]].concat()));
+    assert_eq!(
+        (&off["value"], &off["egdb_hits"]),
+        (&graph["value"], &0.into())
+    );
+    let dir = cache.0.to_str().unwrap();
+    let named = json(run(
+        &cache.0,
+        &[&solve[..], &["--no-cache", "--egdb", dir]].concat(),
+    ));
+    assert_eq!(
+        (&named["value"], &named["egdb_hits"]),
+        (&graph["value"], &1.into())
+    );
+    let env = command(&cache.0, &[&solve[..], &["--no-cache"]].concat())
+        .env("KALAH_EGDB_PATH", dir)
+        .output()
+        .expect("kalah runs");
+    let env = json(env);
+    assert_eq!(
+        (&env["value"], &env["egdb_hits"]),
+        (&graph["value"], &1.into())
+    );
+    // A directory named without a file for the rules is an error that says so.
+    let empty = TempCache::new("oware-empty");
+    std::fs::create_dir_all(&empty.0).unwrap();
+    let out = command(
+        &cache.0,
+        &[&solve[..], &["--egdb", empty.0.to_str().unwrap()]].concat(),
+    )
+    .output()
+    .expect("kalah runs");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("oware"),
+        "{out:?}"
+    );
+}

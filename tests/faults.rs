@@ -1090,11 +1090,19 @@ fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
 #[test]
 fn database_options_are_refused_where_the_family_keeps_no_database() {
     // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0; the table and
-    // the deepening were ignored the same way.
+    // the deepening were ignored the same way. These families read database files of
+    // the cycle rule now: a missing one is an error that names it, as for Kalah.
     let dir = scratch();
+    for family in ["oware", "ethiopian"] {
+        let args = ["solve", "--rules", family, "--houses", "3", "--seeds", "2"];
+        let out = kalah_in(
+            dir.path(),
+            &[&args[..], &["--egdb", "/nonexistent.egdb"]].concat(),
+        );
+        assert_refused(&out, &["/nonexistent.egdb"]);
+    }
     for db in [
-        &["--egdb", "/nonexistent.egdb"][..],
-        &["--egdb-seeds", "5"],
+        &["--egdb-seeds", "5"][..],
         &["--hash-mb", "64"],
         &["--deepening", "4"],
     ] {

@@ -42,7 +42,8 @@ pub struct SolverArgs {
     /// the position, else the largest). Takes precedence over --egdb-seeds. Without
     /// either, the directory in the environment variable KALAH_EGDB_PATH is searched the
     /// same way, if set; nothing found there: the database cache (see --no-cache), else the
-    /// default in-memory database
+    /// default in-memory database (Oware and Ethiopian: a file the cache holds, never one
+    /// built: see `kalah egdb cache grow`)
     #[arg(long, value_name = "FILE|DIR")]
     pub egdb: Option<PathBuf>,
 

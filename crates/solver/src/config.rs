@@ -112,11 +112,11 @@ impl Config {
         database: &Database,
     ) -> Result<Config, EgdbError> {
         if game.rules().family.is_cyclic() {
-            // Solved by retrograde analysis of the whole game graph, or answered from a
-            // database file named explicitly (docs/cyclic.md): none is built or searched for.
-            let database = match database {
-                Database::File(path) if path.is_file() => database.clone(),
-                _ => Database::Build(0),
+            // Solved by retrograde analysis of the whole game graph, its positions that a
+            // database file of the cycle rule holds answered from it (docs/cyclic.md).
+            let database = match database.cyclic_file(game, seeds)? {
+                Some(path) => Database::File(path),
+                None => Database::Build(0),
             };
             return Ok(Config {
                 threads: Config::default_threads(),

@@ -58,11 +58,10 @@ impl Overrides {
 
     /// The first search option set (by its command-line name) that a family solved by
     /// retrograde analysis has none of, where `family` is one; refused rather than ignored.
-    /// A database file (`--egdb FILE`, built by the cycle rule) is taken: the positions it
-    /// holds are answered from it (docs/cyclic.md).
+    /// A database file or directory (`--egdb`, files built by the cycle rule) is taken:
+    /// the positions its file holds are answered from it (docs/cyclic.md).
     pub fn refused_for(&self, family: Family) -> Option<&'static str> {
         let option = match self {
-            o if o.egdb.as_deref().is_some_and(|p| !p.is_file()) => "--egdb",
             o if o.egdb_seeds.is_some_and(|k| k > 0) => "--egdb-seeds",
             o if o.hash_mb.is_some() => "--hash-mb",
             o if o.deepening.is_some() => "--deepening",

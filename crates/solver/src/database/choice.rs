@@ -147,6 +147,43 @@ impl Database {
         }
     }
 
+    /// The database file that answers positions of a family whose positions repeat (with
+    /// at most `seeds` seeds in the houses), where there is one: a file named (its load
+    /// says what is wrong with it), the best of a directory named (an error where it has
+    /// none for the rules and board), else the best file of the environment's directory,
+    /// else one the cache already holds. None is ever built for these families: a
+    /// database of Oware takes minutes to hours (`kalah egdb build`, `egdb cache grow`).
+    pub(crate) fn cyclic_file(
+        &self,
+        game: &Game,
+        seeds: usize,
+    ) -> Result<Option<PathBuf>, EgdbError> {
+        match self {
+            Database::File(dir) | Database::BestIn { dir, .. } if dir.is_dir() => {
+                match file::find_in(dir, game, seeds)? {
+                    Some(path) => Ok(Some(path)),
+                    None => Err(EgdbError::NoneInDirectory {
+                        dir: dir.display().to_string(),
+                        wanted: egdb::describe(game.rules()),
+                    }),
+                }
+            }
+            Database::File(path) => Ok(Some(path.clone())),
+            Database::Auto { path, cache } => {
+                let from_path = path.as_deref().and_then(|path| match path.is_dir() {
+                    true => file::find_in(path, game, seeds).ok().flatten(),
+                    false => Chosen::file(path.to_path_buf())
+                        .ok()
+                        .filter(|c| c.serves(game))
+                        .map(|_| path.to_path_buf()),
+                });
+                Ok(from_path.or_else(|| Some(cache.as_ref()?.find(game, seeds)?.0)))
+            }
+            Database::Cached { file, .. } => Ok(file.clone()),
+            _ => Ok(None),
+        }
+    }
+
     /// [`Database::Memory`] made definite.
     pub(crate) fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
         Chosen::built(game, egdb_seeds_for(game, seeds, solves).unwrap_or(0))
