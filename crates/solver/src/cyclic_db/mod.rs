@@ -23,7 +23,7 @@
 //! symmetrically, and the iteration stops after a sweep that changed nothing, whose every
 //! read saw the final bounds: they are then the two fixed points. The first pass packs
 //! the moves inside the level of the boards it leaves open (their places in the level,
-//! four bytes a move, up to a budget of three quarters of the memory available), so that a
+//! four bytes a move and one for their count, up to a budget of three quarters of the memory available), so that a
 //! sweep reads arrays only (the bounds of the moves of a board some boards ahead are
 //! prefetched: the reads are random over the level), and a task drops its final boards as
 //! they accumulate; past the budget a task sows its boards again at each sweep, and the
@@ -94,37 +94,34 @@ fn packed_budget(boards: usize) -> u64 {
 }
 
 /// The open boards of one task and their moves inside the level, packed: board
-/// `idx[e]` (a place in the level) moves to `kids[offsets[e]..offsets[e + 1]]`.
+/// `idx[e]` (a place in the level) has `counts[e]` moves, which follow those of the boards
+/// before it in `kids`. A sweep walks them in order, so a count (one byte: at most
+/// `2 * MAX_HOUSES` moves) replaces an offset (four).
 #[derive(Default)]
 struct Packed {
     idx: Vec<u32>,
-    offsets: Vec<u32>,
+    counts: Vec<u8>,
     kids: Vec<u32>,
 }
 
 impl Packed {
     /// Bytes it holds.
     fn bytes(&self) -> u64 {
-        4 * (self.idx.capacity() + self.offsets.capacity() + self.kids.capacity()) as u64
-    }
-
-    /// The moves of open board `e` (an index into `idx`).
-    #[inline]
-    fn kids(&self, e: usize) -> &[u32] {
-        &self.kids[self.offsets[e] as usize..self.offsets[e + 1] as usize]
+        (4 * (self.idx.capacity() + self.kids.capacity()) + self.counts.capacity()) as u64
     }
 
     /// Only the boards whose bounds have not met.
     fn retain_open(&mut self, bounds: &[AtomicU16]) {
         let mut out = Packed::default();
-        out.offsets.push(0);
+        let mut at = 0;
         for e in 0..self.idx.len() {
-            let i = self.idx[e] as usize;
+            let (i, c) = (self.idx[e] as usize, self.counts[e] as usize);
             if is_open(bounds, i) {
                 out.idx.push(i as u32);
-                out.kids.extend_from_slice(self.kids(e));
-                out.offsets.push(out.kids.len() as u32);
+                out.counts.push(c as u8);
+                out.kids.extend_from_slice(&self.kids[at..at + c]);
             }
+            at += c;
         }
         *self = out;
     }
@@ -240,7 +237,6 @@ impl Level<'_> {
         budget: &AtomicU64,
     ) -> Task {
         let mut packed = Packed::default();
-        packed.offsets.push(0);
         for (k, e) in exits.iter_mut().enumerate() {
             let i = first + k;
             let before = packed.kids.len();
@@ -250,13 +246,13 @@ impl Level<'_> {
             match l != h {
                 true => {
                     packed.idx.push(i as u32);
-                    packed.offsets.push(packed.kids.len() as u32);
+                    packed.counts.push((packed.kids.len() - before) as u8);
                 }
                 false => packed.kids.truncate(before),
             }
         }
         packed.idx.shrink_to_fit();
-        packed.offsets.shrink_to_fit();
+        packed.counts.shrink_to_fit();
         packed.kids.shrink_to_fit();
         let bytes = packed.bytes();
         let fits = budget
@@ -331,19 +327,31 @@ impl Level<'_> {
             Some(p) => {
                 let mut closed = 0;
                 let n = p.idx.len();
+                // The first move of board `e`, and of board `e + AHEAD`.
+                let mut at = 0;
+                let mut ahead: usize = p.counts.iter().take(AHEAD).map(|&c| c as usize).sum();
                 for e in 0..n {
-                    if e + AHEAD < n && is_open(bounds, p.idx[e + AHEAD] as usize) {
-                        p.kids(e + AHEAD)
-                            .iter()
-                            .for_each(|&q| prefetch(&bounds[q as usize]));
+                    let c = p.counts[e] as usize;
+                    if e + AHEAD < n {
+                        let ca = p.counts[e + AHEAD] as usize;
+                        if is_open(bounds, p.idx[e + AHEAD] as usize) {
+                            p.kids[ahead..ahead + ca]
+                                .iter()
+                                .for_each(|&q| prefetch(&bounds[q as usize]));
+                        }
+                        ahead += ca;
                     }
                     let i = p.idx[e] as usize;
+                    let kids = &p.kids[at..at + c];
+                    at += c;
                     if !is_open(bounds, i) {
                         closed += 1;
                         continue;
                     }
-                    let kids = p.kids(e).iter().map(|&q| q as usize);
-                    set(i, operator(bounds, exit[i], kids));
+                    set(
+                        i,
+                        operator(bounds, exit[i], kids.iter().map(|&q| q as usize)),
+                    );
                 }
                 if 2 * closed > n {
                     p.retain_open(bounds);
