@@ -23,11 +23,11 @@
 //! symmetrically, and the iteration stops after a sweep that changed nothing, whose every
 //! read saw the final bounds: they are then the two fixed points. The first pass packs
 //! the moves inside the level of the boards it leaves open (their places in the level,
-//! four bytes a move and one for their count, up to a budget of three quarters of the memory available), so that a
-//! sweep reads arrays only (the bounds of the moves of a board some boards ahead are
-//! prefetched: the reads are random over the level), and a task drops its final boards as
-//! they accumulate; past the budget a task sows its boards again at each sweep, and the
-//! level costs three bytes a board more than its file.
+//! four bytes a move and one for their count, up to a budget of three quarters of the
+//! memory available), so that a sweep reads arrays only (the bounds of the moves of a
+//! board some boards ahead are prefetched: the reads are random over the level), and a
+//! task drops its final boards as they accumulate; past the budget a task sows its boards
+//! again at each sweep, and the level costs three bytes a board more than its file.
 
 mod answer;
 

@@ -61,10 +61,15 @@ impl Chosen {
     /// [`Chosen::directory`] for a directory the caller named: one without a file for the
     /// rules and board is an error.
     fn named_directory(dir: &Path, game: &Game, seeds: usize) -> Result<Chosen, EgdbError> {
-        Chosen::directory(dir, game, seeds)?.ok_or_else(|| EgdbError::NoneInDirectory {
+        Chosen::directory(dir, game, seeds)?.ok_or_else(|| Chosen::none_in(dir, game))
+    }
+
+    /// The error for a directory named that has no file for the rules and board of `game`.
+    fn none_in(dir: &Path, game: &Game) -> EgdbError {
+        EgdbError::NoneInDirectory {
             dir: dir.display().to_string(),
             wanted: egdb::describe(game.rules()),
-        })
+        }
     }
 
     /// True where the chosen file was built for the rules and board of `game`.
@@ -160,13 +165,8 @@ impl Database {
     ) -> Result<Option<PathBuf>, EgdbError> {
         match self {
             Database::File(dir) | Database::BestIn { dir, .. } if dir.is_dir() => {
-                match file::find_in(dir, game, seeds)? {
-                    Some(path) => Ok(Some(path)),
-                    None => Err(EgdbError::NoneInDirectory {
-                        dir: dir.display().to_string(),
-                        wanted: egdb::describe(game.rules()),
-                    }),
-                }
+                let path = file::find_in(dir, game, seeds)?;
+                path.ok_or_else(|| Chosen::none_in(dir, game)).map(Some)
             }
             Database::File(path) => Ok(Some(path.clone())),
             Database::Auto { path, cache } => {
