@@ -275,3 +275,69 @@ fn oware_reads_a_file_the_cache_or_a_directory_holds_and_never_builds_one() {
         "{out:?}"
     );
 }
+
+#[test]
+fn analysis_reads_a_file_already_there_and_never_builds_one() {
+    // Kalah(5,4) with standard capture is +10 from South.
+    let analyse = [
+        "analyse",
+        "--houses",
+        "5",
+        "--seeds",
+        "4",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let last = |out: Output| -> Value {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text.lines().last().expect("a final line").to_owned();
+        serde_json::from_str(&line).expect("JSON")
+    };
+    let contains_value =
+        |a: &Value| a["lower"].as_i64() <= Some(10) && a["upper"].as_i64() >= Some(10);
+    // An empty cache stays empty: an analysis builds no database.
+    let cache = TempCache::new("analyse");
+    let bare = last(run(&cache.0, &analyse));
+    assert!(bare["egdb_file"].is_null(), "{bare}");
+    assert!(contains_value(&bare), "{bare}");
+    assert!(cache.files().is_empty(), "{:?}", cache.files());
+    // A file the cache already holds is read (mapped), and the interval still holds the
+    // value.
+    run(
+        &cache.0,
+        &[
+            "egdb",
+            "cache",
+            "grow",
+            "--houses",
+            "5",
+            "--max-seeds",
+            "12",
+            "-q",
+        ],
+    );
+    let files = cache.files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let read = last(run(&cache.0, &analyse));
+    assert_eq!(read["egdb_file"], files[0].to_str().unwrap(), "{read}");
+    assert!(contains_value(&read), "{read}");
+    let text = String::from_utf8_lossy(&run(&cache.0, &analyse[..9]).stdout).into_owned();
+    assert!(text.contains("endgame database"), "{text}");
+    // Passed over with --no-cache; --egdb-seeds 0 asks for none.
+    for flag in ["--no-cache", "--egdb-seeds=0"] {
+        let off = last(run(&cache.0, &[&analyse[..], &[flag]].concat()));
+        assert!(off["egdb_file"].is_null(), "{flag}: {off}");
+    }
+    // The same for the time-limited solve and a move of `play --time`-style work: the
+    // cache gains nothing.
+    run(
+        &cache.0,
+        &[
+            "solve", "--houses", "5", "--seeds", "4", "--depth", "4", "--json",
+        ],
+    );
+    assert_eq!(cache.files(), files);
+}

@@ -32,9 +32,12 @@ const MAX_NODES: u64 = 1_000_000_000_000_000;
 /// is exact and the line is checked to replay to it. The summary says which. Ctrl-C
 /// stops the analysis and prints the summary.
 ///
-/// Without a limit the analysis runs for 3 seconds. The endgame database is used only
-/// where asked for (--egdb, --egdb-seeds, KALAH_EGDB_PATH): building a large one would
-/// take longer than the analysis.
+/// Without a limit the analysis runs for 3 seconds. No endgame database is built unless
+/// one is asked for (--egdb, --egdb-seeds): building one would take longer than the
+/// analysis. A file already there (in KALAH_EGDB_PATH, else the database cache, as a
+/// solve leaves it) is read where it serves the rules and board and loads in a fraction
+/// of the time: up to a GiB per second of --time (at least 256 MiB; 2 GiB without a time
+/// limit). The summary names it.
 ///
 /// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3`
 #[derive(clap::Args, Debug)]
@@ -130,22 +133,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         multi: args.multi,
         json: args.json,
         verbose: args.verbose,
+        database: kalah_analysis::wire::report::egdb_file(&solver),
     };
     let a = analyse(&solver, &pos, &limits, &view, out)?;
     view.summary(&a, out)
 }
 
-/// A solver for an analysis to `limits`: the solve's, but with no endgame database unless
-/// one is asked for (by a flag or the environment), since building one can take longer
-/// than the analysis, and, under a time limit and without `--hash-mb`, a table of at most
-/// [`Limits::table_mb_cap`].
+/// A solver for an analysis to `limits`: the solve's, but with no endgame database built
+/// unless one is asked for, since building one can take longer than the analysis (a file
+/// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
+/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`].
 pub fn analysis_solver(
     args: &SolverArgs,
     game: &Game,
     seeds: usize,
     limits: &Limits,
 ) -> Result<Solver, CliError> {
-    let args = args.for_analysis();
+    let args = args.for_analysis(limits.time);
     let mut config = args.config(game, seeds, 1)?;
     if let (None, Some(cap)) = (args.hash_mb, limits.table_mb_cap()) {
         config.hash_mb = config.hash_mb.min(cap);
@@ -194,6 +198,8 @@ pub struct View<'a> {
     pub json: bool,
     /// Text: a line for every progress tick too ([`ReportKind::Tick`]).
     pub verbose: bool,
+    /// The endgame database file the analysis reads, if any (named in the summary).
+    pub database: Option<String>,
 }
 
 impl View<'_> {
@@ -310,6 +316,9 @@ impl View<'_> {
             a.elapsed.as_secs_f64(),
             a.depth
         );
+        if let Some(file) = &self.database {
+            writeln!(out, "endgame database {file}")?;
+        }
         if a.is_exact() {
             writeln!(
                 out,
@@ -371,6 +380,7 @@ impl View<'_> {
             "nodes": a.nodes,
             "nodes_per_second": a.nodes_per_second().round() as u64,
             "seconds": a.elapsed.as_secs_f64(),
+            "egdb_file": self.database,
         })
     }
 }

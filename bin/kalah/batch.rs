@@ -188,7 +188,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
     let solver_args = match args.time {
-        Some(_) => args.solver.for_analysis(),
+        Some(time) => args.solver.for_analysis(Some(time)),
         None => args.solver.clone(),
     };
     let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;

@@ -143,15 +143,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// The solver of an engine on `game`: the flags' settings (`threads` over `--threads`),
-/// `evaluation` at the leaves, and no endgame database unless one is asked for (building
-/// one would take longer than the moves).
+/// `evaluation` at the leaves, and no endgame database built unless one is asked for
+/// (building one would take longer than the moves; a file already there is read).
 pub fn engine_solver(
     args: &SolverArgs,
     game: &Game,
     threads: Option<u32>,
     evaluation: EvaluationChoice,
 ) -> Result<Solver, CliError> {
-    let mut args = args.for_analysis();
+    let mut args = args.for_analysis(None);
     args.threads = threads.or(args.threads);
     let config = Config {
         evaluation: evaluation.for_rules(game.rules()),

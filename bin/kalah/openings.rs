@@ -148,7 +148,7 @@ fn timed_report(
     if steps == 0 {
         return Err(analysis_error(AnalysisError::GameOver, ""));
     }
-    let solver_args = args.solver.for_analysis();
+    let solver_args = args.solver.for_analysis(limits.time);
     let seeds = pos.seeds_in_houses() as usize;
     let (solver, workers) = parallel_solver(&solver_args, game, seeds, steps)?;
     let bar = progress_bar(args.solver.quiet, steps, "first moves analysed");

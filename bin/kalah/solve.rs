@@ -61,6 +61,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             multi: 1,
             json: args.json,
             verbose: false,
+            database: wire::report::egdb_file(&solver),
         };
         let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
         return view.summary(&a, out);
@@ -135,6 +136,7 @@ fn interrupted(
         multi: 1,
         json,
         verbose: false,
+        database: wire::report::egdb_file(solver),
     };
     view.summary(&a, out)?;
     let (lo, hi) = a.bounds_from_south();

@@ -2,7 +2,7 @@
 //! spinner, and the check that a principal variation replays to the value printed.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
@@ -63,6 +63,11 @@ pub struct SolverArgs {
     /// No progress display on standard error
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Set by [`SolverArgs::for_analysis`]: read only a database file already there, of
+    /// at most this many bytes, and build none.
+    #[arg(skip)]
+    pub existing_only: Option<u64>,
 }
 
 impl SolverArgs {
@@ -75,6 +80,7 @@ impl SolverArgs {
             egdb: self.egdb.clone(),
             egdb_seeds: self.egdb_seeds,
             no_cache: self.no_cache,
+            existing_only: self.existing_only,
         }
     }
 
@@ -108,15 +114,15 @@ impl SolverArgs {
         self.egdb.clone().or(from_env).into_iter().collect()
     }
 
-    /// These options for an analysis within limits (`analyse`, `--time`, the engine): no
-    /// endgame database unless one is asked for, by a flag or `KALAH_EGDB_PATH`, since
-    /// building one can take longer than the analysis.
-    pub fn for_analysis(&self) -> SolverArgs {
+    /// These options for an analysis within limits (`analyse`, `--time`, the engine, the
+    /// time a move or answer may take, if any): no endgame database is built unless one is
+    /// asked for (`--egdb`, `--egdb-seeds`), since a build can take longer than the
+    /// analysis; a file already there (in `KALAH_EGDB_PATH`, else the cache) is read,
+    /// mapped, where one serves the rules and board and is small enough to load in a
+    /// fraction of the time ([`kalah_solver::Limits::file_bytes_cap`]).
+    pub fn for_analysis(&self, time: Option<Duration>) -> SolverArgs {
         let mut args = self.clone();
-        let from_env = kalah_solver::Environment::read().egdb_path.is_some();
-        if args.egdb.is_none() && args.egdb_seeds.is_none() && !from_env {
-            args.egdb_seeds = Some(0);
-        }
+        args.existing_only = Some(kalah_solver::Limits::file_bytes_cap(time));
         args
     }
 

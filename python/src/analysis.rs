@@ -147,9 +147,10 @@ fn limits(time: Option<f64>, nodes: Option<u64>, depth: Option<u8>) -> PyResult<
     Ok(Limits { time, nodes, depth })
 }
 
-/// The solver of an analysis: the solve's, with no endgame database unless one is asked
-/// for (a build could take longer than the analysis) and, under a time limit, a table of
-/// of at most [`Limits::table_mb_cap`]; as `kalah analyse` makes it.
+/// The solver of an analysis: the solve's, with no endgame database built unless one is
+/// asked for (a build could take longer than the analysis; a file already there that
+/// loads in a fraction of the time is read, [`Limits::file_bytes_cap`]) and, under a time
+/// limit, a table of at most [`Limits::table_mb_cap`]; as `kalah analyse` makes it.
 fn analysis_solver(
     settings: &Settings,
     game: &Game,
@@ -159,10 +160,7 @@ fn analysis_solver(
 ) -> Result<Solver, Failure> {
     let mut settings = settings.clone();
     let o = &mut settings.overrides;
-    let from_env = kalah_solver::Environment::read().egdb_path.is_some();
-    if o.egdb.is_none() && o.egdb_seeds.is_none() && !from_env && !game.rules().family.is_cyclic() {
-        o.egdb_seeds = Some(0);
-    }
+    o.existing_only = Some(Limits::file_bytes_cap(limits.time));
     let cap = o.hash_mb.is_none().then(|| limits.table_mb_cap()).flatten();
     settings.solver_with(game, pos.seeds_in_houses() as usize, 1, cancel, |c| {
         if let Some(cap) = cap {

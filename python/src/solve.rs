@@ -47,6 +47,7 @@ impl Settings {
                 egdb,
                 egdb_seeds,
                 no_cache: !cache,
+                existing_only: None,
             },
         })
     }

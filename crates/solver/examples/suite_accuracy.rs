@@ -1,6 +1,8 @@
 //! The best-turn accuracy of the anytime analysis on the analysis suite (`data/suite.txt`,
 //! exact values known): for every position, the turn `kalah analyse --time S` picks (its
-//! settings: one line, no endgame database, a table of 16 MiB a second), the set of exact
+//! settings: one line, a table of 16 MiB a second, and an endgame database file only
+//! where one is already there: `KALAH_EGDB_PATH` or the cache, as for the command line;
+//! `KALAH_CACHE=off` for none), the set of exact
 //! best turns (each turn's value proved against the position's by a null-window solve) and,
 //! where the pick is not among them, its exact value and the error (best value minus the
 //! pick's, for the mover).
@@ -21,7 +23,7 @@ use std::time::Duration;
 
 use kalah_core::{Game, Position};
 use kalah_solver::bench::{self, Case};
-use kalah_solver::{Config, Database, Evaluation, Limits, Solver, Turn};
+use kalah_solver::{Config, Database, Evaluation, Limits, Overrides, Solver, Turn};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -138,8 +140,14 @@ fn measure(case: &Case, limits: &Limits, threads: usize, eval: &str, cache: &mut
     let cancel = AtomicBool::new(false);
     let (game, pos) = (&case.game, &case.pos);
     let seeds = pos.seeds_in_houses() as usize;
-    let mut config = Config::for_seeds(game, seeds, 1, &Database::Build(0)).expect("config");
-    config.threads = threads;
+    // As `kalah analyse` chooses: a database file already there (KALAH_EGDB_PATH, the
+    // cache) that loads in a fraction of the time, none built.
+    let overrides = Overrides {
+        threads: Some(threads),
+        existing_only: Some(Limits::file_bytes_cap(limits.time)),
+        ..Overrides::default()
+    };
+    let mut config = overrides.config(game, seeds, 1).expect("config");
     config.evaluation = Evaluation::from_name(eval, game.rules()).expect("EVAL: store or fitted");
     // The table of a 1 s analysis where the limit is nodes (about what 1 s searches).
     let table_limits = match limits.time {

@@ -81,6 +81,19 @@ impl Limits {
 
     /// The table of a time-limited analysis, in MiB per second of it.
     pub const TABLE_MB_PER_SECOND: usize = 16;
+
+    /// The largest database file an analysis to a time limit of `time` (none: no time
+    /// limit) reads without being asked ([`crate::Overrides::existing_only`]): a GiB a
+    /// second of the limit, at least 256 MiB, and 2 GiB without one. A file is mapped and
+    /// its checksum read on every core as it loads: about a GiB in a tenth of a second
+    /// when the system caches it, several times longer from disk.
+    pub fn file_bytes_cap(time: Option<Duration>) -> u64 {
+        const GIB: f64 = (1u64 << 30) as f64;
+        match time {
+            Some(t) => (t.as_secs_f64() * GIB).max(GIB / 4.0) as u64,
+            None => 2 << 30,
+        }
+    }
 }
 
 /// Why an analysis reports: what changed since the report before.

@@ -7,6 +7,7 @@ use kalah_core::{Family, Game};
 
 use crate::cache::CacheMaxError;
 use crate::egdb::EgdbError;
+use crate::egdb::Residence;
 use crate::{Config, Database};
 
 /// What a user asked for over the tuned defaults of [`Config::for_seeds`]; `None` (or
@@ -25,6 +26,11 @@ pub struct Overrides {
     pub egdb_seeds: Option<usize>,
     /// Neither read nor grow the database cache.
     pub no_cache: bool,
+    /// An analysis within limits: where neither `egdb` nor `egdb_seeds` is set, no
+    /// database is built, and a file already there (in the environment's directory, then
+    /// in the cache, unless `no_cache`) of at most this many bytes is read, mapped, where
+    /// one serves the rules and board ([`Database::existing_file`]).
+    pub existing_only: Option<u64>,
 }
 
 /// Why the overrides give no configuration.
@@ -82,9 +88,20 @@ impl Overrides {
         if let Some(option) = self.refused_for(family) {
             return Err(OverrideError::Retrograde { family, option });
         }
-        let database = self.database().map_err(OverrideError::Environment)?;
-        let config =
+        let mut database = self.database().map_err(OverrideError::Environment)?;
+        let existing = match (self.existing_only, &self.egdb, self.egdb_seeds) {
+            (Some(max_bytes), None, None) => Some(database.existing_file(game, seeds, max_bytes)),
+            _ => None,
+        };
+        if let Some(file) = &existing {
+            database = file.clone().map_or(Database::Build(0), Database::File);
+        }
+        let mut config =
             Config::for_seeds(game, seeds, solves, &database).map_err(OverrideError::Egdb)?;
+        if existing.is_some() {
+            // Loaded in a fraction of the analysis's time, never copied.
+            config.residence = Residence::Mapped;
+        }
         Ok(config.with(self))
     }
 }

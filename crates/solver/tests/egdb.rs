@@ -332,3 +332,58 @@ fn interrupted_build_resumes_from_finished_levels() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_analysis_reads_the_best_file_already_there_within_its_byte_cap() {
+    use kalah_solver::{Database, Overrides};
+    let dir = scratch("existing");
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let (small, large) = (dir.join("k6.egdb"), dir.join("k8.egdb"));
+    Egdb::build(&game, 6, &|_, _, _| {})
+        .unwrap()
+        .save(&small)
+        .unwrap();
+    Egdb::build(&game, 8, &|_, _, _| {})
+        .unwrap()
+        .save(&large)
+        .unwrap();
+    let size = |p: &PathBuf| std::fs::metadata(p).unwrap().len();
+    let auto = Database::Auto {
+        path: Some(dir.clone()),
+        cache: None,
+    };
+    // Neither holds the 24 seeds of the start: the largest that fits the cap.
+    assert_eq!(auto.existing_file(&game, 24, u64::MAX), Some(large.clone()));
+    assert_eq!(
+        auto.existing_file(&game, 24, size(&small)),
+        Some(small.clone())
+    );
+    assert_eq!(auto.existing_file(&game, 24, size(&small) - 1), None);
+    // A file for other rules or another board is never taken; nor is anything for a choice
+    // other than the automatic one.
+    let other = Game::new(Rules::kalah(5, 3)).unwrap();
+    assert_eq!(auto.existing_file(&other, 30, u64::MAX), None);
+    assert_eq!(Database::Build(6).existing_file(&game, 24, u64::MAX), None);
+    // The overrides of an analysis: the file, mapped; none within a cap below it.
+    let analysis = |cap: u64| Overrides {
+        threads: Some(1),
+        existing_only: Some(cap),
+        ..Overrides::default()
+    };
+    std::env::set_var("KALAH_EGDB_PATH", &dir);
+    std::env::set_var("KALAH_CACHE", "off");
+    let config = analysis(u64::MAX).config(&game, 24, 1).unwrap();
+    assert_eq!(config.database, Database::File(large.clone()));
+    assert_eq!(config.residence, Residence::Mapped);
+    let none = analysis(size(&small) - 1).config(&game, 24, 1).unwrap();
+    assert_eq!(none.database, Database::None);
+    // Asked for by name, a database is the one named, whatever the cap.
+    let named = Overrides {
+        egdb_seeds: Some(5),
+        ..analysis(0)
+    };
+    assert_eq!(
+        named.config(&game, 24, 1).unwrap().database,
+        Database::Build(5)
+    );
+}

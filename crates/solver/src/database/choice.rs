@@ -184,6 +184,36 @@ impl Database {
         }
     }
 
+    /// The database file already there that best serves an analysis of positions of
+    /// `game` with at most `seeds` seeds in the houses, among those of at most
+    /// `max_bytes` bytes: from the directory or file of a [`Database::Auto`] (the
+    /// environment's), else from its cache, in the order of [`file::candidates`]. Never
+    /// one to build: an analysis within limits reads a file that loads in a fraction of
+    /// its time (mapped), but a build would take longer than the analysis. `None` for any
+    /// other choice, or where no file fits.
+    pub fn existing_file(&self, game: &Game, seeds: usize, max_bytes: u64) -> Option<PathBuf> {
+        let Database::Auto { path, cache } = self else {
+            return None;
+        };
+        let fits = |p: &PathBuf| std::fs::metadata(p).is_ok_and(|m| m.len() <= max_bytes);
+        let best_in = |dir: &Path| {
+            file::candidates(dir, game, seeds)
+                .ok()?
+                .into_iter()
+                .map(|(p, _)| p)
+                .find(fits)
+        };
+        let from_path = path.as_deref().and_then(|path| match path.is_dir() {
+            true => best_in(path),
+            false => Chosen::file(path.to_path_buf())
+                .ok()
+                .filter(|c| c.serves(game))
+                .map(|_| path.to_path_buf())
+                .filter(fits),
+        });
+        from_path.or_else(|| best_in(cache.as_ref()?.dir()))
+    }
+
     /// [`Database::Memory`] made definite.
     pub(crate) fn memory(game: &Game, seeds: usize, solves: usize) -> Chosen {
         Chosen::built(game, egdb_seeds_for(game, seeds, solves).unwrap_or(0))
