@@ -72,6 +72,14 @@ fn solve(cache: &Path) -> (Value, String) {
     (json, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// `kalah egdb cache grow` with `args` (the rules, board and seeds), quietly.
+fn grow(cache: &Path, args: &[&str]) {
+    run(
+        cache,
+        &[&["egdb", "cache", "grow", "-q"][..], args].concat(),
+    );
+}
+
 /// `kalah egdb info` verifies the file (checksum and sampled entries).
 fn verifies(cache: &Path, file: &Path) -> bool {
     command(cache, &["egdb", "info", file.to_str().unwrap()])
@@ -156,19 +164,7 @@ fn cache_lists_grows_and_clears() {
     let held = before["files"][0]["max_seeds"].as_u64().unwrap();
 
     let grown = (held + 1).to_string();
-    run(
-        &cache.0,
-        &[
-            "egdb",
-            "cache",
-            "grow",
-            "--houses",
-            "5",
-            "--max-seeds",
-            &grown,
-            "-q",
-        ],
-    );
+    grow(&cache.0, &["--houses", "5", "--max-seeds", &grown]);
     let after = list(&cache.0);
     let files = after["files"].as_array().unwrap();
     assert_eq!(
@@ -217,20 +213,9 @@ fn oware_reads_a_file_the_cache_or_a_directory_holds_and_never_builds_one() {
     assert!(cache.files().is_empty(), "{:?}", cache.files());
     // A file grown into the cache on purpose is read by the next solve: the start (12
     // seeds) is answered from it, with the graph's value.
-    run(
+    grow(
         &cache.0,
-        &[
-            "egdb",
-            "cache",
-            "grow",
-            "--rules",
-            "oware",
-            "--houses",
-            "3",
-            "--max-seeds",
-            "12",
-            "-q",
-        ],
+        &["--rules", "oware", "--houses", "3", "--max-seeds", "12"],
     );
     assert_eq!(cache.files().len(), 1, "{:?}", cache.files());
     let cached = json(run(&cache.0, &solve));
@@ -306,19 +291,7 @@ fn analysis_reads_a_file_already_there_and_never_builds_one() {
     assert!(cache.files().is_empty(), "{:?}", cache.files());
     // A file the cache already holds is read (mapped), and the interval still holds the
     // value.
-    run(
-        &cache.0,
-        &[
-            "egdb",
-            "cache",
-            "grow",
-            "--houses",
-            "5",
-            "--max-seeds",
-            "12",
-            "-q",
-        ],
-    );
+    grow(&cache.0, &["--houses", "5", "--max-seeds", "12"]);
     let files = cache.files();
     assert_eq!(files.len(), 1, "{files:?}");
     let read = last(run(&cache.0, &analyse));
@@ -331,8 +304,7 @@ fn analysis_reads_a_file_already_there_and_never_builds_one() {
         let off = last(run(&cache.0, &[&analyse[..], &[flag]].concat()));
         assert!(off["egdb_file"].is_null(), "{flag}: {off}");
     }
-    // The same for the time-limited solve and a move of `play --time`-style work: the
-    // cache gains nothing.
+    // A time-limited solve builds none either: the cache gains nothing.
     run(
         &cache.0,
         &[

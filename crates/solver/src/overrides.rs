@@ -89,16 +89,18 @@ impl Overrides {
             return Err(OverrideError::Retrograde { family, option });
         }
         let mut database = self.database().map_err(OverrideError::Environment)?;
-        let existing = match (self.existing_only, &self.egdb, self.egdb_seeds) {
-            (Some(max_bytes), None, None) => Some(database.existing_file(game, seeds, max_bytes)),
-            _ => None,
-        };
-        if let Some(file) = &existing {
-            database = file.clone().map_or(Database::Build(0), Database::File);
+        // A database named by a flag is the one named, whatever the analysis's cap.
+        let existing_only = self
+            .existing_only
+            .filter(|_| self.egdb.is_none() && self.egdb_seeds.is_none());
+        if let Some(max_bytes) = existing_only {
+            database = database
+                .existing_file(game, seeds, max_bytes)
+                .map_or(Database::Build(0), Database::File);
         }
         let mut config =
             Config::for_seeds(game, seeds, solves, &database).map_err(OverrideError::Egdb)?;
-        if existing.is_some() {
+        if existing_only.is_some() {
             // Loaded in a fraction of the analysis's time, never copied.
             config.residence = Residence::Mapped;
         }

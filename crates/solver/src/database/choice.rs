@@ -72,6 +72,14 @@ impl Chosen {
         }
     }
 
+    /// The file at `path` where its header says it was built for the rules and board of
+    /// `game`; `None` where it cannot be read or serves other rules.
+    fn serving(path: &Path, game: &Game) -> Option<Chosen> {
+        Chosen::file(path.to_path_buf())
+            .ok()
+            .filter(|c| c.serves(game))
+    }
+
     /// True where the chosen file was built for the rules and board of `game`.
     fn serves(&self, game: &Game) -> bool {
         match &self.database {
@@ -125,9 +133,7 @@ impl Database {
         // A directory (its best file for the work), or a file for these rules.
         let from_path = path.and_then(|path| match path.is_dir() {
             true => Chosen::directory(path, game, seeds).ok().flatten(),
-            false => Chosen::file(path.to_path_buf())
-                .ok()
-                .filter(|c| c.serves(game)),
+            false => Chosen::serving(path, game),
         });
         let memory = Database::memory(game, seeds, solves);
         match (from_path, cache, memory.seeds) {
@@ -172,10 +178,7 @@ impl Database {
             Database::Auto { path, cache } => {
                 let from_path = path.as_deref().and_then(|path| match path.is_dir() {
                     true => file::find_in(path, game, seeds).ok().flatten(),
-                    false => Chosen::file(path.to_path_buf())
-                        .ok()
-                        .filter(|c| c.serves(game))
-                        .map(|_| path.to_path_buf()),
+                    false => Chosen::serving(path, game).map(|_| path.to_path_buf()),
                 });
                 Ok(from_path.or_else(|| Some(cache.as_ref()?.find(game, seeds)?.0)))
             }
@@ -205,9 +208,7 @@ impl Database {
         };
         let from_path = path.as_deref().and_then(|path| match path.is_dir() {
             true => best_in(path),
-            false => Chosen::file(path.to_path_buf())
-                .ok()
-                .filter(|c| c.serves(game))
+            false => Chosen::serving(path, game)
                 .map(|_| path.to_path_buf())
                 .filter(fits),
         });
