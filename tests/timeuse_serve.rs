@@ -87,3 +87,60 @@ fn the_board_shows_large_positions_within_a_time_budget_and_solves_small_ones() 
         assert_eq!(server.get(&path).status, 400, "time={bad}");
     }
 }
+
+#[test]
+fn the_boards_analysis_reads_a_database_file_already_there_and_keeps_its_solver() {
+    // A cache holding one small Kalah(5) file, made by the command line.
+    let cache = std::env::temp_dir().join(format!("kalah-serve-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let grown = std::process::Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env("KALAH_CACHE", &cache)
+        .env_remove("KALAH_EGDB_PATH")
+        .env_remove("KALAH_CACHE_MAX_MB")
+        .args([
+            "egdb",
+            "cache",
+            "grow",
+            "-q",
+            "--houses",
+            "5",
+            "--max-seeds",
+            "12",
+        ])
+        .output()
+        .expect("kalah runs");
+    assert!(grown.status.success(), "{grown:?}");
+    let files = || {
+        let mut f: Vec<_> = std::fs::read_dir(&cache)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        f.sort();
+        f
+    };
+    let before = files();
+    assert_eq!(before.len(), 1, "{before:?}");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_kalah"));
+    command.env("KALAH_CACHE", &cache);
+    let server = serve::Server::spawn(command, &["--threads", "1"]);
+    // Kalah(5,10) does not solve quickly: the anytime analysis, which reads the file
+    // (the client told so once) and builds none.
+    let loading = |events: &[(String, Value)]| {
+        events
+            .iter()
+            .any(|(name, d)| name == "status" && d["message"].as_str().unwrap().contains("loading"))
+    };
+    let name = before[0].to_str().unwrap();
+    for first in [true, false] {
+        let events = server.analysis("houses=5&seeds=10&time=0.3");
+        let (last, done) = events.last().unwrap();
+        assert_eq!(last, "done", "{events:?}");
+        assert_eq!(done["egdb_file"], name, "{done}");
+        assert!(done["lower"].as_i64() <= done["upper"].as_i64(), "{done}");
+        assert!(done["best_turn"].is_string(), "{done}");
+        // The second analysis finds the solver kept: nothing is loaded again.
+        assert_eq!(loading(&events), first, "{events:?}");
+    }
+    assert_eq!(files(), before, "the analysis builds no database");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&cache);
+}

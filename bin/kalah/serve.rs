@@ -55,16 +55,21 @@ pub struct Args {
 
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let solver = args.solver.clone();
+    let configure = |solver: SolverArgs| -> Arc<kalah_serve::Configure> {
+        Arc::new(move |game, seeds, solves| {
+            solver
+                .config(game, seeds, solves)
+                .map_err(|e| e.to_string())
+        })
+    };
     let options = kalah_serve::Options {
         addr: SocketAddr::new(args.bind, args.port),
         open: args.open,
         max_analyses: args.max_analyses as usize,
-        configure: Arc::new(move |game, seeds, solves| {
-            solver
-                .config(game, seeds, solves)
-                .map_err(|e| e.to_string())
-        }),
+        configure: configure(args.solver.clone()),
+        // The analysis's solver is kept per rules, so a file is loaded once, whatever
+        // the budget of each request: the cap of an analysis without a time limit.
+        configure_analysis: configure(args.solver.for_analysis(None)),
     };
     Ok(kalah_serve::run(&options, out)?)
 }

@@ -15,7 +15,10 @@
 //! [`kalah_analysis::play::solves_quickly`] judges it for the engine of `kalah play`) is
 //! given the anytime analysis instead, within the request's time budget: each turn's
 //! evaluation, depth and proven interval as they improve (`estimate` events), exact
-//! where the analysis proves the value in time.
+//! where the analysis proves the value in time. It builds no endgame database (a build
+//! takes longer than the analysis) but reads a file already there, and its solvers are
+//! kept per rule set too, so the file is loaded once and the table serves the next
+//! position.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -55,7 +58,10 @@ type Built = Result<(Arc<Solver>, usize), String>;
 /// The analyses running and the solvers they share.
 pub struct Analyses {
     configure: Arc<Configure>,
+    configure_analysis: Arc<Configure>,
     solvers: Mutex<VecDeque<Kept>>,
+    /// The solvers of the anytime analyses, kept as `solvers` are (`workers` unused).
+    timed: Mutex<VecDeque<Kept>>,
     /// The live analyses, the solvers being made for them, and the slots of the limit.
     work: Arc<Work<Rules, Built>>,
     stopping: AtomicBool,
@@ -112,11 +118,18 @@ impl Sink {
 
 impl Analyses {
     /// No analysis yet; at most `max` at a time (builds and solves taking the same
-    /// slots), solvers configured by `configure`.
-    pub fn new(configure: Arc<Configure>, max: usize) -> Analyses {
+    /// slots), solvers configured by `configure`, those of the anytime analyses by
+    /// `configure_analysis`.
+    pub fn new(
+        configure: Arc<Configure>,
+        configure_analysis: Arc<Configure>,
+        max: usize,
+    ) -> Analyses {
         Analyses {
             configure,
+            configure_analysis,
             solvers: Mutex::new(VecDeque::new()),
+            timed: Mutex::new(VecDeque::new()),
             work: Arc::new(Work::new(max)),
             stopping: AtomicBool::new(false),
         }
@@ -235,11 +248,7 @@ impl Analyses {
                 return Ok(solver);
             }
             let solver = Arc::new(make_solver(game, config, cancel)?);
-            let mut solvers = lock(&me.solvers);
-            if solvers.len() >= SOLVERS_KEPT {
-                solvers.pop_front();
-            }
-            solvers.push_back((rules, solver.clone(), workers));
+            keep(&me.solvers, (rules, solver.clone(), workers));
             Ok((solver, workers))
         };
         self.work
@@ -247,22 +256,30 @@ impl Analyses {
             .map_err(stopped)?
     }
 
-    /// A solver for one anytime analysis of `game`: every thread on it, and no endgame
-    /// database (building one would take longer than the analysis).
-    fn timed_solver(&self, game: &Game) -> Result<Solver, String> {
-        let mut config = (self.configure)(game, game.capacity(), 1)?;
-        config.database = Database::Build(0);
-        Solver::new(game.clone(), config).map_err(|e| e.to_string())
+    /// The solver of the anytime analyses of `game`'s rules, every thread on it: kept
+    /// from an earlier one, else made (the client told which database file it reads, if
+    /// any). It builds no endgame database, which would take longer than the analysis,
+    /// but reads a file already there ([`Options::configure_analysis`]).
+    ///
+    /// [`Options::configure_analysis`]: crate::Options::configure_analysis
+    fn timed_solver(&self, game: &Game, sink: &Sink) -> Result<Arc<Solver>, String> {
+        let rules = *game.rules();
+        if let Some((solver, _)) = kept(&self.timed, &rules) {
+            return Ok(solver);
+        }
+        let config = (self.configure_analysis)(game, game.capacity(), 1)?;
+        if matches!(config.database, Database::File(_)) {
+            sink.status(&preparing(&config.database));
+        }
+        let solver = Arc::new(make_solver(game.clone(), config, &sink.cancel)?);
+        // Another analysis of these rules may have made one meanwhile: either serves.
+        keep(&self.timed, (rules, solver.clone(), 1));
+        Ok(solver)
     }
 
     /// The solver kept for `rules`, marked as the most recently used.
     fn kept(&self, rules: &Rules) -> Option<(Arc<Solver>, usize)> {
-        let mut solvers = lock(&self.solvers);
-        let i = solvers.iter().position(|(r, _, _)| r == rules)?;
-        let entry = solvers.remove(i)?;
-        let kept = (entry.1.clone(), entry.2);
-        solvers.push_back(entry);
-        Some(kept)
+        kept(&self.solvers, rules)
     }
 
     /// Solves every turn of the position, sending the events of docs/serve.md; a
@@ -282,7 +299,7 @@ impl Analyses {
             return Ok(());
         }
         if !kalah_analysis::play::solves_quickly(game, pos) {
-            let solver = self.timed_solver(game)?;
+            let solver = self.timed_solver(game, sink)?;
             let _slot = self.slot(sink)?;
             return estimate_turns(&solver, setup, &steps, budget, sink);
         }
@@ -388,9 +405,10 @@ fn estimate_turns(
         budget.as_secs_f64()
     ));
     let limits = Limits::time(budget);
+    let file = kalah_analysis::wire::report::egdb_file(solver);
     let a = solver
         .analyse(pos, &limits, &sink.cancel, &mut |a| {
-            sink.send("estimate", estimate_event(h, steps, a, budget))
+            sink.send("estimate", estimate_event(h, steps, a, budget, &file))
         })
         .map_err(|e| e.to_string())?;
     if sink.cancel.load(Relaxed) {
@@ -400,7 +418,7 @@ fn estimate_turns(
         kalah_solver::line::replay(&setup.game, pos, &a.pv, a.bounds_from_south().0)
             .map_err(|e| format!("internal error, please report it: {e}"))?;
     }
-    let mut done = estimate_event(h, steps, &a, budget);
+    let mut done = estimate_event(h, steps, &a, budget, &file);
     let (lo, _) = a.bounds_from_south();
     let sign = pos.side_to_move().sign();
     done["over"] = json!(false);
@@ -413,9 +431,16 @@ fn estimate_turns(
 
 /// One report of an anytime analysis as an event: the depth, the evaluation and the
 /// proven interval (from South), whether it is exact, the best turn (its `index` among
-/// `steps`) and line, the work, the budget, and every turn (`turns`: index, turn, eval,
-/// eval_for_mover, depth, lower, upper, exact), best first.
-fn estimate_event(h: usize, steps: &[Step], a: &kalah_solver::Analysis, budget: Duration) -> Value {
+/// `steps`) and line, the work, the budget, the endgame database file read (`egdb_file`,
+/// null for none), and every turn (`turns`: index, turn, eval, eval_for_mover, depth,
+/// lower, upper, exact), best first.
+fn estimate_event(
+    h: usize,
+    steps: &[Step],
+    a: &kalah_solver::Analysis,
+    budget: Duration,
+    egdb_file: &Option<String>,
+) -> Value {
     let index = |t: &kalah_solver::Turn| steps.iter().position(|s| s.turn == *t);
     let turns: Vec<Value> = a
         .turns
@@ -443,6 +468,7 @@ fn estimate_event(h: usize, steps: &[Step], a: &kalah_solver::Analysis, budget: 
         "nodes": a.nodes,
         "seconds": a.elapsed.as_secs_f64(),
         "budget": budget.as_secs_f64(),
+        "egdb_file": egdb_file,
     })
 }
 
@@ -562,6 +588,28 @@ fn stopped(e: Stopped) -> String {
         Stopped::Cancelled => CANCELLED.to_string(),
         Stopped::Failed(why) => why,
     }
+}
+
+/// The solver kept in `solvers` for `rules` and how many turns it solves at once, marked
+/// as the most recently used.
+fn kept(solvers: &Mutex<VecDeque<Kept>>, rules: &Rules) -> Option<(Arc<Solver>, usize)> {
+    let mut solvers = lock(solvers);
+    let i = solvers.iter().position(|(r, _, _)| r == rules)?;
+    let entry = solvers.remove(i)?;
+    let kept = (entry.1.clone(), entry.2);
+    solvers.push_back(entry);
+    Some(kept)
+}
+
+/// Keeps `entry` in `solvers` as the most recently used, in place of one of the same
+/// rules, the least recently used going where [`SOLVERS_KEPT`] are already kept.
+fn keep(solvers: &Mutex<VecDeque<Kept>>, entry: Kept) {
+    let mut solvers = lock(solvers);
+    solvers.retain(|(rules, _, _)| *rules != entry.0);
+    if solvers.len() >= SOLVERS_KEPT {
+        solvers.pop_front();
+    }
+    solvers.push_back(entry);
 }
 
 /// Locks a mutex, whether or not a thread panicked while holding it (the data is a list

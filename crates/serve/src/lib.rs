@@ -64,6 +64,10 @@ pub struct Options {
     /// The solver configuration for a game (the command line's solver options). Each
     /// turn of a position gets one search thread, and `threads` turns are solved at once.
     pub configure: Arc<Configure>,
+    /// The configuration for the anytime analysis of a position too large to solve at
+    /// once: the same options, with no database built (a build takes longer than the
+    /// analysis) and a file already there read where one serves the rules and board.
+    pub configure_analysis: Arc<Configure>,
 }
 
 /// The state every handler shares.
@@ -133,6 +137,7 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
     }
     let analyses = Arc::new(Analyses::new(
         options.configure.clone(),
+        options.configure_analysis.clone(),
         options.max_analyses,
     ));
     let token = guard::new_token();

@@ -504,7 +504,8 @@
     else if (an.done && an.done.exact === false) {
       text = 'Not proved within ' + secs(an.done.budget || 0) + ': depth ' + an.done.depth + ', heuristic ≈' +
         fmt(an.done.eval) + ' for South, proven ' + fmtRange(an.done.lower, an.done.upper) + ' (' +
-        nodes(an.done.nodes) + ' nodes). Raise the time budget and analyse again for more.';
+        nodes(an.done.nodes) + ' nodes' + (an.done.egdb_file ? ', endgame database ' +
+        an.done.egdb_file.split(/[\\/]/).pop() : '') + '). Raise the time budget and analyse again for more.';
     } else if (an.done && an.done.budget != null) {
       text = 'Proved by the analysis in ' + secs(an.done.seconds || 0) + ', ' + nodes(an.done.nodes) + ' nodes.';
     } else if (rep && !an.done && !an.stopped) {
