@@ -301,3 +301,73 @@ fn a_command_sent_right_after_bestmove_is_taken() {
         assert!(lines.iter().all(|l| !l.starts_with("error ")), "{lines:?}");
     }
 }
+
+#[test]
+fn bao_is_played_through_the_protocol_in_its_own_notation() {
+    use kalah_core::bao::BaoRules;
+    let mut e = Engine::start(&[]);
+    e.send("rules bao --houses 4 --seeds 2");
+    let lines = e.go("go depth 3 multi 0");
+    let start = BaoRules::new(4, 2).unwrap().start();
+    let legal: Vec<String> = start.legal().moves().map(|m| m.to_string()).collect();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for info in &infos {
+        assert!(
+            ["none", "win", "loss"].contains(&field(info, "proven")),
+            "{info}"
+        );
+        assert!(field(info, "eval").parse::<i32>().is_ok(), "{info}");
+    }
+    // Every root move listed (multi 0), and the best one is South's and legal.
+    let turns = lines.iter().filter(|l| l.starts_with("info turn")).count();
+    assert!(turns >= legal.len(), "{lines:?}");
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .to_string();
+    assert!(legal.contains(&best), "{best} not in {legal:?}");
+    // After it, North (lower-case rows) is to move.
+    let after = start.try_play(start.parse_move(&best).unwrap()).unwrap().0;
+    e.send(&format!("position start moves {best}"));
+    let reply = e.go("go depth 2");
+    let north = reply.last().unwrap().strip_prefix("bestmove ").unwrap();
+    if after.is_over() || after.legal().is_empty() {
+        assert_eq!(north, "none", "{reply:?}");
+    } else {
+        assert!(
+            after.parse_move(north).is_ok(),
+            "{north} is not North's: {reply:?}"
+        );
+    }
+    // A board of four rows is taken; options, boards and moves of other rules are not.
+    e.send(&format!("position {after}"));
+    e.send("isready");
+    assert_eq!(e.next(), "readyok");
+    for bad in [
+        "rules bao --capture empty",
+        "position 4,4,4,4,4,4,0,4,4,4,4,4,4,0:S",
+        "position start moves 3",
+        "position start moves a1+",
+    ] {
+        e.send(bad);
+        let line = e.next();
+        assert!(line.starts_with("error "), "{bad}: {line}");
+    }
+    // Back to Kalah: its turns again.
+    e.send("rules --houses 3 --seeds 2");
+    let kalah = e.go("go depth 2");
+    let turn = kalah.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let game = Game::new(Rules::kalah(3, 2)).unwrap();
+    assert!(
+        notation::play_moves(&game, game.start(), turn).is_ok(),
+        "{kalah:?}"
+    );
+    let (ok, _) = e.close();
+    assert!(ok);
+}

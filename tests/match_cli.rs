@@ -209,3 +209,74 @@ fn bad_settings_and_a_silent_engine_are_clear_errors() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_bao_match_against_the_engine_adds_up_and_its_games_replay() {
+    use kalah_core::bao::{BaoPosition, BaoRules};
+    let dir = scratch("bao");
+    let file = dir.path().join("games.jsonl");
+    let engine = format!("{} engine --threads 1 --quiet", env!("CARGO_BIN_EXE_kalah"));
+    let out = kalah(&[
+        "match",
+        "--rules",
+        "bao",
+        "--houses",
+        "6",
+        "--count",
+        "6",
+        "--depth1",
+        "3",
+        "--depth2",
+        "2",
+        "--engine2",
+        &engine,
+        "--json",
+        "--quiet",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["rules"], "Bao(6,2)");
+    let rules = BaoRules::new(6, 2).unwrap();
+    let mut points = 0.0;
+    let text = std::fs::read_to_string(&file).unwrap();
+    for line in text.lines() {
+        let g: Value = serde_json::from_str(line).unwrap();
+        let mut pos: BaoPosition = rules.start();
+        let mut seen = std::collections::HashMap::new();
+        let opening = strings(&g["opening_moves"]);
+        for (k, m) in opening.iter().chain(&strings(&g["moves"])).enumerate() {
+            if k >= opening.len() {
+                *seen.entry(pos).or_insert(0) += 1;
+            }
+            pos = pos.try_play(pos.parse_move(m).unwrap()).unwrap().0;
+        }
+        // The result is the rules': the side to move at the end has lost, or the last
+        // position came back a third time.
+        let (winner, score) = if pos.is_over() || pos.legal().is_empty() {
+            let w = if pos.side().sign() > 0 {
+                "north"
+            } else {
+                "south"
+            };
+            (Value::from(w), -pos.side().sign())
+        } else {
+            assert_eq!(seen.get(&pos), Some(&2), "{line}");
+            (Value::Null, 0)
+        };
+        assert_eq!(g["winner"], winner, "{line}");
+        assert_eq!(g["score"], score, "{line}");
+        points += g["player1_points"].as_f64().unwrap();
+    }
+    assert_eq!(points, summary["points"].as_f64().unwrap());
+    // Options of the sowing games do not apply.
+    let bad = kalah(&["match", "--rules", "bao", "--capture", "empty"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("does not apply"));
+}

@@ -264,7 +264,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// The exit of a match: an error when a player failed or Ctrl-C stopped it.
-fn finish(
+pub(crate) fn finish(
     failure: Option<Failure>,
     names: &[String; 2],
     played: usize,
@@ -311,7 +311,7 @@ fn exact_solver(args: &Args, game: &Game) -> Result<Option<kalah_solver::Solver>
 }
 
 /// `55.0% ± 6.1%`.
-fn percent(score: &Score) -> String {
+pub(crate) fn percent(score: &Score) -> String {
     match score.half_width95() {
         Some(hw) => format!("{:.1}% ± {:.1}%", 100.0 * score.mean(), 100.0 * hw),
         None => format!("{:.1}%", 100.0 * score.mean()),
@@ -327,13 +327,6 @@ fn report(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let s = &outcome.score;
-    let hw = s.half_width95();
-    let from = if s.pairs.len() >= 2 { "pairs" } else { "games" };
-    let elo_range = hw.map(|hw| {
-        let lo = kalah_analysis::matches::score::elo((s.mean() - hw).max(0.0));
-        let hi = kalah_analysis::matches::score::elo((s.mean() + hw).min(1.0));
-        (lo, hi)
-    });
     let known: usize = outcome
         .games
         .iter()
@@ -347,59 +340,35 @@ fn report(
         }
     }
     if args.json {
-        let v = json!({
-            "rules": game.rules().to_string(),
-            "players": names,
-            "games": s.played(),
-            "wins": s.wins,
-            "draws": s.draws,
-            "losses": s.losses,
-            "points": s.points(),
-            "score": s.mean(),
-            "interval95": hw,
-            "interval_from": from,
-            "elo": s.elo(),
-            "exact_values": {"known": known, "positions": positions},
-            "accuracy": acc.iter().map(|a| json!({
-                "judged": a.judged,
-                "mistakes": a.mistakes,
-                "seeds_lost": a.seeds_lost,
-            })).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{v}")?;
+        let mut v = score_json(&game.rules().to_string(), names, s);
+        v.extend([
+            (
+                "exact_values".to_string(),
+                json!({"known": known, "positions": positions}),
+            ),
+            (
+                "accuracy".to_string(),
+                json!(acc
+                    .iter()
+                    .map(|a| json!({
+                        "judged": a.judged,
+                        "mistakes": a.mistakes,
+                        "seeds_lost": a.seeds_lost,
+                    }))
+                    .collect::<Vec<_>>()),
+            ),
+        ]);
+        writeln!(out, "{}", Value::Object(v))?;
         return Ok(());
     }
-    writeln!(out, "match: {}", game.rules())?;
-    writeln!(out, "player 1: {}", names[0])?;
-    writeln!(out, "player 2: {}", names[1])?;
-    writeln!(
-        out,
-        "games: {} ({} openings of {} random turns, seed {}, each with both colours)",
-        s.played(),
-        s.played().div_ceil(2),
+    write_score(
+        &game.rules().to_string(),
+        names,
+        s,
         args.opening_turns,
-        args.seed
-    )?;
-    writeln!(
+        args.seed,
         out,
-        "player 1: {} wins, {} draws, {} losses: {} of {} points = {} (95% interval from the {from})",
-        s.wins,
-        s.draws,
-        s.losses,
-        s.points(),
-        s.played(),
-        percent(s)
     )?;
-    let bound = |e: Option<f64>, inf: &str| e.map_or(inf.to_string(), |e| format!("{e:+.0}"));
-    if let Some((lo, hi)) = elo_range {
-        writeln!(
-            out,
-            "Elo difference: {} (95%: {} to {})",
-            bound(s.elo(), "unbounded"),
-            bound(lo, "-inf"),
-            bound(hi, "+inf")
-        )?;
-    }
     if positions > 0 {
         writeln!(
             out,
@@ -416,6 +385,77 @@ fn report(
                 a.seeds_lost
             )?;
         }
+    }
+    Ok(())
+}
+
+/// The fields of a match's JSON result that every game has: the rules, the players and
+/// the score with its interval and Elo.
+pub(crate) fn score_json(
+    rules: &str,
+    names: &[String; 2],
+    s: &Score,
+) -> serde_json::Map<String, Value> {
+    let v = json!({
+        "rules": rules,
+        "players": names,
+        "games": s.played(),
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "points": s.points(),
+        "score": s.mean(),
+        "interval95": s.half_width95(),
+        "interval_from": if s.pairs.len() >= 2 { "pairs" } else { "games" },
+        "elo": s.elo(),
+    });
+    match v {
+        Value::Object(map) => map,
+        _ => unreachable!("a JSON object"),
+    }
+}
+
+/// The text of a match's result that every game has: the rules, the players, the games,
+/// the score with its 95% interval and the Elo difference.
+pub(crate) fn write_score(
+    rules: &str,
+    names: &[String; 2],
+    s: &Score,
+    opening_turns: u64,
+    seed: u64,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let from = if s.pairs.len() >= 2 { "pairs" } else { "games" };
+    writeln!(out, "match: {rules}")?;
+    writeln!(out, "player 1: {}", names[0])?;
+    writeln!(out, "player 2: {}", names[1])?;
+    writeln!(
+        out,
+        "games: {} ({} openings of {opening_turns} random turns, seed {seed}, each with both colours)",
+        s.played(),
+        s.played().div_ceil(2),
+    )?;
+    writeln!(
+        out,
+        "player 1: {} wins, {} draws, {} losses: {} of {} points = {} (95% interval from the {from})",
+        s.wins,
+        s.draws,
+        s.losses,
+        s.points(),
+        s.played(),
+        percent(s)
+    )?;
+    let bound = |e: Option<f64>, inf: &str| e.map_or(inf.to_string(), |e| format!("{e:+.0}"));
+    if let Some(hw) = s.half_width95() {
+        let lo = kalah_analysis::matches::score::elo((s.mean() - hw).max(0.0));
+        let hi = kalah_analysis::matches::score::elo((s.mean() + hw).min(1.0));
+        writeln!(
+            out,
+            "Elo difference: {} (95%: {} to {})",
+            bound(s.elo(), "unbounded"),
+            bound(lo, "-inf"),
+            bound(hi, "+inf")
+        )?;
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! `--rules bao`: Bao la Kujifunza (docs/bao.md) in `show`, `perft`, `solve`, `openings`,
-//! `play`, `analyse`, `batch` and `export`. Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
+//! `play`, `analyse`, `batch`, `export` and `match` (`kalah engine` takes `rules bao`). Its options (`--houses N` pits a row, `--seeds S`, a position of four rows)
 //! are not those of the sowing games, so a command line naming `--rules bao` is parsed here,
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
@@ -7,6 +7,7 @@
 mod analyse;
 mod batch;
 mod export;
+mod matches;
 mod play;
 mod show;
 mod solve;
@@ -21,8 +22,8 @@ use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 use crate::error::CliError;
 
 /// The subcommands that play Bao.
-const COMMANDS: [&str; 8] = [
-    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export",
+const COMMANDS: [&str; 9] = [
+    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
 ];
 
 /// Whether the command line names `--rules bao`.
@@ -35,6 +36,13 @@ pub fn requested(args: &[OsString]) -> bool {
 /// Runs a command line that names `--rules bao`, writing to `out`.
 pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let command = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    if command == "engine" {
+        return Err(CliError::Input(
+            "kalah engine takes Bao through its protocol: start it without --rules and send \
+             `rules bao --houses N --seeds S` (docs/engine.md)"
+                .to_string(),
+        ));
+    }
     if !COMMANDS.contains(&command) {
         return Err(CliError::Input(format!(
             "kalah {command} does not play --rules bao: the commands of Bao are {}",
@@ -63,6 +71,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         BaoCommand::Analyse(a) => analyse::analyse(a, out),
         BaoCommand::Batch(a) => batch::batch(a, out),
         BaoCommand::Export(a) => export::export(a, out),
+        BaoCommand::Match(a) => matches::run(a, out),
     }
 }
 
@@ -85,6 +94,7 @@ enum BaoCommand {
     Analyse(analyse::AnalyseArgs),
     Batch(batch::BatchArgs),
     Export(export::ExportArgs),
+    Match(matches::MatchArgs),
 }
 
 /// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,
@@ -108,11 +118,11 @@ pub struct BaoArgs {
     /// back row b_N..b_1, North's front row a_N..a_1, South's front row A_1..A_N, South's
     /// back row B_1..B_N), then the side to move, e.g. `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`
     #[arg(long, value_name = "POSITION")]
-    position: Option<String>,
+    pub position: Option<String>,
 
     /// Moves to play first, separated by spaces or commas, e.g. `"A3+ b8-"`
     #[arg(long, value_name = "LIST")]
-    moves: Option<String>,
+    pub moves: Option<String>,
 }
 
 impl BaoArgs {

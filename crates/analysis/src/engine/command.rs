@@ -26,6 +26,8 @@ pub enum RulesSpec {
     /// The exact rules, written as [`Rules`]'s one-line description
     /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
     Exact(Rules),
+    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, module [`super::bao`]).
+    Bao(kalah_core::bao::BaoRules),
 }
 
 /// The limits and view of one `go`.
@@ -126,6 +128,9 @@ fn shortened(word: &str) -> String {
 fn parse_rules(words: &[&str]) -> Result<RulesSpec, ProtocolError> {
     if words.is_empty() {
         return bad("`rules` needs a preset, options such as `--houses 4 --seeds 3`, or a description such as `Kalah(6,4) capture=standard`");
+    }
+    if super::bao::requested(words) {
+        return super::bao::parse_rules(words).map(RulesSpec::Bao);
     }
     if words[0].contains('(') {
         return words

@@ -3,6 +3,7 @@
 //! anytime analysis on a thread of its own and writes its `info` lines and `bestmove`,
 //! so that programs can drive the engine and play against it, in the spirit of UCI.
 
+pub mod bao;
 pub mod command;
 
 use std::io::{self, Write};
@@ -10,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use kalah_core::bao::BaoPosition;
 use kalah_core::{notation, Game, Position};
 use kalah_solver::{line, Solver};
 
@@ -50,6 +52,8 @@ pub struct Session {
     spec: RulesSpec,
     game: Game,
     pos: Position,
+    /// The Bao position, where the rules are Bao's (then `game` and `pos` are unused).
+    bao: Option<BaoPosition>,
     solver: Option<Arc<Solver>>,
     make_solver: SolverFactory,
     out: Out,
@@ -74,6 +78,7 @@ impl Session {
             spec: RulesSpec::Options(RuleOptions::default()),
             game,
             pos,
+            bao: None,
             solver: None,
             make_solver,
             out,
@@ -162,14 +167,23 @@ impl Session {
 
     /// `rules`: the new game from its start.
     fn set_rules(&mut self, spec: RulesSpec) -> Result<(), ProtocolError> {
-        let (game, pos) = setup_position(&spec, None, &[])?;
+        if let RulesSpec::Bao(rules) = &spec {
+            self.bao = Some(rules.start());
+        } else {
+            let (game, pos) = setup_position(&spec, None, &[])?;
+            self.bao = None;
+            self.use_game(game, pos);
+        }
         self.spec = spec;
-        self.use_game(game, pos);
         Ok(())
     }
 
     /// `position`: the board (else the start) under the current rules, moves played.
     fn set_position(&mut self, board: Option<&str>, moves: &[String]) -> Result<(), ProtocolError> {
+        if let RulesSpec::Bao(rules) = &self.spec {
+            self.bao = Some(bao::setup_position(rules, board, moves)?);
+            return Ok(());
+        }
         let (game, pos) = setup_position(&self.spec, board, moves)?;
         self.use_game(game, pos);
         Ok(())
@@ -186,6 +200,9 @@ impl Session {
 
     /// `go`: the analysis of the position on a thread of its own.
     fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
+        if let Some(pos) = self.bao {
+            return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
+        }
         let solver = match &self.solver {
             Some(s) => s.clone(),
             None => {
@@ -194,15 +211,24 @@ impl Session {
                 s
             }
         };
+        let pos = self.pos;
+        self.spawn(move |flag, out| run_go(&solver, &pos, &go, flag, out))
+    }
+
+    /// Runs the analysis `run` on a thread of its own: it writes its `info` lines and
+    /// returns the `bestmove` line, written once it has answered.
+    fn spawn<F>(&mut self, run: F) -> Result<(), ProtocolError>
+    where
+        F: FnOnce(&AtomicBool, &Out) -> io::Result<String> + Send + 'static,
+    {
         let cancel = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
-        let (flag, done, out, pos) = (cancel.clone(), answered.clone(), self.out.clone(), self.pos);
+        let (flag, done, out) = (cancel.clone(), answered.clone(), self.out.clone());
         let handle = std::thread::Builder::new()
             .name("kalah-engine-go".into())
             .spawn(move || {
                 // A reader gone away ends the session's output; nothing more to tell it.
-                let best = run_go(&solver, &pos, &go, &flag, &out)
-                    .unwrap_or_else(|_| "bestmove none".to_string());
+                let best = run(&flag, &out).unwrap_or_else(|_| "bestmove none".to_string());
                 done.store(true, Relaxed);
                 let _ = say(&out, &best);
             })
@@ -315,6 +341,9 @@ pub fn setup_position(
             };
             Ok((game, pos))
         }
+        RulesSpec::Bao(_) => Err(ProtocolError(
+            "the rules are Bao's: its positions are set up by bao::setup_position".into(),
+        )),
     }
 }
 

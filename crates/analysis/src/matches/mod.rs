@@ -4,6 +4,7 @@
 //! engine's own analysis under some limits ([`SearchPlayer`]) or a program that speaks
 //! the engine protocol ([`protocol::ProtocolPlayer`]).
 
+pub mod bao;
 pub mod protocol;
 pub mod score;
 
@@ -407,16 +408,35 @@ pub fn run_match(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
-    let pairs = plan.games.div_ceil(2);
-    let openings = openings(game, pairs, plan.opening_turns, plan.seed);
+    let openings = openings(game, plan.games.div_ceil(2), plan.opening_turns, plan.seed);
+    let play = |k: usize, south: usize| {
+        let mut record = play_game(game, &openings[k], players, south)?;
+        if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
+            record.values = exact_values(game, solver, &record, plan.exact_nodes);
+        }
+        Ok(record)
+    };
+    run_pairs(openings.len(), stop, on_game, play)
+}
+
+/// The games of `pairs` openings, each played by `play(opening, south)` with player 0 as
+/// South and then as North, scored for player 0; `on_game` sees each game as it ends.
+/// Raising `stop` ends the match after the game in progress; a player's failure ends it
+/// too, with the games played so far.
+pub fn run_pairs(
+    pairs: usize,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameRecord, &Score),
+    mut play: impl FnMut(usize, usize) -> Result<GameRecord, Failure>,
+) -> MatchOutcome {
     let mut outcome = MatchOutcome::default();
-    for (k, opening) in openings.iter().enumerate() {
+    for k in 0..pairs {
         let mut pair = 0.0;
         for south in [0, 1] {
             if stop.load(Relaxed) {
                 return outcome;
             }
-            let mut record = match play_game(game, opening, players, south) {
+            let mut record = match play(k, south) {
                 Ok(r) => r,
                 Err(f) => {
                     outcome.failure = Some(f);
@@ -425,9 +445,6 @@ pub fn run_match(
             };
             record.index = outcome.games.len();
             record.opening = k;
-            if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
-                record.values = exact_values(game, solver, &record, plan.exact_nodes);
-            }
             pair += record.points(0);
             outcome.score.add_game(record.points(0));
             outcome.games.push(record);

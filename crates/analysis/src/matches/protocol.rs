@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use kalah_core::{Game, Position, Rules};
+use kalah_core::{Game, Position};
 use kalah_io::LineReader;
 
 use super::{Player, PlayerError};
@@ -22,7 +22,8 @@ pub struct ProtocolPlayer {
     lines: Receiver<String>,
     go: Go,
     timeout: Duration,
-    rules: Option<Rules>,
+    /// The last `rules` line sent.
+    rules: Option<String>,
 }
 
 impl ProtocolPlayer {
@@ -131,9 +132,17 @@ impl Player for ProtocolPlayer {
         moves: &[String],
         _: &Position,
     ) -> Result<String, PlayerError> {
-        if self.rules != Some(*game.rules()) {
-            self.send(&rules_line(game.rules()))?;
-            self.rules = Some(*game.rules());
+        self.best_move(&rules_line(game.rules()), moves)
+    }
+}
+
+impl ProtocolPlayer {
+    /// The program's move in the game of `rules` (its `rules` line, sent when it
+    /// changes) after `moves` from the start.
+    pub fn best_move(&mut self, rules: &str, moves: &[String]) -> Result<String, PlayerError> {
+        if self.rules.as_deref() != Some(rules) {
+            self.send(rules)?;
+            self.rules = Some(rules.to_string());
         }
         self.send(&position_line(None, moves))?;
         self.send(&go_line(&self.go))?;

@@ -1,0 +1,218 @@
+//! `kalah match --rules bao`: two settings of Bao's anytime analysis (or it and a program
+//! speaking the engine protocol's Bao) play a match from random openings with the colours
+//! swapped; the score with its error bar, the games as JSON lines. The match itself is
+//! [`kalah_analysis::matches::bao`].
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use kalah_analysis::engine::command::seconds;
+use kalah_analysis::engine::Go;
+use kalah_analysis::matches::bao::{run_match, BaoPlayer, BaoSearchPlayer};
+use kalah_analysis::matches::protocol::ProtocolPlayer;
+use kalah_analysis::matches::{GameRecord, MatchPlan};
+use kalah_solver::Limits;
+use serde_json::{json, Value};
+
+use super::BaoArgs;
+use crate::analysis_io::{interrupt_flag, invalid, progress_bar};
+use crate::error::CliError;
+use crate::r#match::{finish, percent, score_json, write_score};
+
+/// The time per move of a player given no limit, in seconds.
+const DEFAULT_SECONDS: f64 = 0.1;
+
+/// Play a Bao match between two settings of the anytime analysis, or against a program
+/// that speaks the engine protocol (docs/engine.md, `rules bao`), and report the score
+/// with its error bar.
+///
+/// The openings are the positions after --opening-turns random moves from the start
+/// (seeded by --seed), each played twice with the colours swapped. Each player moves
+/// within its own limits (--time1/--nodes1/--depth1, the same with 2; 0.1 s a move when
+/// none is given). A game ends when the mover's front row is empty or it cannot move (the
+/// other player wins) or when a position comes back a third time (a draw); one still
+/// going after 1000 moves is a draw, marked adjudicated. --games FILE keeps every game as
+/// a JSON line. Ctrl-C stops after the game in progress and reports the games played.
+///
+/// Example: `kalah match --rules bao --houses 4 --count 20 --depth1 4 --depth2 2`
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// Games to play (an odd number is raised by one: every opening twice)
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    count: u64,
+
+    /// Random moves from the start in each opening
+    #[arg(long, value_name = "K", default_value_t = 2,
+          value_parser = clap::value_parser!(u64).range(0..=40))]
+    opening_turns: u64,
+
+    /// The seed of the random openings
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+
+    /// Player 1's time per move, in seconds
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    time1: Option<Duration>,
+    /// Player 1's nodes per move
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes1: Option<u64>,
+    /// Player 1's depth per move, in moves (1 to 120)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth1: Option<u8>,
+
+    /// Player 2's time per move, in seconds
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    time2: Option<Duration>,
+    /// Player 2's nodes per move
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes2: Option<u64>,
+    /// Player 2's depth per move, in moves (1 to 120)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth2: Option<u8>,
+
+    /// Player 2 is this program, speaking the engine protocol (its words split at blanks;
+    /// e.g. "kalah engine"), asked with player 2's limits
+    #[arg(long, value_name = "COMMAND")]
+    engine2: Option<String>,
+
+    /// The longest wait for a move of --engine2, in seconds
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    move_timeout: Duration,
+
+    /// Write every game as one JSON line to FILE (atomically, at the end); an existing
+    /// FILE that is not the games of a match is refused (docs/outputs.md)
+    #[arg(long, value_name = "FILE")]
+    games: Option<PathBuf>,
+
+    /// Replace --games FILE whatever it holds (a file of another kind, a read-only file;
+    /// a symbolic link itself, never its target)
+    #[arg(long)]
+    force: bool,
+
+    /// Print the result as one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// No progress display on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
+    #[command(flatten)]
+    pub game: BaoArgs,
+}
+
+/// A player's limits (0.1 s a move when none is given) and its name for reports.
+fn setting(time: Option<Duration>, nodes: Option<u64>, depth: Option<u8>) -> (Limits, String) {
+    let mut limits = Limits { time, nodes, depth };
+    if limits.is_unbounded() {
+        limits = Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS));
+    }
+    let mut parts = vec!["bao search".to_string()];
+    if let Some(t) = limits.time {
+        parts.push(format!("{} s", t.as_secs_f64()));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    (limits, parts.join(", "))
+}
+
+/// Runs `kalah match --rules bao`.
+pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.position.is_some() || args.game.moves.is_some() {
+        return Err(invalid(
+            "kalah match plays from the start of the board (its openings are random moves \
+             from there): --position and --moves do not apply",
+        ));
+    }
+    let (rules, _) = args.game.setup()?;
+    let rules_text = format!("Bao({},{})", rules.pits(), rules.seeds());
+    let output = args
+        .games
+        .as_deref()
+        .map(|path| {
+            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, args.force);
+            kalah_io::Output::open_with(path, &checks)
+        })
+        .transpose()?;
+    let (limits1, name1) = setting(args.time1, args.nodes1, args.depth1);
+    let (limits2, name2) = setting(args.time2, args.nodes2, args.depth2);
+    let mut a = BaoSearchPlayer::new(name1, limits1);
+    let mut b: Box<dyn BaoPlayer> = match &args.engine2 {
+        Some(command) => {
+            let go = Go {
+                limits: limits2,
+                multi: 1,
+            };
+            Box::new(
+                ProtocolPlayer::start(command, go, args.move_timeout)
+                    .map_err(|e| invalid(format!("--engine2: {e}")))?,
+            )
+        }
+        None => Box::new(BaoSearchPlayer::new(name2, limits2)),
+    };
+    let names = [a.name().to_string(), b.name().to_string()];
+    let plan = MatchPlan {
+        games: args.count as usize,
+        opening_turns: args.opening_turns as usize,
+        seed: args.seed,
+        exact_nodes: 0,
+    };
+    let bar = progress_bar(args.quiet, plan.games.div_ceil(2) * 2, "games");
+    let mut outcome = run_match(
+        &rules,
+        &plan,
+        &mut [&mut a, b.as_mut()],
+        interrupt_flag(),
+        &mut |_, score| {
+            bar.set_message(format!("player 1 {}", percent(score)));
+            bar.inc(1);
+        },
+    );
+    bar.finish_and_clear();
+    let failure = outcome.failure.take();
+    if let Some(output) = &output {
+        let mut text = String::new();
+        for g in &outcome.games {
+            text.push_str(&game_json(&rules_text, &names, g).to_string());
+            text.push('\n');
+        }
+        output.replace(text.as_bytes())?;
+    }
+    let s = &outcome.score;
+    if args.json {
+        writeln!(out, "{}", Value::Object(score_json(&rules_text, &names, s)))?;
+    } else {
+        write_score(&rules_text, &names, s, args.opening_turns, args.seed, out)?;
+    }
+    finish(failure, &names, outcome.games.len(), plan.games)
+}
+
+/// One game: the players by colour, the opening, the moves and the result (`winner`
+/// South, North or none; `score` +1, -1 or 0 from South).
+fn game_json(rules: &str, names: &[String; 2], g: &GameRecord) -> Value {
+    let winner = match g.score {
+        1 => Some("south"),
+        -1 => Some("north"),
+        _ => None,
+    };
+    json!({
+        "game": g.index,
+        "opening": g.opening,
+        "rules": rules,
+        "south": names[g.south],
+        "north": names[1 - g.south],
+        "player1_is": if g.south == 0 { "south" } else { "north" },
+        "opening_moves": g.opening_moves,
+        "moves": g.moves,
+        "winner": winner,
+        "score": g.score,
+        "player1_points": g.points(0),
+        "adjudicated": g.adjudicated,
+    })
+}

@@ -1,0 +1,233 @@
+//! Bao la Kujifunza in the engine protocol (`rules bao`, docs/engine.md): the rules, the
+//! position and its moves in Bao's own notation (docs/bao.md), and each `go` as Bao's
+//! anytime analysis ([`kalah_solver::bao_search::analyse`]), whose `info` lines say what
+//! is proven (a forced win or loss found) beside the heuristic evaluation.
+
+use std::io;
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
+use kalah_solver::bao_search::{self, BaoAnalysis, BaoRootMove, Outcome};
+
+use super::command::{Go, ProtocolError};
+use super::{say, Out};
+
+/// The `rules` words of Bao: `bao` (or `--rules bao`), then `--houses N` (pits a row, 3
+/// to 8; default 8) and `--seeds S` (default 2); any other option is refused.
+pub fn parse_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
+    let (mut pits, mut seeds) = (8usize, 2usize);
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        match w {
+            "bao" if i == 0 => i += 1,
+            "--rules" if words.get(i + 1) == Some(&"bao") => i += 2,
+            "--houses" | "--seeds" => {
+                let v = words
+                    .get(i + 1)
+                    .ok_or_else(|| ProtocolError(format!("rules: {w} needs a value")))?;
+                let n = v.parse::<usize>().map_err(|_| {
+                    ProtocolError(format!("rules: {w} takes a whole number, not `{v}`"))
+                })?;
+                if w == "--houses" {
+                    pits = n;
+                } else {
+                    seeds = n;
+                }
+                i += 2;
+            }
+            _ => {
+                return Err(ProtocolError(format!(
+                    "rules: `{w}` does not apply to bao: its options are --houses N (pits a \
+                     row, 3 to 8) and --seeds S"
+                )))
+            }
+        }
+    }
+    BaoRules::new(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
+}
+
+/// Whether `rules` words ask for Bao: `bao` first, or `--rules bao`.
+pub fn requested(words: &[&str]) -> bool {
+    words.first() == Some(&"bao") || words.windows(2).any(|w| w == ["--rules", "bao"])
+}
+
+/// The position of `board` (else the start of `rules`) with `moves` played; a board of
+/// another size, or a move that cannot be played, is refused with the reason.
+pub fn setup_position(
+    rules: &BaoRules,
+    board: Option<&str>,
+    moves: &[String],
+) -> Result<BaoPosition, ProtocolError> {
+    let mut pos = match board {
+        None => rules.start(),
+        Some(text) => {
+            let pos: BaoPosition = text
+                .parse()
+                .map_err(|e| ProtocolError(format!("position: {e}")))?;
+            if !rules.fits(&pos) {
+                return Err(ProtocolError(format!(
+                    "position: the board has {} pits a row and {} seeds; the rules have {} \
+                     pits a row and at most {} seeds",
+                    pos.pits(),
+                    pos.seeds(),
+                    rules.pits(),
+                    4 * rules.pits() * rules.seeds()
+                )));
+            }
+            pos
+        }
+    };
+    for text in moves {
+        if pos.is_over() || pos.legal().is_empty() {
+            return Err(ProtocolError(format!("moves: {text}: the game is over")));
+        }
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| ProtocolError(format!("moves: {text}: {e}")))?;
+        pos = pos
+            .try_play(mv)
+            .map_err(|e| ProtocolError(format!("moves: {text}: {e}")))?
+            .0;
+    }
+    Ok(pos)
+}
+
+/// The `rules` line that sets `rules`.
+pub fn rules_line(rules: &BaoRules) -> String {
+    format!(
+        "rules bao --houses {} --seeds {}",
+        rules.pits(),
+        rules.seeds()
+    )
+}
+
+/// One `go` on `pos`: an `info` line per report (and `info turn` lines for `multi`),
+/// the final report; returns the `bestmove` line to write.
+pub fn run_go(pos: &BaoPosition, go: &Go, cancel: &AtomicBool, out: &Out) -> io::Result<String> {
+    let mut failed = None;
+    let mut report = |a: &BaoAnalysis| {
+        if failed.is_none() {
+            failed = write_report(a, go.multi, out).err();
+        }
+    };
+    let a = bao_search::analyse(pos, &go.limits, cancel, &mut report);
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    write_report(&a, go.multi, out)?;
+    Ok(bestmove_line(pos, &a))
+}
+
+/// The report's `info` line and, unless `multi` is 1, its `info turn` lines.
+fn write_report(a: &BaoAnalysis, multi: usize, out: &Out) -> io::Result<()> {
+    say(out, &info_line(a))?;
+    if multi != 1 {
+        let shown = if multi == 0 {
+            a.turns.len()
+        } else {
+            multi.min(a.turns.len())
+        };
+        for (k, t) in a.turns[..shown].iter().enumerate() {
+            say(out, &turn_line(k + 1, t))?;
+        }
+    }
+    Ok(())
+}
+
+/// What is proven for the mover, in the protocol's words: `win N`, `loss N` (within N
+/// moves of both players) or `none`.
+fn proven_words(proven: Option<Outcome>) -> String {
+    match proven {
+        Some(Outcome::Won { moves }) => format!("win {moves}"),
+        Some(Outcome::Lost { moves }) => format!("loss {moves}"),
+        None => "none".to_string(),
+    }
+}
+
+/// The moves of a line, space separated.
+fn moves_text(line: &[BaoMove]) -> String {
+    let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    moves.join(" ")
+}
+
+/// The `info` line of one report: the evaluation for the side to move in points (100 a
+/// seed), what is proven, time in milliseconds.
+pub fn info_line(a: &BaoAnalysis) -> String {
+    format!(
+        "info depth {} eval {} proven {} exact {} nodes {} nps {} time {} pv {}",
+        a.depth,
+        a.eval,
+        proven_words(a.proven),
+        if a.proven.is_some() { "yes" } else { "no" },
+        a.nodes,
+        a.nodes_per_second().round() as u64,
+        a.elapsed.as_millis(),
+        moves_text(&a.pv)
+    )
+}
+
+/// The `info turn` line of the `rank`-th best root move (1 first).
+pub fn turn_line(rank: usize, t: &BaoRootMove) -> String {
+    format!(
+        "info turn {rank} move {} depth {} eval {} proven {}",
+        t.mv,
+        t.depth,
+        t.score,
+        proven_words(t.proven)
+    )
+}
+
+/// The `bestmove` line: the best move found, else (the root's own moves outlasted the
+/// limit) the first legal one, or `none` where the game is over.
+pub fn bestmove_line(pos: &BaoPosition, a: &BaoAnalysis) -> String {
+    match a.best.or_else(|| pos.legal().moves().next()) {
+        Some(mv) => format!("bestmove {mv}"),
+        None => "bestmove none".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bao_rules_take_the_board_size_and_seeds_only() {
+        assert_eq!(parse_rules(&["bao"]).unwrap(), BaoRules::standard());
+        let r = parse_rules(&["--rules", "bao", "--houses", "4", "--seeds", "1"]).unwrap();
+        assert_eq!((r.pits(), r.seeds()), (4, 1));
+        assert!(requested(&["bao", "--houses", "4"]));
+        assert!(requested(&["--houses", "4", "--rules", "bao"]));
+        assert!(!requested(&["kalah", "--houses", "4"]));
+        for bad in [
+            &["bao", "--capture", "empty"][..],
+            &["bao", "--houses"],
+            &["bao", "--houses", "x"],
+            &["bao", "--houses", "9"],
+            &["bao", "--seeds", "0"],
+        ] {
+            assert!(parse_rules(bad).is_err(), "{bad:?}");
+        }
+        let line = rules_line(&r);
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        assert_eq!(parse_rules(&words).unwrap(), r);
+    }
+
+    #[test]
+    fn bao_positions_are_the_start_or_a_board_with_moves() {
+        let rules = BaoRules::new(4, 2).unwrap();
+        let start = setup_position(&rules, None, &[]).unwrap();
+        assert_eq!(start, rules.start());
+        let text = start.to_string();
+        assert_eq!(setup_position(&rules, Some(&text), &[]).unwrap(), start);
+        let mv = start.legal().moves().next().unwrap();
+        let after = setup_position(&rules, None, &[mv.to_string()]).unwrap();
+        assert_eq!(after, start.try_play(mv).unwrap().0);
+        // Other boards, other players' moves and unreadable text are refused.
+        let other = BaoRules::new(3, 2).unwrap().start().to_string();
+        assert!(setup_position(&rules, Some(&other), &[]).is_err());
+        assert!(setup_position(&rules, Some("1,2,3"), &[]).is_err());
+        assert!(setup_position(&rules, None, &["a1+".to_string()]).is_err());
+        assert!(setup_position(&rules, None, &["Z9".to_string()]).is_err());
+    }
+}

@@ -1,0 +1,285 @@
+//! Matches of Bao la Kujifunza (`kalah match --rules bao`): the same pairs of games from
+//! random openings with the colours swapped as [`super::run_match`], between Bao's own
+//! anytime analysis under some limits ([`BaoSearchPlayer`]) or a program that speaks the
+//! engine protocol's Bao ([`super::protocol::ProtocolPlayer`]). A game ends when the
+//! mover's front row is empty or it has no legal move (the other player wins), or when a
+//! position comes back a third time (a draw, docs/bao.md); the record's score is +1 when
+//! South wins, -1 when North does, 0 for a draw.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_core::Side;
+use kalah_solver::{bao_search, Limits};
+
+use super::protocol::ProtocolPlayer;
+use super::{run_pairs, Failure, GameRecord, MatchOutcome, MatchPlan, PlayerError, Rng, Score};
+use crate::engine::bao::rules_line;
+
+/// The most moves a game lasts; one still going then is a draw, marked adjudicated.
+pub const MAX_MOVES: usize = 1000;
+
+/// A player of a Bao match: given the game so far, the move to play.
+pub trait BaoPlayer {
+    /// The player's name in reports.
+    fn name(&self) -> &str;
+
+    /// The move to play at `pos`, reached from the start of `rules` by `moves`, in Bao's
+    /// notation.
+    fn choose(
+        &mut self,
+        rules: &BaoRules,
+        moves: &[String],
+        pos: &BaoPosition,
+    ) -> Result<String, PlayerError>;
+}
+
+/// Bao's anytime analysis under fixed limits per move; its best move is played.
+pub struct BaoSearchPlayer {
+    name: String,
+    limits: Limits,
+}
+
+impl BaoSearchPlayer {
+    /// A player named `name` that analyses every move to `limits`.
+    pub fn new(name: String, limits: Limits) -> BaoSearchPlayer {
+        BaoSearchPlayer { name, limits }
+    }
+}
+
+impl BaoPlayer for BaoSearchPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(
+        &mut self,
+        _: &BaoRules,
+        _: &[String],
+        pos: &BaoPosition,
+    ) -> Result<String, PlayerError> {
+        let a = bao_search::analyse(pos, &self.limits, &AtomicBool::new(false), &mut |_| {});
+        // Without a searched move (the root's own moves outlasted the limit), the first
+        // legal one, as `kalah play` does.
+        a.best
+            .or_else(|| pos.legal().moves().next())
+            .map(|m| m.to_string())
+            .ok_or_else(|| PlayerError::Analysis("no move in a game not over".into()))
+    }
+}
+
+impl BaoPlayer for ProtocolPlayer {
+    fn name(&self) -> &str {
+        super::Player::name(self)
+    }
+
+    fn choose(
+        &mut self,
+        rules: &BaoRules,
+        moves: &[String],
+        _: &BaoPosition,
+    ) -> Result<String, PlayerError> {
+        self.best_move(&rules_line(rules), moves)
+    }
+}
+
+/// A Bao opening: the moves from the start and the position they reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaoOpening {
+    /// The moves from the start, in the notation.
+    pub moves: Vec<String>,
+    /// The position they reach.
+    pub pos: BaoPosition,
+}
+
+/// `count` openings of `rules`: the positions after `turns` random moves from the start
+/// (each legal move chosen uniformly), seeded by `seed`, distinct while enough distinct
+/// ones turn up, none with the game over.
+pub fn openings(rules: &BaoRules, count: usize, turns: usize, seed: u64) -> Vec<BaoOpening> {
+    let mut rng = Rng(seed);
+    let mut found: Vec<BaoOpening> = Vec::new();
+    let mut tries = 0;
+    while found.len() < count && tries <= 100 * count + 100 {
+        tries += 1;
+        let mut pos = rules.start();
+        let mut moves = Vec::new();
+        for _ in 0..turns {
+            let legal: Vec<_> = pos.legal().moves().collect();
+            if pos.is_over() || legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.below(legal.len())];
+            moves.push(mv.to_string());
+            pos = pos.try_play(mv).expect("a legal move plays").0;
+        }
+        if moves.len() < turns || pos.is_over() || pos.legal().is_empty() {
+            continue;
+        }
+        // After many repeats, repeated openings are taken: the board may have few.
+        if tries > 50 * count || !found.iter().any(|f| f.pos == pos) {
+            found.push(BaoOpening { moves, pos });
+        }
+    }
+    found
+}
+
+/// Plays one game from `opening`, `players[south]` as South.
+pub fn play_game(
+    rules: &BaoRules,
+    opening: &BaoOpening,
+    players: &mut [&mut dyn BaoPlayer; 2],
+    south: usize,
+) -> Result<GameRecord, Failure> {
+    let mut all = opening.moves.clone();
+    let mut pos = opening.pos;
+    let mut moves = Vec::new();
+    let mut seen: HashMap<BaoPosition, u32> = HashMap::new();
+    let score = loop {
+        if pos.is_over() || pos.legal().is_empty() {
+            // The mover lost: its front row is empty or it cannot move.
+            break -pos.side().sign();
+        }
+        let times = seen.entry(pos).or_insert(0);
+        *times += 1;
+        if *times == 3 || moves.len() >= MAX_MOVES {
+            break 0;
+        }
+        let p = if pos.side() == Side::South {
+            south
+        } else {
+            1 - south
+        };
+        let text = players[p]
+            .choose(rules, &all, &pos)
+            .map_err(|error| Failure { player: p, error })?;
+        let illegal = |why: String| Failure {
+            player: p,
+            error: PlayerError::Protocol(format!("the move `{text}` cannot be played: {why}")),
+        };
+        let mv = pos.parse_move(&text).map_err(|e| illegal(e.to_string()))?;
+        pos = pos.try_play(mv).map_err(|e| illegal(e.to_string()))?.0;
+        all.push(text.clone());
+        moves.push(text);
+    };
+    Ok(GameRecord {
+        index: 0,
+        opening: 0,
+        south,
+        opening_moves: opening.moves.clone(),
+        adjudicated: moves.len() >= MAX_MOVES,
+        moves,
+        score,
+        values: Vec::new(),
+    })
+}
+
+/// Plays the match `plan` of Bao between `players` (player 0 South first in each pair;
+/// `plan.exact_nodes` is not used: no exact values are known of full Bao boards).
+/// `on_game` sees each game as it ends; raising `stop` ends the match after the game in
+/// progress, and a player's failure ends it too.
+pub fn run_match(
+    rules: &BaoRules,
+    plan: &MatchPlan,
+    players: &mut [&mut dyn BaoPlayer; 2],
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameRecord, &Score),
+) -> MatchOutcome {
+    let openings = openings(rules, plan.games.div_ceil(2), plan.opening_turns, plan.seed);
+    let play = |k: usize, south: usize| play_game(rules, &openings[k], players, south);
+    run_pairs(openings.len(), stop, on_game, play)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move, always.
+    struct First;
+
+    impl BaoPlayer for First {
+        fn name(&self) -> &str {
+            "first"
+        }
+        fn choose(
+            &mut self,
+            _: &BaoRules,
+            _: &[String],
+            pos: &BaoPosition,
+        ) -> Result<String, PlayerError> {
+            Ok(pos
+                .legal()
+                .moves()
+                .next()
+                .expect("a legal move")
+                .to_string())
+        }
+    }
+
+    /// Replays a game's moves from its opening: every move legal, and the result the
+    /// record's (a win for the side not to move at the end, or a draw by repetition).
+    fn replays(rules: &BaoRules, g: &GameRecord) {
+        let mut pos = rules.start();
+        let mut seen: HashMap<BaoPosition, u32> = HashMap::new();
+        for (k, text) in g.opening_moves.iter().chain(&g.moves).enumerate() {
+            if k >= g.opening_moves.len() {
+                *seen.entry(pos).or_insert(0) += 1;
+            }
+            let mv = pos.parse_move(text).unwrap();
+            pos = pos.try_play(mv).unwrap().0;
+        }
+        if pos.is_over() || pos.legal().is_empty() {
+            assert_eq!(g.score, -pos.side().sign(), "{g:?}");
+        } else {
+            assert_eq!(g.score, 0, "{g:?}");
+            assert!(g.adjudicated || seen.get(&pos) == Some(&2), "{g:?}");
+        }
+    }
+
+    #[test]
+    fn bao_openings_are_seeded_distinct_and_replay() {
+        let rules = BaoRules::new(4, 2).unwrap();
+        let a = openings(&rules, 5, 2, 3);
+        assert_eq!(a, openings(&rules, 5, 2, 3));
+        assert_eq!(a.len(), 5);
+        for (k, o) in a.iter().enumerate() {
+            let mut pos = rules.start();
+            for m in &o.moves {
+                pos = pos.try_play(pos.parse_move(m).unwrap()).unwrap().0;
+            }
+            assert_eq!(pos, o.pos);
+            assert!(a[..k].iter().all(|p| p.pos != o.pos));
+        }
+    }
+
+    #[test]
+    fn bao_games_end_by_the_rules_and_a_searcher_beats_a_first_mover() {
+        let rules = BaoRules::standard();
+        let plan = MatchPlan {
+            games: 8,
+            opening_turns: 2,
+            seed: 1,
+            exact_nodes: 0,
+        };
+        let mut search = BaoSearchPlayer::new("search".into(), Limits::depth(3));
+        let mut first = First;
+        let out = run_match(
+            &rules,
+            &plan,
+            &mut [&mut search, &mut first],
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        );
+        assert!(out.failure.is_none());
+        assert_eq!(out.games.len(), 8);
+        for pair in out.games.chunks(2) {
+            assert_eq!((pair[0].south, pair[1].south), (0, 1));
+            assert_eq!(pair[0].opening_moves, pair[1].opening_moves);
+        }
+        for g in &out.games {
+            replays(&rules, g);
+        }
+        // A three-move search against the first legal move, every time.
+        assert!(out.score.mean() > 0.5, "{:?}", out.score);
+    }
+}
