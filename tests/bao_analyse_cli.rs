@@ -89,3 +89,61 @@ fn bad_limits_and_options_are_refused() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn solve_and_openings_within_a_limit_are_the_analysis() {
+    // E6: the win during the move is proven by `solve --depth` as by `analyse`.
+    let solved = json_lines(&[
+        "solve",
+        "--rules",
+        "bao",
+        "--position",
+        E6,
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(solved.len(), 1, "only the final report: {solved:?}");
+    let analysed = json_lines(&[
+        "analyse",
+        "--rules",
+        "bao",
+        "--position",
+        E6,
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    let (s, a) = (&solved[0], analysed.last().unwrap());
+    for field in ["kind", "best", "proven", "exact", "depth", "eval"] {
+        assert_eq!(s[field], a[field], "{field}: {s} against {a}");
+    }
+    assert_eq!(s["proven"]["result"], "win", "{s}");
+    // On the full board, where no graph fits, `openings --time` lists every legal move.
+    let out = kalah(&["openings", "--rules", "bao", "--time", "0.2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let start = kalah_core::bao::BaoRules::standard().start();
+    for m in start.legal().moves() {
+        let listed = text
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(&m.to_string()));
+        assert!(listed, "{m} missing:\n{text}");
+    }
+    // A graph too large for the memory says how to get an answer anyway.
+    let big = kalah(&[
+        "solve",
+        "--rules",
+        "bao",
+        "--houses",
+        "4",
+        "--memory-mb",
+        "1",
+    ]);
+    assert!(!big.status.success());
+    assert!(String::from_utf8_lossy(&big.stderr).contains("--time S"));
+}

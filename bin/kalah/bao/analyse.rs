@@ -60,6 +60,38 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), CliError> 
     Ok(())
 }
 
+/// `kalah solve --rules bao` (or `openings`, `moves`) within `limits`: the analysis's
+/// final report alone (as the last line of `kalah analyse --rules bao`), then with
+/// `moves` every move's evaluation, depth and what is proven, best first. Ctrl-C stops
+/// the analysis and prints what it has.
+pub fn within(
+    pos: &kalah_core::bao::BaoPosition,
+    limits: &Limits,
+    json: bool,
+    moves: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let last = bao_search::analyse(pos, limits, interrupt_flag(), &mut |_| {});
+    write_report(&last, json, true, out)?;
+    if moves && !json {
+        for t in &last.turns {
+            let proven = match t.proven {
+                Some(Outcome::Won { moves }) => format!("proven: wins within {moves} moves"),
+                Some(Outcome::Lost { moves }) => format!("proven: loses within {moves} moves"),
+                None => "heuristic".to_string(),
+            };
+            writeln!(
+                out,
+                "  {:>4}  {:>+6} points for the mover, depth {:>2}  {proven}",
+                t.mv.to_string(),
+                t.score,
+                t.depth
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// What is proven, in words.
 fn proven_text(a: &BaoAnalysis) -> String {
     let mover = side_name(a.side);
@@ -92,7 +124,17 @@ fn write_report(
         let turns: Vec<_> = a
             .turns
             .iter()
-            .map(|t| serde_json::json!({"move": t.mv.to_string(), "score": t.score, "depth": t.depth}))
+            .map(|t| {
+                let proven = t.proven.map(|o| match o {
+                    Outcome::Won { moves } => serde_json::json!({"result": "win", "moves": moves}),
+                    Outcome::Lost { moves } => {
+                        serde_json::json!({"result": "loss", "moves": moves})
+                    }
+                });
+                serde_json::json!({
+                    "move": t.mv.to_string(), "score": t.score, "depth": t.depth, "proven": proven
+                })
+            })
             .collect();
         let value = serde_json::json!({
             "kind": if last { "final" } else { "depth" },

@@ -22,6 +22,8 @@ use crate::error::CliError;
 /// only cycle are draws (BAO.md R9.1). This finishes on small boards only (4 rows of 3
 /// pits with 2 seeds: 21.6 million positions); a larger graph stops at the memory limit
 /// with an error. `kalah openings --rules bao` prints the table of first moves alone.
+/// With --time, --nodes or --depth, the anytime analysis instead (`kalah analyse --rules
+/// bao`): the best move, every move's evaluation and what is proven, on any board.
 ///
 /// Example: `kalah solve --rules bao --houses 3 --seeds 2`
 #[derive(clap::Args, Debug)]
@@ -29,6 +31,9 @@ pub struct SolveArgs {
     /// Print one JSON object (value, best_move, pv, moves, positions, seconds) instead of text
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    pub(super) limits: crate::analyse::LimitArgs,
 
     #[command(flatten)]
     pub(super) graph: GraphArgs,
@@ -97,10 +102,14 @@ pub(super) fn solved_within(
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
         Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(crate::analysis_io::interrupted(
-            "nothing is solved until the whole graph is",
+            "nothing is solved until the whole graph is; --time S gives the anytime \
+             analysis's best move and what it proves",
         )),
         Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => {
-            Err(CliError::Input(format!("{e} (--memory-mb {memory_mb})")))
+            Err(CliError::Input(format!(
+                "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best \
+                 move and what it proves on any board"
+            )))
         }
         Err(e) => Err(CliError::Input(e.to_string())),
     }
@@ -109,6 +118,9 @@ pub(super) fn solved_within(
 /// Runs `kalah solve --rules bao`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (_, pos) = args.game.setup()?;
+    if let Some(limits) = args.limits.given() {
+        return super::analyse::within(&pos, &limits, args.json, false, out);
+    }
     let (solution, elapsed) = solved(args, &pos)?;
     let value = solution.value(&pos).expect("the root is solved");
     let moves = solution.move_values(&pos).expect("the root is solved");
@@ -173,6 +185,9 @@ fn write_moves(
 /// Runs `kalah openings --rules bao`: the value of every legal move of the position.
 pub fn openings(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (_, pos) = args.game.setup()?;
+    if let Some(limits) = args.limits.given() {
+        return super::analyse::within(&pos, &limits, args.json, true, out);
+    }
     let (solution, _) = solved(args, &pos)?;
     let moves = solution.move_values(&pos).expect("the root is solved");
     if args.json {
