@@ -143,24 +143,15 @@ fn bad_limits_exit_with_status_2() {
     }
 }
 
-/// A long solve stopped by `signal` (after its handler is in place) prints the proven
-/// interval and a best guess, says the value is not exact, and exits with status 3.
+/// `kalah ARGS` stopped by `signal` once its handler is in place: its exit status, its
+/// standard output and its standard error.
 #[cfg(target_os = "linux")]
-fn interrupted_solve(signal: &str, bit: u64) {
+fn stopped(args: &[&str], signal: &str, bit: u64) -> (Option<i32>, String, String) {
     use std::process::{Command, Stdio};
     let child = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
         .env("KALAH_CACHE", "off")
-        .args([
-            "solve",
-            "--houses",
-            "6",
-            "--seeds",
-            "6",
-            "--egdb-seeds",
-            "0",
-        ])
-        .args(["--threads", "1", "--hash-mb", "16"])
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -180,8 +171,29 @@ fn interrupted_solve(signal: &str, bit: u64) {
     assert!(kill.success());
     let out = guard::finish(child, "the interrupted solve");
     let text = String::from_utf8(out.stdout).unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{text}{err}");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), text, err)
+}
+
+/// A long solve stopped by `signal` (after its handler is in place) prints the proven
+/// interval and a best guess, says the value is not exact, and exits with status 3.
+#[cfg(target_os = "linux")]
+fn interrupted_solve(signal: &str, bit: u64) {
+    let args = [
+        "solve",
+        "--houses",
+        "6",
+        "--seeds",
+        "6",
+        "--egdb-seeds",
+        "0",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+    ];
+    let (code, text, err) = stopped(&args, signal, bit);
+    assert_eq!(code, Some(3), "{text}{err}");
     assert!(
         text.starts_with("not exact: the value from South is proven in"),
         "{text}"
@@ -195,4 +207,26 @@ fn interrupted_solve(signal: &str, bit: u64) {
 fn an_interrupted_solve_prints_bounds_and_a_guess() {
     interrupted_solve("-INT", 1 << 1);
     interrupted_solve("-TERM", 1 << 14);
+}
+
+/// Bao's exact solve (the whole game graph) interrupted: the best guess of a short
+/// analysis, labelled, and the status of a solve that is not exact.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_bao_solve_prints_a_guess() {
+    let args = [
+        "solve",
+        "--rules",
+        "bao",
+        "--houses",
+        "4",
+        "--seeds",
+        "2",
+        "--memory-mb",
+        "100000",
+    ];
+    let (code, text, err) = stopped(&args, "-INT", 1 << 1);
+    assert_eq!(code, Some(3), "{text}{err}");
+    assert!(text.starts_with("best move "), "{text}");
+    assert!(err.contains("was not solved"), "{err}");
 }

@@ -109,7 +109,7 @@ fn line(a: &BaoAnalysis) -> String {
 }
 
 /// One report, in text or JSON; `last` marks the summary.
-fn write_report(
+pub(super) fn write_report(
     a: &BaoAnalysis,
     json: bool,
     last: bool,

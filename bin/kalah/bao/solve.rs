@@ -121,7 +121,12 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(limits) = args.limits.given() {
         return super::analyse::within(&pos, &limits, args.json, false, out);
     }
-    let (solution, elapsed) = solved(args, &pos)?;
+    let (solution, elapsed) = match solved(args, &pos) {
+        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+            return interrupted(&pos, args.json, out)
+        }
+        other => other?,
+    };
     let value = solution.value(&pos).expect("the root is solved");
     let moves = solution.move_values(&pos).expect("the root is solved");
     let pv: Vec<String> = solution.line(&pos).iter().map(|m| m.to_string()).collect();
@@ -170,6 +175,30 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     Ok(())
 }
+
+/// The end of an interrupted exact solve: the graph solves nothing until it is whole, so
+/// a short anytime analysis gives the best guess and what it proves (labelled so);
+/// printed, then the "not exact" error (exit status 3).
+fn interrupted(pos: &BaoPosition, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    // The interrupt flag is up: the guess gets a flag of its own (a second Ctrl-C ends
+    // the program at once).
+    let quick = kalah_solver::Limits::time(GUESS_TIME);
+    let a = kalah_solver::bao_search::analyse(
+        pos,
+        &quick,
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut |_| {},
+    );
+    super::analyse::write_report(&a, json, true, out)?;
+    Err(CliError::Incomplete(
+        "interrupted: the game graph was not solved (nothing is until all of it is); \
+         the line above is a short anytime analysis, exact only where it says proven"
+            .to_string(),
+    ))
+}
+
+/// How long an interrupted solve analyses for its best guess.
+const GUESS_TIME: Duration = Duration::from_millis(300);
 
 /// The value of each move for its mover, one a line.
 fn write_moves(
