@@ -87,9 +87,15 @@ impl Session {
         }
     }
 
-    /// The game and position the next `go` analyses.
+    /// The game and position the next `go` analyses, under the rules of a sowing game
+    /// (under Bao's, the last ones set before them: see [`Session::bao_position`]).
     pub fn position(&self) -> (&Game, &Position) {
         (&self.game, &self.pos)
+    }
+
+    /// The Bao position the next `go` analyses, where the rules are Bao's.
+    pub fn bao_position(&self) -> Option<&BaoPosition> {
+        self.bao.as_ref()
     }
 
     /// Handles one input line: a command's replies, or `error <reason>` for a line that
