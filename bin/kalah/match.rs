@@ -42,12 +42,36 @@ const EXACT_HASH_MB: u64 = 64;
 /// Example: `kalah match --houses 6 --seeds 6 --count 50 --nodes1 20000 --nodes2 5000`
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    #[command(flatten)]
+    common: MatchArgs,
+
+    #[command(flatten)]
+    one: PlayerOne,
+
+    #[command(flatten)]
+    two: PlayerTwo,
+
+    /// The node budget per position for the exact values in --games (0: none)
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    exact_nodes: u64,
+
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// The options of every match, Bao's too: the games and their openings, player 2 as a
+/// program, the games file and the output's form.
+#[derive(clap::Args, Debug)]
+pub(crate) struct MatchArgs {
     /// Games to play (an odd number is raised by one: every opening twice)
     #[arg(long, value_name = "N", default_value_t = 20,
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     count: u64,
 
-    /// Random turns from the start in each opening
+    /// Random turns from the start in each opening (moves, in Bao)
     #[arg(long, value_name = "K", default_value_t = 2,
           value_parser = clap::value_parser!(u64).range(0..=40))]
     opening_turns: u64,
@@ -55,12 +79,6 @@ pub struct Args {
     /// The seed of the random openings
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-
-    #[command(flatten)]
-    one: PlayerOne,
-
-    #[command(flatten)]
-    two: PlayerTwo,
 
     /// Player 2 is this program, speaking the engine protocol (its words split at blanks;
     /// e.g. "kalah engine --threads 1"), asked with player 2's limits
@@ -70,10 +88,6 @@ pub struct Args {
     /// The longest wait for a move of --engine2, in seconds
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
     move_timeout: Duration,
-
-    /// The node budget per position for the exact values in --games (0: none)
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
-    exact_nodes: u64,
 
     /// Write every game as one JSON line to FILE (atomically, at the end); an existing
     /// FILE that is not the games of a match is refused (docs/outputs.md)
@@ -87,13 +101,50 @@ pub struct Args {
 
     /// Print the result as one JSON object instead of text
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+}
 
-    #[command(flatten)]
-    rules: RulesArgs,
+impl MatchArgs {
+    /// The plan of the match, with `exact_nodes` a position for its exact values.
+    pub(crate) fn plan(&self, exact_nodes: u64) -> MatchPlan {
+        MatchPlan {
+            games: self.count as usize,
+            opening_turns: self.opening_turns as usize,
+            seed: self.seed,
+            exact_nodes,
+        }
+    }
 
-    #[command(flatten)]
-    solver: SolverArgs,
+    /// The games file (`--games`), checked and locked before any game is played.
+    pub(crate) fn games_output(&self) -> Result<Option<kalah_io::Output>, CliError> {
+        let open = |path: &std::path::Path| {
+            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, self.force);
+            kalah_io::Output::open_with(path, &checks)
+        };
+        Ok(self.games.as_deref().map(open).transpose()?)
+    }
+
+    /// Player 2 as the program of `--engine2`, asked with `limits`, where one is given.
+    pub(crate) fn engine2(&self, limits: Limits) -> Result<Option<ProtocolPlayer>, CliError> {
+        let Some(command) = &self.engine2 else {
+            return Ok(None);
+        };
+        let go = Go { limits, multi: 1 };
+        ProtocolPlayer::start(command, go, self.move_timeout)
+            .map(Some)
+            .map_err(|e| invalid(format!("--engine2: {e}")))
+    }
+
+    /// The result's text (the score, its interval and Elo) for the players `names`.
+    pub(crate) fn write_score(
+        &self,
+        rules: &str,
+        names: &[String; 2],
+        s: &Score,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        write_score(rules, names, s, self.opening_turns, self.seed, out)
+    }
 }
 
 /// Player 1's settings.
@@ -193,14 +244,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             moves: None,
         },
     )?;
-    let output = args
-        .games
-        .as_deref()
-        .map(|path| {
-            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, args.force);
-            kalah_io::Output::open_with(path, &checks)
-        })
-        .transpose()?;
+    let output = args.common.games_output()?;
     let one = Setting::new(
         args.one.time1,
         args.one.nodes1,
@@ -216,17 +260,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         args.two.threads2,
     );
     let mut a = SearchPlayer::new(one.name(), search_solver(args, &game, &one)?, one.limits);
-    let mut b: Box<dyn Player> = match &args.engine2 {
-        Some(command) => {
-            let go = Go {
-                limits: two.limits,
-                multi: 1,
-            };
-            Box::new(
-                ProtocolPlayer::start(command, go, args.move_timeout)
-                    .map_err(|e| invalid(format!("--engine2: {e}")))?,
-            )
-        }
+    let mut b: Box<dyn Player> = match args.common.engine2(two.limits)? {
+        Some(program) => Box::new(program),
         None => Box::new(SearchPlayer::new(
             two.name(),
             search_solver(args, &game, &two)?,
@@ -235,12 +270,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let names = [a.name().to_string(), b.name().to_string()];
     let exact = exact_solver(args, &game)?;
-    let plan = MatchPlan {
-        games: args.count as usize,
-        opening_turns: args.opening_turns as usize,
-        seed: args.seed,
-        exact_nodes: args.exact_nodes,
-    };
+    let plan = args.common.plan(args.exact_nodes);
     let bar = progress_bar(args.solver.quiet, plan.games.div_ceil(2) * 2, "games");
     let stop = interrupt_flag();
     let mut outcome = run_match(
@@ -339,7 +369,7 @@ fn report(
             total.add(&a);
         }
     }
-    if args.json {
+    if args.common.json {
         let mut v = score_json(&game.rules().to_string(), names, s);
         v.extend([
             (
@@ -361,14 +391,8 @@ fn report(
         writeln!(out, "{}", Value::Object(v))?;
         return Ok(());
     }
-    write_score(
-        &game.rules().to_string(),
-        names,
-        s,
-        args.opening_turns,
-        args.seed,
-        out,
-    )?;
+    args.common
+        .write_score(&game.rules().to_string(), names, s, out)?;
     if positions > 0 {
         writeln!(
             out,

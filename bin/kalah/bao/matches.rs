@@ -4,21 +4,18 @@
 //! [`kalah_analysis::matches::bao`].
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use kalah_analysis::engine::command::seconds;
-use kalah_analysis::engine::Go;
 use kalah_analysis::matches::bao::{run_match, BaoPlayer, BaoSearchPlayer};
-use kalah_analysis::matches::protocol::ProtocolPlayer;
-use kalah_analysis::matches::{GameRecord, MatchPlan};
+use kalah_analysis::matches::GameRecord;
 use kalah_solver::Limits;
 use serde_json::{json, Value};
 
 use super::BaoArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar};
 use crate::error::CliError;
-use crate::r#match::{finish, percent, score_json, write_score};
+use crate::r#match::{finish, percent, score_json};
 
 /// The time per move of a player given no limit, in seconds.
 const DEFAULT_SECONDS: f64 = 0.1;
@@ -38,19 +35,8 @@ const DEFAULT_SECONDS: f64 = 0.1;
 /// Example: `kalah match --rules bao --houses 4 --count 20 --depth1 4 --depth2 2`
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// Games to play (an odd number is raised by one: every opening twice)
-    #[arg(long, value_name = "N", default_value_t = 20,
-          value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    count: u64,
-
-    /// Random moves from the start in each opening
-    #[arg(long, value_name = "K", default_value_t = 2,
-          value_parser = clap::value_parser!(u64).range(0..=40))]
-    opening_turns: u64,
-
-    /// The seed of the random openings
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    common: crate::r#match::MatchArgs,
 
     /// Player 1's time per move, in seconds
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
@@ -71,29 +57,6 @@ pub struct MatchArgs {
     /// Player 2's depth per move, in moves (1 to 120)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth2: Option<u8>,
-
-    /// Player 2 is this program, speaking the engine protocol (its words split at blanks;
-    /// e.g. "kalah engine"), asked with player 2's limits
-    #[arg(long, value_name = "COMMAND")]
-    engine2: Option<String>,
-
-    /// The longest wait for a move of --engine2, in seconds
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
-    move_timeout: Duration,
-
-    /// Write every game as one JSON line to FILE (atomically, at the end); an existing
-    /// FILE that is not the games of a match is refused (docs/outputs.md)
-    #[arg(long, value_name = "FILE")]
-    games: Option<PathBuf>,
-
-    /// Replace --games FILE whatever it holds (a file of another kind, a read-only file;
-    /// a symbolic link itself, never its target)
-    #[arg(long)]
-    force: bool,
-
-    /// Print the result as one JSON object instead of text
-    #[arg(long)]
-    json: bool,
 
     /// No progress display on standard error
     #[arg(long, short)]
@@ -132,37 +95,16 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let (rules, _) = args.game.setup()?;
     let rules_text = format!("Bao({},{})", rules.pits(), rules.seeds());
-    let output = args
-        .games
-        .as_deref()
-        .map(|path| {
-            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, args.force);
-            kalah_io::Output::open_with(path, &checks)
-        })
-        .transpose()?;
+    let output = args.common.games_output()?;
     let (limits1, name1) = setting(args.time1, args.nodes1, args.depth1);
     let (limits2, name2) = setting(args.time2, args.nodes2, args.depth2);
     let mut a = BaoSearchPlayer::new(name1, limits1);
-    let mut b: Box<dyn BaoPlayer> = match &args.engine2 {
-        Some(command) => {
-            let go = Go {
-                limits: limits2,
-                multi: 1,
-            };
-            Box::new(
-                ProtocolPlayer::start(command, go, args.move_timeout)
-                    .map_err(|e| invalid(format!("--engine2: {e}")))?,
-            )
-        }
+    let mut b: Box<dyn BaoPlayer> = match args.common.engine2(limits2)? {
+        Some(program) => Box::new(program),
         None => Box::new(BaoSearchPlayer::new(name2, limits2)),
     };
     let names = [a.name().to_string(), b.name().to_string()];
-    let plan = MatchPlan {
-        games: args.count as usize,
-        opening_turns: args.opening_turns as usize,
-        seed: args.seed,
-        exact_nodes: 0,
-    };
+    let plan = args.common.plan(0);
     let bar = progress_bar(args.quiet, plan.games.div_ceil(2) * 2, "games");
     let mut outcome = run_match(
         &rules,
@@ -185,10 +127,10 @@ pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         output.replace(text.as_bytes())?;
     }
     let s = &outcome.score;
-    if args.json {
+    if args.common.json {
         writeln!(out, "{}", Value::Object(score_json(&rules_text, &names, s)))?;
     } else {
-        write_score(&rules_text, &names, s, args.opening_turns, args.seed, out)?;
+        args.common.write_score(&rules_text, &names, s, out)?;
     }
     finish(failure, &names, outcome.games.len(), plan.games)
 }
