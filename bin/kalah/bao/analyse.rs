@@ -60,10 +60,10 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), CliError> 
     Ok(())
 }
 
-/// `kalah solve --rules bao` (or `openings`, `moves`) within `limits`: the analysis's
-/// final report alone (as the last line of `kalah analyse --rules bao`), then with
-/// `moves` every move's evaluation, depth and what is proven, best first. Ctrl-C stops
-/// the analysis and prints what it has.
+/// `kalah solve --rules bao` within `limits` (and `openings`, with `moves`): the
+/// analysis's final report alone (as the last line of `kalah analyse --rules bao`), then
+/// with `moves` every move's evaluation, depth and what is proven, best first. Ctrl-C
+/// stops the analysis and prints what it has.
 pub fn within(
     pos: &kalah_core::bao::BaoPosition,
     limits: &Limits,
@@ -75,11 +75,9 @@ pub fn within(
     write_report(&last, json, true, out)?;
     if moves && !json {
         for t in &last.turns {
-            let proven = match t.proven {
-                Some(Outcome::Won { moves }) => format!("proven: wins within {moves} moves"),
-                Some(Outcome::Lost { moves }) => format!("proven: loses within {moves} moves"),
-                None => "heuristic".to_string(),
-            };
+            let proven = t
+                .proven
+                .map_or("heuristic".to_string(), |o| outcome_words("", o));
             writeln!(
                 out,
                 "  {:>4}  {:>+6} points for the mover, depth {:>2}  {proven}",
@@ -94,11 +92,27 @@ pub fn within(
 
 /// What is proven, in words.
 fn proven_text(a: &BaoAnalysis) -> String {
-    let mover = side_name(a.side);
-    match a.proven {
-        Some(Outcome::Won { moves }) => format!("proven: {mover} wins within {moves} moves"),
-        Some(Outcome::Lost { moves }) => format!("proven: {mover} loses within {moves} moves"),
-        None => "not proven (heuristic)".to_string(),
+    let mover = format!("{} ", side_name(a.side));
+    a.proven.map_or("not proven (heuristic)".to_string(), |o| {
+        outcome_words(&mover, o)
+    })
+}
+
+/// A proven outcome in words, for `mover` (a name and a blank, or nothing):
+/// `proven: South wins within 3 moves`.
+pub(super) fn outcome_words(mover: &str, o: Outcome) -> String {
+    match o {
+        Outcome::Won { moves } => format!("proven: {mover}wins within {moves} moves"),
+        Outcome::Lost { moves } => format!("proven: {mover}loses within {moves} moves"),
+    }
+}
+
+/// A proven outcome as JSON (`{"result": "win"|"loss", "moves": N}`), null for none.
+fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
+    match o {
+        Some(Outcome::Won { moves }) => serde_json::json!({"result": "win", "moves": moves}),
+        Some(Outcome::Lost { moves }) => serde_json::json!({"result": "loss", "moves": moves}),
+        None => serde_json::Value::Null,
     }
 }
 
@@ -116,23 +130,14 @@ pub(super) fn write_report(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     if json {
-        let proven = match a.proven {
-            Some(Outcome::Won { moves }) => serde_json::json!({"result": "win", "moves": moves}),
-            Some(Outcome::Lost { moves }) => serde_json::json!({"result": "loss", "moves": moves}),
-            None => serde_json::Value::Null,
-        };
+        let proven = outcome_json(a.proven);
         let turns: Vec<_> = a
             .turns
             .iter()
             .map(|t| {
-                let proven = t.proven.map(|o| match o {
-                    Outcome::Won { moves } => serde_json::json!({"result": "win", "moves": moves}),
-                    Outcome::Lost { moves } => {
-                        serde_json::json!({"result": "loss", "moves": moves})
-                    }
-                });
                 serde_json::json!({
-                    "move": t.mv.to_string(), "score": t.score, "depth": t.depth, "proven": proven
+                    "move": t.mv.to_string(), "score": t.score, "depth": t.depth,
+                    "proven": outcome_json(t.proven)
                 })
             })
             .collect();

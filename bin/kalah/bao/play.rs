@@ -9,7 +9,7 @@ use kalah_analysis::play::{next_typed_line, typed, Typed};
 use kalah_core::bao::BaoPosition;
 use kalah_core::Side;
 use kalah_solver::bao::BaoSolved;
-use kalah_solver::bao_search::{self, Outcome};
+use kalah_solver::bao_search;
 use kalah_solver::Limits;
 
 use super::solve::{solved, SolveArgs};
@@ -163,17 +163,10 @@ fn timed_move(
     let a = bao_search::analyse(pos, &Limits::time(limit), &never, &mut |_| {});
     // Without a searched move (the root's own moves outlasted the limit) the first
     // legal move is played.
-    let mv = match a.best {
-        Some(mv) => mv,
-        None => pos
-            .legal()
-            .moves()
-            .next()
-            .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?,
-    };
+    let mv = kalah_analysis::engine::bao::move_to_play(pos, &a)
+        .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?;
     let said = match a.proven {
-        Some(Outcome::Won { moves }) => format!("proven: wins within {moves} moves"),
-        Some(Outcome::Lost { moves }) => format!("proven: loses within {moves} moves"),
+        Some(o) => super::analyse::outcome_words("", o),
         None if a.best.is_none() => "not searched: the first legal move".to_string(),
         None => format!(
             "heuristic {:+} points from South, depth {}",

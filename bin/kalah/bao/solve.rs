@@ -15,6 +15,9 @@ use super::{side_name, BaoArgs};
 use crate::analysis_io::{interrupt_flag, on_terminal};
 use crate::error::CliError;
 
+/// How long an interrupted solve analyses for its best guess.
+const GUESS_TIME: Duration = Duration::from_millis(300);
+
 /// Solve a Bao position exactly: win, loss or draw for the side to move, in how many
 /// moves, its best move, a principal variation and the value of every legal move.
 ///
@@ -196,9 +199,6 @@ fn interrupted(pos: &BaoPosition, json: bool, out: &mut dyn Write) -> Result<(),
             .to_string(),
     ))
 }
-
-/// How long an interrupted solve analyses for its best guess.
-const GUESS_TIME: Duration = Duration::from_millis(300);
 
 /// The value of each move for its mover, one a line.
 fn write_moves(

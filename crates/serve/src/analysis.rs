@@ -408,7 +408,10 @@ fn estimate_turns(
     let file = kalah_analysis::wire::report::egdb_file(solver);
     let a = solver
         .analyse(pos, &limits, &sink.cancel, &mut |a| {
-            sink.send("estimate", estimate_event(h, steps, a, budget, &file))
+            sink.send(
+                "estimate",
+                estimate_event(h, steps, a, budget, file.as_deref()),
+            )
         })
         .map_err(|e| e.to_string())?;
     if sink.cancel.load(Relaxed) {
@@ -418,7 +421,7 @@ fn estimate_turns(
         kalah_solver::line::replay(&setup.game, pos, &a.pv, a.bounds_from_south().0)
             .map_err(|e| format!("internal error, please report it: {e}"))?;
     }
-    let mut done = estimate_event(h, steps, &a, budget, &file);
+    let mut done = estimate_event(h, steps, &a, budget, file.as_deref());
     let (lo, _) = a.bounds_from_south();
     let sign = pos.side_to_move().sign();
     done["over"] = json!(false);
@@ -439,7 +442,7 @@ fn estimate_event(
     steps: &[Step],
     a: &kalah_solver::Analysis,
     budget: Duration,
-    egdb_file: &Option<String>,
+    egdb_file: Option<&str>,
 ) -> Value {
     let index = |t: &kalah_solver::Turn| steps.iter().position(|s| s.turn == *t);
     let turns: Vec<Value> = a

@@ -178,10 +178,15 @@ pub fn turn_line(rank: usize, t: &BaoRootMove) -> String {
     )
 }
 
-/// The `bestmove` line: the best move found, else (the root's own moves outlasted the
-/// limit) the first legal one, or `none` where the game is over.
+/// The move to play at `pos` after the analysis `a`: its best move, else (the root's own
+/// moves outlasted the limit) the first legal one; `None` where the game is over.
+pub fn move_to_play(pos: &BaoPosition, a: &BaoAnalysis) -> Option<BaoMove> {
+    a.best.or_else(|| pos.legal().moves().next())
+}
+
+/// The `bestmove` line: [`move_to_play`], or `none` where the game is over.
 pub fn bestmove_line(pos: &BaoPosition, a: &BaoAnalysis) -> String {
-    match a.best.or_else(|| pos.legal().moves().next()) {
+    match move_to_play(pos, a) {
         Some(mv) => format!("bestmove {mv}"),
         None => "bestmove none".to_string(),
     }

@@ -15,7 +15,7 @@ use kalah_solver::{bao_search, Limits};
 
 use super::protocol::ProtocolPlayer;
 use super::{run_pairs, Failure, GameRecord, MatchOutcome, MatchPlan, PlayerError, Rng, Score};
-use crate::engine::bao::rules_line;
+use crate::engine::bao::{move_to_play, rules_line};
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.
 pub const MAX_MOVES: usize = 1000;
@@ -60,10 +60,7 @@ impl BaoPlayer for BaoSearchPlayer {
         pos: &BaoPosition,
     ) -> Result<String, PlayerError> {
         let a = bao_search::analyse(pos, &self.limits, &AtomicBool::new(false), &mut |_| {});
-        // Without a searched move (the root's own moves outlasted the limit), the first
-        // legal one, as `kalah play` does.
-        a.best
-            .or_else(|| pos.legal().moves().next())
+        move_to_play(pos, &a)
             .map(|m| m.to_string())
             .ok_or_else(|| PlayerError::Analysis("no move in a game not over".into()))
     }
