@@ -6,11 +6,15 @@
 //! refused by `kalah merge` and by `kalah merge --hypothesis`: never a forged value
 //! printed as exact, never exit 0. True bounds, proved again, still merge to +6. A
 //! manifest with a move left out is refused too. (The other cases the previous session
-//! fixed are in tests/faults.rs.)
+//! fixed are in tests/faults.rs.) Issue 51, case 1: an exact value forged with a legal line
+//! that ends the game at the forged margin is proved again and refused; taken with
+//! `--trust-answers`, every value says it is exact only if the answers are.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use kalah_analysis::{first_steps, Offer};
+use kalah_core::{Game, Position, Rules};
 use serde_json::{json, Value};
 
 #[path = "support/guard.rs"]
@@ -335,5 +339,136 @@ fn a_manifest_with_a_move_left_out_is_refused() {
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.contains("not the moves of its position"), "{err}");
+    }
+}
+
+/// A legal line of turns from `pos` to the end of the game that ends with the margin
+/// `margin` from South, found by a depth-first walk over every turn.
+fn line_ending_at(game: &Game, pos: &Position, margin: i32) -> Option<Vec<String>> {
+    if pos.is_over() {
+        return (pos.score() == margin).then(Vec::new);
+    }
+    let houses = game.rules().houses as usize;
+    for step in first_steps(game, pos, Offer::AfterTurn) {
+        if let Some(mut rest) = line_ending_at(game, &step.after, margin) {
+            rest.insert(0, step.turn.notation(houses));
+            return Some(rest);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_forged_exact_value_with_a_legal_line_is_refused_unless_the_answers_are_trusted() {
+    // Issue 51, case 1: `kalah split --houses 3 --seeds 3 --depth 1`, the units answered,
+    // unit 1's answer (true value -4) given "value":6 and a legal line that ends the game
+    // +6: merge printed "value +6 (exact, from South)" and "1-3 +6", exit 0 (the true
+    // value is +2). A forged window was taken too.
+    let dir = tempfile::Builder::new()
+        .prefix("kalah-faults-51-")
+        .tempdir()
+        .expect("a scratch directory");
+    for args in [
+        &[
+            "split", "--houses", "3", "--seeds", "3", "--depth", "1", "--out", "sp",
+        ][..],
+        &["batch", "sp/units.jsonl", "-o", "ans.jsonl", "-q"],
+    ] {
+        let out = kalah_in(dir.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
+    let mut answers: Vec<Value> = std::fs::read_to_string(dir.path().join("ans.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    answers.sort_by_key(|a| a["id"].as_u64());
+    assert_eq!(answers[1]["value"], json!(-4), "{}", answers[1]);
+    let honest = kalah_in(
+        dir.path(),
+        &["merge", "sp/manifest.json", "ans.jsonl", "--json"],
+    );
+    assert!(honest.status.success(), "{}", text(&honest.stderr));
+    let honest: Value = serde_json::from_slice(&honest.stdout).unwrap();
+    assert_eq!(honest["value"], json!(2), "{honest}");
+    assert_eq!(honest["verified"], json!(true), "{honest}");
+
+    let game = Game::new(Rules::kalah(3, 3)).unwrap();
+    let at: Position = answers[1]["position"].as_str().unwrap().parse().unwrap();
+    let line = line_ending_at(&game, &at, 6).expect("a legal line that ends +6");
+    let mut forged = answers.clone();
+    forged[1]["value"] = json!(6);
+    forged[1]["pv"] = json!(line);
+    forged[1]["best_turn"] = json!(line[0]);
+    write_answers(dir.path(), "forged.jsonl", &forged);
+    // A window's answer: the unit asked in (5, 7), as if the split had said so.
+    let mut window = forged.clone();
+    window[1] = in_window(&forged[1], [5, 7]);
+    write_answers(dir.path(), "window.jsonl", &window);
+    for file in ["forged.jsonl", "window.jsonl"] {
+        assert_forgery_refused_as(dir.path(), file, 2);
+        let out = kalah_in(dir.path(), &["merge", "sp/manifest.json", file]);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("unit 1: an answer says exactly +6")
+                && err.contains("the answer is wrong"),
+            "{file}: {err}"
+        );
+        // Trusted, the forgery makes the value, and every line says so.
+        let out = kalah_in(
+            dir.path(),
+            &["merge", "sp/manifest.json", file, "--trust-answers"],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains("value      +6 (exact if the answers are, from South)"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("--trust-answers"), "{stdout}");
+        assert!(!stdout.contains("(exact,"), "{stdout}");
+        for m in stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("moves"))
+            .skip(1)
+        {
+            if m.starts_with("  ") {
+                assert!(m.ends_with("(if the answers are)"), "{m}");
+            }
+        }
+        let out = kalah_in(
+            dir.path(),
+            &[
+                "merge",
+                "sp/manifest.json",
+                file,
+                "--trust-answers",
+                "--json",
+            ],
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["verified"], json!(false), "{v}");
+        assert!(v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["verified"] == json!(false)));
+        assert_eq!(v["pie"]["verified"], json!(false), "{v}");
+    }
+}
+
+/// Merges `file` of the split in `sp/`, text and JSON, and asserts the refusal: exit
+/// status `status`, no panic, nothing on standard output.
+fn assert_forgery_refused_as(dir: &Path, file: &str, status: i32) {
+    for json in [false, true] {
+        let mut args = vec!["merge", "sp/manifest.json", file];
+        if json {
+            args.push("--json");
+        }
+        let out = kalah_in(dir, &args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(status), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
     }
 }

@@ -20,11 +20,15 @@ use crate::error::CliError;
 /// `kalah batch` for its units, in any order, with duplicates and missing parts (a file
 /// that does not exist yet is skipped with a warning). Every answer is checked: its rules
 /// and position against the manifest, its principal variation replayed to its value, and
-/// against the other answers for the same unit; an answer that states only a bound
-/// (`at_least`, `at_most`) is proved again by a solve of its unit in the null window that
-/// decides it, and refused if the solve refutes it. Then every position of the manifest is
-/// bounded by negamax, and the command prints the value of the position with its
-/// principal variation, the value of every first move, and the pie rule.
+/// against the other answers for the same unit. Then what the values printed rest on is
+/// proved again here: each unit whose answer a value needs is solved in the narrow window
+/// that decides it (an exact value v in (v-1, v+1), a bound in its null window), and an
+/// answer the solve refutes is refused. Every position of the manifest is bounded by
+/// negamax, and the command prints the value of the position with its principal
+/// variation, the value of every first move, and the pie rule.
+///
+/// --trust-answers skips the proofs, for answers from one's own machines: every value
+/// printed then says it is exact only if the answers are ("verified": false).
 ///
 /// While answers are missing it says which units the value still needs (the others cannot
 /// change it) and exits with status 3; --next FILE writes those units, to be solved next
@@ -61,6 +65,11 @@ pub struct Args {
     /// or a symbolic link (the link itself; its target is left alone); never an input
     #[arg(long, requires = "next")]
     force: bool,
+
+    /// Take the answers as they are, without proving again the ones the values rest on:
+    /// the values printed are then exact only if the answers are, and say so
+    #[arg(long)]
+    trust_answers: bool,
 
     /// Print the result as one JSON object
     #[arg(long)]
@@ -104,7 +113,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             eprintln!("warning: {w}");
         }
     }
-    verify(&mut merge, &tree)?;
+    if args.trust_answers {
+        merge.trust();
+    } else {
+        verify(&mut merge, &tree, args.quiet)?;
+    }
     let bounds = merge.bounds();
     let report = Report::new(&merge, &bounds, args.hypothesis);
     if let Some(next) = &next_out {
@@ -117,9 +130,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
-/// Proves again, by a solve of each unit in the null window that decides it, every bound
-/// that answers claim: a forged `at_least` or `at_most` is refused, never merged.
-fn verify(merge: &mut Merge<'_>, tree: &Tree) -> Result<(), CliError> {
+/// Proves again, by a solve of each unit in the narrow window that decides it, every claim
+/// of the answers that the values rest on: a forged value, `at_least` or `at_most` is
+/// refused, never merged.
+fn verify(merge: &mut Merge<'_>, tree: &Tree, quiet: bool) -> Result<(), CliError> {
     let units = merge.unverified();
     if units.is_empty() {
         return Ok(());
@@ -135,13 +149,16 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree) -> Result<(), CliError> {
     // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
     // not yet proved), and the same command starts them again.
     let cancel = crate::analysis_io::interrupt_flag();
-    merge
-        .verify(&solver, cancel)
-        .map_err(|e| CliError::Input(e.to_string()))?;
+    let bar = crate::analysis_io::progress_bar(quiet, units.len(), "answers proved again");
+    let result = merge.verify(&solver, cancel, &mut |done, _| {
+        bar.set_position(done as u64)
+    });
+    bar.finish_and_clear();
+    result.map_err(|e| CliError::Input(e.to_string()))?;
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(crate::analysis_io::interrupted(&format!(
-            "nothing written: {} claimed bounds were being proved again; run the same command \
-             again",
+            "nothing written: the answers of {} units were being proved again; run the same \
+             command again (or add --trust-answers)",
             units.len()
         )));
     }

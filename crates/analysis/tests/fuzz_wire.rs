@@ -295,7 +295,10 @@ fn check_merge(text: &[u8]) -> Result<(), TestCaseError> {
     if merge.add_answers(text, "answers").is_err() {
         return Ok(());
     }
-    if merge.verify(&f.solver, &AtomicBool::new(false)).is_err() {
+    if merge
+        .verify(&f.solver, &AtomicBool::new(false), &mut |_, _| {})
+        .is_err()
+    {
         return Ok(());
     }
     let bounds = merge.bounds();
@@ -407,7 +410,7 @@ proptest! {
         let text: String = order.iter().map(|&i| f.answers[i].clone() + "\n").collect();
         let mut merge = Merge::new(&f.tree);
         merge.add_answers(text.as_bytes(), "answers").unwrap();
-        merge.verify(&f.solver, &AtomicBool::new(false)).unwrap();
+        merge.verify(&f.solver, &AtomicBool::new(false), &mut |_, _| {}).unwrap();
         let bounds = merge.bounds();
         prop_assert_eq!(bounds[0], (f.value, f.value));
     }

@@ -116,11 +116,13 @@ pub struct FirstMove {
 pub struct Merge<'t> {
     pub(super) tree: &'t Tree,
     pub(super) game: Game,
-    /// What the answers proved of each unit, from South: exact values whose lines
-    /// replay, and bounds proved again ([`Merge::verify`]).
+    /// What is proved of each unit, from South: the bounds its seeds allow, met with
+    /// what [`Merge::verify`] proved again (or what [`Merge::trust`] took on trust).
     pub(super) known: Vec<Bounds>,
-    /// What the answers claim of each unit, bounds not yet proved again included.
+    /// What the answers claim of each unit, not yet proved again included.
     pub(super) claimed: Vec<Bounds>,
+    /// Units whose claims were taken without proof ([`Merge::trust`]).
+    pub(super) trusted: usize,
     /// A line from the unit's position replaying to its exact value, where one came.
     lines: Vec<Option<Vec<Turn>>>,
     /// Answers taken, duplicates included.
@@ -142,6 +144,7 @@ impl<'t> Merge<'t> {
             claimed: known.clone(),
             known,
             lines: vec![None; tree.units.len()],
+            trusted: 0,
             answers: 0,
         }
     }
@@ -153,7 +156,9 @@ impl<'t> Merge<'t> {
 
     /// Takes one answer for unit `id` at `position`: checked against the manifest, the
     /// line replayed, and combined with earlier answers for the unit (a contradiction is
-    /// refused: one of them is wrong).
+    /// refused: one of them is wrong). What it claims counts only once proved again
+    /// ([`Merge::verify`]): a line that replays to a value shows the value can be reached,
+    /// not that it is best play.
     pub fn add(&mut self, id: u64, position: &Position, claim: Claim) -> Result<(), MergeError> {
         let u = usize::try_from(id)
             .ok()
@@ -182,10 +187,7 @@ impl<'t> Merge<'t> {
             });
         }
         self.claimed[u] = (nlo, nhi);
-        // A bound counts once it is proved again; an exact value whose line replays
-        // counts at once.
-        if let Claim::Exact { value, pv } = claim {
-            self.known[u] = (value, value);
+        if let Claim::Exact { pv, .. } = claim {
             self.lines[u].get_or_insert(pv);
         }
         self.answers += 1;
@@ -197,12 +199,18 @@ impl<'t> Merge<'t> {
         self.answers
     }
 
-    /// The units with an exact value.
+    /// The units answered with an exact value.
     pub fn exact_units(&self) -> usize {
-        self.known.iter().filter(|(lo, hi)| lo == hi).count()
+        self.claimed.iter().filter(|(lo, hi)| lo == hi).count()
     }
 
-    /// Bounds of every node from South, by negamax over the tree.
+    /// Units whose answers were taken without proof ([`Merge::trust`]).
+    pub fn trusted(&self) -> usize {
+        self.trusted
+    }
+
+    /// Bounds of every node from South, by negamax over the tree from what is proved of
+    /// the units.
     pub fn bounds(&self) -> Vec<Bounds> {
         let mut b = vec![(0, 0); self.tree.nodes.len()];
         for n in self.tree.order().expect("a checked tree has no cycle") {

@@ -56,9 +56,12 @@ pub struct Report<'t> {
     pub exact_units: usize,
     /// Answers taken, duplicates included.
     pub answers: usize,
-    /// Units, by id, answered with bounds not yet proved again ([`Merge::verify`]): those
-    /// bounds do not count.
+    /// Units, by id, whose claims the values rest on and that are not proved again yet
+    /// ([`Merge::verify`]): those claims do not count.
     pub unverified: Vec<usize>,
+    /// Units whose answers were taken without proof ([`Merge::trust`]): the values are
+    /// exact only if those answers are.
+    pub trusted: usize,
 }
 
 /// Bounds of `-|v|` for `v` within `b`.
@@ -94,8 +97,8 @@ fn pie(moves: &[FirstMove], side: Side) -> Option<Pie> {
 }
 
 impl<'t> Report<'t> {
-    /// The report of `merge`, whose node bounds are `bounds`, with the hypothesis
-    /// `hypothesis` checked if one is given.
+    /// The report of `merge`, whose node bounds are `bounds` (what is proved,
+    /// [`Merge::bounds`]), with the hypothesis `hypothesis` checked if one is given.
     pub fn new(merge: &Merge<'t>, bounds: &[Bounds], hypothesis: Option<i32>) -> Report<'t> {
         let tree = merge.tree;
         let moves = merge.first_moves(bounds);
@@ -126,7 +129,23 @@ impl<'t> Report<'t> {
             exact_units: merge.exact_units(),
             answers: merge.answers(),
             unverified: merge.unverified(),
+            trusted: merge.trusted(),
         }
+    }
+
+    /// What a value of the text rests on, when not on proofs alone: nothing, or
+    /// ` (if the answers are)`.
+    fn unproved(&self) -> &'static str {
+        if self.verified() {
+            ""
+        } else {
+            " (if the answers are)"
+        }
+    }
+
+    /// Whether every claim the values rest on was proved again (none taken on trust).
+    pub fn verified(&self) -> bool {
+        self.trusted == 0 && self.unverified.is_empty()
     }
 
     /// The position merged.
@@ -227,6 +246,7 @@ impl Report<'_> {
             "answers": self.answers,
             "exact_units": self.exact_units,
             "needed": self.needed,
+            "verified": self.verified(),
         });
         if let Value::Object(root) = bounds_json(self.root) {
             for (k, v) in root {
@@ -241,6 +261,7 @@ impl Report<'_> {
                 let mut o = bounds_json(m.bounds);
                 o["turn"] = json!(m.turn.notation(h));
                 o["pv"] = json!(m.pv.as_ref().map(|l| notations(h, l)));
+                o["verified"] = json!(self.verified());
                 o
             })
             .collect();
@@ -259,6 +280,7 @@ impl Report<'_> {
     fn pie_json(&self, pie: &Pie) -> Value {
         let h = self.tree.rules.houses as usize;
         let mut o = bounds_json(pie.bounds);
+        o["verified"] = json!(self.verified());
         o["offer"] = json!(self.tree.step.offer().name());
         if let Some((b, swap)) = pie.best {
             o["best_turn"] = json!(self.moves[b].turn.notation(h));
@@ -281,6 +303,9 @@ impl Report<'_> {
         if !self.unverified.is_empty() {
             obj["unverified"] = json!(self.unverified);
         }
+        if self.trusted > 0 {
+            obj["trusted_units"] = json!(self.trusted);
+        }
     }
 
     /// Writes the report as text, a line a field; `next` names the file the next units
@@ -294,12 +319,21 @@ impl Report<'_> {
             "answers    {} answers, {} of the {} units exact",
             self.answers, self.exact_units, self.units
         )?;
-        let what = if self.exact() {
-            "exact"
-        } else {
-            "bounds: not exact yet"
+        let what = match (self.exact(), self.verified()) {
+            (true, true) => "exact",
+            (true, false) => "exact if the answers are",
+            (false, true) => "bounds: not exact yet",
+            (false, false) => "bounds if the answers are: not exact yet",
         };
         writeln!(out, "value      {} ({what}, from South)", text(self.root))?;
+        if self.trusted > 0 {
+            writeln!(
+                out,
+                "trusted    the answers of {} units taken without proving them again \
+                 (--trust-answers): no value here is proved",
+                self.trusted
+            )?;
+        }
         if let Some(pv) = &self.pv {
             writeln!(out, "pv         {}", notations(h, pv).join(" "))?;
         } else if self.exact() {
@@ -309,8 +343,14 @@ impl Report<'_> {
             )?;
         }
         writeln!(out, "moves      (value from South after each first move)")?;
+        let unproved = self.unproved();
         for m in &self.moves {
-            writeln!(out, "  {:<10} {}", m.turn.notation(h), text(m.bounds))?;
+            writeln!(
+                out,
+                "  {:<10} {}{unproved}",
+                m.turn.notation(h),
+                text(m.bounds)
+            )?;
         }
         self.pie_text(out)?;
         self.verdict_text(out)?;
@@ -326,19 +366,21 @@ impl Report<'_> {
         match pie.best {
             Some((i, swap)) => writeln!(
                 out,
-                "pie rule   {} for the player to move, best first move {} ({})",
+                "pie rule   {} for the player to move, best first move {} ({}){}",
                 text(pie.bounds),
                 self.moves[i].turn.notation(h),
                 if swap {
                     "the opponent swaps"
                 } else {
                     "no swap"
-                }
+                },
+                self.unproved()
             ),
             None => writeln!(
                 out,
-                "pie rule   {} for the player to move",
-                text(pie.bounds)
+                "pie rule   {} for the player to move{}",
+                text(pie.bounds),
+                self.unproved()
             ),
         }
     }
@@ -354,9 +396,10 @@ impl Report<'_> {
             None => Ok(()),
             Some((v, Verdict::Confirmed)) => writeln!(
                 out,
-                "hypothesis {} confirmed: the value is {}",
+                "hypothesis {} confirmed: the value is {}{}",
                 signed(*v),
-                signed(*v)
+                signed(*v),
+                self.unproved()
             ),
             Some((v, Verdict::Refuted(b))) => {
                 writeln!(
@@ -385,7 +428,7 @@ impl Report<'_> {
             let ids: Vec<String> = self.unverified.iter().map(|u| u.to_string()).collect();
             writeln!(
                 out,
-                "unverified {} units answered with bounds not proved again, which do not count: {}",
+                "unverified {} units whose answers are not proved again, which do not count: {}",
                 ids.len(),
                 ids.join(" ")
             )?;
