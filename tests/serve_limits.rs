@@ -296,3 +296,29 @@ fn a_wildcard_bind_says_where_it_listens_and_warns() {
         .unwrap();
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// Issue 51, case 10: a board started with the search's options (`--hash-mb`,
+/// `--egdb-seeds`, `--deepening`) analyses every family: Oware and Ethiopian, solved by
+/// retrograde analysis, have none of them and run without them, where the page's user was
+/// told to "leave out --hash-mb" of a command line they cannot change; Kalah still gets
+/// them.
+#[test]
+fn search_options_of_the_board_leave_the_retrograde_families_analysable() {
+    let server = Server::start(&["--hash-mb", "16", "--egdb-seeds", "4", "--deepening", "2"]);
+    for query in [
+        "rules=oware&houses=3&seeds=2",
+        "rules=ethiopian&houses=3&seeds=2",
+        "houses=4&seeds=3",
+    ] {
+        let events = server.analysis(query);
+        let (name, data) = events.last().expect("an end");
+        assert_eq!(name, "done", "{query}: {events:?}");
+        assert!(data["value"].is_i64(), "{query}: {data}");
+        for (name, data) in &events {
+            assert!(
+                !data.to_string().contains("leave out"),
+                "{query}: {name} {data}"
+            );
+        }
+    }
+}

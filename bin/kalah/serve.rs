@@ -5,6 +5,8 @@ use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
+use kalah_core::Family;
+
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -53,11 +55,26 @@ pub struct Args {
     solver: SolverArgs,
 }
 
+/// The solver options for analyses of `family`: as given, but where the family is solved
+/// by retrograde analysis (Oware, Ethiopian), without the search's options it has none
+/// of (`--hash-mb`, `--egdb-seeds`, `--deepening`). The board serves every family from one
+/// command line, so these options apply to the families that search; the page's user
+/// cannot change the server's command line and is never told to.
+fn for_family(solver: &SolverArgs, family: Family) -> SolverArgs {
+    let mut solver = solver.clone();
+    if family.is_cyclic() {
+        solver.hash_mb = None;
+        solver.egdb_seeds = solver.egdb_seeds.filter(|&k| k == 0);
+        solver.deepening = None;
+    }
+    solver
+}
+
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let configure = |solver: SolverArgs| -> Arc<kalah_serve::Configure> {
         Arc::new(move |game, seeds, solves| {
-            solver
+            for_family(&solver, game.rules().family)
                 .config(game, seeds, solves)
                 .map_err(|e| e.to_string())
         })
