@@ -4,15 +4,18 @@
 //! [`run`] serves until Ctrl-C (or SIGTERM) with the [`Options`] a front end read: where
 //! to listen, how many analyses at once, and how to configure a solver for a game.
 //!
-//! axum on tokio: the well-kept server stack with server-sent events, graceful shutdown
-//! and per-route method handling built in. The solver itself stays synchronous: each
-//! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
-//! requests and events, on two worker threads. The page's assets are compiled into the
-//! binary; no request reads the file system. Database builds count toward the limit of
-//! analyses and stop when no analysis wants them (module `work`); an analysis is started
-//! only for the board's own page, which carries a token (module `guard`). Bao la
-//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the page
-//! (module `bao`), with the same limits.
+//! axum on tokio: the well-kept server stack with server-sent events and per-route method
+//! handling built in; the connections are hyper's HTTP/1.1 ones, taken here (not by
+//! `axum::serve`) so that each has a deadline for a request's head and their number is
+//! bounded ([`HEADER_READ_TIMEOUT`], [`MAX_CONNECTIONS`]). The solver itself stays
+//! synchronous: each analysis runs on a thread of its own (module `analysis`) and the
+//! runtime only carries requests and events, on two worker threads. The page's assets
+//! are compiled into the binary; no request reads the file system. Database builds count
+//! toward the limit of analyses and stop when no analysis wants them (module `work`); an
+//! analysis is started only for the board's own page, which carries a token, and every
+//! request must be addressed to one of the server's names (module `guard`). Bao la
+//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the
+//! page (module `bao`), with the same limits.
 #![deny(missing_docs)]
 
 mod analysis;
