@@ -296,3 +296,220 @@ fn a_wildcard_bind_says_where_it_listens_and_warns() {
         .unwrap();
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// Issue 51, case 10: a board started with the search's options (`--hash-mb`,
+/// `--egdb-seeds`, `--deepening`) analyses every family: Oware and Ethiopian, solved by
+/// retrograde analysis, have none of them and run without them, where the page's user was
+/// told to "leave out --hash-mb" of a command line they cannot change; Kalah still gets
+/// them.
+#[test]
+fn search_options_of_the_board_leave_the_retrograde_families_analysable() {
+    let server = Server::start(&["--hash-mb", "16", "--egdb-seeds", "4", "--deepening", "2"]);
+    for query in [
+        "rules=oware&houses=3&seeds=2",
+        "rules=ethiopian&houses=3&seeds=2",
+        "houses=4&seeds=3",
+    ] {
+        let events = server.analysis(query);
+        let (name, data) = events.last().expect("an end");
+        assert_eq!(name, "done", "{query}: {events:?}");
+        assert!(data["value"].is_i64(), "{query}: {data}");
+        for (name, data) in &events {
+            assert!(
+                !data.to_string().contains("leave out"),
+                "{query}: {name} {data}"
+            );
+        }
+    }
+}
+
+/// `kalah serve --bind 0.0.0.0 --port 0` with `extra` options: its address (on
+/// 127.0.0.1) and token are read, and the rest of its output is drained.
+fn wildcard_server(extra: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env("KALAH_CACHE", "off")
+        .env_remove("KALAH_EGDB_PATH")
+        .args(["serve", "--port", "0", "--quiet", "--bind", "0.0.0.0"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("kalah serve starts");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .to_string();
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut server = Server {
+        child,
+        addr,
+        url,
+        token: String::new(),
+    };
+    let page = String::from_utf8_lossy(&server.get("/").body).into_owned();
+    server.token = page
+        .split_once(r#"<meta name="kalah-token" content=""#)
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(token, _)| token.to_string())
+        .unwrap_or_else(|| panic!("no token in the page: {page}"));
+    server
+}
+
+/// Issue 51, case 9: bound to every interface, the board still answers only requests
+/// addressed to this machine (localhost, an IP address) or to a name given by
+/// `--allow-host`: a page elsewhere that points its own name here (DNS rebinding) gets a
+/// 403, never the page or its token. Exactly one `Host` (none or two: 400), a whole
+/// address in the request line is held to the same list, and an `Origin` must be
+/// `http://` and the `Host` (`https://`, `file://` refused); `--allow-host` takes a name,
+/// not an address with a scheme or port.
+#[test]
+fn a_wildcard_bind_keeps_the_host_allow_list() {
+    let server = wildcard_server(&["--allow-host", "Board.lan"]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    let at = |name: &str| format!("{name}:{port}");
+    for host in [
+        at("evil.example"),
+        at("board.lan.evil.example"),
+        "evil.example".into(),
+    ] {
+        let answer = server.request_with("GET", "/", &[("Host", &host)], b"");
+        assert_eq!(answer.status, 403, "{host}");
+        let body = String::from_utf8_lossy(&answer.body).into_owned();
+        assert!(!body.contains(&server.token), "{host}: {body}");
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains("--allow-host"), "{error}");
+        assert!(error.contains("an IP address of this machine"), "{error}");
+    }
+    for host in [
+        server.addr.clone(),
+        at("localhost"),
+        at("board.lan"),
+        at("BOARD.LAN"),
+        at("192.0.2.7"),
+        at("[::1]"),
+    ] {
+        let answer = server.request_with("GET", "/", &[("Host", &host)], b"");
+        assert_eq!(answer.status, 200, "{host}");
+        assert!(String::from_utf8_lossy(&answer.body).contains(&server.token));
+    }
+    let own = server.addr.as_str();
+    let absolute = server.request_with("GET", "http://evil.example/", &[("Host", own)], b"");
+    assert_eq!(absolute.status, 403);
+    type Case<'a> = (&'a [(&'a str, &'a str)], u16, &'a str);
+    let origin = format!("http://{own}");
+    let secure = format!("https://{own}");
+    let cases: [Case; 6] = [
+        (&[], 400, "exactly one Host header; this one has 0"),
+        (&[("Host", own), ("Host", own)], 400, "has 2"),
+        (&[("Host", own), ("Origin", &secure)], 403, "other sites"),
+        (&[("Host", own), ("Origin", "file://")], 403, "other sites"),
+        (
+            &[("Host", own), ("Origin", "http://evil.example")],
+            403,
+            "other sites",
+        ),
+        (&[("Host", own), ("Origin", &origin)], 200, ""),
+    ];
+    for (headers, status, message) in cases {
+        let answer = server.request_with("GET", "/api/options", headers, b"");
+        assert_eq!(answer.status, status, "{headers:?}");
+        if status != 200 {
+            let error = answer.json()["error"].as_str().unwrap().to_string();
+            assert!(error.contains(message), "{headers:?}: {error}");
+        }
+    }
+
+    for bad in ["http://board.lan", "board.lan:8080", "board.lan/"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_kalah"))
+            .args(["serve", "--port", "0", "--allow-host", bad])
+            .output()
+            .expect("kalah serve runs");
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            err.starts_with("error:") && err.contains("host name"),
+            "{err}"
+        );
+    }
+}
+
+/// Reads what is left of `stream` and says whether the server closed it (an end or a
+/// reset) before the stream's read timeout.
+fn closed_by_the_server(stream: &mut std::net::TcpStream) -> bool {
+    let mut rest = Vec::new();
+    match stream.read_to_end(&mut rest) {
+        Ok(_) => true,
+        Err(e) => !matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ),
+    }
+}
+
+/// Issue 51, case 9: a client that sends half a request (or nothing) is disconnected once
+/// the deadline for a request's head has passed (here `--header-timeout 1`; 10 s by
+/// default), where it held its connection and memory for good; an open event stream is
+/// not cut by it; and connections beyond the limit (here `--max-connections 2`) wait
+/// until one closes rather than pile up.
+#[test]
+fn half_sent_requests_are_cut_off_and_connections_are_bounded() {
+    use std::io::Write;
+    let server = Server::start(&["--header-timeout", "1"]);
+    let start = Instant::now();
+    let mut half = server.connect();
+    half.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    half.write_all(b"GET /api/options HTTP/1.1\r\nHo").unwrap();
+    let mut silent = server.connect();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    assert!(
+        closed_by_the_server(&mut half),
+        "a half-sent request stays open"
+    );
+    assert!(
+        closed_by_the_server(&mut silent),
+        "a silent connection stays open"
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+    // An analysis of three seconds streams its events past the deadline, to its end.
+    let events = server.analysis("houses=6&seeds=6&time=3");
+    assert_eq!(events.last().expect("an end").0, "done", "{events:?}");
+    assert_eq!(server.get("/api/options").status, 200);
+
+    let server = Server::start(&["--max-connections", "2"]);
+    let first = server.connect();
+    let _second = server.connect();
+    let mut third = server.connect();
+    third
+        .write_all(b"GET /api/options HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_secs(1)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let early = third.read(&mut byte);
+    assert!(
+        early.as_ref().is_err_and(|e| matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        )),
+        "a third connection was served beside two open ones: {early:?}"
+    );
+    drop(first);
+    third
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut answer = Vec::new();
+    third.read_to_end(&mut answer).unwrap();
+    assert!(answer.starts_with(b"HTTP/1.1 200"), "{answer:?}");
+}

@@ -4,6 +4,9 @@
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
+
+use kalah_core::Family;
 
 use crate::error::CliError;
 use crate::solving::SolverArgs;
@@ -23,8 +26,10 @@ use crate::solving::SolverArgs;
 ///
 /// As in `kalah openings`, `--threads` turns are solved at once, one search thread each.
 /// Bound to 127.0.0.1 unless `--bind` says otherwise: every solve runs on this machine
-/// (a wildcard bind warns so). Analyses are started only by the board's own page (it
-/// carries a token made at start-up). Ctrl-C stops the server, cancelling the solves and
+/// (a wildcard bind warns so). Requests must be addressed to this machine's own names
+/// (`--allow-host` adds one), so that a page elsewhere cannot point its name here.
+/// Analyses are started only by the board's own page (it carries a token made at
+/// start-up). Ctrl-C stops the server, cancelling the solves and
 /// the database builds.
 ///
 /// Example: `kalah serve --open`
@@ -37,6 +42,26 @@ pub struct Args {
     /// The address to listen on (0.0.0.0 or :: serves other machines too, with a warning)
     #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
+
+    /// A name requests may be addressed to besides this machine's own (localhost, the
+    /// loopback addresses, the address bound to, and on a wildcard bind any IP address):
+    /// the machine's name on the network, or a proxy's. Repeatable. Any other name in a
+    /// request's Host is refused, so that a page elsewhere that points its own name at
+    /// this machine gets nothing
+    #[arg(long, value_name = "NAME", value_parser = kalah_serve::host_name)]
+    allow_host: Vec<String>,
+
+    /// Seconds a client may take to send a request's line and headers before its
+    /// connection is closed (hidden: for tests)
+    #[arg(long, value_name = "SECONDS", hide = true,
+          default_value_t = kalah_serve::HEADER_READ_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+
+    /// Connections served at once (hidden: for tests)
+    #[arg(long, value_name = "N", hide = true, default_value_t = kalah_serve::MAX_CONNECTIONS as u16,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    max_connections: u16,
 
     /// Open the page in the default browser once the server listens
     #[arg(long)]
@@ -53,17 +78,35 @@ pub struct Args {
     solver: SolverArgs,
 }
 
+/// The solver options for analyses of `family`: as given, but where the family is solved
+/// by retrograde analysis (Oware, Ethiopian), without the search's options it has none
+/// of (`--hash-mb`, `--egdb-seeds`, `--deepening`). The board serves every family from one
+/// command line, so these options apply to the families that search; the page's user
+/// cannot change the server's command line and is never told to.
+fn for_family(solver: &SolverArgs, family: Family) -> SolverArgs {
+    let mut solver = solver.clone();
+    if family.is_cyclic() {
+        solver.hash_mb = None;
+        solver.egdb_seeds = solver.egdb_seeds.filter(|&k| k == 0);
+        solver.deepening = None;
+    }
+    solver
+}
+
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let configure = |solver: SolverArgs| -> Arc<kalah_serve::Configure> {
         Arc::new(move |game, seeds, solves| {
-            solver
+            for_family(&solver, game.rules().family)
                 .config(game, seeds, solves)
                 .map_err(|e| e.to_string())
         })
     };
     let options = kalah_serve::Options {
         addr: SocketAddr::new(args.bind, args.port),
+        allow_hosts: args.allow_host.clone(),
+        header_timeout: Duration::from_secs(args.header_timeout),
+        max_connections: args.max_connections.into(),
         open: args.open,
         max_analyses: args.max_analyses as usize,
         configure: configure(args.solver.clone()),

@@ -4,15 +4,18 @@
 //! [`run`] serves until Ctrl-C (or SIGTERM) with the [`Options`] a front end read: where
 //! to listen, how many analyses at once, and how to configure a solver for a game.
 //!
-//! axum on tokio: the well-kept server stack with server-sent events, graceful shutdown
-//! and per-route method handling built in. The solver itself stays synchronous: each
-//! analysis runs on a thread of its own (module `analysis`) and the runtime only carries
-//! requests and events, on two worker threads. The page's assets are compiled into the
-//! binary; no request reads the file system. Database builds count toward the limit of
-//! analyses and stop when no analysis wants them (module `work`); an analysis is started
-//! only for the board's own page, which carries a token (module `guard`). Bao la
-//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the page
-//! (module `bao`), with the same limits.
+//! axum on tokio: the well-kept server stack with server-sent events and per-route method
+//! handling built in; the connections are hyper's HTTP/1.1 ones, taken here (not by
+//! `axum::serve`) so that each has a deadline for a request's head and their number is
+//! bounded ([`HEADER_READ_TIMEOUT`], [`MAX_CONNECTIONS`]). The solver itself stays
+//! synchronous: each analysis runs on a thread of its own (module `analysis`) and the
+//! runtime only carries requests and events, on two worker threads. The page's assets
+//! are compiled into the binary; no request reads the file system. Database builds count
+//! toward the limit of analyses and stop when no analysis wants them (module `work`); an
+//! analysis is started only for the board's own page, which carries a token, and every
+//! request must be addressed to one of the server's names (module `guard`). Bao la
+//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the
+//! page (module `bao`), with the same limits.
 #![deny(missing_docs)]
 
 mod analysis;
@@ -23,7 +26,7 @@ mod work;
 
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -39,6 +42,8 @@ use kalah_core::Game;
 use kalah_solver::Config;
 use serde_json::{json, Value};
 
+pub use self::guard::host_name;
+
 use self::analysis::Analyses;
 use self::params::BadRequest;
 
@@ -46,6 +51,14 @@ use self::params::BadRequest;
 const MAX_BODY: usize = 16 * 1024;
 /// The longest query string taken.
 const MAX_QUERY: usize = 8 * 1024;
+/// How long a client may take to send a request's line and headers, from the moment the
+/// server waits for them (a new connection, or a kept-alive one after its last answer):
+/// a connection that has not sent them whole within it is closed, so half-sent requests
+/// cannot hold the server's memory. An open event stream is an answer, not a wait.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once (a page holds a few): more wait in the system's queue of
+/// the listening socket until one closes.
+pub const MAX_CONNECTIONS: usize = 256;
 
 /// How a front end configures the solver of a game: `configure(game, seeds, solves)` is
 /// the configuration for `solves` solves sharing one solver, of positions with at most
@@ -57,6 +70,13 @@ pub type Configure = dyn Fn(&Game, usize, usize) -> Result<Config, String> + Sen
 pub struct Options {
     /// The address and port to listen on (port 0: a free one, printed).
     pub addr: SocketAddr,
+    /// Names a request may be addressed to besides this machine's own (module `guard`:
+    /// `Hosts`), such as the name of a machine bound to every interface.
+    pub allow_hosts: Vec<String>,
+    /// How long a client may take to send a request's head ([`HEADER_READ_TIMEOUT`]).
+    pub header_timeout: Duration,
+    /// Connections served at once ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
     /// Open the page in the default browser once the server listens.
     pub open: bool,
     /// Analyses running at once; a new one beyond this cancels the oldest.
@@ -74,8 +94,8 @@ pub struct Options {
 #[derive(Clone)]
 struct App {
     analyses: Arc<Analyses>,
-    /// Listening on a loopback address only: requests must name it (see [`limits`]).
-    loopback: bool,
+    /// The names requests must be addressed to (see [`limits`]).
+    hosts: Arc<guard::Hosts>,
     /// The token an analysis needs (module `guard`), made at start-up.
     token: Arc<str>,
     /// The page, with the token in it.
@@ -143,7 +163,7 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
     let token = guard::new_token();
     let app = router(App {
         analyses: analyses.clone(),
-        loopback: local.ip().is_loopback(),
+        hosts: Arc::new(guard::Hosts::new(local.ip(), &options.allow_hosts)),
         page: INDEX_HTML.replacen(guard::TOKEN_SLOT, &token, 1).into(),
         token: token.into(),
     });
@@ -157,9 +177,13 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
             stopped.notify_one();
         }
     };
-    let server = axum::serve(listener, app).with_graceful_shutdown(on_signal);
+    let connections = Connections {
+        header_timeout: options.header_timeout,
+        max: options.max_connections.max(1),
+    };
+    let server = connections.serve(listener, app, on_signal);
     tokio::select! {
-        result = server => result?,
+        () = server => {}
         // Connections still open a while after the signal (a browser keeping one alive)
         // are dropped.
         () = async { stopped.notified().await; tokio::time::sleep(Duration::from_secs(3)).await } => {}
@@ -173,6 +197,69 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
         );
     }
     Ok(())
+}
+
+/// How the server takes connections: at most `max` at once, each with a deadline for
+/// every request's head.
+struct Connections {
+    header_timeout: Duration,
+    max: usize,
+}
+
+impl Connections {
+    /// Serves `app` on the connections `listener` takes until `stop` resolves, then
+    /// closes each connection after its answer in progress (if any) and returns once
+    /// every one is closed. HTTP/1.1 by hyper with a timer, which axum's `serve` does not
+    /// set (so its header timeout never runs).
+    async fn serve(
+        &self,
+        listener: tokio::net::TcpListener,
+        app: Router,
+        stop: impl std::future::Future<Output = ()>,
+    ) {
+        let slots = Arc::new(tokio::sync::Semaphore::new(self.max));
+        let (closing, closed) = tokio::sync::watch::channel(());
+        let mut stop = std::pin::pin!(stop);
+        loop {
+            // A slot first: beyond the limit, connections wait in the socket's queue.
+            let slot = tokio::select! {
+                slot = slots.clone().acquire_owned() => slot.expect("the semaphore stays open"),
+                () = &mut stop => break,
+            };
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    // Out of file descriptors, say: wait a little rather than spin.
+                    Err(_) => {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                },
+                () = &mut stop => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(self.header_timeout);
+            let mut closed = closed.clone();
+            tokio::spawn(async move {
+                let _slot = slot;
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let mut connection = std::pin::pin!(builder.serve_connection(io, service));
+                tokio::select! {
+                    _ = connection.as_mut() => return,
+                    _ = closed.changed() => connection.as_mut().graceful_shutdown(),
+                }
+                let _ = connection.await;
+            });
+        }
+        drop(listener);
+        let _ = closing.send(());
+        // Every slot back: every connection closed.
+        let _ = slots.acquire_many(self.max as u32).await;
+    }
 }
 
 /// How long a stopping server waits for its cancelled database builds to end.
@@ -194,7 +281,8 @@ fn wildcard_notice(local: SocketAddr) -> Option<[String; 2]> {
     Some([
         format!(
             "kalah serve: listening on {every} ({ip}), port {port}: other machines open \
-             http://ADDRESS:{port}/ with an address of this machine"
+             http://ADDRESS:{port}/ with an address of this machine (or a name given by \
+             --allow-host)"
         ),
         format!(
             "kalah serve: warning: --bind {ip} serves other machines: any machine that \
@@ -251,9 +339,10 @@ fn router(app: App) -> Router {
 }
 
 /// Refuses over-long query strings before any handler reads them, and requests from
-/// other sites: on a loopback address the `Host` must be a loopback name (a page
-/// elsewhere that rebinds its own name to 127.0.0.1 is refused), and an `Origin`, where
-/// the browser sends one, must be this server's own.
+/// other sites: the one `Host` must be a name of this server (module `guard`: a page
+/// elsewhere that rebinds its own name to this machine's address is refused), and an
+/// `Origin`, where the browser sends one, must be this server's own, `http://` and the
+/// `Host` (`null` is refused where an analysis would start, module `guard`).
 async fn limits(State(app): State<App>, request: Request, next: Next) -> Response {
     let query = request.uri().query().map_or(0, str::len);
     if query > MAX_QUERY {
@@ -263,22 +352,37 @@ async fn limits(State(app): State<App>, request: Request, next: Next) -> Respons
         )
         .into_response();
     }
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    if hosts != 1 {
+        return ApiError(
+            StatusCode::BAD_REQUEST,
+            format!("a request needs exactly one Host header; this one has {hosts}"),
+        )
+        .into_response();
+    }
     let host = header_text(&request, header::HOST);
-    if app.loopback && !is_loopback_host(&host) {
+    // A request line with a whole address (`GET http://NAME/ HTTP/1.1`) names it too.
+    let authority = request
+        .uri()
+        .authority()
+        .map(|a| a.as_str().to_ascii_lowercase());
+    if let Some(name) = std::iter::once(&host)
+        .chain(&authority)
+        .find(|name| !app.hosts.allows(name))
+    {
         return ApiError(
             StatusCode::FORBIDDEN,
             format!(
-                "the server listens on a loopback address and answers requests for \
-                 localhost or 127.0.0.1 only, not `{host}` (--bind serves other names)"
+                "the server answers requests for {} only, not `{name}` (a name of another \
+                 site may point at this machine); kalah serve --allow-host NAME serves \
+                 another name",
+                app.hosts.describe()
             ),
         )
         .into_response();
     }
     let origin = header_text(&request, header::ORIGIN);
-    if !origin.is_empty()
-        && origin != "null"
-        && origin.split_once("://").map(|o| o.1) != Some(&host)
-    {
+    if !origin.is_empty() && origin != "null" && origin != format!("http://{host}") {
         return ApiError(
             StatusCode::FORBIDDEN,
             format!("requests from other sites are refused (origin `{origin}`): open the board at http://{host}/"),
@@ -308,18 +412,6 @@ fn header_text(request: &Request, name: header::HeaderName) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase()
-}
-
-/// True where `host` (a `Host` header, lower case) names this machine by a loopback
-/// name: `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
-        _ => host,
-    };
-    name == "localhost"
-        || name == "[::1]"
-        || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The page, its script and its style sheet, compiled in.
