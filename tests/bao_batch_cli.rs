@@ -128,6 +128,11 @@ fn an_interrupted_output_resumes_to_what_a_whole_run_writes() {
             .collect()
     };
     assert_eq!(strip(&resumed), strip(&full));
+    // Every answer and half a line after them: nothing is left to answer, and the half
+    // line is cut off all the same.
+    std::fs::write(&part, format!("{full}{}", &full[..10])).unwrap();
+    assert!(run(&["-o", part_s, "--resume"]).status.success());
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), full);
     // A file that is not a batch's answers is never replaced without --force.
     let foreign = dir.path().join("notes.txt");
     std::fs::write(&foreign, "precious\n").unwrap();

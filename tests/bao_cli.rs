@@ -171,12 +171,14 @@ fn play_against_the_engine_to_the_end() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"A4+\nA4-\n")
+        .write_all(b"\xff\nA4+\nA4-\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("not played"), "{text}");
+    // A line that is not UTF-8 is answered and the game goes on, as in kalah engine.
+    assert!(text.contains("not played: line 1 is not UTF-8"), "{text}");
+    assert!(text.contains("not played: "), "{text}");
     assert!(
         text.contains("South emptied North's front row: South wins"),
         "{text}"

@@ -8,7 +8,7 @@ use kalah_core::{perft, Game, Preset, Rules};
 use serde_json::Value;
 
 /// Runs the binary with `args` and `stdin` as its input.
-fn kalah_with_input(args: &[&str], stdin: &str) -> Output {
+fn kalah_with_input(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .env_remove("KALAH_EGDB_PATH")
         .env("KALAH_CACHE", "off")
@@ -22,7 +22,7 @@ fn kalah_with_input(args: &[&str], stdin: &str) -> Output {
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
+        .write_all(stdin.as_ref())
         .expect("stdin accepts the input");
     child.wait_with_output().expect("the kalah binary finishes")
 }
@@ -304,6 +304,17 @@ fn play_rejects_illegal_input_then_ends_cleanly_at_eof() {
     assert!(text.contains("not played: 'foo' is not a move"));
     assert!(text.contains("North plays"));
     assert!(text.contains("end of input"));
+}
+
+#[test]
+fn play_answers_a_line_that_is_not_utf8_and_goes_on() {
+    let out = kalah_with_input(&["play", "--engine", "greedy"], b"\xff\xfe 3\n3-4\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("not played: line 1 is not UTF-8"), "{text}");
+    // The game went on: the next line was played and the engine answered it.
+    assert!(text.contains("North plays"), "{text}");
+    assert!(text.contains("end of input"), "{text}");
 }
 
 #[test]

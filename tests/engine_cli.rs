@@ -1,6 +1,7 @@
 //! `kalah engine` driven through a pipe as a GUI would: the handshake, a full session
 //! whose exact answers equal `kalah solve`'s, the error lines a bad line gets (the session
-//! goes on), `stop` ending a `go` with its `bestmove`, and the end of the input.
+//! goes on), `stop` ending a `go` with its `bestmove`, and the end of the input (the
+//! replies still flow after it; SIGTERM stops a `go` with its `bestmove`).
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -207,6 +208,14 @@ fn bad_lines_get_an_error_and_the_session_goes_on() {
         ("go nodes 0", "go: nodes"),
         ("go depth 500", "go: depth"),
         ("rules --seeds", "needs a value"),
+        // The ranges are the library's (the engine once said 1 to 255 houses).
+        ("rules --houses 0", "--houses takes a number from 1 to 8,"),
+        ("rules --houses 9", "from 1 to 8"),
+        (
+            "rules --seeds 0",
+            "from 1 to 127 (at most 255 seeds on the board)",
+        ),
+        ("rules bao --houses 2", "3 to 8 pits a row"),
         ("rules --rules chess", "chess"),
         ("position", "needs `start`"),
         ("position start moves 9", "moves: "),
@@ -289,6 +298,66 @@ fn the_end_of_the_input_waits_for_the_go_to_answer() {
     assert!(ok);
     let last = lines.pop().expect("an answer before the end");
     assert!(last.starts_with("bestmove "), "{last}");
+}
+
+/// Sends `signal` (`-TERM`, `-INT`) to the engine.
+fn signal(e: &Engine, signal: &str) {
+    let sent = Command::new("kill")
+        .args([signal, &e.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+#[test]
+fn replies_flow_after_the_end_of_the_input_and_sigterm_answers_the_bestmove() {
+    // A go that runs to its exact value (far off on Kalah(6,6)), and one of ten minutes.
+    for go in ["go", "go time 600"] {
+        let mut e = Engine::start(&[]);
+        e.send("rules --houses 6 --seeds 6");
+        e.send(go);
+        drop(e.stdin.take());
+        // Each report goes out as it is made, the input ended or not (the engine once
+        // held them all back until the go ended: here never, or after ten minutes).
+        assert!(e.next().starts_with("info depth 0 "), "{go}");
+        assert!(e.next().starts_with("info "), "{go}");
+        // SIGTERM stops the go: its last report, its bestmove, then the engine ends
+        // (status 2, an interrupted run), nothing said lost.
+        signal(&e, "-TERM");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let turn = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let game = Game::new(Rules::kalah(6, 6)).unwrap();
+        assert!(
+            notation::play_moves(&game, game.start(), turn).is_ok(),
+            "{go}: {lines:?}"
+        );
+        let status = e.child.wait().unwrap();
+        assert_eq!(status.code(), Some(2), "{go}: {status:?}");
+    }
+}
+
+#[test]
+fn a_line_too_long_is_answered_and_ends_the_session_with_status_2() {
+    let mut e = Engine::start(&[]);
+    e.send("isready");
+    assert_eq!(e.next(), "readyok");
+    // Two MiB without a line break, then a command the engine never reads: it stops
+    // reading at the limit and exits, so the rest of this write may find the pipe closed.
+    let mut stdin = e.stdin.take().unwrap();
+    let mut long = vec![b'x'; 2 << 20];
+    long.extend_from_slice(b"\nisready\n");
+    let _ = stdin.write_all(&long);
+    drop(stdin);
+    let status = e.child.wait().unwrap();
+    let rest: Vec<String> = e.lines.iter().collect();
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert!(
+        rest[0].starts_with("error line 2 is longer than 1048576 bytes, the most a protocol line"),
+        "{rest:?}"
+    );
+    // Not in the words of the batch files, and not a clean end.
+    assert!(!rest[0].contains("work units"), "{rest:?}");
+    assert_eq!(status.code(), Some(2), "{status:?}");
 }
 
 #[test]

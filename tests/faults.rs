@@ -348,6 +348,32 @@ fn a_second_run_on_the_same_output_fails_at_once() {
 }
 
 #[test]
+fn batch_resume_cuts_off_a_line_cut_short_even_with_nothing_left_to_answer() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("in.txt"), "1\n2\n3\n").unwrap();
+    let out_file = dir.path().join("out.jsonl");
+    let run = |more: &[&str]| {
+        let args = with(&BATCH, &[&["in.txt", "-o", "out.jsonl"][..], more].concat());
+        kalah_in(dir.path(), &strs(&args))
+    };
+    assert!(run(&[]).status.success());
+    let full = std::fs::read_to_string(&out_file).unwrap();
+    // Every answer, then what a kill left of a line (no line break): resuming with every
+    // position answered used to keep it.
+    for kept in [3, 2, 0] {
+        let mut text: String = full.lines().take(kept).map(|l| format!("{l}\n")).collect();
+        text.push_str("{\"best_turn\":\"2\",\"inp");
+        std::fs::write(&out_file, &text).unwrap();
+        let out = run(&["--resume"]);
+        assert!(out.status.success(), "{kept}: {}", stderr(&out));
+        let resumed = std::fs::read_to_string(&out_file).unwrap();
+        assert!(resumed.ends_with('\n'), "{kept}: {resumed}");
+        // Whole answer lines only, each input answered once.
+        assert_eq!(answers(&resumed), answers(&full), "{kept}");
+    }
+}
+
+#[test]
 fn batch_resume_with_other_rules_is_refused() {
     let dir = scratch();
     std::fs::write(dir.path().join("in.txt"), "1\n2\n3\n4\n").unwrap();

@@ -282,6 +282,44 @@ fn merge_next_never_writes_onto_its_manifest_or_answers() {
     assert_eq!(read(&notes), PRECIOUS);
 }
 
+/// `kalah batch` with `more` and its standard input read from the file `input`.
+fn batch_reading(input: &Path, more: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .args(BATCH)
+        .args(more)
+        .stdin(std::fs::File::open(input).unwrap())
+        .output()
+        .expect("the kalah binary runs")
+}
+
+#[test]
+fn batch_never_writes_onto_the_file_on_its_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(&positions, "1\n2\n").unwrap();
+    let link = dir.path().join("positions-link.txt");
+    std::fs::hard_link(&positions, &link).unwrap();
+    // `kalah batch -o positions.txt --force < positions.txt` replaced the positions by
+    // their answers: standard input is an input, under any name, forced or not.
+    for path in [&positions, &link] {
+        for more in [&[][..], &["--force"], &["--resume"]] {
+            let out = batch_reading(&positions, &[&["-o", arg(path)], more].concat());
+            assert_refused(
+                &out,
+                &["is the file on standard input that this command reads"],
+            );
+            assert_eq!(read(&positions), "1\n2\n", "{more:?}");
+        }
+    }
+    // Another output is written as before.
+    let answers = dir.path().join("answers.jsonl");
+    let out = batch_reading(&positions, &["-o", arg(&answers)]);
+    assert_ok(&out);
+    assert_eq!(read(&answers).lines().count(), 2);
+}
+
 #[test]
 fn openings_and_pie_replace_their_report_but_no_other_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -57,7 +57,8 @@ use crate::solving::SolverArgs;
 ///
 /// With --output FILE the answers go to FILE, each line written as soon as it and all
 /// before it are done. FILE is checked before any work (a directory or a missing
-/// directory is an error, and so is the INPUT itself, under any name), a FIFO or device
+/// directory is an error, and so is the INPUT itself, under any name, or the file on
+/// standard input, --force or not), a FIFO or device
 /// (`/dev/stdout`, or a link to one) is written straight through, and a file that holds
 /// no answers of kalah batch, a read-only file or a symbolic link is refused unless
 /// --force (which starts FILE afresh: a link is replaced, never its target). While the
@@ -132,6 +133,7 @@ impl BatchFiles {
         let input = self.input.as_deref().filter(|p| p.as_os_str() != "-");
         let checks = Checks::of(outputs::ANSWERS, self.force)
             .reading(input)
+            .reading_stdin(input.is_none())
             .reading(databases.iter().map(|p| p.as_path()));
         let output = self
             .output
@@ -177,6 +179,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some(e) = failed {
             return Err(read_error(e));
         }
+        drop_unfinished(output.as_ref(), &at)?;
         if skip > 0 && !args.solver.quiet {
             eprintln!("all {skip} positions were already answered");
         }
@@ -254,6 +257,18 @@ fn resume_point(
         ResumeError::Read(e) => read_error(e),
         e => invalid(e.to_string()),
     })
+}
+
+/// Cuts off what an interrupted run left after its last whole answer (a line that a
+/// kill cut short), where every position is answered and nothing is appended after it
+/// (an append cuts it off itself): the output ends with whole answer lines only.
+pub(crate) fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<(), CliError> {
+    if let Some(o) = output {
+        if o.existing()?.is_some_and(|e| e.len() as u64 > at.length) {
+            o.append(at.length)?;
+        }
+    }
+    Ok(())
 }
 
 /// How the solve of the input ended: the positions answered, and the write or read error

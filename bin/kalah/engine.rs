@@ -2,14 +2,18 @@
 //! the protocol itself is [`kalah_analysis::engine`].
 
 use std::io::{self, Write};
-use std::sync::mpsc::{self, Sender};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use kalah_analysis::engine::{self, say, EvaluationChoice, Flow, Session};
 use kalah_core::Game;
-use kalah_io::LineReader;
+use kalah_io::{LineReader, TooLong};
 use kalah_solver::{Config, Solver};
 
+use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -20,9 +24,11 @@ use crate::solving::SolverArgs;
 /// the command line>` (or `rules Kalah(6,4) capture=standard ...`), `position start|<board>
 /// [moves <turns>]`, `go [time S] [nodes N] [depth D] [multi N]`, `stop`, `quit`. A `go`
 /// runs on a thread of its own and writes `info` lines as the analysis improves, then
-/// `bestmove <turn>`. A line that cannot be read or carried out is answered `error
-/// <reason>` and the session goes on. The whole protocol, with an example session:
-/// docs/engine.md.
+/// `bestmove <turn>`, each line written as it is made. A line that cannot be read or
+/// carried out is answered `error <reason>` and the session goes on (a line over 1 MiB
+/// ends it, exit status 2). The end of the input lets a running `go` answer, then ends the
+/// session; Ctrl-C or SIGTERM stops the `go`, which answers its `bestmove`, and ends it
+/// (exit status 2). The whole protocol, with an example session: docs/engine.md.
 ///
 /// Example: `printf 'position start\ngo depth 8\n' | kalah engine --houses 4 --seeds 3`
 #[derive(clap::Args, Debug)]
@@ -37,16 +43,23 @@ pub struct Args {
     pub solver: SolverArgs,
 }
 
-/// What the main thread hears: an input line (or why it could not be read), the end of
-/// the input, or output to write.
-enum Event {
+/// What the session hears from the input: a line (or why it could not be read, the
+/// session going on), the end of the input, or a failure that ends it (a line too long).
+enum Input {
     Line(Result<String, String>),
     End,
+    Failed(String),
+}
+
+/// What the main thread hears: output to write, or the end of the session with its result.
+enum Event {
     Output(Vec<u8>),
+    Done(Result<(), CliError>),
 }
 
 /// The session's output, sent to the main thread line by line (on each flush): only the
-/// main thread writes to standard output, which it holds locked.
+/// main thread writes to standard output, which it holds locked, and it does nothing
+/// else, so every line goes out as soon as it is made, whatever the session is doing.
 struct ToMain {
     send: Sender<Event>,
     line: Vec<u8>,
@@ -66,33 +79,51 @@ impl Write for ToMain {
     }
 }
 
-/// Reads standard input on a thread of its own, each line an [`Event`]; a line that is
-/// too long or not UTF-8 is an error, and a too-long line ends the input (it is not read
-/// past the limit).
-fn read_input(send: Sender<Event>) {
+/// Reads standard input on a thread of its own, each line an [`Input`]: a line that is
+/// not UTF-8 is an error the session goes on after; a line too long (or a read that
+/// fails) ends the input, which is not read past the limit.
+fn read_input(send: Sender<Input>) {
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = LineReader::new(stdin.lock());
         loop {
             let event = match input.next_line() {
-                Ok(Some(l)) => Event::Line(match std::str::from_utf8(l.bytes) {
+                Ok(Some(l)) => Input::Line(match std::str::from_utf8(l.bytes) {
                     Ok(text) => Ok(text.to_string()),
                     Err(_) => Err(format!("line {} is not UTF-8", l.number)),
                 }),
-                Ok(None) => Event::End,
-                Err(e) => Event::Line(Err(format!("{e}: the input ends here"))),
+                Ok(None) => Input::End,
+                Err(e) => Input::Failed(read_failure(&e)),
             };
-            let end = matches!(event, Event::End);
-            if send.send(event).is_err() || end {
+            let last = !matches!(event, Input::Line(_));
+            if send.send(event).is_err() || last {
                 return;
             }
         }
     });
 }
 
-/// Runs `kalah engine` until `quit` or the end of the input (which waits for a running
-/// `go` to answer).
+/// Why reading the protocol failed, in the protocol's words.
+fn read_failure(e: &io::Error) -> String {
+    match e.get_ref().and_then(|e| e.downcast_ref::<TooLong>()) {
+        Some(TooLong::Line { line, limit }) => format!(
+            "line {line} is longer than {limit} bytes, the most a protocol line may hold: \
+             the engine reads no further"
+        ),
+        _ => format!("cannot read standard input: {e}"),
+    }
+}
+
+/// How often the session looks for a signal while it waits (for a line, or for a `go`
+/// to end after the input did).
+const POLL: Duration = Duration::from_millis(50);
+
+/// Runs `kalah engine` until `quit`, the end of the input (after a running `go` has
+/// answered), or Ctrl-C or SIGTERM (a running `go` stops and answers first). The session
+/// runs on a thread of its own; this thread only writes what it and its `go` say, as
+/// they say it.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let interrupt = interrupt_flag();
     let (send, events) = mpsc::channel();
     let shared: engine::Out = Arc::new(Mutex::new(ToMain {
         send: send.clone(),
@@ -112,34 +143,78 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         ("threads".to_string(), threads),
         ("evaluation".to_string(), evaluation.name().to_string()),
     ];
-    let mut session = Session::new(Box::new(make), shared.clone(), about);
-    read_input(send);
+    let session = Session::new(Box::new(make), shared.clone(), about);
+    let (to_session, input) = mpsc::channel();
+    read_input(to_session);
+    std::thread::Builder::new()
+        .name("kalah-engine-session".into())
+        .spawn(move || {
+            let ended = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                serve(session, &input, &shared, interrupt)
+            }));
+            let ended = ended
+                .unwrap_or_else(|_| Err(CliError::Input("the engine session failed".to_string())));
+            let _ = send.send(Event::Done(ended));
+        })?;
     while let Ok(event) = events.recv() {
         match event {
             Event::Output(bytes) => {
                 out.write_all(&bytes)?;
                 out.flush()?;
             }
-            Event::Line(Ok(text)) => {
+            Event::Done(ended) => {
+                // The session is over: nothing more can come.
+                while let Ok(Event::Output(bytes)) = events.try_recv() {
+                    out.write_all(&bytes)?;
+                }
+                out.flush()?;
+                return ended;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The session: each input line handled in turn, until `quit`, the end of the input (a
+/// running `go` answers first: it has its limits, or runs to the exact value) or a signal
+/// (a running `go` is stopped and answers its `bestmove`).
+fn serve(
+    mut session: Session,
+    input: &Receiver<Input>,
+    out: &engine::Out,
+    interrupt: &AtomicBool,
+) -> Result<(), CliError> {
+    let mut ended: Option<Result<(), CliError>> = None;
+    loop {
+        if interrupt.load(Relaxed) {
+            session.stop();
+            return Err(interrupted(
+                "the session ended; a running go was stopped and answered its bestmove",
+            ));
+        }
+        if let Some(result) = ended.take() {
+            if !session.is_running() {
+                return result;
+            }
+            ended = Some(result);
+            std::thread::sleep(POLL);
+            continue;
+        }
+        match input.recv_timeout(POLL) {
+            Ok(Input::Line(Ok(text))) => {
                 if session.handle_line(&text)? == Flow::Quit {
-                    break;
+                    return Ok(());
                 }
             }
-            Event::Line(Err(why)) => say(&shared, &format!("error {why}"))?,
-            Event::End => {
-                session.finish();
-                break;
+            Ok(Input::Line(Err(why))) => say(out, &format!("error {why}"))?,
+            Ok(Input::Failed(why)) => {
+                say(out, &format!("error {why}"))?;
+                ended = Some(Err(CliError::Input(format!("standard input: {why}"))));
             }
+            Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => ended = Some(Ok(())),
+            Err(RecvTimeoutError::Timeout) => {}
         }
     }
-    // Whatever the session and a finished go said last.
-    while let Ok(event) = events.try_recv() {
-        if let Event::Output(bytes) = event {
-            out.write_all(&bytes)?;
-        }
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// The solver of an engine on `game`: the flags' settings (`threads` over `--threads`),

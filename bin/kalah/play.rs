@@ -197,9 +197,16 @@ fn human_turn(
         out.flush()?;
         let read = play::next_typed_line(input);
         let read = read.map_err(|e| CliError::Input(format!("cannot read standard input: {e}")));
-        let Some(line) = read? else {
-            writeln!(out, "\nend of input: game abandoned")?;
-            return Ok(None);
+        let line = match read? {
+            None => {
+                writeln!(out, "\nend of input: game abandoned")?;
+                return Ok(None);
+            }
+            Some(Err(e)) => {
+                writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
+                continue;
+            }
+            Some(Ok(line)) => line,
         };
         let line = line.as_str();
         if echo {

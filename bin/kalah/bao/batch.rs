@@ -120,6 +120,7 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let skip = at.answered;
     let (ahead, failed) = read_ahead(&mut lines, 1);
     if ahead.is_empty() && failed.is_none() {
+        crate::batch::drop_unfinished(output.as_ref(), &at)?;
         if skip > 0 && !args.graph.quiet {
             eprintln!("all {skip} positions were already answered");
         }

@@ -12,7 +12,8 @@ use kalah_solver::bao::BaoSolved;
 use kalah_solver::bao_search;
 use kalah_solver::Limits;
 
-use super::solve::{solved, SolveArgs};
+use super::solve::{solved_within, GraphArgs};
+use super::BaoArgs;
 use super::{drawing, side_name};
 use crate::error::CliError;
 
@@ -39,8 +40,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
     time: Option<Duration>,
 
+    // The graph's and the game's options, not the whole of `solve`'s: its --time (and
+    // --nodes, --depth, --json) would clash with this command's --time.
     #[command(flatten)]
-    solve: SolveArgs,
+    graph: GraphArgs,
+
+    #[command(flatten)]
+    game: BaoArgs,
 }
 
 /// A side, as the command line names it.
@@ -52,7 +58,7 @@ enum Player {
 
 /// Runs `kalah play --rules bao`.
 pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, mut pos) = args.solve.game.setup()?;
+    let (_, mut pos) = args.game.setup()?;
     let human = match args.human {
         Player::South => Side::South,
         Player::North => Side::North,
@@ -61,7 +67,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Some(limit) => Engine::Timed(limit),
         None => {
             writeln!(out, "Solving the game graph first...")?;
-            Engine::Perfect(solved(&args.solve, &pos)?.0)
+            Engine::Perfect(solved_within(&args.graph, &pos)?.0)
         }
     };
     if let Engine::Timed(limit) = &engine {
@@ -197,9 +203,16 @@ fn human_move(
         out.flush()?;
         let read = next_typed_line(input)
             .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))?;
-        let Some(line) = read else {
-            writeln!(out, "\nend of input: game abandoned")?;
-            return Ok(None);
+        let line = match read {
+            None => {
+                writeln!(out, "\nend of input: game abandoned")?;
+                return Ok(None);
+            }
+            Some(Err(e)) => {
+                writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
+                continue;
+            }
+            Some(Ok(line)) => line,
         };
         if echo {
             writeln!(out, "{line}")?;

@@ -14,15 +14,31 @@ use kalah_io::LineReader;
 use kalah_solver::line::{replay, ReplayError};
 use kalah_solver::{Analysis, Limits, Progress, SolveError, Solver};
 
-/// The next line a player types, trimmed; `None` at the end of the input. A line that is
-/// not UTF-8 is an error (`InvalidData`).
-pub fn next_typed_line(input: &mut LineReader<impl BufRead>) -> io::Result<Option<String>> {
-    match input.next_line()? {
-        Some(l) => std::str::from_utf8(l.bytes)
-            .map(|s| Some(s.trim().to_string()))
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
-        None => Ok(None),
+/// A typed line that is not UTF-8: answered with an error, and the game goes on (as in
+/// `kalah engine` and `kalah batch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotUtf8 {
+    /// The line's 1-based number.
+    pub line: usize,
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {} is not UTF-8", self.line)
     }
+}
+
+/// The next line a player types, trimmed (or [`NotUtf8`] for a line that is not text);
+/// `None` at the end of the input. An error is one of reading (a line too long), after
+/// which nothing more is read.
+pub fn next_typed_line(
+    input: &mut LineReader<impl BufRead>,
+) -> io::Result<Option<Result<String, NotUtf8>>> {
+    Ok(input.next_line()?.map(|l| {
+        std::str::from_utf8(l.bytes)
+            .map(|s| s.trim().to_string())
+            .map_err(|_| NotUtf8 { line: l.number })
+    }))
 }
 
 /// Why the perfect engine has no turn to give.
@@ -179,17 +195,13 @@ mod tests {
     use kalah_solver::Config;
 
     #[test]
-    fn typed_lines_are_trimmed_and_must_be_utf8() {
-        let mut input = LineReader::new(&b"  3-1 \r\nquit\n"[..]);
-        assert_eq!(next_typed_line(&mut input).unwrap().as_deref(), Some("3-1"));
-        assert_eq!(
-            next_typed_line(&mut input).unwrap().as_deref(),
-            Some("quit")
-        );
-        assert_eq!(next_typed_line(&mut input).unwrap(), None);
-        let mut bad = LineReader::new(&b"\xff\n"[..]);
-        let err = next_typed_line(&mut bad).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+    fn typed_lines_are_trimmed_and_one_not_utf8_is_skipped() {
+        let mut input = LineReader::new(&b"  3-1 \r\n\xff\nquit\n"[..]);
+        let mut next = || next_typed_line(&mut input).unwrap();
+        assert_eq!(next(), Some(Ok("3-1".to_string())));
+        assert_eq!(next(), Some(Err(NotUtf8 { line: 2 })));
+        assert_eq!(next(), Some(Ok("quit".to_string())));
+        assert_eq!(next(), None);
     }
 
     #[test]

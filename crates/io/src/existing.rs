@@ -32,6 +32,9 @@ pub struct Checks<'a> {
     pub force: bool,
     /// The files the command reads: none of them may be its output, `force` or not.
     pub inputs: Vec<&'a Path>,
+    /// The command reads its standard input: where that is a regular file, it may not be
+    /// the output either (`kalah batch -o FILE < FILE`), `force` or not.
+    pub stdin: bool,
 }
 
 impl<'a> Checks<'a> {
@@ -41,12 +44,19 @@ impl<'a> Checks<'a> {
             kind: Some(kind),
             force,
             inputs: Vec::new(),
+            stdin: false,
         }
     }
 
     /// The same checks, with `inputs` as the command's inputs.
     pub fn reading(mut self, inputs: impl IntoIterator<Item = &'a Path>) -> Checks<'a> {
         self.inputs.extend(inputs);
+        self
+    }
+
+    /// The same checks, with standard input among the command's inputs where `reads`.
+    pub fn reading_stdin(mut self, reads: bool) -> Checks<'a> {
+        self.stdin |= reads;
         self
     }
 }
@@ -98,6 +108,30 @@ pub(crate) fn same_as_input<'a>(path: &Path, inputs: &[&'a Path]) -> Option<&'a 
         .iter()
         .copied()
         .find(|i| fs::metadata(i).is_ok_and(|m| same_identity(&out, &m)))
+}
+
+/// Whether the file at `path` (symlinks followed) is the regular file this process has
+/// on its standard input, compared by device and inode. A terminal, a pipe or a device
+/// on standard input is never a file an output replaces, so only a regular file counts
+/// (`-o /dev/stdout` on a terminal that is also standard input is not refused).
+#[cfg(unix)]
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    let Ok(out) = fs::metadata(path) else {
+        return false;
+    };
+    // A duplicate of descriptor 0, to ask its metadata (fstat) without unsafe code.
+    let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    File::from(fd)
+        .metadata()
+        .is_ok_and(|m| m.is_file() && same_identity(&out, &m))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_stdin(_: &Path) -> bool {
+    false
 }
 
 /// Whether two files' metadata name the same file (device and inode).

@@ -32,7 +32,8 @@
 //! is replaced, its target left alone; a link to a FIFO or a device is streamed to like
 //! the FIFO itself. An input of the command ([`Checks::inputs`]) is never its output,
 //! `force` or not ([`OutputError::IsInput`]): compared by device and inode, so a hard
-//! link or another spelling of the input is found too.
+//! link or another spelling of the input is found too; so is a regular file on standard
+//! input where the command reads it ([`Checks::stdin`]).
 //!
 //! A regular file (or one still to be created) is written whole with
 //! [`Output::replace`] (a temporary file in the target's directory, synced, then renamed
@@ -246,6 +247,12 @@ impl Output {
             return Err(OutputError::IsInput {
                 path: path.to_path_buf(),
                 input: input.to_path_buf(),
+            });
+        }
+        if checks.stdin && existing::is_stdin(path) {
+            return Err(OutputError::IsInput {
+                path: path.to_path_buf(),
+                input: PathBuf::from("on standard input"),
             });
         }
         let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::time::Duration;
 
-use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
+use kalah_core::{
+    Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules, MAX_HOUSES, MAX_TOTAL_SEEDS,
+};
 use kalah_solver::{line, Analysis, Limits, RootTurn};
 
 use crate::setup::RuleOptions;
@@ -174,12 +176,21 @@ fn parse_rules(words: &[&str]) -> Result<RulesSpec, ProtocolError> {
     Ok(RulesSpec::Options(o))
 }
 
-/// A board size or seed count: 1 to 255.
+/// A board size (1 to [`MAX_HOUSES`] houses) or seeds per house (1 to half of
+/// [`MAX_TOTAL_SEEDS`], the most one house a side can start with; the rules check the
+/// total): the range is the library's, said in the error.
 fn small_number(s: &str, name: &str) -> Result<u8, ProtocolError> {
-    match s.parse::<u8>() {
-        Ok(n) if n >= 1 => Ok(n),
+    let (most, why) = match name {
+        "--houses" => (MAX_HOUSES, String::new()),
+        _ => (
+            MAX_TOTAL_SEEDS / 2,
+            format!(" (at most {MAX_TOTAL_SEEDS} seeds on the board)"),
+        ),
+    };
+    match s.parse::<usize>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n as u8),
         _ => bad(format!(
-            "rules: {name} takes a number from 1 to 255, not `{s}`"
+            "rules: {name} takes a number from 1 to {most}{why}, not `{s}`"
         )),
     }
 }
@@ -402,7 +413,19 @@ mod tests {
         );
         assert!(error("rules").contains("needs a preset"));
         assert!(error("rules --houses").contains("needs a value"));
-        assert!(error("rules --houses 0").contains("1 to 255"));
+        // The ranges are the library's: 8 houses at most, 255 seeds on the board.
+        let houses = error("rules --houses 0");
+        assert!(
+            houses.contains("--houses takes a number from 1 to 8,"),
+            "{houses}"
+        );
+        assert!(error("rules --houses 9").contains("from 1 to 8"));
+        let seeds = error("rules --seeds 0");
+        assert!(
+            seeds.contains("from 1 to 127 (at most 255 seeds"),
+            "{seeds}"
+        );
+        assert!(error("rules --seeds 300").contains("from 1 to 127"));
         assert!(error("rules --capture sideways").contains("sideways"));
         assert!(error("rules --frobnicate 2").contains("unknown option"));
         assert!(error("rules Kalah(6,x)").starts_with("rules: "));

@@ -108,7 +108,15 @@ impl Session {
         }
     }
 
-    /// Waits for the running `go` to finish by itself (the end of the input).
+    /// Whether a `go` still runs; one that has answered is collected first, so that
+    /// `false` means its `bestmove` has been written. A caller waiting for the `go` to end
+    /// by itself (the end of the input) asks this between its other duties (a signal to
+    /// heed) rather than blocking in [`Session::finish`].
+    pub fn is_running(&mut self) -> bool {
+        self.busy()
+    }
+
+    /// Waits for the running `go` to finish by itself.
     pub fn finish(&mut self) {
         if let Some(r) = self.running.take() {
             let _ = r.handle.join();
