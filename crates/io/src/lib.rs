@@ -212,8 +212,9 @@ pub struct Output {
     /// FIFO or device a link leads to.
     target: PathBuf,
     kind: OutputKind,
-    /// The lock file beside the target and its open, locked handle.
-    lock: Option<(PathBuf, File)>,
+    /// The lock files (beside the target and, for a file another output keeps beside
+    /// its own, beside that one too) and their open, locked handles.
+    locks: Vec<(PathBuf, File)>,
     /// The existing file, locked by its identity (device and inode) while the run lasts.
     held: Option<File>,
     /// What is at the path is not this output's (a foreign file, a link) and is replaced
@@ -285,7 +286,12 @@ impl Output {
         };
         // A forced link is replaced where it is: the path itself is the file written.
         let target = if link { path.to_path_buf() } else { target };
-        let lock = lock(path, &target)?;
+        let mut locks = vec![lock(path, &target)?];
+        // `x.json.partial` is the partial file of a run writing `x.json`: while that run
+        // lasts, no other may write it.
+        if let Some(owner) = sibling_owner(&target) {
+            locks.push(lock(path, &owner)?);
+        }
         let held = match exists && !fresh {
             true => Some(hold(path, &target)?),
             false => None,
@@ -294,7 +300,7 @@ impl Output {
             shown: path.to_path_buf(),
             target,
             kind,
-            lock: Some(lock),
+            locks,
             held,
             fresh: AtomicBool::new(fresh),
         })
@@ -306,7 +312,7 @@ impl Output {
             shown: path.to_path_buf(),
             target,
             kind: OutputKind::Stream,
-            lock: None,
+            locks: Vec::new(),
             held: None,
             fresh: AtomicBool::new(false),
         }
@@ -421,7 +427,7 @@ impl Drop for Output {
         // Removed while still locked: a run waiting on the old file sees it gone and
         // takes a fresh one (see `lock`). Lock files stay empty: one that is not is
         // someone else's file of that name, and is left alone.
-        if let Some((path, file)) = self.lock.take() {
+        for (path, file) in self.locks.drain(..) {
             if file.metadata().is_ok_and(|m| m.len() == 0) {
                 let _ = fs::remove_file(path);
             }
@@ -531,9 +537,24 @@ fn is_streamable(_: &fs::Metadata) -> bool {
     false
 }
 
+/// The suffixes of the files an output keeps beside its own (`export`'s values solved so
+/// far, `egdb build`'s file being written): covered by that output's lock.
+const SIBLING_SUFFIXES: [&str; 1] = [".partial"];
+
+/// The output whose file beside it `target` is (`x.json` for `x.json.partial`), if any.
+fn sibling_owner(target: &Path) -> Option<PathBuf> {
+    let name = target.file_name()?.to_str()?;
+    SIBLING_SUFFIXES.iter().find_map(|suffix| {
+        let owner = name.strip_suffix(suffix).filter(|o| !o.is_empty())?;
+        Some(target.with_file_name(owner))
+    })
+}
+
 /// Takes the lock of `target`: an exclusive `flock` on `TARGET.kalah-lock`. The lock file is
 /// removed when the run ends, so a run that opened it just before is checked to hold the
-/// file still at that path, else it tries again with the new one.
+/// file still at that path, else it tries again with the new one. A symbolic link at that
+/// path is refused, never followed: locking through it would create or lock a file
+/// elsewhere.
 fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
     let path = sibling(target, ".kalah-lock");
     let io_err = |error| OutputError::Io {
@@ -541,6 +562,13 @@ fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
         error,
     };
     loop {
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(io_err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a symbolic link where kalah keeps its lock file: remove it (no kalah \
+                 process makes one)",
+            )));
+        }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -562,7 +590,7 @@ fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
 
 #[cfg(unix)]
 fn same_file(file: &File, path: &Path) -> bool {
-    match (file.metadata(), fs::metadata(path)) {
+    match (file.metadata(), fs::symlink_metadata(path)) {
         (Ok(a), Ok(b)) => existing::same_identity(&a, &b),
         _ => false,
     }
@@ -778,6 +806,37 @@ mod tests {
             }
         }
         assert_eq!(unseal(&line[..line.len() - 1]), None);
+    }
+
+    #[test]
+    fn the_lock_covers_the_partial_file_and_is_never_taken_through_a_link() {
+        // Issue 51, case 10: a second command could write `x.json.partial` while an
+        // export to `x.json` kept its values there, and a symbolic link at
+        // `x.json.kalah-lock` was followed.
+        let dir = std::env::temp_dir().join(format!("kalah-output-lock-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("x.json");
+        let partial = dir.join("x.json.partial");
+        let writing = Output::open(&file).unwrap();
+        assert!(matches!(Output::open(&partial), Err(OutputError::Busy(_))));
+        drop(writing);
+        // Either order: a run on the partial file keeps one on its owner out.
+        let on_partial = Output::open(&partial).unwrap();
+        assert!(matches!(Output::open(&file), Err(OutputError::Busy(_))));
+        drop(on_partial);
+        assert!(!dir.join("x.json.kalah-lock").exists());
+        assert!(!dir.join("x.json.partial.kalah-lock").exists());
+        // A link at the lock file's path: refused, and nothing made where it points.
+        #[cfg(unix)]
+        {
+            let elsewhere = dir.join("elsewhere");
+            std::os::unix::fs::symlink(&elsewhere, dir.join("x.json.kalah-lock")).unwrap();
+            let err = Output::open(&file).unwrap_err();
+            assert!(err.to_string().contains("symbolic link"), "{err}");
+            assert!(!elsewhere.exists());
+            assert!(fs::symlink_metadata(dir.join("x.json.kalah-lock")).is_ok());
+        }
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

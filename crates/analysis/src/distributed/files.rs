@@ -21,9 +21,10 @@ pub enum Once {
 
 /// Writes the units and then the manifest (the manifest last: a directory with one is a
 /// finished split), each atomically. A directory that already holds this very split is
-/// kept as it is; one that holds another split is left alone unless `force`. A file of
-/// either name that is not a split's (or a symbolic link) is refused unless `force`
-/// ([`kalah_io::Checks`]).
+/// kept as it is, and one whose manifest is this split's but whose units are not (`kalah
+/// merge --next` wrote the units still needed there) gets the split's units again; one
+/// that holds another split is left alone unless `force`. A file of either name that is
+/// not a split's (or a symbolic link) is refused unless `force` ([`kalah_io::Checks`]).
 pub fn write_once(
     manifest_path: &Path,
     units_path: &Path,
@@ -34,11 +35,12 @@ pub fn write_once(
     let manifest_out = Output::open_with(manifest_path, &Checks::of(MANIFEST, force))?;
     let units_out = Output::open_with(units_path, &Checks::of(UNITS, force))?;
     if let Some(existing) = manifest_out.existing()? {
+        let same_split = existing == manifest.as_bytes();
         let same_units = units_out.existing()?.as_deref() == Some(units.as_bytes());
-        if existing == manifest.as_bytes() && same_units {
+        if same_split && same_units {
             return Ok(Once::Kept);
         }
-        if !force {
+        if !same_split && !force {
             return Ok(Once::Another);
         }
     }
@@ -65,9 +67,16 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&m).unwrap(), m1);
         assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
         assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Kept);
-        assert_eq!(write_once(&m, &u, &m1, &u2, false).unwrap(), Once::Another);
         assert_eq!(write_once(&m, &u, &m2, &u1, false).unwrap(), Once::Another);
         assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
+        // Issue 51, case 10: `merge --next` over the split's units file left units that
+        // are not the split's beside its manifest, and the same split was then refused;
+        // it writes its units again.
+        let (_, next) = split_files(2);
+        std::fs::write(&u, &next).unwrap();
+        assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Wrote);
+        assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
+        assert_eq!(std::fs::read_to_string(&m).unwrap(), m1);
         // Forced, another split replaces the one there.
         assert_eq!(write_once(&m, &u, &m2, &u2, true).unwrap(), Once::Wrote);
         assert_eq!(std::fs::read_to_string(&m).unwrap(), m2);
