@@ -34,7 +34,7 @@ const DEFAULT_SECONDS: f64 = 0.1;
 ///
 /// Example: `kalah match --rules bao --houses 4 --count 20 --depth1 4 --depth2 2`
 #[derive(clap::Args, Debug)]
-pub struct MatchArgs {
+pub struct BaoMatchArgs {
     #[command(flatten)]
     common: crate::r#match::MatchArgs,
 
@@ -86,7 +86,7 @@ fn setting(time: Option<Duration>, nodes: Option<u64>, depth: Option<u8>) -> (Li
 }
 
 /// Runs `kalah match --rules bao`.
-pub fn run(args: &MatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn run(args: &BaoMatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.position.is_some() || args.game.moves.is_some() {
         return Err(invalid(
             "kalah match plays from the start of the board (its openings are random moves \

@@ -94,7 +94,7 @@ enum BaoCommand {
     Analyse(analyse::AnalyseArgs),
     Batch(batch::BatchArgs),
     Export(export::ExportArgs),
-    Match(matches::MatchArgs),
+    Match(matches::BaoMatchArgs),
 }
 
 /// The board and the position: `--rules bao`, `--houses`, `--seeds`, `--position`,
