@@ -8,11 +8,11 @@ use kalah_analysis::distributed::{Merge, Report, Tree};
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
-use kalah_solver::{Config, Database, Solver};
 use serde_json::Value;
 
-use crate::analysis_io::file_error;
+use crate::analysis_io::{file_error, parallel_solver};
 use crate::error::CliError;
+use crate::solving::SolverArgs;
 
 /// Merge the answers of a split solve into exact values, or check a hypothesis.
 ///
@@ -75,9 +75,10 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
-    /// No warnings on standard error
-    #[arg(long, short)]
-    quiet: bool,
+    /// The solver that proves the answers again: as for kalah batch (--quiet also hides
+    /// the warnings)
+    #[command(flatten)]
+    solver: SolverArgs,
 }
 
 /// Runs `kalah merge`.
@@ -108,7 +109,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(|e| CliError::Input(e.0))?;
         warnings.extend(more);
     }
-    if !args.quiet {
+    if !args.solver.quiet {
         for w in &warnings {
             eprintln!("warning: {w}");
         }
@@ -116,7 +117,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.trust_answers {
         merge.trust();
     } else {
-        verify(&mut merge, &tree, args.quiet)?;
+        verify(&mut merge, &tree, &args.solver)?;
     }
     let bounds = merge.bounds();
     let report = Report::new(&merge, &bounds, args.hypothesis);
@@ -133,7 +134,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// Proves again, by a solve of each unit in the narrow window that decides it, every claim
 /// of the answers that the values rest on: a forged value, `at_least` or `at_most` is
 /// refused, never merged.
-fn verify(merge: &mut Merge<'_>, tree: &Tree, quiet: bool) -> Result<(), CliError> {
+fn verify(merge: &mut Merge<'_>, tree: &Tree, args: &SolverArgs) -> Result<(), CliError> {
     let units = merge.unverified();
     if units.is_empty() {
         return Ok(());
@@ -144,14 +145,14 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree, quiet: bool) -> Result<(), CliErro
         .map(|&u| tree.unit_position(u).seeds_in_houses() as usize)
         .max()
         .unwrap_or(0);
-    let config = Config::for_seeds(&game, seeds, units.len(), &Database::Memory)?;
-    let solver = Solver::new(game, config)?;
+    let (solver, workers) = parallel_solver(args, &game, seeds, units.len())?;
     // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
     // not yet proved), and the same command starts them again.
     let cancel = crate::analysis_io::interrupt_flag();
-    let bar = crate::analysis_io::progress_bar(quiet, units.len(), "answers proved again");
-    let result = merge.verify(&solver, cancel, &mut |done, _| {
-        bar.set_position(done as u64)
+    let bar = crate::analysis_io::progress_bar(args.quiet, 0, "solves proving answers again");
+    let result = merge.verify(&solver, workers, cancel, &|done, all| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
     });
     bar.finish_and_clear();
     result.map_err(|e| CliError::Input(e.to_string()))?;

@@ -64,7 +64,7 @@ fn merge_all<'t>(solver: &Solver, tree: &'t Tree) -> Merge<'t> {
         }
     }
     let never = AtomicBool::new(false);
-    merge.verify(solver, &never, &mut |_, _| {}).unwrap();
+    merge.verify(solver, 2, &never, &|_, _| {}).unwrap();
     assert!(merge.unverified().is_empty());
     merge
 }
@@ -175,7 +175,7 @@ fn missing_answers_are_named_and_bad_answers_refused() {
             }
         }
         let never = AtomicBool::new(false);
-        merge.verify(&solver, &never, &mut |_, _| {}).unwrap();
+        merge.verify(&solver, 2, &never, &|_, _| {}).unwrap();
         let bounds = merge.bounds();
         let needed = merge.needed(&bounds);
         if bounds[0].0 == bounds[0].1 {
@@ -288,7 +288,7 @@ fn a_forged_answer_is_never_merged_into_an_exact_value() {
             }
             // Proved again, it is refuted.
             assert!(matches!(
-                merge.verify(&solver, &never, &mut |_, _| {}),
+                merge.verify(&solver, 2, &never, &|_, _| {}),
                 Err(MergeError::Unproved { id, .. }) if id == forged as u64
             ));
             refused += 1;
@@ -297,7 +297,7 @@ fn a_forged_answer_is_never_merged_into_an_exact_value() {
         let mut merge = Merge::new(&tree);
         merge.add(forged as u64, at, Claim::AtLeast(v)).unwrap();
         merge.add(forged as u64, at, Claim::AtMost(v)).unwrap();
-        merge.verify(&solver, &never, &mut |_, _| {}).unwrap();
+        merge.verify(&solver, 2, &never, &|_, _| {}).unwrap();
         assert!(merge.unverified().is_empty());
         assert_eq!(merge.exact_units(), 1);
     }
@@ -369,7 +369,7 @@ fn a_forged_exact_value_with_a_legal_line_is_proved_again_and_refused() {
         assert!(bounds[0].0 <= value && value <= bounds[0].1);
         assert!(!merge.unverified().is_empty());
         assert!(matches!(
-            merge.verify(&solver, &never, &mut |_, _| {}),
+            merge.verify(&solver, 2, &never, &|_, _| {}),
             Err(MergeError::Unproved { id, .. }) if id == forged as u64
         ));
         // Taken on trust, it makes a value the answers' and not the game's.
@@ -400,7 +400,7 @@ fn prove(solver: &Solver, tree: &Tree, v: i32) -> (Verdict, usize, usize, Option
                     solved += 1;
                 }
                 // Claims count once proved again.
-                merge.verify(solver, &never, &mut |_, _| {}).unwrap();
+                merge.verify(solver, 2, &never, &|_, _| {}).unwrap();
                 assert!(merge.unverified().is_empty());
             }
             verdict => {

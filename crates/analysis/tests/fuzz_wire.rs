@@ -296,7 +296,7 @@ fn check_merge(text: &[u8]) -> Result<(), TestCaseError> {
         return Ok(());
     }
     if merge
-        .verify(&f.solver, &AtomicBool::new(false), &mut |_, _| {})
+        .verify(&f.solver, 1, &AtomicBool::new(false), &|_, _| {})
         .is_err()
     {
         return Ok(());
@@ -410,7 +410,7 @@ proptest! {
         let text: String = order.iter().map(|&i| f.answers[i].clone() + "\n").collect();
         let mut merge = Merge::new(&f.tree);
         merge.add_answers(text.as_bytes(), "answers").unwrap();
-        merge.verify(&f.solver, &AtomicBool::new(false), &mut |_, _| {}).unwrap();
+        merge.verify(&f.solver, 1, &AtomicBool::new(false), &|_, _| {}).unwrap();
         let bounds = merge.bounds();
         prop_assert_eq!(bounds[0], (f.value, f.value));
     }

@@ -4,7 +4,8 @@
 //! window that decides it, so that a forged answer is refused, never merged;
 //! [`Merge::trust`] takes every claim as it is, for answers from one's own machines.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use kalah_solver::Solver;
 
@@ -20,42 +21,76 @@ impl Merge<'_> {
             .collect()
     }
 
-    /// Proves again every claim of the answers (see [`Merge::unverified`]) by a solve of
-    /// its unit with `solver`: an exact value `v` in the window `(v-1, v+1)`, which proves
-    /// it exactly `v`; a bound in the null window that decides it. A claim a solve refutes
-    /// is refused: the answer is wrong. `progress` hears the units proved so far and how
-    /// many there are. Stops early when `cancel` is raised: the units not reached stay
-    /// unverified.
+    /// Proves again every claim of the answers (see [`Merge::unverified`]) by solves of
+    /// their units with `solver`, `workers` at a time (the solver's table shared): an
+    /// exact value `v` in the window `(v-1, v+1)`, which proves it exactly `v`; a bound in
+    /// the null window that decides it. A claim a solve refutes is refused: the answer is
+    /// wrong (the first such unit by id is named). `progress` hears how many solves are
+    /// done and how many there are. Stops early when `cancel` is raised: what was proved
+    /// counts, the units not reached stay unverified.
     pub fn verify(
         &mut self,
         solver: &Solver,
+        workers: usize,
         cancel: &AtomicBool,
-        progress: &mut dyn FnMut(usize, usize),
+        progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<(), MergeError> {
-        let units = self.unverified();
-        for (done, &u) in units.iter().enumerate() {
-            progress(done, units.len());
+        let mut solves: Vec<(usize, Bounds)> = Vec::new();
+        for u in self.unverified() {
             let (lo, hi) = self.claimed[u];
-            let windows = if lo == hi {
-                vec![(lo - 1, lo + 1)]
-            } else {
-                let mut w = Vec::new();
-                if lo > self.known[u].0 {
-                    w.push((lo - 1, lo));
-                }
-                if hi < self.known[u].1 {
-                    w.push((hi, hi + 1));
-                }
-                w
-            };
-            for window in windows {
-                if !self.prove(solver, u, window, cancel)? {
-                    return Ok(());
-                }
+            if lo == hi {
+                solves.push((u, (lo - 1, lo + 1)));
+                continue;
+            }
+            if lo > self.known[u].0 {
+                solves.push((u, (lo - 1, lo)));
+            }
+            if hi < self.known[u].1 {
+                solves.push((u, (hi, hi + 1)));
             }
         }
-        progress(units.len(), units.len());
+        let proved = self.solve_all(solver, &solves, workers.max(1), cancel, progress);
+        for (&(u, _), proved) in solves.iter().zip(proved) {
+            if let Some(proved) = proved {
+                self.take(u, proved)?;
+            }
+        }
         Ok(())
+    }
+
+    /// What solves of `solves` (a unit and a window from South) prove, in order, `workers`
+    /// threads taking the next one; `None` for a solve cancelled or never started.
+    fn solve_all(
+        &self,
+        solver: &Solver,
+        solves: &[(usize, Bounds)],
+        workers: usize,
+        cancel: &AtomicBool,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Vec<Option<Bounds>> {
+        let results: Vec<Mutex<Option<Bounds>>> = solves.iter().map(|_| Mutex::new(None)).collect();
+        let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        progress(0, solves.len());
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(solves.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= solves.len() || cancel.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let (u, window) = solves[i];
+                    let Some(proved) = self.prove(solver, u, window, cancel) else {
+                        return;
+                    };
+                    *results[i].lock().expect("no proof panics") = Some(proved);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, solves.len());
+                });
+            }
+        });
+        results
+            .into_iter()
+            .map(|r| r.into_inner().expect("no proof panics"))
+            .collect()
     }
 
     /// Takes every claim of the answers as proved, without a solve: for answers from
@@ -70,27 +105,32 @@ impl Merge<'_> {
         taken
     }
 
-    /// Solves unit `u` in `window` (from South) and takes what the solve proves; refuses
-    /// the unit's claims when the solve contradicts them. `false` when cancelled.
+    /// What a solve of unit `u` in `window` (from South) proves of its value, from South;
+    /// `None` when cancelled.
     fn prove(
-        &mut self,
+        &self,
         solver: &Solver,
         u: usize,
         window: Bounds,
         cancel: &AtomicBool,
-    ) -> Result<bool, MergeError> {
+    ) -> Option<Bounds> {
         let pos = *self.tree.unit_position(u);
         let (alpha, beta) = from_mover(pos.side_to_move(), window);
-        let Ok(result) = solver.solve_window(&pos, alpha, beta, cancel, &mut |_| {}) else {
-            return Ok(false);
-        };
-        let proved = match result {
+        let result = solver
+            .solve_window(&pos, alpha, beta, cancel, &mut |_| {})
+            .ok()?;
+        Some(match result {
             Ok(solution) => {
                 let v = solution.value_from_south();
                 (v, v)
             }
             Err(bound) => bound.from_south(),
-        };
+        })
+    }
+
+    /// Takes what a solve proved of unit `u`; refuses the unit's claims when the proof
+    /// contradicts them.
+    fn take(&mut self, u: usize, proved: Bounds) -> Result<(), MergeError> {
         // The claim refuted, as the answers put it: a value, or the bound past the proof.
         let (lo, hi) = self.claimed[u];
         let claim = match () {
@@ -108,6 +148,6 @@ impl Merge<'_> {
         let meet = |(a, b): Bounds| (a.max(proved.0), b.min(proved.1));
         self.known[u] = meet(self.known[u]);
         self.claimed[u] = meet(self.claimed[u]);
-        Ok(true)
+        Ok(())
     }
 }
