@@ -1029,6 +1029,41 @@ fn assert_refused(out: &Output, says: &[&str]) {
 }
 
 #[test]
+fn a_refused_split_leaves_no_directory_it_created() {
+    // Issue 51, case 10: a split refused for its size left an empty --out behind.
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "24", "--out", "new/s",
+        ],
+    );
+    assert_refused(&out, &["does not fit in memory", "choose --depth"]);
+    assert_eq!(walk(dir.path()), Vec::<PathBuf>::new(), "nothing left");
+    // A directory that was there stays, with what it holds.
+    small_split(dir.path());
+    let before = walk(dir.path());
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "1", "--out", "s",
+        ],
+    );
+    assert_refused(&out, &["holds another split"]);
+    assert_eq!(walk(dir.path()), before);
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "24", "--out", "empty",
+        ],
+    );
+    assert_refused(&out, &["does not fit in memory"]);
+    assert!(empty.is_dir(), "a directory split did not create is kept");
+}
+
+#[test]
 fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
     // Issue 37, case 5: `kalah batch /dev/zero` read one line until the allocator aborted.
     let dir = scratch();
