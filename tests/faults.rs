@@ -642,15 +642,17 @@ fn export_killed_then_resumed_is_byte_identical_and_damaged_records_are_solved_a
 #[test]
 fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
     let dir = scratch();
-    // Enumerating eight turns of Kalah(6,4) takes many seconds, solving them far longer.
+    // Enumerating ten turns of Kalah(4,3) (2.5 million positions) takes many seconds,
+    // solving them far longer; it fits in the memory of any machine that runs the tests
+    // (Kalah(6,4) to eight turns, once the case here, is now refused before it starts).
     let args = [
         "export",
         "--houses",
-        "6",
-        "--seeds",
         "4",
+        "--seeds",
+        "3",
         "--depth",
-        "8",
+        "10",
         "-q",
         "-o",
         "book.json",
@@ -680,6 +682,71 @@ fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
     );
     assert!(!dir.path().join("book.json.partial").exists());
     assert!(!dir.path().join("book.json").exists());
+}
+
+#[test]
+fn an_export_too_large_for_the_memory_is_refused_at_once_naming_a_depth_that_fits() {
+    // Issue 51, case 4: this reached 3.5 GB in 15 s, then aborted on an allocation and
+    // left its lock file behind.
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "export",
+            "--houses",
+            "6",
+            "--seeds",
+            "6",
+            "--depth",
+            "50",
+            "-o",
+            "x.json",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_refused(
+        &out,
+        &[
+            "an export of depth 50 does not fit in memory",
+            "estimated from its first",
+        ],
+    );
+    let err = stderr(&out);
+    let depth: u32 = err
+        .split("choose --depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth named: {err}"));
+    assert!((1..50).contains(&depth), "{err}");
+    // Nothing left: no table, no partial file, no lock.
+    assert_eq!(walk(dir.path()), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn the_depth_an_oversized_export_names_fits_its_bound() {
+    use kalah_analysis::export::{plan_bounded, PlanError};
+    use std::sync::atomic::AtomicBool;
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let never = AtomicBool::new(false);
+    let bound = 1_000_000;
+    // Twenty turns of Kalah(4,3): refused in its first turns, long before the bound.
+    let Err(PlanError::TooLarge(e)) = plan_bounded(&game, &game.start(), 20, bound, &never) else {
+        panic!("not refused")
+    };
+    assert!(e.positions < bound && e.turns < 20, "{e:?}");
+    let fits = e.fits.expect("a depth fits");
+    assert!(fits >= 4, "{e:?}");
+    // That depth is a table (and the positions just past it) within the bound.
+    let plan = plan_bounded(&game, &game.start(), fits, bound, &never).unwrap();
+    assert!(plan.positions.len() + plan.frontier.len() <= bound);
+    assert_eq!(plan.positions.len(), plan_size(&game, fits));
+}
+
+/// The positions of the unbounded table of `depth` turns of `game`.
+fn plan_size(game: &Game, depth: u32) -> usize {
+    plan(game, &game.start(), depth).positions.len()
 }
 
 #[test]
@@ -985,6 +1052,41 @@ fn assert_refused(out: &Output, says: &[&str]) {
     for s in says {
         assert!(err.contains(s), "{s:?} not in: {err}");
     }
+}
+
+#[test]
+fn a_refused_split_leaves_no_directory_it_created() {
+    // Issue 51, case 10: a split refused for its size left an empty --out behind.
+    let dir = scratch();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "24", "--out", "new/s",
+        ],
+    );
+    assert_refused(&out, &["does not fit in memory", "choose --depth"]);
+    assert_eq!(walk(dir.path()), Vec::<PathBuf>::new(), "nothing left");
+    // A directory that was there stays, with what it holds.
+    small_split(dir.path());
+    let before = walk(dir.path());
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "1", "--out", "s",
+        ],
+    );
+    assert_refused(&out, &["holds another split"]);
+    assert_eq!(walk(dir.path()), before);
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = kalah_in(
+        dir.path(),
+        &[
+            "split", "--houses", "4", "--seeds", "3", "--depth", "24", "--out", "empty",
+        ],
+    );
+    assert_refused(&out, &["does not fit in memory"]);
+    assert!(empty.is_dir(), "a directory split did not create is kept");
 }
 
 #[test]

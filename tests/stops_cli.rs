@@ -2,7 +2,8 @@
 //! or SIGTERM keeps its finished levels in FILE.partial, leaves no other file, says how to
 //! resume, and the resumed build equals an uninterrupted one; the cache lists and cleans
 //! the temporaries a killed build left, and clears only its own databases; a split too
-//! large for the memory is refused before any work.
+//! large for the memory is refused before any work; a solve interrupted while it builds
+//! its database says what it knows and keeps the build for the next.
 
 #[path = "support/guard.rs"]
 mod guard;
@@ -11,6 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
+use std::time::Duration;
 
 use guard::{finish, HANG_GUARD};
 
@@ -90,7 +92,23 @@ fn signalled_build(dir: &Path, signal: &str) -> Output {
 
 /// Starts the build `cmd`, sends `signal` once its 12-seed level is finished (it reports
 /// each level on standard error), and returns what it printed.
-fn signalled(mut cmd: Command, signal: &str) -> Output {
+fn signalled(cmd: Command, signal: &str) -> Output {
+    signalled_after(
+        cmd,
+        signal,
+        |line| line.trim_start().starts_with("12 seeds:"),
+        Duration::ZERO,
+    )
+}
+
+/// Starts `cmd`, sends `signal` `pause` after it prints a line on standard error that
+/// `ready` accepts, and returns what it printed.
+fn signalled_after(
+    mut cmd: Command,
+    signal: &str,
+    ready: impl Fn(&str) -> bool,
+    pause: Duration,
+) -> Output {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -109,11 +127,12 @@ fn signalled(mut cmd: Command, signal: &str) -> Output {
     loop {
         let line = seen
             .recv_timeout(HANG_GUARD)
-            .expect("the build reports its levels");
-        if line.trim_start().starts_with("12 seeds:") {
+            .expect("the command says it is ready");
+        if ready(&line) {
             break;
         }
     }
+    std::thread::sleep(pause);
     let pid = child.id().to_string();
     assert!(Command::new("kill")
         .args([signal, &pid])
@@ -308,4 +327,65 @@ fn an_interrupted_cache_grow_resumes_from_its_partial_file() {
         names[0].ends_with("-18.egdb") && names != small,
         "{names:?}"
     );
+}
+
+/// `kalah solve --json` of Kalah(5,5) with the cache in `dir`: its database (23 seeds, 92
+/// M positions) takes many seconds to build in a debug build. SIGINT is sent once it says
+/// that it builds (and a moment later, its first levels finished, where `pause`).
+fn solve_stopped_in_its_build(dir: &Path, pause: Duration) -> Output {
+    let mut cmd = kalah();
+    cmd.env("KALAH_CACHE", dir).args([
+        "solve",
+        "--houses",
+        "5",
+        "--seeds",
+        "5",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    signalled_after(
+        cmd,
+        "-INT",
+        |line| line.starts_with("building the endgame database of 23 seeds"),
+        pause,
+    )
+}
+
+#[test]
+fn a_solve_interrupted_in_its_database_build_guesses_and_keeps_the_build() {
+    // Issue 51, case 7: this printed only "the endgame database build stopped; nothing of
+    // it was kept" and threw the build away.
+    let dir = Scratch::new("solvebuild");
+    let out = solve_stopped_in_its_build(dir.path(), Duration::from_secs(2));
+    let err = stderr(&out);
+    // What every interrupted solve prints: the interval, a best guess, "not exact", 3.
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["exact"], false, "{json}");
+    let (lower, upper) = (
+        json["lower"].as_i64().unwrap(),
+        json["upper"].as_i64().unwrap(),
+    );
+    assert!(lower < upper, "{json}");
+    assert!(json["best_turn"].is_string(), "{json}");
+    assert!(
+        err.contains("interrupted: not exact; the value from South is proven in")
+            && err.contains("the endgame database build stopped; its seed levels 0 to")
+            && err.contains("and the next run goes on from them"),
+        "{err}"
+    );
+    // Its finished levels are kept in the cache, as an unfinished build.
+    let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
+    assert!(list.contains("unfinished build"), "{list}");
+    // The next solve goes on from them (and, interrupted at once, keeps them).
+    let again = solve_stopped_in_its_build(dir.path(), Duration::ZERO);
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("going on from seed levels 0 to") && err.contains(".egdb.partial"),
+        "{err}"
+    );
+    let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
+    assert!(list.contains("unfinished build"), "{list}");
 }

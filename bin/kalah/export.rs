@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use kalah_analysis::export::resume::{self, Partial, ResumeError};
-use kalah_analysis::export::{evaluate, plan_until, Entry, Plan};
+use kalah_analysis::export::{evaluate, max_positions, plan_bounded, Entry, Plan, PlanError};
 use kalah_analysis::outputs;
 use kalah_analysis::wire;
 use kalah_core::Position;
@@ -15,7 +15,7 @@ use kalah_io::{Checks, Header, Output};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, parallel_solver, progress_bar,
+    analysis_error, file_error, interrupt_flag, interrupted, invalid, parallel_solver, progress_bar,
 };
 use crate::args::GameArgs;
 use crate::error::CliError;
@@ -46,6 +46,11 @@ enum Format {
 /// read-only file or a symbolic link is refused unless --force (which replaces the link
 /// itself, never its target). A FIFO or device (`/dev/stdout`, or a link to one) is
 /// written straight through instead, without resume. docs/outputs.md has the details.
+///
+/// The table is held in memory while it is built and written (about 1 KiB a position,
+/// those just past the table included): an export whose positions, counted as they are
+/// enumerated or estimated from the first turns, would not fit in the memory available is
+/// refused before anything is solved, naming the deepest --depth that fits.
 ///
 /// The values solved so far are kept in FILE.partial (of the first FILE) as they come,
 /// each with a checksum; after an interruption (Ctrl-C, `kill -9`) the same command goes
@@ -94,8 +99,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .map(|p| Output::open_with(p, &checks))
         .collect::<Result<Vec<_>, _>>()?;
     let started = Instant::now();
-    let plan = plan_until(&game, &start, args.depth, interrupt_flag())
-        .map_err(|e| analysis_error(e, "nothing solved yet"))?;
+    // Bounded by the memory: a table too large is refused in its first turns, naming the
+    // deepest --depth that fits, before anything is solved or allocated for it.
+    let budget = max_positions(kalah_solver::egdb::file::available_memory());
+    let plan =
+        plan_bounded(&game, &start, args.depth, budget, interrupt_flag()).map_err(|e| match e {
+            PlanError::Cancelled => interrupted("nothing solved yet"),
+            e @ PlanError::TooLarge(_) => invalid(e.to_string()),
+        })?;
     // The values solved so far are kept beside the first regular output (none for streams).
     let partial_path = outputs.iter().find_map(|o| o.sibling(".partial"));
     let header = resume::header(game.rules(), &start, args.depth);

@@ -8,13 +8,13 @@ use std::time::Duration;
 use kalah_analysis::solved::SolveReport;
 use kalah_analysis::wire;
 use kalah_core::{Game, Position};
-use kalah_solver::{Limits, Progress, SolveError, Solver};
+use kalah_solver::{Config, Database, Limits, Progress, SolveError, Solver};
 
 use crate::analyse::{self, LimitArgs, View};
 use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
 use crate::error::CliError;
-use crate::solving::{progress_message, pv_strings, verify, SolverArgs};
+use crate::solving::{progress_message, pv_strings, verify, BuildStopped, SolverArgs};
 
 /// How long an interrupted solve looks for a best guess, over what its table holds.
 const GUESS_TIME: Duration = Duration::from_millis(300);
@@ -28,7 +28,9 @@ const GUESS_TIME: Duration = Duration::from_millis(300);
 /// With --time, --nodes or --depth the solve is the analysis of `kalah analyse` under that
 /// limit: exact if the proof ends in time, else the proven interval and the best guess.
 /// Interrupted (Ctrl-C, SIGTERM), a solve prints the interval proved so far and a best
-/// guess, says that the value is not exact, and exits with status 3.
+/// guess, says that the value is not exact, and exits with status 3; stopped while it
+/// builds its endgame database for the cache, it keeps the seed levels finished there, and
+/// the next solve goes on from them.
 ///
 /// Example: `kalah solve --houses 6 --seeds 4 --capture empty --json`
 #[derive(clap::Args, Debug)]
@@ -66,7 +68,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
         return view.summary(&a, out);
     }
-    let solver = args.solver.solver(&game, seeds)?;
+    let config = args.solver.config(&game, seeds, 1)?;
+    let solver = match args.solver.try_make_solver(config.clone(), &game)? {
+        Ok(solver) => solver,
+        Err(stopped) => return build_interrupted(config, &game, &pos, &stopped, args.json, out),
+    };
     let spinner = args.solver.spinner();
     let sign = pos.side_to_move().sign();
     let mut last: Option<Progress> = None;
@@ -97,6 +103,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     report.write(args.json, out)?;
     Ok(())
+}
+
+/// The end of a solve interrupted while its endgame database was built: what every
+/// interrupted solve prints ([`interrupted`]), from a short analysis without the database
+/// (a solver of `config` with none, its table no larger than a short analysis takes), and
+/// what of the build was kept, so that the next solve goes on from it.
+fn build_interrupted(
+    config: Config,
+    game: &Game,
+    pos: &Position,
+    stopped: &BuildStopped,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let cap = Limits::time(GUESS_TIME)
+        .table_mb_cap()
+        .unwrap_or(config.hash_mb);
+    let quick = Config {
+        database: Database::None,
+        hash_mb: config.hash_mb.min(cap),
+        ..config
+    };
+    let solver = Solver::new(game.clone(), quick)?;
+    match interrupted(&solver, game, pos, None, json, out) {
+        Err(CliError::Incomplete(msg)) => {
+            Err(CliError::Incomplete(format!("{msg}; {}", stopped.kept)))
+        }
+        other => other,
+    }
 }
 
 /// The end of an interrupted solve: the interval its proof had reached (`last`), narrowed

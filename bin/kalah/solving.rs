@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Config, OverrideError, Overrides, Solution, Solver, SolverError};
+use kalah_solver::{Config, Database, OverrideError, Overrides, Solution, Solver, SolverError};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
@@ -129,6 +129,18 @@ impl SolverArgs {
     /// A solver with `config`, with a spinner while its database is built or loaded, and a
     /// word on standard error (unless `--quiet`) when the database cache is filled.
     pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
+        self.try_make_solver(config, game)?
+            .map_err(|stopped| interrupted(&stopped.kept))
+    }
+
+    /// [`SolverArgs::make_solver`] that returns the stop of its database build by Ctrl-C
+    /// (or a signal) apart, saying what of the build was kept, so that a command can still
+    /// say what it knows without the database (`kalah solve`).
+    pub fn try_make_solver(
+        &self,
+        config: Config,
+        game: &Game,
+    ) -> Result<Result<Solver, BuildStopped>, CliError> {
         let spinner = self.spinner();
         let timer = Instant::now();
         if let Some(message) = progress::setup_message(&config.database) {
@@ -139,11 +151,10 @@ impl SolverArgs {
         }
         // A command that watches Ctrl-C stops its database build on it too.
         let solver = match installed_interrupt_flag() {
-            Some(flag) => match Solver::new_cancellable(game.clone(), config, flag) {
+            Some(flag) => match Solver::new_cancellable(game.clone(), config.clone(), flag) {
                 Err(SolverError::Database(EgdbError::Cancelled)) => {
-                    return Err(interrupted(
-                        "the endgame database build stopped; nothing of it was kept",
-                    ))
+                    spinner.finish_and_clear();
+                    return Ok(Err(BuildStopped::of(game, &config)));
                 }
                 made => made?,
             },
@@ -165,8 +176,12 @@ impl SolverArgs {
             }
             match &report.kept {
                 Some(Ok(path)) => self.say(&format!(
-                    "built in {:.1} s and kept as {}",
+                    "built in {:.1} s{} and kept as {}",
                     timer.elapsed().as_secs_f64(),
+                    match report.resumed {
+                        0 => String::new(),
+                        n => format!(" ({n} seed levels resumed)"),
+                    },
                     path.display()
                 )),
                 Some(Err(why)) => self.say(&format!(
@@ -175,7 +190,7 @@ impl SolverArgs {
                 None => {}
             }
         }
-        Ok(solver)
+        Ok(Ok(solver))
     }
 
     /// A line on standard error, unless `--quiet`.
@@ -189,6 +204,39 @@ impl SolverArgs {
     pub fn spinner(&self) -> ProgressBar {
         let template = "{spinner} [{elapsed}] {msg}";
         on_terminal(self.quiet, ProgressBar::new_spinner, template, 120)
+    }
+}
+
+/// A database build stopped by Ctrl-C or a signal ([`SolverArgs::try_make_solver`]).
+#[derive(Debug)]
+pub struct BuildStopped {
+    /// What of the build was kept, in words: a build for the database cache keeps its
+    /// finished seed levels in the cache, where the next run goes on from them.
+    pub kept: String,
+}
+
+impl BuildStopped {
+    /// The stop of the build of `config`'s database for `game`.
+    fn of(game: &Game, config: &Config) -> BuildStopped {
+        let kept = match (
+            progress::kept_build(game, &config.database),
+            &config.database,
+        ) {
+            (Some((partial, levels)), Database::Cached { seeds, .. }) => format!(
+                "the endgame database build stopped; its seed levels 0 to {} of {seeds} are \
+                 kept in {}, and the next run goes on from them",
+                levels - 1,
+                partial.display()
+            ),
+            (None, Database::Cached { .. }) => "the endgame database build stopped before \
+                 its first seed level was finished; nothing of it was kept"
+                .to_string(),
+            _ => "the endgame database build stopped; nothing of it was kept (a database \
+                  built in memory for this run alone; one built for the database cache \
+                  keeps its finished levels)"
+                .to_string(),
+        };
+        BuildStopped { kept }
     }
 }
 

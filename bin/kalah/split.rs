@@ -2,7 +2,7 @@
 //! `kalah merge` needs to put their answers together.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
@@ -110,16 +110,44 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             "the game is over in this position: there is nothing to split",
         ));
     }
+    // The directories made here are removed again where the split fails or is
+    // interrupted before it writes into them: a refusal leaves nothing behind.
+    let created = missing_dirs(&args.out);
     std::fs::create_dir_all(&args.out).map_err(|e| {
         invalid(format!(
             "cannot create the directory {}: {e}",
             args.out.display()
         ))
     })?;
-    if let Some(n) = args.sample {
-        return write_sample(args, &game, &pos, n as usize, out);
+    let written = split_into(args, &game, &pos, out);
+    if written.is_err() {
+        // Deepest first; only an empty directory is removed.
+        for dir in &created {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
-    let tree = bounded_split(args, &game, &pos)?;
+    written
+}
+
+/// The directories that creating `dir` (and its missing parents) makes, deepest first.
+fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
+    dir.ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .map(Path::to_path_buf)
+        .collect()
+}
+
+/// The split (or its sample) of `pos` written into the directory `args.out`, which exists.
+fn split_into(
+    args: &Args,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if let Some(n) = args.sample {
+        return write_sample(args, game, pos, n as usize, out);
+    }
+    let tree = bounded_split(args, game, pos)?;
     let manifest = format!("{}\n", tree.to_json());
     let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
     let manifest_path = args.out.join("manifest.json");

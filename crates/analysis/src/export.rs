@@ -12,7 +12,10 @@
 //! `depth` turns) are solved by the exact solver, in parallel; every value in the table
 //! follows from theirs by exact negamax over the table's own positions, so it is exact too.
 
+mod budget;
 pub mod resume;
+
+pub use budget::{max_positions, TooLarge, POSITION_BYTES};
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
@@ -22,6 +25,7 @@ use kalah_core::{Game, Position, Sowing};
 use kalah_solver::Solver;
 
 use crate::{pool, AnalysisError};
+use budget::check;
 
 /// One position of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,15 +77,75 @@ pub fn plan_until(
     depth: u32,
     cancel: &AtomicBool,
 ) -> Result<Plan, AnalysisError> {
+    match plan_bounded(game, start, depth, usize::MAX, cancel) {
+        Ok(plan) => Ok(plan),
+        Err(PlanError::Cancelled) => Err(AnalysisError::Cancelled),
+        Err(PlanError::TooLarge(_)) => unreachable!("no bound"),
+    }
+}
+
+/// Why [`plan_bounded`] gave no plan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PlanError {
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The table and the positions just past it hold more positions than allowed, or
+    /// their estimate from the first turns passes that by far.
+    TooLarge(TooLarge),
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanError::Cancelled => AnalysisError::Cancelled.fmt(f),
+            PlanError::TooLarge(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// Positions enumerated between two looks at the cancel flag and the bound.
+const POLL: usize = 1 << 12;
+
+/// [`plan_until`] bounded by `max_positions` (see [`max_positions`]): refused with
+/// [`PlanError::TooLarge`] where the table and the positions just past it hold more, or
+/// where, its first turns enumerated, the estimate of the whole passes that by far (so an
+/// export too large for the memory is refused in its first turns, with the deepest
+/// `--depth` that fits, not when the memory runs out); [`PlanError::Cancelled`] as soon as
+/// `cancel` is raised.
+pub fn plan_bounded(
+    game: &kalah_core::Game,
+    start: &Position,
+    depth: u32,
+    max_positions: usize,
+    cancel: &AtomicBool,
+) -> Result<Plan, PlanError> {
     let cancelled = || cancel.load(std::sync::atomic::Ordering::Relaxed);
     let mut turns: HashMap<Position, u32> = HashMap::new();
     let mut order: Vec<Position> = Vec::new();
     let mut queue = VecDeque::from([(*start, 0u32)]);
     turns.insert(*start, 0);
     order.push(*start);
+    // The positions of each number of fewest turns so far: those below the turn being
+    // expanded are final (a 0-1 search takes them in order).
+    let mut levels = vec![1usize];
+    let mut expanding = 0;
+    let mut popped = 0usize;
     while let Some((p, t)) = queue.pop_front() {
-        if cancelled() {
-            return Err(AnalysisError::Cancelled);
+        popped += 1;
+        if popped % POLL == 0 {
+            if cancelled() {
+                return Err(PlanError::Cancelled);
+            }
+            if turns.len() > max_positions {
+                check(&levels, depth, max_positions).map_err(PlanError::TooLarge)?;
+            }
+        }
+        if t > expanding {
+            // Every turn below `t` is enumerated: the estimate may refuse the rest.
+            expanding = t;
+            check(&levels[..t as usize], depth, max_positions).map_err(PlanError::TooLarge)?;
         }
         if turns.get(&p).is_some_and(|&best| best < t) || t >= depth {
             continue;
@@ -91,10 +155,14 @@ pub fn plan_until(
             let ct = if how == Sowing::ExtraTurn { t } else { t + 1 };
             match turns.get(&c) {
                 Some(&old) if old <= ct => continue,
-                Some(_) => {}
+                Some(&old) => levels[old as usize] -= 1,
                 None => order.push(c),
             }
             turns.insert(c, ct);
+            if levels.len() <= ct as usize {
+                levels.resize(ct as usize + 1, 0);
+            }
+            levels[ct as usize] += 1;
             if how == Sowing::ExtraTurn {
                 queue.push_front((c, ct));
             } else {
@@ -102,16 +170,23 @@ pub fn plan_until(
             }
         }
     }
+    check(&levels, depth, max_positions).map_err(PlanError::TooLarge)?;
     let mut positions: Vec<(Position, u32)> = order.iter().map(|p| (*p, turns[p])).collect();
     positions.sort_by_key(|&(_, t)| t);
     let mut seen = std::collections::HashSet::new();
     let mut frontier = Vec::new();
-    for &(p, t) in &positions {
+    for (i, &(p, t)) in positions.iter().enumerate() {
         if t < depth {
             continue;
         }
-        if cancelled() {
-            return Err(AnalysisError::Cancelled);
+        if i % POLL == 0 {
+            if cancelled() {
+                return Err(PlanError::Cancelled);
+            }
+            if positions.len() + frontier.len() > max_positions {
+                let past = [levels.as_slice(), &[frontier.len()]].concat();
+                check(&past, depth, max_positions).map_err(PlanError::TooLarge)?;
+            }
         }
         for j in game.legal_moves(&p) {
             let c = game.play_unchecked(&p, j);
@@ -120,6 +195,8 @@ pub fn plan_until(
             }
         }
     }
+    let past = [levels.as_slice(), &[frontier.len()]].concat();
+    check(&past, depth, max_positions).map_err(PlanError::TooLarge)?;
     if game.rules().family.is_cyclic() {
         // Positions can repeat: the table's own positions are solved too (by retrograde
         // analysis, cheap once the first has been), so the negamax below never recurses

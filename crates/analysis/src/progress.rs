@@ -1,7 +1,10 @@
 //! A solve's progress in words, as the front ends show it (the command line's spinner,
 //! the analysis board's status line).
 
+use std::path::PathBuf;
+
 use kalah_core::Game;
+use kalah_solver::egdb::file;
 use kalah_solver::{Database, Phase, Progress};
 
 /// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
@@ -57,13 +60,43 @@ pub fn cache_build_notice(game: &Game, database: &Database) -> Option<String> {
     else {
         return None;
     };
+    let resuming = match kept_build(game, database) {
+        Some((partial, levels)) => format!(
+            ", going on from seed levels 0 to {} of an interrupted build, kept in {}",
+            levels - 1,
+            partial.display()
+        ),
+        None => String::new(),
+    };
     Some(format!(
         "building the endgame database of {seeds} seeds for {} ({}), to keep in the \
-         cache {} for later runs",
+         cache {} for later runs{resuming}",
         kalah_solver::egdb::describe(game.rules()),
         database_size(game, *seeds),
         cache.dir().display()
     ))
+}
+
+/// The partial file in the cache that the build of `database` for `game` goes on from (a
+/// cached database with no file yet, whose last build was interrupted:
+/// [`kalah_solver::egdb::Egdb::build_resumable`]) and the seed levels it holds, where
+/// there is one holding at least one; only a regular file is read.
+pub fn kept_build(game: &Game, database: &Database) -> Option<(PathBuf, usize)> {
+    let Database::Cached {
+        cache,
+        seeds,
+        file: None,
+    } = database
+    else {
+        return None;
+    };
+    let partial = file::partial_path(&cache.path_for(game.rules(), *seeds));
+    if !std::fs::symlink_metadata(&partial).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    // The name says the rules and the seeds (`Cache::path_for`).
+    let info = file::read_info(&partial).ok()?;
+    (info.max_seeds == *seeds && info.levels > 0).then_some((partial, info.levels))
 }
 
 /// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6

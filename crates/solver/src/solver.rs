@@ -83,8 +83,10 @@ impl Solver {
 
     /// [`Solver::new`] whose database build (in memory, and its keeping in the cache)
     /// stops soon after `cancel` is raised, with
-    /// `SolverError::Database(EgdbError::Cancelled)`: nothing half-built is kept, no
-    /// temporary file is left in the cache, and the memory is freed. The flag is only
+    /// `SolverError::Database(EgdbError::Cancelled)`: nothing half-built is kept in
+    /// memory, no temporary file is left in the cache, and the memory is freed; a build for
+    /// the cache ([`crate::Database::Cached`]) keeps the seed levels it finished in the
+    /// cache's partial file, where the next build of that database goes on from them. The flag is only
     /// watched while the solver is made; a solve takes its own.
     pub fn new_cancellable(
         game: Game,

@@ -1,7 +1,8 @@
 //! Cancellable database builds: every build (in memory, to a file, into the cache, and the
 //! one a solver makes) stops with [`EgdbError::Cancelled`] once its flag is raised, leaves
 //! no temporary file, and never passes a partial database off as a complete one; a build
-//! to a file cancelled half-way resumes to the same bytes as an uninterrupted one.
+//! to a file cancelled half-way resumes to the same bytes as an uninterrupted one, and so
+//! does a build for the cache (a solve's), whose finished levels are kept beside it.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -107,6 +108,86 @@ fn a_file_build_cancelled_half_way_resumes_to_the_same_file() {
         bytes_of(&fresh)
     );
     assert_eq!(names(&dir), vec!["k4-12.egdb".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cache_build_cancelled_half_way_keeps_its_levels_for_the_next_solver() {
+    // Issue 51, case 7: a solve interrupted in its database build threw the build away.
+    let dir = scratch("cached");
+    let game = game();
+    let cache = Cache::at(&dir, 1 << 30);
+    let path = cache.path_for(game.rules(), 12);
+    let cancel = AtomicBool::new(false);
+    // Raised from the worker threads while level 8 is being built.
+    let built = Egdb::build_resumable(&game, 12, &path, &cancel, &|level, _, _| {
+        if level == 8 {
+            cancel.store(true, Relaxed);
+        }
+    });
+    assert_eq!(built.err(), Some(EgdbError::Cancelled));
+    // Only the finished levels, in the partial file, never taken for a database.
+    let partial = file::partial_path(&path);
+    let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(names(&dir), vec![name(&partial)]);
+    let info = file::read_info(&partial).unwrap();
+    assert!(
+        (8..=9).contains(&info.levels) && info.max_seeds == 12 && !info.is_finished(),
+        "{info:?}"
+    );
+    assert!(matches!(
+        Egdb::load(&partial, &game),
+        Err(EgdbError::Incomplete { .. })
+    ));
+    // The next solver that builds this database for the cache goes on from them, keeps
+    // the whole database and removes the partial file.
+    let config = Config {
+        threads: 1,
+        hash_mb: 1,
+        database: Database::Cached {
+            cache: cache.clone(),
+            seeds: 12,
+            file: None,
+        },
+        ..Config::default()
+    };
+    let solver = Solver::new(game.clone(), config).unwrap();
+    let report = solver.cache_report().unwrap();
+    assert_eq!(report.resumed, info.levels);
+    assert_eq!(report.kept, Some(Ok(path.clone())));
+    assert_eq!(names(&dir), vec![name(&path)]);
+    let fresh = Egdb::build(&game, 12, &|_, _, _| {}).unwrap();
+    assert_eq!(
+        bytes_of(&Egdb::load(&path, &game).unwrap()),
+        bytes_of(&fresh)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_partial_file_in_the_cache_is_built_over() {
+    let dir = scratch("damaged");
+    let game = game();
+    let cache = Cache::at(&dir, 1 << 30);
+    let path = cache.path_for(game.rules(), 10);
+    let cancel = AtomicBool::new(false);
+    let built = Egdb::build_resumable(&game, 10, &path, &cancel, &|level, _, _| {
+        if level == 7 {
+            cancel.store(true, Relaxed);
+        }
+    });
+    assert_eq!(built.err(), Some(EgdbError::Cancelled));
+    // One byte of a finished level flipped: its checksum fails, and the build starts afresh.
+    let partial = file::partial_path(&path);
+    let mut bytes = std::fs::read(&partial).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&partial, bytes).unwrap();
+    let never = AtomicBool::new(false);
+    let (db, resumed) = Egdb::build_resumable(&game, 10, &path, &never, &|_, _, _| {}).unwrap();
+    assert_eq!(resumed, 0);
+    let fresh = Egdb::build(&game, 10, &|_, _, _| {}).unwrap();
+    assert_eq!(bytes_of(&db), bytes_of(&fresh));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -31,7 +31,7 @@
 //! families whose positions repeat (solved whole by retrograde analysis) are not split.
 
 mod answers;
-mod budget;
+pub(crate) mod budget;
 mod files;
 mod hypothesis;
 mod manifest;

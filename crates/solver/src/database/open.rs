@@ -56,7 +56,8 @@ impl Databases {
     /// here, once), a file held as `residence` says: an error where a file or directory
     /// cannot be used, or where a database to build does not fit in the memory available;
     /// [`EgdbError::Cancelled`] where `cancel` was raised during a build (nothing of it is
-    /// kept, in memory or in the cache).
+    /// kept in memory; a build for the cache keeps its finished levels there, for the
+    /// next: [`Egdb::build_resumable`]).
     pub(crate) fn open(
         game: &Game,
         database: &Database,
@@ -139,6 +140,9 @@ pub struct CacheReport {
     /// The database built in memory and kept in the cache: the file, or why it was not
     /// kept (the search uses it all the same).
     pub kept: Option<Result<PathBuf, EgdbError>>,
+    /// The seed levels of that build read back from the partial file an interrupted build
+    /// left in the cache (0 where it started afresh).
+    pub resumed: usize,
 }
 
 /// Builds or loads the databases of `database`, already definite
@@ -226,7 +230,9 @@ fn best_in(
 }
 
 /// The cached `file` where it loads (a damaged one is removed), else a database of
-/// `seeds` seeds built in memory and kept in `cache`; the [`CacheReport`] says which.
+/// `seeds` seeds built in memory (going on from the levels an interrupted build kept in
+/// `cache`, and keeping its own there where `cancel` stops it) and kept in `cache`; the
+/// [`CacheReport`] says which.
 fn cached(
     game: &Game,
     cache: &Cache,
@@ -239,6 +245,7 @@ fn cached(
         removed: None,
         loaded: None,
         kept: None,
+        resumed: 0,
     };
     if let Some(path) = file {
         match Egdb::load_as(path, game, residence) {
@@ -257,11 +264,19 @@ fn cached(
             Err(e) => return Err(e),
         }
     }
-    let mut opened = build(game, seeds, cancel)?;
+    // Resumable: a build that `cancel` stops keeps its finished levels in the cache's
+    // partial file, and the next build for these rules and size goes on from them.
+    let target = cache.path_for(game.rules(), seeds);
+    let (db, resumed) = Egdb::build_resumable(game, seeds, &target, cancel, &|_, _, _| {})?;
+    report.resumed = resumed;
+    let mut opened = Databases::plain(db);
     report.kept = opened
         .egdb
         .as_ref()
         .map(|db| cache.keep_cancellable(db, cancel));
+    if report.kept.as_ref().is_some_and(|kept| kept.is_ok()) {
+        let _ = std::fs::remove_file(file::partial_path(&target));
+    }
     if cancel.load(Relaxed) {
         // Whatever was kept, the solver is not made: the caller asked to stop.
         return Err(EgdbError::Cancelled);

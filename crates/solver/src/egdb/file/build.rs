@@ -134,33 +134,47 @@ impl Egdb {
     pub fn save_cancellable(&self, path: &Path, cancel: &AtomicBool) -> Result<(), EgdbError> {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
+        self.write_levels(path, &PathBuf::from(tmp), self.max_seeds(), cancel)
+    }
+
+    /// Writes the finished levels to `path` through `tmp` and a rename, the header saying
+    /// `max_seeds` seeds: a finished database where every level up to `max_seeds` is
+    /// built, else the partial file of an unfinished build of `max_seeds` seeds, which
+    /// [`Egdb::build_file`] and [`Egdb::build_resumable`] go on from. Whatever the end,
+    /// cancelled or failed, `tmp` is removed.
+    fn write_levels(
+        &self,
+        path: &Path,
+        tmp: &Path,
+        max_seeds: usize,
+        cancel: &AtomicBool,
+    ) -> Result<(), EgdbError> {
         let levels = self.complete;
         let entries = self.ranker.level_start(levels);
         Requirements::check_disk(path, HEADER + entries)?;
         let mut info = FileInfo {
             rules: self.rules,
-            max_seeds: self.max_seeds(),
+            max_seeds,
             levels,
             entries,
             checksum: 0,
         };
         info.checksum = checksum(checksum_seed(&info.encode()), self, levels);
         let write = || -> Result<(), EgdbError> {
-            let mut f = File::create(&tmp).map_err(io_error(&tmp))?;
-            f.write_all(&info.encode()).map_err(io_error(&tmp))?;
+            let mut f = File::create(tmp).map_err(io_error(tmp))?;
+            f.write_all(&info.encode()).map_err(io_error(tmp))?;
             for block in self.values.as_bytes()[..entries as usize].chunks(SAVE_BLOCK) {
                 if cancel.load(Relaxed) {
                     return Err(EgdbError::Cancelled);
                 }
-                f.write_all(block).map_err(io_error(&tmp))?;
+                f.write_all(block).map_err(io_error(tmp))?;
             }
-            f.sync_all().map_err(io_error(&tmp))?;
+            f.sync_all().map_err(io_error(tmp))?;
             drop_cached(&f);
-            std::fs::rename(&tmp, path).map_err(io_error(path))
+            std::fs::rename(tmp, path).map_err(io_error(path))
         };
         write().inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(tmp);
         })
     }
 
@@ -263,6 +277,73 @@ impl Egdb {
         Ok((db, resumed))
     }
 
+    /// [`Egdb::build_cancellable`] (in memory) that keeps its work for a later build to
+    /// `path` (the database cache's file, [`crate::cache::Cache::path_for`]): it goes on
+    /// from the levels of `path.partial` where an interrupted build left one for these
+    /// rules that passes its checks (any other is passed over, and replaced by the next
+    /// interrupted build), and when `cancel` stops it, the levels finished by then are
+    /// written to `path.partial` (through a temporary of this process, `.NAME.PID.tmp`,
+    /// and a rename, so that a kill never leaves half of one) before
+    /// [`EgdbError::Cancelled`] is returned. `path` itself is not written: the caller
+    /// keeps the finished database ([`crate::cache::Cache::keep`]) and removes
+    /// `path.partial`. Returns the database and the levels read back.
+    pub fn build_resumable(
+        game: &Game,
+        max_seeds: usize,
+        path: &Path,
+        cancel: &AtomicBool,
+        progress: &(dyn Fn(usize, u64, u64) + Sync),
+    ) -> Result<(Egdb, usize), EgdbError> {
+        let partial = partial_path(path);
+        let mut db = Egdb::empty(game, max_seeds)?;
+        // Only a regular file is read: never a FIFO or device of that name.
+        if std::fs::symlink_metadata(&partial).is_ok_and(|m| m.is_file()) {
+            let mut info = FileInfo {
+                rules: *game.rules(),
+                max_seeds,
+                levels: 0,
+                entries: 0,
+                checksum: 0,
+            };
+            let read = File::open(&partial)
+                .map_err(io_error(&partial))
+                .and_then(|mut f| db.read_partial(game, &mut f, &partial, &mut info));
+            if read.is_err() {
+                // Damaged, or another build's: started afresh, on fresh memory.
+                drop(db);
+                db = Egdb::empty(game, max_seeds)?;
+            }
+        }
+        let resumed = db.complete;
+        for level in db.complete..=max_seeds {
+            if let Err(e) = db.build_level_cancellable(game, level, cancel, progress) {
+                if db.complete > resumed {
+                    db.keep_partial(path, max_seeds);
+                }
+                return Err(e);
+            }
+        }
+        Ok((db, resumed))
+    }
+
+    /// Writes the finished levels of an unfinished build of `max_seeds` seeds to
+    /// `path.partial` ([`Egdb::build_resumable`]); a failure only leaves less kept.
+    fn keep_partial(&self, path: &Path, max_seeds: usize) {
+        let partial = partial_path(path);
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return;
+        };
+        let tmp = dir.join(format!(
+            ".{}.{}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        if std::fs::create_dir_all(dir).is_ok() {
+            let never = AtomicBool::new(false);
+            let _ = self.write_levels(&partial, &tmp, max_seeds, &never);
+        }
+    }
+
     /// Reads back the finished levels of the partial file `partial` of an interrupted
     /// build of `game` into the database, after checking its rules, size and checksum;
     /// `info` becomes its header. Anything past those levels is cut off.
@@ -273,13 +354,30 @@ impl Egdb {
         info: &mut FileInfo,
     ) -> Result<File, EgdbError> {
         let err = io_error(partial);
-        let max_seeds = info.max_seeds;
         let mut f = OpenOptions::new()
             .read(true)
             .write(true)
             .open(partial)
             .map_err(&err)?;
-        let old = read_header(&mut f, partial)?;
+        self.read_partial(game, &mut f, partial, info)?;
+        // Anything past the finished levels was cut off by the interruption.
+        f.set_len(info.file_size()).map_err(&err)?;
+        Ok(f)
+    }
+
+    /// Reads back the finished levels of the partial file `f` (at `partial`) into the
+    /// database, after checking its rules, size and checksum; `info` (of the build, its
+    /// `max_seeds` set) becomes its header.
+    fn read_partial(
+        &mut self,
+        game: &Game,
+        f: &mut File,
+        partial: &Path,
+        info: &mut FileInfo,
+    ) -> Result<(), EgdbError> {
+        let err = io_error(partial);
+        let max_seeds = info.max_seeds;
+        let old = read_header(f, partial)?;
         let name = partial.display().to_string();
         if !self.supports(&old.rules) {
             return Err(EgdbError::WrongGame {
@@ -311,7 +409,7 @@ impl Egdb {
         }
         let have = old.entries as usize;
         if let Some(bytes) = self.values.as_mut_bytes() {
-            read_parallel(&f, HEADER, &mut bytes[..have]).map_err(&err)?;
+            read_parallel(f, HEADER, &mut bytes[..have]).map_err(&err)?;
         }
         info.rules.seeds = old.rules.seeds;
         let seed = checksum_seed(&info.encode());
@@ -322,12 +420,10 @@ impl Egdb {
             });
         }
         self.complete = old.levels;
-        // Anything past the finished levels was cut off by the interruption.
-        f.set_len(old.file_size()).map_err(&err)?;
         info.levels = old.levels;
         info.entries = old.entries;
         info.checksum = old.checksum;
-        Ok(f)
+        Ok(())
     }
 
     /// Appends the finished level `level` to the partial file `f` (at `partial`), flushed,
