@@ -274,11 +274,7 @@ impl Egdb {
     ) -> Result<File, EgdbError> {
         let err = io_error(partial);
         let max_seeds = info.max_seeds;
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(partial)
-            .map_err(&err)?;
+        let mut f = super::open_regular(partial, true)?;
         let old = read_header(&mut f, partial)?;
         let name = partial.display().to_string();
         if !self.supports(&old.rules) {
