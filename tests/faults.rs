@@ -1265,3 +1265,39 @@ fn a_fifo_among_the_databases_is_passed_over_or_refused_by_name() {
     let out = egdb_build(dir.path(), "3", "7", "d/k4.egdb");
     assert_refused(&out, &["d/k4.egdb.partial", "not a regular file"]);
 }
+
+#[test]
+fn a_retrograde_solve_stays_within_the_address_space_limit() {
+    // Issue 51, case 8: the memory budgets read only /proc/meminfo, so under `ulimit -v`
+    // (as under a Slurm `--mem` or a container's cgroup limit) the retrograde graph of
+    // Oware grew past the limit and the allocator aborted (SIGABRT, status 134). The limit
+    // is read now: the graph is refused when it would pass it, with an error that says
+    // so (or the solve answers, where the graph fits).
+    let dir = scratch();
+    let kalah = env!("CARGO_BIN_EXE_kalah");
+    let child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 250000 && exec \"$0\" solve --rules oware --houses 8 --seeds 1",
+            kalah,
+        ])
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let out = finish(child, "kalah solve --rules oware under ulimit -v");
+    let err = stderr(&out);
+    assert!(!err.contains("memory allocation"), "{err}");
+    match out.status.code() {
+        Some(0) => assert!(String::from_utf8_lossy(&out.stdout).contains("value")),
+        Some(2) => assert!(
+            err.contains("more than the memory available holds"),
+            "{err}"
+        ),
+        other => panic!("status {other:?}: {err}"),
+    }
+}
