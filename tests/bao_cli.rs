@@ -218,13 +218,15 @@ fn a_solve_stops_soon_after_sigterm() {
     let pid = child.id().to_string();
     // The handler is in place once the process catches SIGTERM (bit 15).
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("SigCgt:"))
-        .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
-        .is_some_and(|m| m & (1 << 14) != 0)
-    {
+    let caught = || {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+        mask.is_some_and(|m| m & (1 << 14) != 0)
+    };
+    while !caught() {
         assert!(Instant::now() < deadline, "no SIGTERM handler");
         std::thread::sleep(Duration::from_millis(10));
     }
