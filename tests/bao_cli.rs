@@ -197,3 +197,53 @@ fn play_against_the_engine_to_the_end() {
     assert!(text.contains("South plays B1- (draw)"), "{text}");
     assert!(text.contains("game abandoned"), "{text}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_solve_stops_soon_after_sigterm() {
+    // Issue 51, case 2: the game graph's discovery looked at the interrupt flag every
+    // 65,536 positions, and on the default board (8 pits, 2 seeds) a SIGTERM was heard
+    // some 50 s later, and a position whose moves sow for long before they are found
+    // never-ending held it up for seconds more. It is heard at the next position now, and
+    // within a long move: the solve ends with the interrupted solve's short analysis
+    // (0.3 s) and status 3. The bound is the point here; the old code took a minute.
+    use std::time::{Duration, Instant};
+    let child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .args(["solve", "--rules", "bao", "--houses", "8", "--seeds", "2"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    // The handler is in place once the process catches SIGTERM (bit 15).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let caught = || {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+        mask.is_some_and(|m| m & (1 << 14) != 0)
+    };
+    while !caught() {
+        assert!(Instant::now() < deadline, "no SIGTERM handler");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Well into the discovery of the graph (a debug build takes some 2 s to start it).
+    std::thread::sleep(Duration::from_secs(5));
+    let sent = Instant::now();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(took < Duration::from_secs(10), "{took:?} after SIGTERM");
+}

@@ -1309,3 +1309,123 @@ fn play_refuses_an_endless_line_of_standard_input() {
     writer.join().unwrap();
     assert_refused(&out, &["standard input", "line 1 ", "1 MiB"]);
 }
+
+/// Runs the binary in `dir` with `env` set (over the defaults of [`kalah_command`]), to
+/// its end (or the hang guard).
+fn kalah_with_env(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> Output {
+    let mut command = kalah_command(args);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let child = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary runs");
+    finish(child, &format!("kalah {args:?} with {env:?}"))
+}
+
+#[test]
+fn a_fifo_among_the_databases_is_passed_over_or_refused_by_name() {
+    // Issue 51, case 3: the open of a FIFO blocks until something writes to it, so a FIFO
+    // named like a database hung every command that looked at it (the hang guard turns
+    // that into a failure here). Only a regular file is a database: a FIFO in a directory
+    // of databases or in the cache is passed over, one named is refused by name.
+    let dir = scratch();
+    let (d, cache) = (dir.path().join("d"), dir.path().join("cache"));
+    std::fs::create_dir(&d).unwrap();
+    std::fs::create_dir(&cache).unwrap();
+    let fifo = |path: &Path| {
+        let made = Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(made.success(), "mkfifo {}", path.display());
+    };
+    fifo(&d.join("x.egdb"));
+    fifo(&cache.join("y.egdb"));
+    let ok = |out: &Output, what: &str| {
+        assert!(out.status.success(), "{what}: {}", stderr(out));
+    };
+    let solve = ["solve", "--houses", "3", "--seeds", "2", "--json"];
+    fn solve_with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [
+            &["solve", "--houses", "3", "--seeds", "2", "--json"][..],
+            extra,
+        ]
+        .concat()
+    }
+    // Scanned: the environment's directory, the cache (solves and `egdb cache list`).
+    let out = kalah_with_env(dir.path(), &[("KALAH_EGDB_PATH", &d)], &solve);
+    ok(&out, "KALAH_EGDB_PATH");
+    let out = kalah_with_env(dir.path(), &[("KALAH_CACHE", &cache)], &solve);
+    ok(&out, "KALAH_CACHE");
+    let listing = ["egdb", "cache", "list", "--json"];
+    let out = kalah_with_env(dir.path(), &[("KALAH_CACHE", &cache)], &listing);
+    ok(&out, "egdb cache list");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("y.egdb"));
+    // A directory named holds no database (the FIFO is not one); a real one beside the
+    // FIFO is found.
+    let out = kalah_in(dir.path(), &solve_with(&["--egdb", "d"]));
+    assert_refused(&out, &["holds no finished endgame database"]);
+    let built = egdb_build(dir.path(), "3", "6", "d/k3.egdb");
+    ok(&built, "egdb build");
+    let out = kalah_in(dir.path(), &solve_with(&["--egdb", "d"]));
+    ok(&out, "--egdb d");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.to_string().contains("k3.egdb"), "{v}");
+    // Named: refused by name, without being opened.
+    for args in [
+        solve_with(&["--egdb", "d/x.egdb"]),
+        vec!["egdb", "info", "d/x.egdb"],
+        vec![
+            "egdb",
+            "probe",
+            "d/x.egdb",
+            "--position",
+            "0,0,1,0,0,1,0,0:S",
+        ],
+    ] {
+        let out = kalah_in(dir.path(), &args);
+        assert_refused(&out, &["d/x.egdb", "not a regular file"]);
+    }
+    // An interrupted build's partial file that is a FIFO is refused too, not read.
+    fifo(&d.join("k4.egdb.partial"));
+    let out = egdb_build(dir.path(), "3", "7", "d/k4.egdb");
+    assert_refused(&out, &["d/k4.egdb.partial", "not a regular file"]);
+}
+
+#[test]
+fn a_retrograde_solve_stays_within_the_address_space_limit() {
+    // Issue 51, case 8: the memory budgets read only /proc/meminfo, so under `ulimit -v`
+    // (as under a Slurm `--mem` or a container's cgroup limit) the retrograde graph of
+    // Oware grew past the limit and the allocator aborted (SIGABRT, status 134). The limit
+    // is read now: the graph is refused when it would pass it, with an error that says
+    // so (or the solve answers, where the graph fits).
+    let dir = scratch();
+    let kalah = env!("CARGO_BIN_EXE_kalah");
+    let child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 250000 && exec \"$0\" solve --rules oware --houses 8 --seeds 1",
+            kalah,
+        ])
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let out = finish(child, "kalah solve --rules oware under ulimit -v");
+    let err = stderr(&out);
+    assert!(!err.contains("memory allocation"), "{err}");
+    match out.status.code() {
+        Some(0) => assert!(String::from_utf8_lossy(&out.stdout).contains("value")),
+        Some(2) => assert!(
+            err.contains("more than the memory available holds"),
+            "{err}"
+        ),
+        other => panic!("status {other:?}: {err}"),
+    }
+}

@@ -178,7 +178,7 @@ impl Cache {
         let mut files: Vec<Cached> = entries
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+            .filter(|p| p.extension().is_some_and(|x| x == "egdb") && file::is_regular(p))
             .map(|path| Cached {
                 bytes: std::fs::metadata(&path).map_or(0, |m| m.len()),
                 info: file::read_info(&path),

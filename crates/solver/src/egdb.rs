@@ -77,6 +77,13 @@ pub enum EgdbError {
         /// The file.
         path: String,
     },
+    /// The path names a FIFO, a socket, a device or a directory: only a regular file is
+    /// a database, and anything else is refused without being opened for reading (a FIFO
+    /// would block the open until something writes to it).
+    NotAFile {
+        /// The path.
+        path: String,
+    },
     /// The file was written by another version of the format.
     Version {
         /// The file.
@@ -169,6 +176,11 @@ impl std::fmt::Display for EgdbError {
             EgdbError::NotADatabase { path } => {
                 write!(f, "{path} is not a kalah endgame database file")
             }
+            EgdbError::NotAFile { path } => write!(
+                f,
+                "{path} is not a regular file (a FIFO, socket or device): an endgame \
+                 database is a regular *.egdb file; name one"
+            ),
             EgdbError::Version { path, found } => write!(
                 f,
                 "{path} has format version {found}, this program reads version {}: rebuild it",

@@ -120,6 +120,23 @@ impl WldGame for BaoGraph {
             });
         }
     }
+
+    fn moves_until(
+        &self,
+        state: &BaoKey,
+        out: &mut Vec<Step<BaoKey>>,
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        let pos = self.position(*state);
+        let visit = |_, next: &BaoPosition, wins: bool| {
+            out.push(match wins {
+                true => Step::Wins,
+                // A move keeps the seeds or, winning, ends the game: the key fits.
+                false => Step::To(self.key(next).expect("seeds kept")),
+            });
+        };
+        pos.for_each_child_until(&|| stop(), visit).is_some()
+    }
 }
 
 /// Every position reachable from a Bao position, solved.

@@ -33,6 +33,20 @@ pub trait WldGame {
     /// Appends to `out` what each legal move of `state` does, in the order of the moves.
     /// A position with no legal move is lost for the player to move.
     fn moves(&self, state: &Self::State, out: &mut Vec<Step<Self::State>>);
+
+    /// [`moves`](Self::moves) that a long generation stops partway where `stop` says so
+    /// (a move of Bao can sow tens of millions of times before it is found never-ending):
+    /// false then, and `out` holds some of the moves or none. By default, all of them.
+    fn moves_until(
+        &self,
+        state: &Self::State,
+        out: &mut Vec<Step<Self::State>>,
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        let _ = stop;
+        self.moves(state, out);
+        true
+    }
 }
 
 /// What one move does.
@@ -281,7 +295,7 @@ pub fn solve<G: WldGame>(
         mut values,
         moves,
     } = found;
-    let (before, into) = predecessors(&first, &targets);
+    let (before, into) = predecessors(&first, &targets, cancel)?;
     let mut left: Vec<u32> = first.windows(2).map(|w| (w[1] - w[0]) as u32).collect();
     drop(targets);
     propagate(
@@ -301,7 +315,12 @@ pub fn solve<G: WldGame>(
     })
 }
 
-/// How often the analysis reports and looks at `cancel`: every this many positions.
+/// How often the analysis reports its progress: every this many positions. It looks at
+/// `cancel` at every position (an atomic load, nothing beside the moves of a position),
+/// and a long generation of moves looks at it too ([`WldGame::moves_until`]): on 8 pits
+/// a position of Bao can take a second to expand (its never-ending moves are played out
+/// until they repeat), so that a poll every this many positions left Ctrl-C unheard for
+/// most of a minute.
 const REPORT_EVERY: usize = 1 << 16;
 
 /// Finds the positions reachable from `root` breadth first, with their moves.
@@ -319,10 +338,10 @@ fn discover<G: WldGame>(
     let (mut steps, mut moves) = (Vec::new(), 0u64);
     let mut i = 0;
     while i < states.len() {
+        if cancel.load(Relaxed) {
+            return Err(GraphStop::Cancelled);
+        }
         if i % REPORT_EVERY == 0 {
-            if cancel.load(Relaxed) {
-                return Err(GraphStop::Cancelled);
-            }
             progress(&GraphProgress {
                 positions: states.len() as u64,
                 decided: None,
@@ -330,7 +349,9 @@ fn discover<G: WldGame>(
             });
         }
         steps.clear();
-        game.moves(&states[i], &mut steps);
+        if !game.moves_until(&states[i], &mut steps, &|| cancel.load(Relaxed)) {
+            return Err(GraphStop::Cancelled);
+        }
         moves += steps.len() as u64;
         let mut wins = false;
         for step in &steps {
@@ -369,8 +390,14 @@ fn discover<G: WldGame>(
 }
 
 /// The moves into each position: `into[before[i]..before[i + 1]]` are the positions with a
-/// move to `i` (once for each such move).
-fn predecessors(first: &[u64], targets: &[u32]) -> (Vec<u64>, Vec<u32>) {
+/// move to `i` (once for each such move); stopped where `cancel` is raised (looked at
+/// every [`REPORT_EVERY`] positions: a pass over the moves of that many takes
+/// milliseconds).
+fn predecessors(
+    first: &[u64],
+    targets: &[u32],
+    cancel: &AtomicBool,
+) -> Result<(Vec<u64>, Vec<u32>), GraphStop> {
     let n = first.len() - 1;
     let mut before = vec![0u64; n + 1];
     for &t in targets {
@@ -382,12 +409,15 @@ fn predecessors(first: &[u64], targets: &[u32]) -> (Vec<u64>, Vec<u32>) {
     let mut fill = before.clone();
     let mut into = vec![0u32; targets.len()];
     for from in 0..n {
+        if from % REPORT_EVERY == 0 && cancel.load(Relaxed) {
+            return Err(GraphStop::Cancelled);
+        }
         for &t in &targets[first[from] as usize..first[from + 1] as usize] {
             into[fill[t as usize] as usize] = from as u32;
             fill[t as usize] += 1;
         }
     }
-    (before, into)
+    Ok((before, into))
 }
 
 /// Propagates the values of the positions decided at once back through their
@@ -409,10 +439,10 @@ fn propagate(
     queue.extend((0..values.len() as u32).filter(|&i| values[i as usize] == Packed::win(1)));
     let mut head = 0;
     while head < queue.len() {
+        if cancel.load(Relaxed) {
+            return Err(GraphStop::Cancelled);
+        }
         if head % REPORT_EVERY == 0 {
-            if cancel.load(Relaxed) {
-                return Err(GraphStop::Cancelled);
-            }
             progress(&GraphProgress {
                 positions: values.len() as u64,
                 decided: Some(queue.len() as u64),
@@ -508,6 +538,43 @@ mod tests {
         let stats = s.stats();
         assert_eq!((stats.won, stats.lost, stats.drawn), (2, 2, 0));
         assert_eq!(stats.moves, 5);
+    }
+
+    /// A chain `0 -> 1 -> ... -> len` whose expansion raises `cancel` at position `at`.
+    struct Raising<'a> {
+        len: u32,
+        at: u32,
+        cancel: &'a AtomicBool,
+        expanded: std::sync::atomic::AtomicU32,
+    }
+
+    impl WldGame for Raising<'_> {
+        type State = u32;
+        fn moves(&self, state: &u32, out: &mut Vec<Step<u32>>) {
+            self.expanded.fetch_add(1, Relaxed);
+            if *state == self.at {
+                self.cancel.store(true, Relaxed);
+            }
+            if *state < self.len {
+                out.push(Step::To(state + 1));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancel_is_heard_at_the_next_position() {
+        // Issue 51, case 2: the flag was looked at every 65,536 positions, most of a
+        // minute of Bao on 8 pits.
+        let cancel = AtomicBool::new(false);
+        let game = Raising {
+            len: 200_000,
+            at: 10,
+            cancel: &cancel,
+            expanded: Default::default(),
+        };
+        let stop = solve(&game, &0, u64::MAX, &cancel, &mut |_| {}).err();
+        assert_eq!(stop, Some(GraphStop::Cancelled));
+        assert_eq!(game.expanded.load(Relaxed), 11);
     }
 
     #[test]

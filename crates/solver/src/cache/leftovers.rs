@@ -89,7 +89,9 @@ fn alive(pid: u32) -> bool {
 fn kalah_header(path: &Path) -> Option<Result<FileInfo, EgdbError>> {
     match file::read_info(path) {
         Ok(info) => Some(Ok(info)),
-        Err(EgdbError::NotADatabase { .. } | EgdbError::Io { .. }) => None,
+        Err(EgdbError::NotADatabase { .. } | EgdbError::NotAFile { .. } | EgdbError::Io { .. }) => {
+            None
+        }
         // The magic bytes are there: ours, damaged or of another version.
         Err(e) => Some(Err(e)),
     }

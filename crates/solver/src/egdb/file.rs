@@ -59,3 +59,38 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> EgdbError + '_ {
         message: e.to_string(),
     }
 }
+
+/// Opens the database file `path` for reading (and writing, with `write`), refusing a
+/// FIFO, a socket or a device by name ([`EgdbError::NotAFile`]) before opening it: only a
+/// regular file is a database, and the open of a FIFO blocks until something writes to
+/// it. A symlink to a regular file is followed. The open itself does not block either
+/// (`O_NONBLOCK`, which a regular file's reads ignore), and what it opened is checked
+/// again, so a file swapped for a FIFO in between is refused too. A directory is left to
+/// the open and the read, which say so.
+pub(crate) fn open_regular(path: &Path, write: bool) -> Result<std::fs::File, EgdbError> {
+    let not_a_file = || EgdbError::NotAFile {
+        path: path.display().to_string(),
+    };
+    let special = |m: &std::fs::Metadata| !m.is_file() && !m.is_dir();
+    if std::fs::metadata(path).is_ok_and(|m| special(&m)) {
+        return Err(not_a_file());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(write);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(path).map_err(io_error(path))?;
+    match f.metadata() {
+        Ok(m) if special(&m) => Err(not_a_file()),
+        _ => Ok(f),
+    }
+}
+
+/// True where `path` is (or links to) a regular file: what a directory scan for databases
+/// reads; anything else there is passed over without being opened.
+pub(crate) fn is_regular(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}

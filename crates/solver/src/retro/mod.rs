@@ -53,6 +53,7 @@ use kalah_core::{Game, Position, Side};
 
 use crate::egdb::Egdb;
 use crate::line::Turn;
+use crate::os;
 use dense::Dense;
 use graph::Graph;
 use pv::principal_variation;
@@ -127,6 +128,8 @@ pub struct Retro {
     limit: u64,
     /// The memory the graph may take (for a solve again without exits).
     memory: u64,
+    /// Bytes a position of the graph takes.
+    per: u64,
     /// A finished database of the game: the positions it holds are exits of the graph,
     /// valued from it and not followed ([`Retro::with_exits`]).
     exits: Option<Arc<Egdb>>,
@@ -166,6 +169,7 @@ impl Retro {
             backend: Mutex::new(backend),
             limit: (memory / per).min(u32::MAX as u64 - 1),
             memory,
+            per,
             exits: None,
         }
     }
@@ -207,15 +211,20 @@ impl Retro {
         let mut backend = self.lock();
         let before = (backend.positions(), backend.clock());
         let exits = self.exits.as_deref();
+        // The graph grows by at most what this process's budget still holds (nine tenths
+        // of it), shared with the retrograde solves running beside this one.
+        let budget = os::reserve_memory(self.memory, |free| (free / 10 * 9).min(self.memory));
+        let limit = self.limit.min(before.0 + budget.bytes() / self.per);
         let result = match (pos.is_over(), &mut *backend) {
             (true, _) => Ok(()),
             (false, Backend::Hash(graph)) => {
-                pipeline::solve(graph, game, pos, exits, self.limit, cancel, start, progress)
+                pipeline::solve(graph, game, pos, exits, limit, cancel, start, progress)
             }
             (false, Backend::Dense(dense)) => {
-                pipeline::solve(dense, game, pos, exits, self.limit, cancel, start, progress)
+                pipeline::solve(dense, game, pos, exits, limit, cancel, start, progress)
             }
         };
+        drop(budget);
         result?;
         let (relative, pv) = match &*backend {
             _ if pos.is_over() => (0, Vec::new()),

@@ -354,11 +354,7 @@ impl Egdb {
         info: &mut FileInfo,
     ) -> Result<File, EgdbError> {
         let err = io_error(partial);
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(partial)
-            .map_err(&err)?;
+        let mut f = super::open_regular(partial, true)?;
         self.read_partial(game, &mut f, partial, info)?;
         // Anything past the finished levels was cut off by the interruption.
         f.set_len(info.file_size()).map_err(&err)?;

@@ -267,7 +267,7 @@ pub(super) fn checksum(seed: u64, db: &Egdb, levels: usize) -> u64 {
 
 /// Reads the header of a database file.
 pub fn read_info(path: &Path) -> Result<FileInfo, EgdbError> {
-    let mut f = File::open(path).map_err(io_error(path))?;
+    let mut f = super::open_regular(path, false)?;
     read_header(&mut f, path)
 }
 

@@ -39,7 +39,7 @@ pub fn candidates(
         .map_err(io_error(dir))?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+        .filter(|p| p.extension().is_some_and(|x| x == "egdb") && super::is_regular(p))
         .filter_map(|p| {
             let info = read_info(&p).ok()?;
             (info.levels == info.max_seeds + 1 && crate::egdb::serves(&info.rules, game.rules()))
@@ -139,7 +139,7 @@ impl Egdb {
     /// mapped is copied).
     pub fn open_as(path: &Path, residence: Residence) -> Result<Egdb, EgdbError> {
         let name = path.display().to_string();
-        let mut f = File::open(path).map_err(io_error(path))?;
+        let mut f = super::open_regular(path, false)?;
         let info = read_header(&mut f, path)?;
         if info.levels != info.max_seeds + 1 {
             return Err(EgdbError::Incomplete {
