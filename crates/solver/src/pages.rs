@@ -4,19 +4,39 @@
 //! miss the TLB), elsewhere the global allocator.
 
 use std::alloc::Layout;
-use std::sync::atomic::{AtomicI8, AtomicU16, AtomicU64};
+use std::sync::atomic::{AtomicI8, AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
 
 /// Atomic integer types, for which an all-zero block is a valid array of values.
 ///
 /// # Safety
 /// Implementors must be valid when all their bytes are zero and safe to share.
-pub(crate) unsafe trait Zeroable: Sync {}
+pub(crate) unsafe trait Zeroable: Sync {
+    /// Stores zero (relaxed).
+    fn clear(&self);
+}
 // SAFETY: atomics of integers: zero is a valid value, and they are Sync.
-unsafe impl Zeroable for AtomicU64 {}
+unsafe impl Zeroable for AtomicU64 {
+    fn clear(&self) {
+        self.store(0, Relaxed);
+    }
+}
 // SAFETY: as above.
-unsafe impl Zeroable for AtomicI8 {}
+unsafe impl Zeroable for AtomicI8 {
+    fn clear(&self) {
+        self.store(0, Relaxed);
+    }
+}
 // SAFETY: as above.
-unsafe impl Zeroable for AtomicU16 {}
+unsafe impl Zeroable for AtomicU16 {
+    fn clear(&self) {
+        self.store(0, Relaxed);
+    }
+}
+
+/// The smallest page a system maps: what [`Block::prefault`] touches one element of.
+const SMALL_PAGE: usize = 4096;
 
 /// An owned, fixed-size, zero-initialised block of `T`.
 pub(crate) struct Block<T: Zeroable> {
@@ -94,6 +114,21 @@ impl<T: Zeroable> Block<T> {
         Block::try_zeroed(len).unwrap_or_else(|| {
             std::alloc::handle_alloc_error(Layout::array::<T>(len).unwrap_or(Layout::new::<T>()))
         })
+    }
+
+    /// Maps every page of the block now, on every core, by storing zero into one element
+    /// of each: the page faults (on Linux the allocation, zeroing and, for a block advised
+    /// huge pages, compaction behind them) are paid here instead of by the first search
+    /// that touches each page, inside its time budget. A write, not a read: a read first
+    /// maps the shared zero page, and the first write then faults a second time. The
+    /// elements touched become zero: for a table (racy by design, an entry zeroed is an
+    /// entry lost) or a block not yet written.
+    pub(crate) fn prefault(&self) {
+        let step = (SMALL_PAGE / std::mem::size_of::<T>().max(1)).max(1);
+        (0..self.len)
+            .into_par_iter()
+            .step_by(step)
+            .for_each(|i| self[i].clear());
     }
 
     /// The raw pointer to the first element.

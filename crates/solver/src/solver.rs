@@ -230,6 +230,16 @@ impl Solver {
         }
     }
 
+    /// Sets up the memory of the search now rather than inside the first search's time:
+    /// every page of the transposition table mapped ([`Table::prefault`]). For a solver
+    /// kept for timed analyses (the engine, the board); entries the table holds may be
+    /// lost, as any may be.
+    pub fn warm_up(&self) {
+        if let Some(table) = self.table() {
+            table.prefault();
+        }
+    }
+
     /// The exact value of `pos` for the player to move, with a principal variation.
     ///
     /// `cancel` stops the search from another thread (the result is then `Err`);

@@ -245,6 +245,13 @@ impl Table {
         self.compact
     }
 
+    /// Maps every page of the table now (see `pages::Block::prefault`), so that the
+    /// first search does not pay the page faults inside its time budget; the entries
+    /// touched are lost, as any entry may be.
+    pub fn prefault(&self) {
+        self.slots.prefault();
+    }
+
     /// Starts a new generation: older entries become the first to be replaced.
     pub fn new_generation(&self) {
         self.generation.fetch_add(1, Relaxed);

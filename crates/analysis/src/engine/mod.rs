@@ -149,7 +149,13 @@ impl Session {
         let io = |e: io::Error| ProtocolError(format!("output: {e}"));
         match c {
             Command::Hello => self.hello().map_err(io)?,
-            Command::IsReady => say(&self.out, "readyok").map_err(io)?,
+            Command::IsReady => {
+                // Ready means set up: the next go's time goes to the search.
+                if !self.busy() {
+                    self.ensure_solver()?;
+                }
+                say(&self.out, "readyok").map_err(io)?
+            }
             Command::Stop => self.stop(),
             Command::Quit => {
                 self.stop();
@@ -161,8 +167,14 @@ impl Session {
                     name(&c)
                 )))
             }
-            Command::NewGame => self.solver = None,
-            Command::Rules(spec) => self.set_rules(spec)?,
+            Command::NewGame => {
+                self.solver = None;
+                self.ensure_solver()?;
+            }
+            Command::Rules(spec) => {
+                self.set_rules(spec)?;
+                self.ensure_solver()?;
+            }
             Command::Position { board, moves } => self.set_position(board.as_deref(), &moves)?,
             Command::Go(go) => self.go(go)?,
         }
@@ -217,16 +229,28 @@ impl Session {
         if let Some(pos) = self.bao {
             return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
         }
-        let solver = match &self.solver {
-            Some(s) => s.clone(),
-            None => {
-                let s = Arc::new((self.make_solver)(&self.game).map_err(ProtocolError)?);
-                self.solver = Some(s.clone());
-                s
-            }
+        let Some(solver) = self.ensure_solver()? else {
+            return Err(ProtocolError("no solver for these rules".into()));
         };
         let pos = self.pos;
         self.spawn(move |flag, out| run_go(&solver, &pos, &go, flag, out))
+    }
+
+    /// The solver of the current rules of a sowing game, made and set up
+    /// ([`Solver::warm_up`]) if there is none yet: at `rules`, `newgame` and `isready`, so
+    /// that a `go`'s time goes to its search; `None` under Bao's rules (each `go` makes its
+    /// own search).
+    fn ensure_solver(&mut self) -> Result<Option<Arc<Solver>>, ProtocolError> {
+        if self.bao.is_some() {
+            return Ok(None);
+        }
+        if let Some(s) = &self.solver {
+            return Ok(Some(s.clone()));
+        }
+        let s = Arc::new((self.make_solver)(&self.game).map_err(ProtocolError)?);
+        s.warm_up();
+        self.solver = Some(s.clone());
+        Ok(Some(s))
     }
 
     /// Runs the analysis `run` on a thread of its own: it writes its `info` lines and
@@ -434,5 +458,49 @@ pub fn evaluation_named(name: &str) -> Result<EvaluationChoice, String> {
             "unknown evaluation `{other}` (known: {})",
             EVALUATION_NAMES.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// A session whose solvers are counted, writing into a buffer.
+    fn counted() -> (Session, Arc<AtomicUsize>, Arc<Mutex<Vec<u8>>>) {
+        let made = Arc::new(AtomicUsize::new(0));
+        let count = made.clone();
+        let factory: SolverFactory = Box::new(move |game: &Game| {
+            count.fetch_add(1, Relaxed);
+            let config = kalah_solver::Config {
+                threads: 1,
+                hash_mb: 1,
+                ..kalah_solver::Config::default()
+            };
+            Solver::new(game.clone(), config).map_err(|e| e.to_string())
+        });
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let out: Out = buffer.clone();
+        (Session::new(factory, out, Vec::new()), made, buffer)
+    }
+
+    #[test]
+    fn the_solver_is_set_up_at_rules_newgame_and_isready_not_inside_a_go() {
+        let (mut session, made, out) = counted();
+        session.handle_line("isready").unwrap();
+        assert_eq!(made.load(Relaxed), 1, "isready sets up the solver of the rules");
+        session.handle_line("rules --houses 3 --seeds 2").unwrap();
+        assert_eq!(made.load(Relaxed), 2, "new rules: their solver at once");
+        session.handle_line("position start moves 1").unwrap();
+        session.handle_line("isready").unwrap();
+        assert_eq!(made.load(Relaxed), 2, "the same rules keep their solver");
+        session.handle_line("go depth 2").unwrap();
+        session.finish();
+        assert_eq!(made.load(Relaxed), 2, "a go finds its solver ready");
+        session.handle_line("newgame").unwrap();
+        assert_eq!(made.load(Relaxed), 3, "a new game: a fresh table, set up at once");
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.matches("readyok").count(), 2, "{text}");
+        assert!(text.contains("bestmove"), "{text}");
     }
 }
