@@ -488,7 +488,11 @@ mod tests {
     fn the_solver_is_set_up_at_rules_newgame_and_isready_not_inside_a_go() {
         let (mut session, made, out) = counted();
         session.handle_line("isready").unwrap();
-        assert_eq!(made.load(Relaxed), 1, "isready sets up the solver of the rules");
+        assert_eq!(
+            made.load(Relaxed),
+            1,
+            "isready sets up the solver of the rules"
+        );
         session.handle_line("rules --houses 3 --seeds 2").unwrap();
         assert_eq!(made.load(Relaxed), 2, "new rules: their solver at once");
         session.handle_line("position start moves 1").unwrap();
@@ -498,7 +502,11 @@ mod tests {
         session.finish();
         assert_eq!(made.load(Relaxed), 2, "a go finds its solver ready");
         session.handle_line("newgame").unwrap();
-        assert_eq!(made.load(Relaxed), 3, "a new game: a fresh table, set up at once");
+        assert_eq!(
+            made.load(Relaxed),
+            3,
+            "a new game: a fresh table, set up at once"
+        );
         let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
         assert_eq!(text.matches("readyok").count(), 2, "{text}");
         assert!(text.contains("bestmove"), "{text}");
