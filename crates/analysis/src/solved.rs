@@ -33,7 +33,14 @@ impl SolveReport<'_> {
         crate::wire::json_or_text(
             json,
             out,
-            || solve_json(self.solver, self.pos, self.solution),
+            || {
+                let mut v = solve_json(self.solver, self.pos, self.solution);
+                if let Some((user, system)) = kalah_solver::process_times() {
+                    v["user_seconds"] = serde_json::json!(user.as_secs_f64());
+                    v["system_seconds"] = serde_json::json!(system.as_secs_f64());
+                }
+                v
+            },
             |out| self.write_text(out),
         )
     }
@@ -114,6 +121,15 @@ impl SolveReport<'_> {
                     solution.egdb_hits
                 ))
         )?;
+        if let Some((user, system)) = kalah_solver::process_times() {
+            writeln!(
+                out,
+                "processor  {:.3} s user, {:.3} s system (the whole process so far, its \
+                 setup included)",
+                user.as_secs_f64(),
+                system.as_secs_f64()
+            )?;
+        }
         Ok(())
     }
 }

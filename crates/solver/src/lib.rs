@@ -66,6 +66,7 @@ pub use env::Environment;
 pub use error::{SolveError, SolverError};
 pub use eval::Evaluation;
 pub use line::Turn;
+pub use os::process_times;
 pub use outcome::{Bound, Phase, Progress, Solution};
 pub use overrides::{OverrideError, Overrides};
 pub use solver::Solver;

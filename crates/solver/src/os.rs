@@ -21,6 +21,28 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
+/// The processor time this process has spent so far, in user mode and in the kernel
+/// (`getrusage`, every thread); `None` where the system does not tell. The kernel's share
+/// is mostly memory set up: page faults of the table and the databases.
+pub fn process_times() -> Option<(std::time::Duration, std::time::Duration)> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills the struct it is given; zeroed is a valid rusage.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid pointer to a rusage of our own.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let time = |t: libc::timeval| {
+            std::time::Duration::from_secs(t.tv_sec.max(0) as u64)
+                + std::time::Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        Some((time(usage.ru_utime), time(usage.ru_stime)))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// Memory available to a new allocation of this process: the least of the machine's,
 /// the control group's and the address space's limits (see the module doc; `None` where
 /// none is known).
