@@ -181,7 +181,15 @@ mod tests {
         assert_eq!(lines[3], "best turn  1");
         assert_eq!(lines[4], "pv         1 2");
         assert!(lines[5].starts_with("nodes      "));
-        assert_eq!(lines.len(), 6);
+        // The processor time of the process, user and system apart, where the system
+        // tells it.
+        match kalah_solver::process_times() {
+            Some(_) => {
+                assert!(lines[6].starts_with("processor  ") && lines[6].contains(" s system"));
+                assert_eq!(lines.len(), 7);
+            }
+            None => assert_eq!(lines.len(), 6),
+        }
     }
 
     #[test]
@@ -190,5 +198,12 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap();
         assert_eq!(v["value"], value);
         assert!(json.ends_with("}\n") && json.lines().count() == 1);
+        if kalah_solver::process_times().is_some() {
+            assert!(v["user_seconds"].as_f64().is_some_and(|s| s >= 0.0), "{v}");
+            assert!(
+                v["system_seconds"].as_f64().is_some_and(|s| s >= 0.0),
+                "{v}"
+            );
+        }
     }
 }
