@@ -160,6 +160,11 @@ impl SolverArgs {
             },
             None => Solver::new(game.clone(), config)?,
         };
+        // An analysis within limits ([`SolverArgs::for_analysis`]) starts its clock on a
+        // solver set up: the table's pages are mapped here, not by its first search.
+        if self.existing_only.is_some() {
+            solver.warm_up();
+        }
         spinner.finish_and_clear();
         for (path, why) in solver.skipped_files() {
             self.say(&format!(
