@@ -83,9 +83,11 @@ fn fixture() -> &'static Fixture {
         let rules = Rules::kalah(4, 3);
         let game = Game::new(rules).unwrap();
         let tree = split(&game, &game.start(), Step::Turn, 2).unwrap();
+        // A table that holds every unit's proof: a merge proves its answers again
+        // (thousands of times a run), and after the first time each proof is a lookup.
         let config = Config {
             threads: 1,
-            hash_mb: 4,
+            hash_mb: 64,
             ..Config::default()
         };
         let solver = Solver::new(game.clone(), config).unwrap();
@@ -396,52 +398,6 @@ proptest! {
     }
 
     #[test]
-    fn the_answers_of_a_batch_merge_into_the_value_whatever_their_order(
-        order in Just(()).prop_perturb(|_, mut rng| {
-            let n = fixture().answers.len();
-            let mut order: Vec<usize> = (0..n).collect();
-            for i in (1..n).rev() {
-                order.swap(i, rng.random_range(0..=i));
-            }
-            order
-        }),
-    ) {
-        let f = fixture();
-        let text: String = order.iter().map(|&i| f.answers[i].clone() + "\n").collect();
-        let mut merge = Merge::new(&f.tree);
-        merge.add_answers(text.as_bytes(), "answers").unwrap();
-        merge.verify(&f.solver, 1, &AtomicBool::new(false), &|_, _| {}).unwrap();
-        let bounds = merge.bounds();
-        prop_assert_eq!(bounds[0], (f.value, f.value));
-    }
-
-    #[test]
-    fn a_damaged_answer_never_makes_a_merge_hold_a_wrong_bound(
-        keep in proptest::collection::vec(any::<bool>(), 64),
-        pick in any::<Index>(),
-        d in damage(),
-        ended in any::<bool>(),
-    ) {
-        let f = fixture();
-        let k = pick.index(f.answers.len());
-        let mut text = Vec::new();
-        for (i, a) in f.answers.iter().enumerate() {
-            if i == k {
-                text.extend(damaged(a, &d));
-                text.push(b'\n');
-            } else if keep[i % keep.len()] {
-                text.extend(a.as_bytes());
-                text.push(b'\n');
-            }
-        }
-        if !ended {
-            text.pop();
-        }
-        check_claim(&damaged(&f.answers[k], &d))?;
-        check_merge(&text)?;
-    }
-
-    #[test]
     fn a_damaged_manifest_is_read_or_refused_and_what_is_read_merges(
         d in prop_oneof![
             damage().prop_map(ManifestDamage::Whole),
@@ -626,4 +582,63 @@ fn a_manifest_node_must_list_every_move_of_its_position_once() {
     // The manifest as written reads.
     let tree = Tree::from_json(&with_children(0, Value::Array(children))).unwrap();
     assert_eq!(tree, f.tree);
+}
+
+/// The cases of the properties that merge whole answer files: each proves every answer
+/// again (tens of solves a case), so a tenth of the others' cases.
+fn merge_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: (fuzz::cases() / 10).max(16),
+        ..config()
+    }
+}
+
+proptest! {
+    #![proptest_config(merge_config())]
+
+    #[test]
+    fn the_answers_of_a_batch_merge_into_the_value_whatever_their_order(
+        order in Just(()).prop_perturb(|_, mut rng| {
+            let n = fixture().answers.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.random_range(0..=i));
+            }
+            order
+        }),
+    ) {
+        let f = fixture();
+        let text: String = order.iter().map(|&i| f.answers[i].clone() + "\n").collect();
+        let mut merge = Merge::new(&f.tree);
+        merge.add_answers(text.as_bytes(), "answers").unwrap();
+        merge.verify(&f.solver, 1, &AtomicBool::new(false), &|_, _| {}).unwrap();
+        let bounds = merge.bounds();
+        prop_assert_eq!(bounds[0], (f.value, f.value));
+    }
+
+    #[test]
+    fn a_damaged_answer_never_makes_a_merge_hold_a_wrong_bound(
+        keep in proptest::collection::vec(any::<bool>(), 64),
+        pick in any::<Index>(),
+        d in damage(),
+        ended in any::<bool>(),
+    ) {
+        let f = fixture();
+        let k = pick.index(f.answers.len());
+        let mut text = Vec::new();
+        for (i, a) in f.answers.iter().enumerate() {
+            if i == k {
+                text.extend(damaged(a, &d));
+                text.push(b'\n');
+            } else if keep[i % keep.len()] {
+                text.extend(a.as_bytes());
+                text.push(b'\n');
+            }
+        }
+        if !ended {
+            text.pop();
+        }
+        check_claim(&damaged(&f.answers[k], &d))?;
+        check_merge(&text)?;
+    }
 }
