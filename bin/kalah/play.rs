@@ -176,6 +176,28 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// The next line the player typed: `None` where the input ends (the game abandoned, as
+/// said on `out`), `Some(None)` for a line that cannot be a move (not UTF-8: said on
+/// `out`, to ask again).
+pub(crate) fn read_typed(
+    input: &mut kalah_io::LineReader<impl BufRead>,
+    out: &mut dyn Write,
+) -> Result<Option<Option<String>>, CliError> {
+    let read = play::next_typed_line(input)
+        .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))?;
+    match read {
+        None => {
+            writeln!(out, "\nend of input: game abandoned")?;
+            Ok(None)
+        }
+        Some(Err(e)) => {
+            writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
+            Ok(Some(None))
+        }
+        Some(Ok(line)) => Ok(Some(Some(line))),
+    }
+}
+
 /// The human's sowing (or turn) in `pos`: asks until the input is playable, and gives the
 /// position it leads to; `None` where the human quits or the input ends (the game is then
 /// abandoned, as said on `out`). `echo`: the input is not a terminal, so each line read is
@@ -195,19 +217,10 @@ fn human_turn(
             show::move_names(game, pos).join(" ")
         )?;
         out.flush()?;
-        let read = play::next_typed_line(input);
-        let read = read.map_err(|e| CliError::Input(format!("cannot read standard input: {e}")));
-        let line = match read? {
-            None => {
-                writeln!(out, "\nend of input: game abandoned")?;
-                return Ok(None);
-            }
-            Some(Err(e)) => {
-                writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
-                continue;
-            }
-            Some(Ok(line)) => line,
+        let Some(line) = read_typed(input, out)? else {
+            return Ok(None);
         };
+        let Some(line) = line else { continue };
         let line = line.as_str();
         if echo {
             writeln!(out, "{line}")?;

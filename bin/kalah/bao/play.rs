@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use kalah_analysis::play::{next_typed_line, typed, Typed};
+use kalah_analysis::play::{typed, Typed};
 use kalah_core::bao::BaoPosition;
 use kalah_core::Side;
 use kalah_solver::bao::BaoSolved;
@@ -201,19 +201,10 @@ fn human_move(
             moves.join(" ")
         )?;
         out.flush()?;
-        let read = next_typed_line(input)
-            .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))?;
-        let line = match read {
-            None => {
-                writeln!(out, "\nend of input: game abandoned")?;
-                return Ok(None);
-            }
-            Some(Err(e)) => {
-                writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
-                continue;
-            }
-            Some(Ok(line)) => line,
+        let Some(line) = crate::play::read_typed(input, out)? else {
+            return Ok(None);
         };
+        let Some(line) = line else { continue };
         if echo {
             writeln!(out, "{line}")?;
         }

@@ -334,34 +334,27 @@ fn a_forged_exact_value_with_a_legal_line_is_proved_again_and_refused() {
             continue;
         }
         forgeries += 1;
-        let mut merge = Merge::new(&tree);
-        for u in 0..tree.units.len() {
-            let claim = if u == forged {
-                // A line that replays to its margin: legal, but not best play.
-                Claim::Exact {
+        // Every unit answered truly but `forged`, whose line replays to its margin:
+        // legal, but not best play.
+        let claims: Vec<Claim> = (0..tree.units.len())
+            .map(|u| match u == forged {
+                true => Claim::Exact {
                     value: margin,
                     pv: line.clone(),
-                }
-            } else {
-                answer(&solver, tree.unit_position(u), full)
-            };
-            merge.add(u as u64, tree.unit_position(u), claim).unwrap();
-        }
-        // Taken on trust, the forgery changes a first move's value: the reason to prove.
-        let mut trusting = Merge::new(&tree);
-        for u in 0..tree.units.len() {
-            let claim = if u == forged {
-                Claim::Exact {
-                    value: margin,
-                    pv: line.clone(),
-                }
-            } else {
-                answer(&solver, tree.unit_position(u), full)
-            };
+                },
+                false => answer(&solver, tree.unit_position(u), full),
+            })
+            .collect();
+        let (mut merge, mut trusting) = (Merge::new(&tree), Merge::new(&tree));
+        for (u, claim) in claims.into_iter().enumerate() {
+            merge
+                .add(u as u64, tree.unit_position(u), claim.clone())
+                .unwrap();
             trusting
                 .add(u as u64, tree.unit_position(u), claim)
                 .unwrap();
         }
+        // Taken on trust, the forgery changes a first move's value: the reason to prove.
         assert!(trusting.trust() > 0);
         assert!(trusting.unverified().is_empty());
         // Before any proof nothing claimed counts, so nothing forged is exact.

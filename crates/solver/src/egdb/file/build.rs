@@ -253,13 +253,7 @@ impl Egdb {
         let need = Requirements::of(houses, max_seeds)?;
         need.check_memory()?;
         let mut db = Egdb::empty(game, max_seeds)?;
-        let mut info = FileInfo {
-            rules: *game.rules(),
-            max_seeds,
-            levels: 0,
-            entries: 0,
-            checksum: 0,
-        };
+        let mut info = FileInfo::unwritten(*game.rules(), max_seeds);
         let mut f = if partial.exists() {
             db.resume_partial(game, &partial, &mut info)?
         } else {
@@ -297,16 +291,9 @@ impl Egdb {
         let partial = partial_path(path);
         let mut db = Egdb::empty(game, max_seeds)?;
         // Only a regular file is read: never a FIFO or device of that name.
-        if std::fs::symlink_metadata(&partial).is_ok_and(|m| m.is_file()) {
-            let mut info = FileInfo {
-                rules: *game.rules(),
-                max_seeds,
-                levels: 0,
-                entries: 0,
-                checksum: 0,
-            };
-            let read = File::open(&partial)
-                .map_err(io_error(&partial))
+        if super::is_regular(&partial) {
+            let mut info = FileInfo::unwritten(*game.rules(), max_seeds);
+            let read = super::open_regular(&partial, false)
                 .and_then(|mut f| db.read_partial(game, &mut f, &partial, &mut info));
             if read.is_err() {
                 // Damaged, or another build's: started afresh, on fresh memory.

@@ -50,6 +50,17 @@ pub struct FileInfo {
 }
 
 impl FileInfo {
+    /// The header of a build of `rules` to `max_seeds` seeds with no level written yet.
+    pub(super) fn unwritten(rules: Rules, max_seeds: usize) -> FileInfo {
+        FileInfo {
+            rules,
+            max_seeds,
+            levels: 0,
+            entries: 0,
+            checksum: 0,
+        }
+    }
+
     pub(super) fn encode(&self) -> [u8; HEADER as usize] {
         let mut h = [0u8; HEADER as usize];
         h[0..8].copy_from_slice(&MAGIC);
