@@ -75,6 +75,9 @@ pub struct CyclicSettings {
     pub retro_memory: Option<u64>,
     /// The search's table holds `2^table_bits` entries.
     pub table_bits: u32,
+    /// The search's heuristic leaves follow captures and extra turns past the horizon
+    /// (a quiescence search; heuristic values only, the proven intervals are the same).
+    pub quiescence: bool,
 }
 
 impl Default for CyclicSettings {
@@ -83,6 +86,7 @@ impl Default for CyclicSettings {
             evaluation: Evaluation::default(),
             retro_memory: None,
             table_bits: 20,
+            quiescence: false,
         }
     }
 }
@@ -168,6 +172,7 @@ pub fn analyse_cyclic_db(
         ticker,
     );
     searcher.db = db;
+    searcher.quiescence = settings.quiescence;
     deepen(&mut searcher, &mut root, limits);
     if let Some(db) = db.filter(|_| held) {
         if let Some((value, pv)) = answer(game, db, pos) {
@@ -210,6 +215,7 @@ fn deepen(searcher: &mut Searcher, root: &mut RootState, limits: &Limits) {
         }
         root.depth = depth as u8;
         root.nodes = searcher.nodes;
+        root.complete_line(searcher.game, searcher.stops.cancel);
         searcher.ticker.report(root.analysis(searcher.game));
         if root.lo == root.hi || searcher.horizon == 0 {
             break;

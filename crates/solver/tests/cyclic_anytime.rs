@@ -96,6 +96,11 @@ fn check(game: &Game, retro: &Retro, pos: &Position, a: &Analysis, what: &str) {
             p = game.try_play(&p, *m).expect("the line is legal").0;
         }
     }
+    if a.is_exact() {
+        if let Err(e) = replay(game, pos, &a.pv, a.bounds_from_south().0) {
+            panic!("{what}: the exact line does not replay: {e}");
+        }
+    }
 }
 
 /// The small boards: every option set on 2 houses, the default rules on 3 and 4.
@@ -278,4 +283,27 @@ fn cancelled_analysis_answers_the_first_depth() {
     assert_eq!(a.depth, 1);
     assert!(a.best_turn().is_some() && a.lower <= a.eval && a.eval <= a.upper);
     assert_eq!(a.turns.len(), 6);
+}
+
+/// Where the search closes the proven interval by itself while the retrograde step is too
+/// small for the graph (here its node limit caps it), the exact answer still comes with a
+/// line that replays to the end (an Oware endgame a match reached).
+#[test]
+fn an_interval_the_search_closes_comes_with_a_line_that_replays() {
+    let game = Game::new(Rules::oware(6, 4)).unwrap();
+    let board: Position = "1,0,0,1,1,1,12,0,0,0,0,2,2,28:S".parse().unwrap();
+    let pos = game.settle(board).unwrap();
+    let a = analyse_cyclic(
+        &game,
+        Evaluation::StoreDifference,
+        &pos,
+        &Limits::nodes(50_000),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(a.is_exact(), "{}..={}", a.lower, a.upper);
+    let retro = Retro::new(&game, 64 << 20);
+    assert_eq!(a.lower, exact(&retro, &game, &pos));
+    replay(&game, &pos, &a.pv, a.bounds_from_south().0).expect("the exact line replays");
 }

@@ -337,7 +337,7 @@ fn run_go(
                 if let Err(e) = line::replay(game, pos, &a.pv, a.bounds_from_south().0) {
                     say(
                         out,
-                        &format!("error the principal variation does not replay: {e}"),
+                        &format!("error the principal variation does not replay from {pos}: {e}"),
                     )?;
                     return Ok("bestmove none".to_string());
                 }

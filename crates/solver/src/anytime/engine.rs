@@ -141,7 +141,9 @@ impl<'a> Analyser<'a> {
         shared.node_stop.store(node_limit, Relaxed);
         // The deepening of an analysis with limits reduces late quiet moves; without
         // limits it deepens as the solve does.
-        shared.reductions = !limits.is_unbounded();
+        // The deepening of an analysis with limits follows captures and extra turns past
+        // its horizon; without limits it deepens as the solve does.
+        shared.quiescence = !limits.is_unbounded();
         let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
         let bounds = if pos.is_over() {
             Bounds::exact(margin)
@@ -318,6 +320,11 @@ impl<'a> Analyser<'a> {
         while root.lo < root.hi {
             let t = guess.clamp(root.lo + 1, root.hi);
             let Some(found) = self.reaches(depth, t, &mut known, on_progress) else {
+                // Stopped inside the depth: a turn shown better at it than the best of
+                // the depth before goes first, though the depth is not complete.
+                if best != 0 && known[0].hi < root.lo {
+                    self.promote(best, on_progress);
+                }
                 return false;
             };
             // The clamps keep the loop finite should a search contradict another (a
@@ -350,6 +357,22 @@ impl<'a> Analyser<'a> {
         self.rank();
         self.report(ReportKind::Iteration, on_progress);
         true
+    }
+
+    /// Puts root turn `i` first, shown better than the first by an unfinished depth: its
+    /// evaluation (that of a shallower search) rises to the first's, and the report says
+    /// so; the depth reached stays the last complete one.
+    /// Nothing changes where the proven interval of turn `i` lies below the first's
+    /// evaluation.
+    fn promote(&mut self, i: usize, on_progress: &mut dyn FnMut(&Analysis)) {
+        let first = self.lines[0].clamped();
+        if self.lines[i].bounds.hi < first {
+            return;
+        }
+        let mut line = self.lines.remove(i);
+        line.eval = line.eval.max(first);
+        self.lines.insert(0, line);
+        self.report(ReportKind::Iteration, on_progress);
     }
 
     /// Whether the root's value at `depth` is at least `t`, turn by turn, best first,

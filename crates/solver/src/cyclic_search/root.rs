@@ -2,6 +2,7 @@
 //! each iteration found of them, the proven interval of the root, and the [`Analysis`]
 //! made of it.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use kalah_core::{Game, Position};
@@ -119,6 +120,21 @@ impl RootState {
         self.lo = self.lo.max(lo);
         self.hi = self.hi.min(hi);
         true
+    }
+
+    /// Where the search closed the proven interval by itself, the line that replays to
+    /// the value from the retrograde solver ([`super::step::exact_line`], beyond the
+    /// analysis's limits: an exact answer must replay); nothing where the line is known or
+    /// the interval open.
+    pub(super) fn complete_line(&mut self, game: &Game, cancel: &AtomicBool) {
+        if self.lo != self.hi || self.exact_pv.is_some() {
+            return;
+        }
+        let children: Vec<Position> = self.turns.iter().map(|t| t.child).collect();
+        if let Some(exact) = super::step::exact_line(game, &self.pos, cancel, &children) {
+            debug_assert_eq!(exact.value, self.lo);
+            self.set_exact(exact);
+        }
     }
 
     /// Makes the analysis exact with the retrograde step's answer.

@@ -66,6 +66,8 @@ pub(super) struct Searcher<'a> {
     pub(super) ticker: Ticker<'a>,
     /// A finished database of the game: the positions it holds are exact leaves.
     pub(super) db: Option<&'a Egdb>,
+    /// Heuristic leaves follow captures and extra turns ([`Searcher::quiesce`]).
+    pub(super) quiescence: bool,
 }
 
 /// A child of a node: the sowing, the position, whether the same player moves again, and
@@ -137,6 +139,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             ticker,
             db: None,
+            quiescence: false,
         }
     }
 
@@ -231,7 +234,12 @@ impl<'a> Searcher<'a> {
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             self.horizon += 1;
-            let value = self.eval.score(pos, m).clamp(lo, hi);
+            let value = if self.quiescence {
+                self.quiesce(pos, m, alpha, beta, 0)
+            } else {
+                self.eval.score(pos, m)
+            };
+            let value = value.clamp(lo, hi);
             return Some(Score {
                 value,
                 lo,
@@ -457,5 +465,55 @@ fn heuristic_cut(e: &Slot, depth: i32, alpha: i32, beta: i32, m: i32) -> Option<
         Kind::Lower if v >= beta => Some(v),
         Kind::Upper if v <= alpha => Some(v),
         _ => None,
+    }
+}
+
+/// The most sowings a quiescence search follows past the horizon.
+const MAX_QUIET_PLY: u32 = 8;
+
+/// Seeds a sowing must bank at once to be followed by a quiescence search: a capture.
+const CAPTURE_BANKED: i32 = 2;
+
+impl Searcher<'_> {
+    /// The heuristic value of a leaf `pos` (store margin `m`) for its mover within
+    /// `alpha..beta` (fail-soft): the evaluation, or better where a capture or an extra
+    /// turn reaches more, each followed the same way (the mover may always stop with the
+    /// evaluation). Captures only take seeds out of the houses, so no line repeats. Never
+    /// a bound: the caller keeps its proven interval.
+    fn quiesce(&mut self, pos: &Position, m: i32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        let stand = self.eval.score(pos, m);
+        if stand >= beta || ply >= MAX_QUIET_PLY {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for j in pos.moves() {
+            let child = self.game.play_unchecked(pos, j);
+            let same = child.side_to_move() == pos.side_to_move();
+            let cm = child.store_margin();
+            let banked = if same { cm } else { -cm } - m;
+            if !same && banked < CAPTURE_BANKED {
+                continue;
+            }
+            self.nodes += 1;
+            let own = if child.is_over() {
+                cm
+            } else if let Some(v) = self.db.and_then(|d| d.probe(&child)) {
+                v
+            } else if same {
+                self.quiesce(&child, cm, alpha, beta, ply + 1)
+            } else {
+                self.quiesce(&child, cm, -beta, -alpha, ply + 1)
+            };
+            let v = if same { own } else { -own };
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
     }
 }

@@ -16,6 +16,7 @@
 
 mod moves;
 mod probe;
+mod quiesce;
 mod reduce;
 mod shared;
 
@@ -140,6 +141,9 @@ pub(crate) struct Worker<'a> {
     deepening_hints: bool,
     /// Late quiet children of depth-limited searches are reduced ([`Shared::reductions`]).
     reductions: bool,
+    /// Heuristic leaves are searched on through extra turns and captures
+    /// ([`Shared::quiescence`]).
+    quiescence: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -173,6 +177,7 @@ impl<'a> Worker<'a> {
             egdb_hits: 0,
             deepening_hints: shared.deepening_hints.load(Relaxed),
             reductions: shared.reductions,
+            quiescence: shared.quiescence,
         }
     }
 
@@ -256,6 +261,9 @@ impl<'a> Worker<'a> {
             return reach.lo;
         }
         if depth == 0 {
+            if self.quiescence {
+                return self.quiesce(pos, margin, alpha, beta, 0);
+            }
             return self.evaluation.score(pos, margin);
         }
 

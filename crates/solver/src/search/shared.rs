@@ -22,6 +22,9 @@ pub(crate) struct Shared<'c> {
     /// Depth-limited searches reduce late quiet children (see `reduce.rs`); only an
     /// analysis with limits sets it.
     pub(crate) reductions: bool,
+    /// Depth-limited searches follow extra turns and captures past the horizon
+    /// ([`super::Worker::quiesce`]); only an analysis with limits sets it.
+    pub(crate) quiescence: bool,
 }
 
 impl<'c> Shared<'c> {
@@ -35,6 +38,7 @@ impl<'c> Shared<'c> {
             node_stop: AtomicU64::new(u64::MAX),
             deadline: None,
             reductions: false,
+            quiescence: false,
         }
     }
 
