@@ -235,7 +235,7 @@ fn main() {
         test.len()
     );
     // The fit's own stream: the same order whether the data were generated or read.
-    let w = fit(&train, o.epochs, &mut Rng(o.seed ^ 0x5eed_f17));
+    let w = fit(&train, o.epochs, &mut Rng(o.seed ^ 0x05ee_df17));
     let tables: &'static NTuple = Box::leak(Box::new(to_tables(&w)));
     let t3 = Instant::now();
 

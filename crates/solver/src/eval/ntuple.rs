@@ -95,7 +95,7 @@ fn clip(x: u64, bits: u32) -> u64 {
     // exactly when any of them is.
     let t = (x >> bits) & high;
     let over = ((t + high) >> (8 - bits)) & LANES;
-    (x & (LANES * top)) | over * top
+    (x & (LANES * top)) | (over * top)
 }
 
 /// The table's length in memory: [`ENTRIES`] rounded up to a power of two, so that an
