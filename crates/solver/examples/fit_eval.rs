@@ -14,31 +14,17 @@
 //! the coefficients as Rust source and the mean absolute error on the held-out fifth of
 //! depth-0, 2 and 4 searches with the store difference and with the fitted evaluation at
 //! their leaves. Nothing is downloaded; the same seed gives the same data.
-use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+mod eval_data;
+use eval_data::{deep_samples, held_out, leaf_cost, remap, sample, search, Rng};
 
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::eval::fit::{least_absolute, mean_absolute_error, to_weights};
 use kalah_solver::eval::{features, Evaluation, Weights, FEATURES, FEATURE_NAMES};
 use kalah_solver::retro::Retro;
 use kalah_solver::{bench, Config, Database, Limits, Solver};
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// One family and board size class: the boards its games are played on, the most seeds in the houses of a kept position, and the database's seeds.
 struct Class {
@@ -116,114 +102,6 @@ struct Sample {
     game: usize,
 }
 
-/// Depth-limited negamax with `eval` at the leaves, in sowings (an extra turn keeps the
-/// sign). Heuristic: no table, no cycle rule (the depths here are far below a cycle).
-fn search(
-    game: &Game,
-    pos: &Position,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-    eval: Evaluation,
-) -> i32 {
-    let margin = pos.store_margin();
-    if pos.is_over() {
-        return margin;
-    }
-    let moves = game.legal_moves(pos);
-    if depth == 0 || moves.is_empty() {
-        return eval.score(pos, margin);
-    }
-    let mut best = i32::MIN + 1;
-    for m in moves {
-        let child = game.play_unchecked(pos, m);
-        let v = if child.side_to_move() == pos.side_to_move() {
-            search(game, &child, depth - 1, alpha, beta, eval)
-        } else {
-            -search(game, &child, depth - 1, -beta, -alpha, eval)
-        };
-        best = best.max(v);
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
-/// The move a player picks: at random with probability `random` in 1000, else the best by
-/// a `depth`-sowing search with the store difference (ties broken at random).
-fn pick(game: &Game, pos: &Position, rng: &mut Rng, random: usize, depth: u32) -> Option<usize> {
-    let moves: Vec<usize> = game.legal_moves(pos).collect();
-    if moves.is_empty() {
-        return None;
-    }
-    let start = rng.below(moves.len());
-    if rng.below(1000) < random {
-        return Some(moves[start]);
-    }
-    let sd = Evaluation::StoreDifference;
-    let value = |m: usize| {
-        let child = game.play_unchecked(pos, m);
-        let v = search(game, &child, depth, -1000, 1000, sd);
-        if child.side_to_move() == pos.side_to_move() {
-            v
-        } else {
-            -v
-        }
-    };
-    (0..moves.len())
-        .map(|i| moves[(start + i) % moves.len()])
-        .max_by_key(|&m| value(m))
-}
-
-/// Positions along games played on `rules` from the start, with at most `max_left` seeds
-/// in the houses, none twice (by board and mover), about `want` of them.
-fn sample(rules: Rules, max_left: u32, want: usize, rng: &mut Rng) -> Vec<Position> {
-    let game = Game::new(rules).expect("valid rules");
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let mut games = 0;
-    while out.len() < want && games < 50 * want {
-        games += 1;
-        let random = [20, 150, 400, 1000][rng.below(4)];
-        let depth = 1 + rng.below(3) as u32;
-        let mut pos = game.start();
-        for _ in 0..300 {
-            if pos.is_over() {
-                break;
-            }
-            let left = pos.seeds_in_houses();
-            if left <= max_left
-                && rng.below(3) == 0
-                && seen.insert((pos.packed_board(), pos.stores(), pos.side_to_move()))
-            {
-                out.push(pos);
-            }
-            match pick(&game, &pos, rng, random, depth) {
-                Some(m) => pos = game.play_unchecked(&pos, m),
-                None => break,
-            }
-        }
-    }
-    out.truncate(want);
-    out
-}
-
-/// `pos` with its stores changed so that the game holds `capacity` seeds: the same
-/// houses, so the same value less the store margin (no early stop in these classes).
-fn remap(pos: &Position, capacity: usize) -> Position {
-    let left = pos.seeds_in_houses() as usize;
-    let stores = capacity - left;
-    let a = (stores / 2) as u8;
-    Position::from_packed(
-        pos.houses_per_side(),
-        pos.packed_board(),
-        [a, stores as u8 - a],
-        pos.side_to_move(),
-    )
-}
-
 /// The rules each board's positions are solved on: for a cyclic family the board's own
 /// (the retrograde solver values the whole graph from its start); else, for every board,
 /// the board of the same houses with the most seeds (one solver for each house count, the
@@ -292,12 +170,6 @@ fn solve_all(
     out
 }
 
-/// Held out: a fifth of the boards, by a hash of the board (a board never in both).
-fn held_out(pos: &Position) -> bool {
-    let b = pos.packed_board() as u64 ^ (pos.packed_board() >> 64) as u64;
-    (b.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % 5 == 0
-}
-
 /// Mean absolute error of depth-`depth` searches with `eval` against the exact values.
 fn search_mae(games: &[Game], test: &[&Sample], depth: u32, eval: Evaluation) -> f64 {
     let guesses: Vec<i32> = test
@@ -306,45 +178,6 @@ fn search_mae(games: &[Game], test: &[&Sample], depth: u32, eval: Evaluation) ->
         .collect();
     let exact: Vec<i32> = test.iter().map(|s| s.rel).collect();
     mean_absolute_error(&guesses, &exact)
-}
-
-/// The CPU time of this thread in nanoseconds (the machine may be shared: the wall time
-/// would count the waits), or the wall time where the platform has no such clock.
-fn cpu_ns() -> u128 {
-    #[cfg(target_os = "linux")]
-    {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes the timespec it is given and nothing else.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0 {
-            return t.tv_sec as u128 * 1_000_000_000 + t.tv_nsec as u128;
-        }
-    }
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos()
-}
-
-/// Nanoseconds of CPU per call of `eval.score` over `positions`: the fastest of five
-/// timed rounds.
-fn leaf_cost(positions: &[&Sample], eval: Evaluation) -> f64 {
-    let rounds = 400_000 / positions.len().max(1) + 1;
-    let mut best = f64::INFINITY;
-    for _ in 0..5 {
-        let start = cpu_ns();
-        let mut sink = 0i64;
-        for _ in 0..rounds {
-            for s in positions {
-                let p = std::hint::black_box(&s.pos);
-                sink += eval.score(p, p.store_margin()) as i64;
-            }
-        }
-        std::hint::black_box(sink);
-        let ns = (cpu_ns() - start) as f64 / (rounds * positions.len()) as f64;
-        best = best.min(ns);
-    }
-    best
 }
 
 fn run_class(class: &Class, rng: &mut Rng) {
@@ -386,11 +219,12 @@ fn run_class(class: &Class, rng: &mut Rng) {
         );
     }
     println!("// MAE on held-out (store difference / this fit / shipped), depths 0, 2, 4:");
+    let test_positions: Vec<Position> = test.iter().map(|s| s.pos).collect();
     println!("// {row}");
     println!(
         "// leaf cost: store difference {:.1} ns, fitted {:.1} ns; sampling {:.1} s, solving {:.1} s, fit and report {:.1} s",
-        leaf_cost(&test, sd),
-        leaf_cost(&test, fitted),
+        leaf_cost(&test_positions, sd),
+        leaf_cost(&test_positions, fitted),
         (t1 - t0).as_secs_f64(),
         (t2 - t1).as_secs_f64(),
         t2.elapsed().as_secs_f64()
@@ -428,48 +262,13 @@ fn bench_nodes(path: &str) {
     }
 }
 
-/// Positions of Kalah(6,4), (6,5) and (6,6) with more than `min_left` seeds in the
-/// houses (the part of the game beyond the exact values' reach), each valued by a
-/// `depth`-sowing analysis with the store difference at its leaves, less its margin.
-fn deep_samples(
-    (min_left, max_left): (u32, u32),
-    depth: u8,
-    want: usize,
-    rng: &mut Rng,
-) -> Vec<(Position, i32)> {
-    let cancel = AtomicBool::new(false);
-    let mut out = Vec::new();
-    for seeds in [4, 5, 6] {
-        let rules = Rules::kalah(6, seeds);
-        let game = Game::new(rules).expect("valid rules");
-        let config = Config {
-            threads: 1,
-            hash_mb: 64,
-            ..Config::default()
-        };
-        let solver = Solver::new(game.clone(), config).expect("a solver");
-        let per = want * seeds as usize / 15 + 1;
-        let positions = sample(rules, 6 * 2 * seeds as u32, 4 * per, rng);
-        let kept = positions.into_iter().filter(|p| {
-            let left = p.seeds_in_houses();
-            left > min_left && left <= max_left
-        });
-        for p in kept.take(per) {
-            let a = solver
-                .analyse_lines(&p, &Limits::depth(depth), 1, &cancel, &mut |_| {})
-                .expect("an analysis");
-            out.push((p, a.eval - p.store_margin()));
-        }
-    }
-    out
-}
-
 /// The opening weights of the class `kalah-6`: fitted to [`deep_samples`] (the
 /// `--deep DEPTH` run), with the mean absolute error on the held-out fifth.
 fn run_deep(depth: u8, range: (u32, u32), quick: bool, rng: &mut Rng) {
     let t0 = Instant::now();
     let want = if quick { 500 } else { 2000 };
-    let samples = deep_samples(range, depth, want, rng);
+    let sd = Evaluation::StoreDifference;
+    let samples = deep_samples(range, depth, want, sd, 1, rng);
     let t1 = Instant::now();
     let (test, train): (Vec<&(Position, i32)>, Vec<_>) =
         samples.iter().partition(|(p, _)| held_out(p));

@@ -4,17 +4,21 @@
 //! An evaluation is never a proof: the exact search ([`crate::tt::EXACT_DEPTH`]) never
 //! reaches a heuristic leaf, and every value built on one is reported as heuristic.
 //!
-//! Two evaluations: the store margin alone, and a linear function of a few features of
+//! Three evaluations: the store margin alone; a linear function of a few features of
 //! the houses ([`features`]) whose coefficients were fitted by least squares to exact
 //! values of positions sampled from played games, or for Kalah on six houses and more to
 //! the values of deeper searches of such positions ([`weights`]; the fit is the example
-//! `fit_eval`, the procedure `docs/evaluation.md`).
+//! `fit_eval`, the procedure `docs/evaluation.md`); and for standard Kalah on six houses
+//! a learned pattern evaluation, table lookups indexed by small groups of houses
+//! ([`ntuple`]; trained by the example `train_ntuple`).
 
 pub mod fit;
+pub mod ntuple;
 pub mod weights;
 
 use kalah_core::{Position, Rules};
 
+pub use ntuple::NTuple;
 pub use weights::Weights;
 
 /// Which evaluation the leaves of a depth-limited search get.
@@ -27,6 +31,10 @@ pub enum Evaluation {
     /// ([`Weights::estimate`]), clamped to what the seeds in the houses allow. The
     /// coefficients are those of one family and board size class ([`Evaluation::fitted`]).
     Fitted(&'static Weights),
+    /// The store margin plus the learned pattern evaluation's estimate of what the houses
+    /// are worth to the mover ([`NTuple::estimate`]: table lookups), clamped to what the
+    /// seeds in the houses allow. For standard Kalah on six houses ([`Evaluation::learned`]).
+    Learned(&'static NTuple),
 }
 
 impl Evaluation {
@@ -34,6 +42,16 @@ impl Evaluation {
     /// board size class ([`Weights::for_rules`]).
     pub fn fitted(rules: &Rules) -> Evaluation {
         Evaluation::Fitted(Weights::for_rules(rules))
+    }
+
+    /// The learned evaluation for a game of `rules` where it applies (standard Kalah on
+    /// six houses, [`NTuple::applies_to`]), else the fitted evaluation of its class.
+    pub fn learned(rules: &Rules) -> Evaluation {
+        if NTuple::applies_to(rules) {
+            Evaluation::Learned(NTuple::kalah6())
+        } else {
+            Evaluation::fitted(rules)
+        }
     }
 
     /// The guess of the final margin for the mover of `pos`, whose store margin is
@@ -47,24 +65,32 @@ impl Evaluation {
                 let left = pos.seeds_in_houses() as i32;
                 margin + w.estimate(pos).clamp(-left, left)
             }
+            Evaluation::Learned(t) => {
+                let left = pos.seeds_in_houses() as i32;
+                margin + t.estimate(pos).clamp(-left, left)
+            }
         }
     }
 
     /// The evaluation a setting names, for a game of `rules`: `store-difference` (or
-    /// `store`) and `fitted` (that of [`Evaluation::fitted`]); `None` for any other name.
+    /// `store`), `fitted` (that of [`Evaluation::fitted`]) and `learned` (that of
+    /// [`Evaluation::learned`]); `None` for any other name.
     pub fn from_name(name: &str, rules: &Rules) -> Option<Evaluation> {
         match name.trim().to_ascii_lowercase().as_str() {
             "store-difference" | "store" => Some(Evaluation::StoreDifference),
             "fitted" => Some(Evaluation::fitted(rules)),
+            "learned" => Some(Evaluation::learned(rules)),
             _ => None,
         }
     }
 
-    /// A short name for reports: `store-difference`, or `fitted:<class>`.
+    /// A short name for reports: `store-difference`, `fitted:<class>` or
+    /// `learned:<class>`.
     pub fn name(self) -> String {
         match self {
             Evaluation::StoreDifference => "store-difference".to_string(),
             Evaluation::Fitted(w) => format!("fitted:{}", w.class),
+            Evaluation::Learned(t) => format!("learned:{}", t.class),
         }
     }
 }

@@ -418,7 +418,7 @@ fn setup_error(e: SetupError) -> ProtocolError {
 }
 
 /// The names of the leaf evaluations an engine can be given (`--evaluation`).
-pub const EVALUATION_NAMES: &[&str] = &["fitted", "store"];
+pub const EVALUATION_NAMES: &[&str] = &["fitted", "learned", "store"];
 
 /// A leaf evaluation chosen by name before the rules are known (`--evaluation`); the
 /// evaluation itself is made for a game's rules ([`EvaluationChoice::for_rules`]).
@@ -427,6 +427,9 @@ pub enum EvaluationChoice {
     /// The evaluation fitted to exact values for the rules' family and board
     /// ([`kalah_solver::Evaluation::fitted`]).
     Fitted,
+    /// The learned pattern evaluation of standard Kalah on six houses, the fitted one
+    /// elsewhere ([`kalah_solver::Evaluation::learned`]).
+    Learned,
     /// The store difference alone.
     Store,
 }
@@ -436,6 +439,7 @@ impl EvaluationChoice {
     pub fn for_rules(self, rules: &kalah_core::Rules) -> kalah_solver::Evaluation {
         match self {
             EvaluationChoice::Fitted => kalah_solver::Evaluation::fitted(rules),
+            EvaluationChoice::Learned => kalah_solver::Evaluation::learned(rules),
             EvaluationChoice::Store => kalah_solver::Evaluation::StoreDifference,
         }
     }
@@ -444,15 +448,17 @@ impl EvaluationChoice {
     pub fn name(self) -> &'static str {
         match self {
             EvaluationChoice::Fitted => "fitted",
+            EvaluationChoice::Learned => "learned",
             EvaluationChoice::Store => "store",
         }
     }
 }
 
-/// The leaf evaluation named `name` (`fitted`, or `store`: the store difference).
+/// The leaf evaluation named `name` (`fitted`, `learned`, or `store`: the store difference).
 pub fn evaluation_named(name: &str) -> Result<EvaluationChoice, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "fitted" => Ok(EvaluationChoice::Fitted),
+        "learned" => Ok(EvaluationChoice::Learned),
         "store" | "store-difference" => Ok(EvaluationChoice::Store),
         other => Err(format!(
             "unknown evaluation `{other}` (known: {})",
