@@ -8,7 +8,8 @@ use kalah_core::{Game, Ranker};
 use rayon::prelude::*;
 
 use super::format::{checksum, checksum_seed, read_header, read_info, HEADER};
-use super::{io_error, Requirements};
+use super::io_error;
+use super::requirements::Requirements;
 use crate::egdb::{store::Bytes, Egdb, EgdbError};
 
 /// Entries checked against their children on load.
