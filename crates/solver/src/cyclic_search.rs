@@ -170,7 +170,7 @@ pub fn analyse_cyclic_db(
     searcher.db = db;
     deepen(&mut searcher, &mut root, limits);
     if let Some(db) = db.filter(|_| held) {
-        if let Some((value, pv)) = answer(game, db, pos) {
+        if let Some((value, pv)) = answer(game, |p| db.probe(p), pos) {
             let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
             root.set_exact(step::RetroExact {
                 value,

@@ -407,7 +407,7 @@ impl Solver {
         let from_db = self
             .cyclic_db
             .as_deref()
-            .and_then(|db| crate::cyclic_db::answer(&self.game, db, pos));
+            .and_then(|db| crate::cyclic_db::answer(&self.game, |p| db.probe(p), pos));
         if let Some((value, pv)) = from_db {
             return Ok(Solution {
                 side: pos.side_to_move(),

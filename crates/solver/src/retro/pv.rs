@@ -59,7 +59,7 @@ pub(super) fn principal_variation(
         let Some((_, m, c)) = best else { break };
         push_sowing(&mut pv, pos.side_to_move(), m);
         if let (Some(db), Some(_)) = (exits, held(exits, &c)) {
-            if let Some((_, tail)) = crate::cyclic_db::answer(game, db, &c) {
+            if let Some((_, tail)) = crate::cyclic_db::answer(game, |p| db.probe(p), &c) {
                 tail.into_iter().for_each(|t| push_turn(&mut pv, t));
             }
             break;
