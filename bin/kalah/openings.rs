@@ -172,9 +172,9 @@ fn timed_report(
     let list = list.map_err(|e| analysis_error(e, "nothing printed"))?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        writeln!(out, "{}", openings::timed_json(game, pos, &list, seconds))?;
+        writeln!(out, "{}", report::timed_json(game, pos, &list, seconds))?;
     } else if args.csv {
-        write!(out, "{}", openings::timed_csv(h, &list))?;
+        write!(out, "{}", report::timed_csv(h, &list))?;
     } else {
         openings::write_timed_text(game, pos, &list, seconds, out)?;
     }
