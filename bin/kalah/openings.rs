@@ -9,12 +9,11 @@ use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, opening_done, parallel_solver, progress_bar, signed,
-    with_output,
+    analysis_error, interrupt_flag, opening_done, progress_bar, signed, with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
