@@ -49,8 +49,8 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use crate::anytime::{Analysis, Limits, ReportKind};
-use crate::cyclic_db::answer;
-use crate::egdb::Egdb;
+use crate::db::cyclic_db::answer;
+use crate::db::egdb::Egdb;
 use crate::error::SolveError;
 use crate::eval::Evaluation;
 use root::RootState;
@@ -123,9 +123,9 @@ pub fn analyse_cyclic_with(
 }
 
 /// [`analyse_cyclic_with`] reading the finished database `db` of the game's rules (built by
-/// the cycle rule, [`crate::cyclic_db`]): every position of the search it holds is an
+/// the cycle rule, [`crate::db::cyclic_db`]): every position of the search it holds is an
 /// exact leaf, and where it holds the root the answer is exact at once, with a line
-/// replayed from it ([`crate::cyclic_db::answer`]) and no retrograde step.
+/// replayed from it ([`crate::db::cyclic_db::answer`]) and no retrograde step.
 pub fn analyse_cyclic_db(
     game: &Game,
     settings: &CyclicSettings,

@@ -24,7 +24,7 @@ use super::format::{
 use super::io_error;
 use super::load::read_parallel;
 use super::requirements::Requirements;
-use crate::egdb::{Egdb, EgdbError};
+use crate::db::egdb::{Egdb, EgdbError};
 
 /// The bytes [`Egdb::save_cancellable`] writes between two looks at its cancel flag.
 const SAVE_BLOCK: usize = 16 << 20;
@@ -201,14 +201,14 @@ impl Egdb {
     }
 
     /// [`Egdb::build_cancellable`] (in memory) that keeps its work for a later build to
-    /// `path` (the database cache's file, [`crate::cache::Cache::path_for`]): it goes on
+    /// `path` (the database cache's file, [`crate::db::cache::Cache::path_for`]): it goes on
     /// from the levels of `path.partial` where an interrupted build left one for these
     /// rules that passes its checks (any other is passed over, and replaced by the next
     /// interrupted build), and when `cancel` stops it, the levels finished by then are
     /// written to `path.partial` (through a temporary of this process, `.NAME.PID.tmp`,
     /// and a rename, so that a kill never leaves half of one) before
     /// [`EgdbError::Cancelled`] is returned. `path` itself is not written: the caller
-    /// keeps the finished database ([`crate::cache::Cache::keep`]) and removes
+    /// keeps the finished database ([`crate::db::cache::Cache::keep`]) and removes
     /// `path.partial`. Returns the database and the levels read back.
     pub fn build_resumable(
         game: &Game,
@@ -296,8 +296,8 @@ impl Egdb {
                 path: format!(
                     "{name} (left by an interrupted build; remove it or build to another file)"
                 ),
-                built: crate::egdb::describe(&old.rules),
-                wanted: crate::egdb::describe(game.rules()),
+                built: crate::db::egdb::describe(&old.rules),
+                wanted: crate::db::egdb::describe(game.rules()),
             });
         }
         if old.levels > max_seeds + 1 {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::format::HEADER;
-use crate::egdb::{Egdb, EgdbError, MAX_SEEDS};
+use crate::db::egdb::{Egdb, EgdbError, MAX_SEEDS};
 use crate::os::{available_disk, available_memory};
 
 /// What building (or loading) a database of `K` seeds on `H` houses takes.

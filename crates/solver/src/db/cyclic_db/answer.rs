@@ -19,7 +19,7 @@ const MAX_LINE: usize = 4096;
 
 /// The value of `pos` for the player to move and a principal variation that replays to
 /// it, where the database `probe` reads (a finished file's
-/// [`Egdb::probe`](crate::egdb::Egdb::probe): the value for the mover, `None` where it
+/// [`Egdb::probe`](crate::db::egdb::Egdb::probe): the value for the mover, `None` where it
 /// holds no value) holds `pos` and every position of the line; `None` otherwise (the
 /// caller solves the graph). The database is read through `probe` alone: `egdb` builds
 /// its cyclic levels with this module, which imports nothing of `egdb` back.
