@@ -5,10 +5,11 @@
 //! (`lookup`), the database cache directory ([`cache`]), and where a solve's databases
 //! come from and how they are opened (`database`).
 //!
-//! Imports point down inside the folder: `database` opens the others; `lookup` reads
-//! `egdb` and `stopdb`; those two build with `levels`, and `egdb` builds the cyclic
-//! families' levels with `cyclic_db`; `cache` keeps `egdb` files. The crate root
-//! re-exports the public ones (`kalah_solver::egdb`, ...).
+//! Imports point down inside the folder: `database` opens the others (through `cache`
+//! and `lookup`); `lookup` reads `egdb` and `stopdb`; `cache` keeps `egdb` files;
+//! `stopdb` keeps its values in `egdb`'s byte store; `egdb` builds with `levels`, and the
+//! cyclic families' levels with `cyclic_db`, which takes only `levels`' cancel signal.
+//! The crate root re-exports the public ones (`kalah_solver::egdb`, ...).
 
 pub mod cache;
 pub mod cyclic_db;
