@@ -81,10 +81,11 @@ pub fn openings_csv(houses: usize, list: &[Opening]) -> String {
     text
 }
 
-/// One turn of [`timed_openings`](crate::openings::timed_openings) as JSON: as `kalah openings --json` writes an exact
-/// turn (`turn`, `value`, `value_for_mover`, `position_after`, `pv`, `nodes`, `seconds`);
-/// a heuristic one has `"exact": false`, `eval`, `eval_for_mover`, `depth`, `lower` and
-/// `upper` (from South) instead of the values.
+/// One turn of [`timed_openings`](crate::openings::timed_openings) as JSON: as `kalah
+/// openings --json` writes an exact turn (`turn`, `value`, `value_for_mover`,
+/// `position_after`, `pv`, `nodes`, `seconds`); a heuristic one has `"exact": false`,
+/// `eval`, `eval_for_mover`, `depth`, `lower` and `upper` (from South) instead of the
+/// values.
 pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> Value {
     let mut v = json!({
         "turn": o.step.turn.notation(houses),

@@ -7,8 +7,9 @@
 //!
 //! Imports point down inside the folder: `database` opens the others (through `cache`
 //! and `lookup`); `lookup` reads `egdb` and `stopdb`; `cache` keeps `egdb` files;
-//! `stopdb` keeps its values in `egdb`'s byte store; `egdb` builds with `levels`, and the
-//! cyclic families' levels with `cyclic_db`, which takes only `levels`' cancel signal.
+//! `egdb` and `stopdb` build with `levels` (`stopdb` keeps its values in `egdb`'s byte
+//! store), and `egdb` builds the cyclic families' levels with `cyclic_db`, which takes
+//! only `levels`' cancel signal.
 //! The crate root re-exports the public ones (`kalah_solver::egdb`, ...).
 
 pub mod cache;
