@@ -1,5 +1,6 @@
-//! What the analysis subcommands (`openings`, `pie`, `batch`, `export`) share: a solver
-//! made for many solves at once, the progress bar, Ctrl-C, CSV fields and error messages.
+//! What the analysis subcommands (`openings`, `pie`, `batch`, `export`) share: the
+//! progress bar, Ctrl-C, CSV fields and error messages (their solvers are made in
+//! `solving`).
 
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -8,34 +9,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::Game;
-use kalah_solver::{Config, Solver};
 
 use crate::error::CliError;
-use crate::solving::SolverArgs;
-
-/// A solver with one search thread per solve, and the number of solves to run at once
-/// (`--threads`, default all cores): many independent solves keep every core busy with
-/// less overhead than Lazy SMP inside each, and they all share the one table (and the
-/// endgame database, sized for `solves` solves of positions with at most `seeds` seeds in
-/// the houses).
-pub fn parallel_solver(
-    args: &SolverArgs,
-    game: &Game,
-    seeds: usize,
-    solves: usize,
-) -> Result<(Solver, usize), CliError> {
-    let config = args.config(game, seeds, solves)?;
-    let workers = config.threads.max(1);
-    let solver = args.make_solver(
-        Config {
-            threads: 1,
-            ..config
-        },
-        game,
-    )?;
-    Ok((solver, workers))
-}
 
 /// A progress bar of `len` steps on standard error with the elapsed time and an estimate
 /// of the time left; hidden with `--quiet` or when standard error is not a terminal.
@@ -174,10 +149,4 @@ pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError 
             format!("{}: {kept}", kalah_solver::retro::too_large_message(limit)),
         )),
     }
-}
-
-/// A solver for one position at a time (with at most `seeds` seeds in the houses), all
-/// threads on it (Lazy SMP).
-pub fn single_solver(args: &SolverArgs, game: &Game, seeds: usize) -> Result<Solver, CliError> {
-    args.solver(game, seeds)
 }

@@ -20,12 +20,11 @@ use kalah_io::{Checks, Output, OutputError, OutputKind};
 use kalah_solver::{Limits, Solver};
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, invalid, parallel_solver, progress_bar,
-    progress_counter, signed,
+    analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter, signed,
 };
 use crate::args::{setup, PositionArgs, RulesArgs};
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// Solve many positions: one a line, answers as JSON lines in input order.
 ///

@@ -15,11 +15,11 @@ use kalah_io::{Checks, Header, Output};
 use kalah_solver::Solver;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, interrupted, invalid, parallel_solver, progress_bar,
+    analysis_error, file_error, interrupt_flag, interrupted, invalid, progress_bar,
 };
 use crate::args::GameArgs;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// Table format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
 use serde_json::Value;
 
-use crate::analysis_io::{file_error, parallel_solver};
+use crate::analysis_io::file_error;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// Merge the answers of a split solve into exact values, or check a hypothesis.
 ///

@@ -9,12 +9,11 @@ use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, opening_done, parallel_solver, progress_bar, signed,
-    with_output,
+    analysis_error, interrupt_flag, opening_done, progress_bar, signed, with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -172,9 +171,9 @@ fn timed_report(
     let list = list.map_err(|e| analysis_error(e, "nothing printed"))?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        writeln!(out, "{}", openings::timed_json(game, pos, &list, seconds))?;
+        writeln!(out, "{}", report::timed_json(game, pos, &list, seconds))?;
     } else if args.csv {
-        write!(out, "{}", openings::timed_csv(h, &list))?;
+        write!(out, "{}", report::timed_csv(h, &list))?;
     } else {
         openings::write_timed_text(game, pos, &list, seconds, out)?;
     }

@@ -6,11 +6,11 @@ use std::sync::atomic::AtomicBool;
 use kalah_analysis::wire::report;
 use kalah_analysis::{pie, Offer};
 
-use crate::analysis_io::{analysis_error, interrupt_flag, invalid, single_solver, with_output};
+use crate::analysis_io::{analysis_error, interrupt_flag, invalid, with_output};
 use crate::args::{GameArgs, OutputArgs};
 use crate::error::CliError;
 use crate::openings::with_progress;
-use crate::solving::{progress_message, SolverArgs};
+use crate::solving::{progress_message, single_solver, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

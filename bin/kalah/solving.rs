@@ -212,6 +212,35 @@ impl SolverArgs {
     }
 }
 
+/// A solver with one search thread per solve, and the number of solves to run at once
+/// (`--threads`, default all cores): many independent solves keep every core busy with
+/// less overhead than Lazy SMP inside each, and they all share the one table (and the
+/// endgame database, sized for `solves` solves of positions with at most `seeds` seeds in
+/// the houses).
+pub fn parallel_solver(
+    args: &SolverArgs,
+    game: &Game,
+    seeds: usize,
+    solves: usize,
+) -> Result<(Solver, usize), CliError> {
+    let config = args.config(game, seeds, solves)?;
+    let workers = config.threads.max(1);
+    let solver = args.make_solver(
+        Config {
+            threads: 1,
+            ..config
+        },
+        game,
+    )?;
+    Ok((solver, workers))
+}
+
+/// A solver for one position at a time (with at most `seeds` seeds in the houses), all
+/// threads on it (Lazy SMP).
+pub fn single_solver(args: &SolverArgs, game: &Game, seeds: usize) -> Result<Solver, CliError> {
+    args.solver(game, seeds)
+}
+
 /// A database build stopped by Ctrl-C or a signal ([`SolverArgs::try_make_solver`]).
 #[derive(Debug)]
 pub struct BuildStopped {

@@ -110,7 +110,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
             && args.nodes.is_none()
             && args.depth_limit.is_none()
             && solves_quickly(&start));
-    let rules_text = format!("bao 4x{} seeds {}", rules.pits(), rules.seeds());
+    let rules_text = rules.to_string();
     let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
     if exact {
         let (graph, _) = solved_within(&args.graph, &start)?;

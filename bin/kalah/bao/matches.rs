@@ -94,7 +94,7 @@ pub fn run(args: &BaoMatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ));
     }
     let (rules, _) = args.game.setup()?;
-    let rules_text = format!("Bao({},{})", rules.pits(), rules.seeds());
+    let rules_text = rules.to_string();
     let output = args.common.games_output()?;
     let (limits1, name1) = setting(args.time1, args.nodes1, args.depth1);
     let (limits2, name2) = setting(args.time2, args.nodes2, args.depth2);

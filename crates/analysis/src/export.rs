@@ -15,6 +15,7 @@
 mod budget;
 pub mod resume;
 
+pub use crate::wire::table::Entry;
 pub use budget::{max_positions, TooLarge, POSITION_BYTES};
 
 use std::collections::{HashMap, VecDeque};
@@ -26,23 +27,6 @@ use kalah_solver::Solver;
 
 use crate::{pool, AnalysisError};
 use budget::check;
-
-/// One position of the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    /// The position (its side to move included).
-    pub position: Position,
-    /// The fewest complete turns from the start that reach it.
-    pub turns: u32,
-    /// Its exact value from South.
-    pub value: i32,
-    /// Every legal sowing of the player to move (0-based house from that player's left,
-    /// in bin order) with the value from South of the position it leads to.
-    pub moves: Vec<(usize, i32)>,
-    /// The best sowing for the player to move (the first in bin order among equals);
-    /// `None` when the game is over.
-    pub best: Option<usize>,
-}
 
 /// The positions of the table and the positions just past it, before any solve.
 #[derive(Clone, Debug)]

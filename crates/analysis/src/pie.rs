@@ -279,7 +279,7 @@ impl PieDecision {
             signed(value)
         )?;
         writeln!(out, "decision   {}", self.verdict())?;
-        let pv = crate::wire::write_line(game.houses(), pv);
+        let pv = kalah_solver::line::notations(game.houses(), pv);
         writeln!(out, "pv         {}", pv.join(" "))
     }
 

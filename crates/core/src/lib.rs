@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod bao;
+mod error;
 mod game;
 mod key;
 pub mod notation;
@@ -30,9 +31,9 @@ mod perft;
 mod position;
 mod rules;
 
-pub use game::{Game, MoveError, RowSowing, Sowing, CLOCKWISE};
+pub use error::{MoveError, PositionError};
+pub use game::{Game, RowSowing, Sowing, CLOCKWISE};
 pub use key::{binomial, mix, Ranker};
-pub use notation::PositionError;
 pub use perft::{divide, perft, perft_depths, PerftDepths};
 pub use position::{Moves, Position, Side};
 pub use rules::{

@@ -22,7 +22,7 @@ use kalah_core::{Game, Position, Preset};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::egdb::EgdbError;
+use crate::db::egdb::EgdbError;
 use crate::line::ReplayError;
 use crate::{Config, Database, Solution, Solver, SolverError};
 

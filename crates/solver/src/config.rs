@@ -9,8 +9,8 @@
 
 use kalah_core::{Game, Position};
 
-use crate::database::{egdb_seeds_for, work_seeds, Chosen, Database};
-use crate::egdb::{EgdbError, Residence};
+use crate::db::database::{egdb_seeds_for, work_seeds, Chosen, Database};
+use crate::db::egdb::{EgdbError, Residence};
 use crate::eval::Evaluation;
 
 /// Solver settings.
@@ -261,7 +261,7 @@ impl Config {
     /// share it (the openings, a batch, an export), the largest of them with `seeds` seeds
     /// in the houses: the budget policy of the database module (see `docs/tuning.md`).
     /// `None` on tiny boards. Under the early stop it is the database that reads the stores
-    /// ([`crate::stopdb::StopDb`]).
+    /// ([`crate::db::stopdb::StopDb`]).
     pub fn default_egdb_seeds_for(game: &Game, seeds: usize, solves: usize) -> Option<usize> {
         egdb_seeds_for(game, seeds, solves)
     }
@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn files_are_mapped_where_the_database_holds_half_the_seeds() {
-        use crate::egdb::Residence;
+        use crate::db::egdb::Residence;
         assert_eq!(Config::default_residence(48, 24), Residence::Mapped);
         assert_eq!(Config::default_residence(60, 24), Residence::Huge);
         assert_eq!(Config::default_residence(48, 20), Residence::Huge);

@@ -49,8 +49,8 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use crate::anytime::{Analysis, Limits, ReportKind};
-use crate::cyclic_db::answer;
-use crate::egdb::Egdb;
+use crate::db::cyclic_db::answer;
+use crate::db::egdb::Egdb;
 use crate::error::SolveError;
 use crate::eval::Evaluation;
 use root::RootState;
@@ -127,9 +127,9 @@ pub fn analyse_cyclic_with(
 }
 
 /// [`analyse_cyclic_with`] reading the finished database `db` of the game's rules (built by
-/// the cycle rule, [`crate::cyclic_db`]): every position of the search it holds is an
+/// the cycle rule, [`crate::db::cyclic_db`]): every position of the search it holds is an
 /// exact leaf, and where it holds the root the answer is exact at once, with a line
-/// replayed from it ([`crate::cyclic_db::answer`]) and no retrograde step.
+/// replayed from it ([`crate::db::cyclic_db::answer`]) and no retrograde step.
 pub fn analyse_cyclic_db(
     game: &Game,
     settings: &CyclicSettings,
@@ -175,7 +175,7 @@ pub fn analyse_cyclic_db(
     searcher.quiescence = settings.quiescence;
     deepen(&mut searcher, &mut root, limits);
     if let Some(db) = db.filter(|_| held) {
-        if let Some((value, pv)) = answer(game, db, pos) {
+        if let Some((value, pv)) = answer(game, |p| db.probe(p), pos) {
             let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
             root.set_exact(step::RetroExact {
                 value,

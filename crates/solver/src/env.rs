@@ -1,6 +1,6 @@
 //! The process environment, read in one place ([`Environment::read`]): the variables
 //! that choose the command line's database, taken as values by [`crate::Database`] and
-//! [`crate::cache::Cache`], so that no default of the library depends on the environment
+//! [`crate::db::cache::Cache`], so that no default of the library depends on the environment
 //! and a test can give any environment without setting a variable.
 
 use std::ffi::OsString;
@@ -47,7 +47,7 @@ impl Environment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::{Cache, DEFAULT_MAX_BYTES};
+    use crate::db::cache::{Cache, DEFAULT_MAX_BYTES};
     use crate::Database;
 
     fn home() -> Environment {

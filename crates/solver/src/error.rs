@@ -1,7 +1,8 @@
 //! Why a solver could not be made ([`SolverError`]) and every way a solve can end without
 //! a result ([`SolveError`]).
 
-use crate::egdb::EgdbError;
+use crate::db::database::OpenError;
+use crate::db::egdb::EgdbError;
 use crate::retro::{self, RetroStop};
 
 /// Why a solve gave no result.
@@ -100,5 +101,24 @@ impl std::error::Error for SolverError {}
 impl From<EgdbError> for SolverError {
     fn from(e: EgdbError) -> Self {
         SolverError::Database(e)
+    }
+}
+
+impl From<OpenError> for SolverError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::TooLarge {
+                seeds,
+                needed,
+                available,
+                largest,
+            } => SolverError::DatabaseTooLarge {
+                seeds,
+                needed,
+                available,
+                largest,
+            },
+            OpenError::Database(e) => SolverError::Database(e),
+        }
     }
 }

@@ -14,7 +14,9 @@
 //! never reads the environment on its own: the command line's choice,
 //! [`Database::from_env`], is a file of `KALAH_EGDB_PATH`, else the user's database cache
 //! ([`cache::Cache::from_env`]), else one built in memory and kept there. Files are read
-//! and written by [`egdb`]; [`tt`] is the transposition table.
+//! and written by [`egdb`]; [`tt`] is the transposition table. The databases and their
+//! files, the cache and the level-by-level build live in the `db` folder; [`egdb`],
+//! [`stopdb`], [`cyclic_db`] and [`cache`] are re-exported here under their own names.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -35,19 +37,14 @@ pub mod anytime;
 pub mod bao;
 pub mod bao_search;
 pub mod bench;
-pub mod cache;
 mod config;
-pub mod cyclic_db;
 pub mod cyclic_search;
-mod database;
+mod db;
 mod driver;
-pub mod egdb;
 mod env;
 mod error;
 pub mod eval;
-mod levels;
 pub mod line;
-mod lookup;
 mod os;
 mod outcome;
 mod overrides;
@@ -56,12 +53,12 @@ pub mod retro;
 mod search;
 mod smp;
 mod solver;
-pub mod stopdb;
 pub mod tt;
 
 pub use anytime::{Analysis, Limits, ReportKind, RootTurn};
 pub use config::Config;
-pub use database::{CacheReport, Database, EGDB_PATH_VAR};
+pub use db::database::{CacheReport, Database, EGDB_PATH_VAR};
+pub use db::{cache, cyclic_db, egdb, stopdb};
 pub use env::Environment;
 pub use error::{SolveError, SolverError};
 pub use eval::Evaluation;

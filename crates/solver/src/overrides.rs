@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use kalah_core::{Family, Game};
 
-use crate::cache::CacheMaxError;
-use crate::egdb::EgdbError;
-use crate::egdb::Residence;
+use crate::db::cache::CacheMaxError;
+use crate::db::egdb::EgdbError;
+use crate::db::egdb::Residence;
 use crate::{Config, Database};
 
 /// What a user asked for over the tuned defaults of [`Config::for_seeds`]; `None` (or

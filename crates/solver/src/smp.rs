@@ -12,7 +12,7 @@ use std::time::Duration;
 use kalah_core::{Game, Position};
 
 use crate::config::Config;
-use crate::lookup::Lookup;
+use crate::db::lookup::Lookup;
 use crate::search::{Busy, Shared, Worker};
 use crate::tt::Table;
 

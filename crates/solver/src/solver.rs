@@ -10,14 +10,14 @@ use kalah_core::{Game, Position};
 
 use crate::anytime::{Analyser, Analysis, Limits};
 use crate::config::Config;
-use crate::database::{CacheReport, Databases};
+use crate::db::database::{CacheReport, Databases};
+use crate::db::egdb::{Egdb, EgdbError};
+use crate::db::stopdb::StopDb;
 use crate::driver;
-use crate::egdb::{Egdb, EgdbError};
 use crate::error::{SolveError, SolverError};
 use crate::outcome::{Bound, Phase, Progress, Solution};
 use crate::search::{Busy, INF};
 use crate::smp::Context;
-use crate::stopdb::StopDb;
 use crate::tt::Table;
 use crate::{os, retro};
 
@@ -32,7 +32,7 @@ pub struct Solver {
     config: Config,
     engine: Engine,
     /// For a family whose positions repeat: the database file named by the configuration
-    /// (`Database::File`), whose positions are answered from it ([`crate::cyclic_db::answer`])
+    /// (`Database::File`), whose positions are answered from it ([`crate::db::cyclic_db::answer`])
     /// instead of by a solve of their graph.
     cyclic_db: Option<Arc<Egdb>>,
 }
@@ -95,7 +95,7 @@ impl Solver {
     ) -> Result<Solver, SolverError> {
         let mut cyclic_db = None;
         let engine = if game.rules().family.is_cyclic() {
-            if let crate::database::Database::File(path) = &config.database {
+            if let crate::db::database::Database::File(path) = &config.database {
                 let db =
                     Egdb::load_as(path, &game, config.residence).map_err(SolverError::Database)?;
                 cyclic_db = Some(Arc::new(db));
@@ -407,7 +407,7 @@ impl Solver {
         let from_db = self
             .cyclic_db
             .as_deref()
-            .and_then(|db| crate::cyclic_db::answer(&self.game, db, pos));
+            .and_then(|db| crate::db::cyclic_db::answer(&self.game, |p| db.probe(p), pos));
         if let Some((value, pv)) = from_db {
             return Ok(Solution {
                 side: pos.side_to_move(),

@@ -12,46 +12,6 @@ use kalah_solver::bao_search::{self, BaoAnalysis, BaoRootMove, Outcome};
 use super::command::{Go, ProtocolError};
 use super::{say, Out};
 
-/// The `rules` words of Bao: `bao` (or `--rules bao`), then `--houses N` (pits a row, 3
-/// to 8; default 8) and `--seeds S` (default 2); any other option is refused.
-pub fn parse_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
-    let (mut pits, mut seeds) = (8usize, 2usize);
-    let mut i = 0;
-    while i < words.len() {
-        let w = words[i];
-        match w {
-            "bao" if i == 0 => i += 1,
-            "--rules" if words.get(i + 1) == Some(&"bao") => i += 2,
-            "--houses" | "--seeds" => {
-                let v = words
-                    .get(i + 1)
-                    .ok_or_else(|| ProtocolError(format!("rules: {w} needs a value")))?;
-                let n = v.parse::<usize>().map_err(|_| {
-                    ProtocolError(format!("rules: {w} takes a whole number, not `{v}`"))
-                })?;
-                if w == "--houses" {
-                    pits = n;
-                } else {
-                    seeds = n;
-                }
-                i += 2;
-            }
-            _ => {
-                return Err(ProtocolError(format!(
-                    "rules: `{w}` does not apply to bao: its options are --houses N (pits a \
-                     row, 3 to 8) and --seeds S"
-                )))
-            }
-        }
-    }
-    BaoRules::new(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
-}
-
-/// Whether `rules` words ask for Bao: `bao` first, or `--rules bao`.
-pub fn requested(words: &[&str]) -> bool {
-    words.first() == Some(&"bao") || words.windows(2).any(|w| w == ["--rules", "bao"])
-}
-
 /// The position of `board` (else the start of `rules`) with `moves` played; a board of
 /// another size, or a move that cannot be played, is refused with the reason.
 pub fn setup_position(
@@ -91,15 +51,6 @@ pub fn setup_position(
             .0;
     }
     Ok(pos)
-}
-
-/// The `rules` line that sets `rules`.
-pub fn rules_line(rules: &BaoRules) -> String {
-    format!(
-        "rules bao --houses {} --seeds {}",
-        rules.pits(),
-        rules.seeds()
-    )
 }
 
 /// One `go` on `pos`: an `info` line per report (and `info turn` lines for `multi`),
@@ -195,28 +146,6 @@ pub fn bestmove_line(pos: &BaoPosition, a: &BaoAnalysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bao_rules_take_the_board_size_and_seeds_only() {
-        assert_eq!(parse_rules(&["bao"]).unwrap(), BaoRules::standard());
-        let r = parse_rules(&["--rules", "bao", "--houses", "4", "--seeds", "1"]).unwrap();
-        assert_eq!((r.pits(), r.seeds()), (4, 1));
-        assert!(requested(&["bao", "--houses", "4"]));
-        assert!(requested(&["--houses", "4", "--rules", "bao"]));
-        assert!(!requested(&["kalah", "--houses", "4"]));
-        for bad in [
-            &["bao", "--capture", "empty"][..],
-            &["bao", "--houses"],
-            &["bao", "--houses", "x"],
-            &["bao", "--houses", "9"],
-            &["bao", "--seeds", "0"],
-        ] {
-            assert!(parse_rules(bad).is_err(), "{bad:?}");
-        }
-        let line = rules_line(&r);
-        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-        assert_eq!(parse_rules(&words).unwrap(), r);
-    }
 
     #[test]
     fn bao_positions_are_the_start_or_a_board_with_moves() {

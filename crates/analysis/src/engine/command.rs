@@ -5,6 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use kalah_core::bao::BaoRules;
 use kalah_core::{
     Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules, MAX_HOUSES, MAX_TOTAL_SEEDS,
 };
@@ -29,7 +30,7 @@ pub enum RulesSpec {
     /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
     Exact(Rules),
     /// Bao la Kujifunza (`rules bao --houses N --seeds S`, module [`super::bao`]).
-    Bao(kalah_core::bao::BaoRules),
+    Bao(BaoRules),
 }
 
 /// The limits and view of one `go`.
@@ -125,14 +126,54 @@ fn shortened(word: &str) -> String {
     }
 }
 
+/// The `rules` words of Bao: `bao` (or `--rules bao`), then `--houses N` (pits a row, 3
+/// to 8; default 8) and `--seeds S` (default 2); any other option is refused.
+pub fn parse_bao_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
+    let (mut pits, mut seeds) = (8usize, 2usize);
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        match w {
+            "bao" if i == 0 => i += 1,
+            "--rules" if words.get(i + 1) == Some(&"bao") => i += 2,
+            "--houses" | "--seeds" => {
+                let v = words
+                    .get(i + 1)
+                    .ok_or_else(|| ProtocolError(format!("rules: {w} needs a value")))?;
+                let n = v.parse::<usize>().map_err(|_| {
+                    ProtocolError(format!("rules: {w} takes a whole number, not `{v}`"))
+                })?;
+                if w == "--houses" {
+                    pits = n;
+                } else {
+                    seeds = n;
+                }
+                i += 2;
+            }
+            _ => {
+                return Err(ProtocolError(format!(
+                    "rules: `{w}` does not apply to bao: its options are --houses N (pits a \
+                     row, 3 to 8) and --seeds S"
+                )))
+            }
+        }
+    }
+    BaoRules::new(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
+}
+
+/// Whether `rules` words ask for Bao: `bao` first, or `--rules bao`.
+pub fn bao_requested(words: &[&str]) -> bool {
+    words.first() == Some(&"bao") || words.windows(2).any(|w| w == ["--rules", "bao"])
+}
+
 /// `rules` words: a description with `(` ([`RulesSpec::Exact`]), else a preset name
 /// and/or command-line options.
 fn parse_rules(words: &[&str]) -> Result<RulesSpec, ProtocolError> {
     if words.is_empty() {
         return bad("`rules` needs a preset, options such as `--houses 4 --seeds 3`, or a description such as `Kalah(6,4) capture=standard`");
     }
-    if super::bao::requested(words) {
-        return super::bao::parse_rules(words).map(RulesSpec::Bao);
+    if bao_requested(words) {
+        return parse_bao_rules(words).map(RulesSpec::Bao);
     }
     if words[0].contains('(') {
         return words
@@ -270,6 +311,15 @@ pub fn rules_line(rules: &Rules) -> String {
     format!("rules {rules}")
 }
 
+/// The `rules` line that sets the Bao rules `rules`.
+pub fn bao_rules_line(rules: &BaoRules) -> String {
+    format!(
+        "rules bao --houses {} --seeds {}",
+        rules.pits(),
+        rules.seeds()
+    )
+}
+
 /// The `position` line of `board` (`None`: the start) with `moves` played.
 pub fn position_line(board: Option<&Position>, moves: &[String]) -> String {
     let mut line = match board {
@@ -370,6 +420,28 @@ mod tests {
 
     fn error(line: &str) -> String {
         parse(line).unwrap_err().0
+    }
+
+    #[test]
+    fn bao_rules_take_the_board_size_and_seeds_only() {
+        assert_eq!(parse_bao_rules(&["bao"]).unwrap(), BaoRules::standard());
+        let r = parse_bao_rules(&["--rules", "bao", "--houses", "4", "--seeds", "1"]).unwrap();
+        assert_eq!((r.pits(), r.seeds()), (4, 1));
+        assert!(bao_requested(&["bao", "--houses", "4"]));
+        assert!(bao_requested(&["--houses", "4", "--rules", "bao"]));
+        assert!(!bao_requested(&["kalah", "--houses", "4"]));
+        for bad in [
+            &["bao", "--capture", "empty"][..],
+            &["bao", "--houses"],
+            &["bao", "--houses", "x"],
+            &["bao", "--houses", "9"],
+            &["bao", "--seeds", "0"],
+        ] {
+            assert!(parse_bao_rules(bad).is_err(), "{bad:?}");
+        }
+        let line = bao_rules_line(&r);
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        assert_eq!(parse_bao_rules(&words).unwrap(), r);
     }
 
     #[test]

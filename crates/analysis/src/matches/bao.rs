@@ -15,7 +15,8 @@ use kalah_solver::{bao_search, Limits};
 
 use super::protocol::ProtocolPlayer;
 use super::{run_pairs, Failure, GameRecord, MatchOutcome, MatchPlan, PlayerError, Rng, Score};
-use crate::engine::bao::{move_to_play, rules_line};
+use crate::engine::bao::move_to_play;
+use crate::engine::command::bao_rules_line;
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.
 pub const MAX_MOVES: usize = 1000;
@@ -77,7 +78,7 @@ impl BaoPlayer for ProtocolPlayer {
         moves: &[String],
         _: &BaoPosition,
     ) -> Result<String, PlayerError> {
-        self.best_move(&rules_line(rules), moves)
+        self.best_move(&bao_rules_line(rules), moves)
     }
 }
 

@@ -11,6 +11,8 @@ use serde_json::{json, Value};
 
 use super::table::csv_field;
 use super::write_line;
+pub use crate::openings::total_nodes;
+use crate::openings::TimedOpening;
 use crate::{Offer, Opening, PieAnalysis, PieDecision};
 
 /// `fields` with the rules the answer was made under (`rules`) added.
@@ -30,11 +32,6 @@ fn about(pos: &Position, mut fields: Value) -> Value {
 /// A turn in the published notation.
 fn turn(houses: usize, t: &Turn) -> String {
     t.notation(houses)
-}
-
-/// The nodes of every turn's solve.
-pub fn total_nodes(list: &[Opening]) -> u64 {
-    list.iter().map(|o| o.nodes).sum()
 }
 
 /// The answer of `kalah openings --json`: every first turn of the mover of `pos`
@@ -77,6 +74,74 @@ pub fn openings_csv(houses: usize, list: &[Opening]) -> String {
             turn(houses, &o.step.turn),
             o.value,
             o.value_for_mover(),
+            csv_field(&o.step.after.to_string()),
+            write_line(houses, &o.pv).join(" ")
+        ));
+    }
+    text
+}
+
+/// One turn of [`timed_openings`](crate::openings::timed_openings) as JSON: as `kalah
+/// openings --json` writes an exact turn (`turn`, `value`, `value_for_mover`,
+/// `position_after`, `pv`, `nodes`, `seconds`); a heuristic one has `"exact": false`,
+/// `eval`, `eval_for_mover`, `depth`, `lower` and `upper` (from South) instead of the
+/// values.
+pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> Value {
+    let mut v = json!({
+        "turn": o.step.turn.notation(houses),
+        "position_after": o.step.after.to_string(),
+        "pv": write_line(houses, &o.pv),
+        "nodes": o.nodes,
+        "seconds": o.elapsed.as_secs_f64(),
+    });
+    if o.is_exact() {
+        v["value"] = json!(o.eval);
+        v["value_for_mover"] = json!(o.eval_for_mover());
+    } else {
+        v["exact"] = json!(false);
+        v["eval"] = json!(o.eval);
+        v["eval_for_mover"] = json!(o.eval_for_mover());
+        v["depth"] = json!(o.depth);
+        v["lower"] = json!(o.lower);
+        v["upper"] = json!(o.upper);
+    }
+    v
+}
+
+/// The answer of `kalah openings --time --json`: every turn ([`timed_turn_json`]) best
+/// first, the best turn, whether every turn is `exact`, the nodes and the `seconds`, the
+/// rules and the position (as `kalah openings --json`).
+pub fn timed_json(game: &Game, pos: &Position, list: &[TimedOpening], seconds: f64) -> Value {
+    let h = game.houses();
+    let turns: Vec<_> = list.iter().map(|o| timed_turn_json(h, o)).collect();
+    json!({
+        "turns": turns,
+        "best_turn": list[0].step.turn.notation(h),
+        "exact": list.iter().all(TimedOpening::is_exact),
+        "nodes": list.iter().map(|o| o.nodes).sum::<u64>(),
+        "seconds": seconds,
+        "rules": game.rules().to_string(),
+        "position": pos.to_string(),
+        "side_to_move": pos.side_to_move().to_string(),
+    })
+}
+
+/// The answer of `kalah openings --time --csv`: a header, then one row a turn (turn,
+/// exact, eval, lower, upper, depth, eval_for_mover, position_after, pv with its turns
+/// separated by spaces); `eval` is the exact value where `exact` is true.
+pub fn timed_csv(houses: usize, list: &[TimedOpening]) -> String {
+    let mut text =
+        String::from("turn,exact,eval,lower,upper,depth,eval_for_mover,position_after,pv\n");
+    for o in list {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            o.step.turn.notation(houses),
+            o.is_exact(),
+            o.eval,
+            o.lower,
+            o.upper,
+            o.depth,
+            o.eval_for_mover(),
             csv_field(&o.step.after.to_string()),
             write_line(houses, &o.pv).join(" ")
         ));

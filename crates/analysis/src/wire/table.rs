@@ -10,7 +10,24 @@ use kalah_core::{notation, Game, Position, Rules, CLOCKWISE};
 use serde_json::{json, Value};
 
 use super::{field, int_field, read_position, read_rules, text_field, FormatError};
-use crate::export::Entry;
+
+/// One position of the table: what [`crate::export`] makes and the table's JSON and CSV
+/// write and read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position (its side to move included).
+    pub position: Position,
+    /// The fewest complete turns from the start that reach it.
+    pub turns: u32,
+    /// Its exact value from South.
+    pub value: i32,
+    /// Every legal sowing of the player to move (0-based house from that player's left,
+    /// in bin order) with the value from South of the position it leads to.
+    pub moves: Vec<(usize, i32)>,
+    /// The best sowing for the player to move (the first in bin order among equals);
+    /// `None` when the game is over.
+    pub best: Option<usize>,
+}
 
 /// The line that states what the values mean, in the JSON header.
 const VALUES: &str = "from South: final South store minus North store under perfect play";

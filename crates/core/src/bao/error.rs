@@ -58,6 +58,8 @@ pub enum BaoError {
     },
     /// A move that is not among the legal moves of the position.
     Illegal(BaoMove),
+    /// Rules not written as `Bao(N,S)`.
+    RulesSyntax(String),
     /// A position for another board than the one asked for.
     WrongBoard {
         /// Pits a row of the position.
@@ -108,6 +110,11 @@ impl fmt::Display for BaoError {
                 write!(f, "'{text}': pits are numbered 1 to {pits}")
             }
             BaoError::Illegal(mv) => write!(f, "{mv} is not a legal move here"),
+            BaoError::RulesSyntax(t) => write!(
+                f,
+                "'{t}' is not Bao's rules: write Bao(N,S), N pits a row (3 to {MAX_PITS}) and \
+                 S seeds a pit, e.g. Bao(8,2)"
+            ),
             BaoError::WrongBoard { found, expected } => write!(
                 f,
                 "the position has {found} pits a row, the board {expected}"

@@ -30,10 +30,15 @@ mod sow;
 
 pub use error::BaoError;
 pub use perft::{divide, perft};
-pub use position::{BaoPosition, MAX_PITS, MAX_SEEDS};
+pub use position::BaoPosition;
 pub use sow::{BaoChild, BaoLegal, MAX_CANDIDATES};
 
 use crate::Side;
+
+/// The most pits a row (N).
+pub const MAX_PITS: usize = 8;
+/// The most seeds a position may hold (a pit count is a byte).
+pub const MAX_SEEDS: usize = 255;
 
 /// The sowing direction of R1.4: clockwise (`+`) runs along the owner's front row from pit
 /// 1 to pit N and back along the back row; anticlockwise (`-`) is the reverse.

@@ -5,7 +5,35 @@ use std::str::FromStr;
 
 use crate::Side;
 
-use super::{BaoError, BaoMove, BaoPosition, Dir, Row};
+use super::{BaoError, BaoMove, BaoPosition, BaoRules, Dir, Row};
+
+impl fmt::Display for BaoRules {
+    /// `Bao(N,S)`: N pits a row and S seeds a pit at the start, as [`Rules`](crate::Rules)
+    /// writes `Kalah(6,4)`; the standard board is `Bao(8,2)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bao({},{})", self.pits(), self.seeds())
+    }
+}
+
+impl FromStr for BaoRules {
+    type Err = BaoError;
+
+    /// Reads what [`BaoRules`]'s `Display` writes, `Bao(N,S)` (the name in any case,
+    /// spaces allowed around the numbers), and validates it ([`BaoRules::new`]).
+    fn from_str(s: &str) -> Result<BaoRules, BaoError> {
+        let bad = || BaoError::RulesSyntax(s.to_string());
+        let (title, board) = s.trim().split_once('(').ok_or_else(bad)?;
+        let board = board.strip_suffix(')').ok_or_else(bad)?;
+        let (pits, seeds) = board.split_once(',').ok_or_else(bad)?;
+        if !title.trim().eq_ignore_ascii_case("bao") {
+            return Err(bad());
+        }
+        match (pits.trim().parse(), seeds.trim().parse()) {
+            (Ok(pits), Ok(seeds)) => BaoRules::new(pits, seeds),
+            _ => Err(bad()),
+        }
+    }
+}
 
 impl fmt::Display for BaoMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -160,5 +188,49 @@ impl FromStr for BaoPosition {
             },
             other => other,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bao::MAX_PITS;
+
+    #[test]
+    fn bao_rules_round_trip_through_their_notation() {
+        assert_eq!(BaoRules::standard().to_string(), "Bao(8,2)");
+        for pits in 3..=MAX_PITS {
+            for seeds in 1..=8 {
+                let Ok(rules) = BaoRules::new(pits, seeds) else {
+                    continue;
+                };
+                assert_eq!(rules.to_string().parse::<BaoRules>(), Ok(rules));
+            }
+        }
+        assert_eq!(" bao( 4 , 3 ) ".parse(), BaoRules::new(4, 3));
+    }
+
+    #[test]
+    fn bao_rules_notation_refuses_other_text_and_boards() {
+        for bad in [
+            "",
+            "Bao",
+            "Bao(8)",
+            "Bao(8,2",
+            "Kalah(8,2)",
+            "Bao(x,2)",
+            "bao 4x8",
+        ] {
+            assert_eq!(
+                bad.parse::<BaoRules>(),
+                Err(BaoError::RulesSyntax(bad.to_string())),
+                "{bad}"
+            );
+        }
+        assert_eq!("Bao(9,2)".parse::<BaoRules>(), Err(BaoError::Pits(9)));
+        assert!(matches!(
+            "Bao(8,0)".parse::<BaoRules>(),
+            Err(BaoError::Seeds { .. })
+        ));
     }
 }

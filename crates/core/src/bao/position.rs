@@ -3,12 +3,8 @@
 use crate::key::mix;
 use crate::Side;
 
-use super::{Dir, Row};
+use super::{Dir, Row, MAX_PITS, MAX_SEEDS};
 
-/// The most pits a row (N).
-pub const MAX_PITS: usize = 8;
-/// The most seeds a position may hold (a pit count is a byte).
-pub const MAX_SEEDS: usize = 255;
 /// Lanes of one player's loop.
 pub(crate) const LOOP: usize = 2 * MAX_PITS;
 

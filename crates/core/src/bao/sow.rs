@@ -3,8 +3,8 @@
 
 use crate::Side;
 
-use super::position::{step, BaoPosition, LOOP, MAX_PITS};
-use super::{BaoError, BaoMove, Dir};
+use super::position::{step, BaoPosition, LOOP};
+use super::{BaoError, BaoMove, Dir, MAX_PITS};
 
 /// The most candidates a position has: 2N pits, two directions each (R3.1).
 pub const MAX_CANDIDATES: usize = 4 * MAX_PITS;

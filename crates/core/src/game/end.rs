@@ -2,6 +2,7 @@
 //! leftovers after a sowing, the early stop, and the settling of a hand-entered position.
 
 use super::{Game, RowSowing};
+use crate::error::PositionError;
 use crate::position::Position;
 use crate::rules::{End, Leftovers};
 
@@ -48,15 +49,15 @@ impl Game {
     /// end-of-game rule to it, so that a hand-entered position whose game is already over
     /// (an empty row under `end=row-empty`, a stuck mover, a majority with early stop)
     /// becomes the finished position.
-    pub fn settle(&self, pos: Position) -> Result<Position, crate::PositionError> {
+    pub fn settle(&self, pos: Position) -> Result<Position, PositionError> {
         if pos.houses as usize != self.h {
-            return Err(crate::PositionError::WrongBoard {
+            return Err(PositionError::WrongBoard {
                 houses: pos.houses as usize,
                 expected: self.h,
             });
         }
         if pos.total as usize > self.capacity() {
-            return Err(crate::PositionError::TooManySeeds {
+            return Err(PositionError::TooManySeeds {
                 seeds: pos.total as usize,
                 capacity: self.capacity(),
             });

@@ -5,7 +5,7 @@
 //! Kalah: a constant number of word operations), [`relay`] (Nigerian Kalah: a few per relay
 //! step), [`cycle`] (Ethiopian Kalah and Oware: seed by seed on a cycle of places, then the
 //! family's capture). What they share, the end of the game, is in [`end`]; the legal moves
-//! and their errors in [`moves`].
+//! in [`moves`] (their errors are `crate::error`'s).
 
 use crate::position::{Position, Side};
 use crate::rules::{Family, Rules, RulesError, MAX_HOUSES};
@@ -15,8 +15,6 @@ mod end;
 mod laps;
 mod moves;
 mod relay;
-
-pub use moves::MoveError;
 
 use cycle::Cycles;
 use laps::Laps;

@@ -1,7 +1,8 @@
-//! The legal moves of a position and why a move is refused: the checks at the boundary,
-//! before the unchecked sowing.
+//! The legal moves of a position and the checks at the boundary, before the unchecked
+//! sowing (why a move is refused: [`MoveError`]).
 
 use super::{Game, Sowing, CLOCKWISE};
+use crate::error::MoveError;
 use crate::position::{Moves, Position};
 use crate::rules::Family;
 
@@ -58,69 +59,3 @@ impl Game {
         Ok(self.sow(pos, house))
     }
 }
-
-/// Why a move was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// The game is already over.
-    GameOver,
-    /// There is no such house.
-    NoSuchHouse {
-        /// 0-based house of the mover.
-        house: usize,
-        /// Houses per side.
-        houses: usize,
-    },
-    /// The house holds no seeds.
-    EmptyHouse {
-        /// 0-based house of the mover.
-        house: usize,
-    },
-    /// A clockwise sowing in a family that sows one way only.
-    NoDirection(Family),
-    /// Ethiopian Kalah: the house holds a single seed.
-    SingleSeed {
-        /// 0-based house of the mover.
-        house: usize,
-    },
-    /// Oware: the opponent has no seeds and this sowing gives them none.
-    MustFeed {
-        /// 0-based house of the mover.
-        house: usize,
-    },
-}
-
-impl std::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MoveError::GameOver => write!(f, "the game is over: no move can be played"),
-            MoveError::NoSuchHouse { house, houses } => {
-                write!(
-                    f,
-                    "house {} does not exist: each side has {houses} houses",
-                    house + 1
-                )
-            }
-            MoveError::EmptyHouse { house } => {
-                write!(f, "house {} of the mover is empty", house + 1)
-            }
-            MoveError::NoDirection(family) => write!(
-                f,
-                "{} sows counter-clockwise only: leave out the '<'",
-                family.long_title()
-            ),
-            MoveError::SingleSeed { house } => write!(
-                f,
-                "house {} of the mover holds a single seed, which Ethiopian Kalah does not sow",
-                house + 1
-            ),
-            MoveError::MustFeed { house } => write!(
-                f,
-                "the opponent has no seeds and sowing house {} gives them none: the mover must feed them",
-                house + 1
-            ),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}

@@ -9,7 +9,7 @@ use kalah_core::{Game, Position};
 
 use super::table::{blank, Kind, Slot, Table};
 use super::tick::Ticker;
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 use crate::eval::Evaluation;
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).

@@ -10,7 +10,7 @@ use super::level::solve_level;
 use super::pipeline::{Index, NewLevels};
 use super::values::Values;
 use super::{held, moves, RetroProgress, RetroStop};
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 
 /// The positions reachable from the positions solved so far, as a bitmap over the
 /// combinatorial ranks of the boards (the ranks are ordered by seeds in the houses, so

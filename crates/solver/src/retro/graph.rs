@@ -13,7 +13,7 @@ use super::level::{level_ranges, solve_level};
 use super::pipeline::{Index, NewLevels};
 use super::values::Values;
 use super::{held, key, moves, position, Key, RetroProgress, RetroStop};
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 
 /// A hasher for [`Key`]s: a fast mix, keys being well spread already.
 #[derive(Default)]

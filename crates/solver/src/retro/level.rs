@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::values::{Values, INF};
 use super::{held, moves};
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 
 /// Nodes of a level prepared at a time (bounds the memory of the moves before they are
 /// packed).

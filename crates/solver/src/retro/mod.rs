@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position, Side};
 
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 use crate::line::Turn;
 use crate::os;
 use dense::Dense;
@@ -175,10 +175,10 @@ impl Retro {
     }
 
     /// This solver with the finished database `db` of the game (built by the cycle rule,
-    /// [`crate::cyclic_db`]) as the exits of its graphs: a position `db` holds is valued
+    /// [`crate::db::cyclic_db`]) as the exits of its graphs: a position `db` holds is valued
     /// from it and its moves are not followed, so a solve finds and sweeps only the
     /// levels above the database. Its principal variations go on from such a position by
-    /// [`crate::cyclic_db::answer`] and are replayed; where one does not reach the value,
+    /// [`crate::db::cyclic_db::answer`] and are replayed; where one does not reach the value,
     /// the position is solved again without the database.
     pub fn with_exits(mut self, db: Arc<Egdb>) -> Retro {
         self.exits = Some(db);

@@ -9,7 +9,7 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 
 use super::{RetroProgress, RetroStop};
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 
 /// An index of the game graph: the positions solved so far, numbered so that each level
 /// is a range of nodes ([`super::graph::Graph`], [`super::dense::Dense`]).

@@ -5,7 +5,7 @@ use kalah_core::{Game, Position};
 
 use super::values::{stamp, Values};
 use super::{held, moves};
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
 use crate::line::{push_sowing, push_turn, Turn};
 
 /// A principal variation from `root` (solved): at each position a move that keeps the
@@ -17,7 +17,7 @@ use crate::line::{push_sowing, push_turn, Turn};
 /// to a child whose `lo` did: the stamps fall strictly along the line inside a level, so
 /// it leaves the level (every move out of it is progress) and reaches the end. A move into
 /// a position that `exits` holds leaves the level too; the line goes on from there by
-/// [`crate::cyclic_db::answer`] (and ends there where that finds none).
+/// [`crate::db::cyclic_db::answer`] (and ends there where that finds none).
 pub(super) fn principal_variation(
     game: &Game,
     values: &Values,
@@ -59,7 +59,7 @@ pub(super) fn principal_variation(
         let Some((_, m, c)) = best else { break };
         push_sowing(&mut pv, pos.side_to_move(), m);
         if let (Some(db), Some(_)) = (exits, held(exits, &c)) {
-            if let Some((_, tail)) = crate::cyclic_db::answer(game, db, &c) {
+            if let Some((_, tail)) = crate::db::cyclic_db::answer(game, |p| db.probe(p), &c) {
                 tail.into_iter().for_each(|t| push_turn(&mut pv, t));
             }
             break;

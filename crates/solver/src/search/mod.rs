@@ -26,8 +26,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use kalah_core::{Game, Position};
 
 use crate::config::Config;
+use crate::db::lookup::Lookup;
 use crate::eval::Evaluation;
-use crate::lookup::Lookup;
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use moves::{Kid, MoveList};
 pub(crate) use probe::DEEPENING_HINT_REACH;

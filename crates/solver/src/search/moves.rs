@@ -48,7 +48,7 @@ pub(super) struct Kid {
     pub(super) tabled: bool,
     /// The child's table key where it uses the table, else 0.
     pub(super) key: u64,
-    /// The index of the child's database entry ([`crate::lookup::Lookup::index`])
+    /// The index of the child's database entry ([`crate::db::lookup::Lookup::index`])
     /// where the database holds it and its game is not over, else 0.
     pub(super) db_index: u64,
     /// The child's score for the parent's mover, where it needs no search: exact (the game

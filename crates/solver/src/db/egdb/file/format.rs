@@ -9,7 +9,7 @@ use kalah_core::{mix, Capture, End, Family, GrandSlam, Leftovers, Rules};
 use rayon::prelude::*;
 
 use super::io_error;
-use crate::egdb::{Egdb, EgdbError, MAX_SEEDS};
+use crate::db::egdb::{Egdb, EgdbError, MAX_SEEDS};
 
 /// The magic bytes that open every database file.
 pub const MAGIC: [u8; 8] = *b"KALAHEDB";

@@ -10,8 +10,8 @@
 
 use kalah_core::{Game, Position};
 
-use crate::egdb::Egdb;
-use crate::stopdb::StopDb;
+use crate::db::egdb::Egdb;
+use crate::db::stopdb::StopDb;
 
 /// The endgame database a search reads (a small `Copy` handle; no dynamic dispatch).
 #[derive(Clone, Copy)]

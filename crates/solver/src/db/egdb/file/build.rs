@@ -1,6 +1,6 @@
 //! Writing database files: [`Egdb::save`], and the build to a file that survives
 //! interruption ([`Egdb::build_file`]), with the memory and disk space it needs checked
-//! up front ([`Requirements`]).
+//! up front ([`Requirements`](super::Requirements)).
 //!
 //! **Writing.** A build writes to `FILE.partial`: after each level it appends the
 //! level's bytes, flushes them to disk, then rewrites the header with the new level
@@ -23,82 +23,11 @@ use super::format::{
 };
 use super::io_error;
 use super::load::read_parallel;
-use crate::egdb::{Egdb, EgdbError, MAX_SEEDS};
-use crate::os::{available_disk, available_memory};
+use super::requirements::Requirements;
+use crate::db::egdb::{Egdb, EgdbError};
 
 /// The bytes [`Egdb::save_cancellable`] writes between two looks at its cancel flag.
 const SAVE_BLOCK: usize = 16 << 20;
-
-/// What building (or loading) a database of `K` seeds on `H` houses takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Requirements {
-    /// Entries (boards with at most `K` seeds), one byte each.
-    pub entries: u64,
-    /// Bytes of memory for the values.
-    pub memory: u64,
-    /// Bytes of the finished file.
-    pub disk: u64,
-}
-
-impl Requirements {
-    /// The requirements of a database of `max_seeds` seeds on `houses` houses per side.
-    pub fn of(houses: usize, max_seeds: usize) -> Result<Requirements, EgdbError> {
-        if max_seeds > MAX_SEEDS {
-            return Err(EgdbError::TooManySeeds {
-                seeds: max_seeds,
-                limit: MAX_SEEDS,
-            });
-        }
-        let entries = Egdb::entries(houses, max_seeds);
-        if entries > (isize::MAX as u128).min(u64::MAX as u128 / 2) {
-            return Err(EgdbError::NotEnoughMemory {
-                needed: u64::MAX,
-                available: available_memory().unwrap_or(0),
-            });
-        }
-        let entries = entries as u64;
-        Ok(Requirements {
-            entries,
-            memory: entries,
-            disk: HEADER + entries,
-        })
-    }
-
-    /// Refuses when the memory the values need is not available now.
-    pub fn check_memory(&self) -> Result<(), EgdbError> {
-        match available_memory() {
-            Some(available) if self.memory > available => Err(EgdbError::NotEnoughMemory {
-                needed: self.memory,
-                available,
-            }),
-            _ => Ok(()),
-        }
-    }
-
-    /// Refuses when the file system of `path` has less than `needed` bytes free.
-    pub fn check_disk(path: &Path, needed: u64) -> Result<(), EgdbError> {
-        match available_disk(path) {
-            Some(available) if needed > available => Err(EgdbError::NotEnoughDisk {
-                path: path.display().to_string(),
-                needed,
-                available,
-            }),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// The size in words: `52.0 M positions, 49.6 MiB` (the positions and the file's bytes).
-impl std::fmt::Display for Requirements {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{:.1} M positions, {:.1} MiB",
-            self.entries as f64 / 1e6,
-            self.disk as f64 / (1u64 << 20) as f64
-        )
-    }
-}
 
 /// The path of the unfinished file of a build to `path`: `path` with `.partial` added.
 pub fn partial_path(path: &Path) -> PathBuf {
@@ -272,14 +201,14 @@ impl Egdb {
     }
 
     /// [`Egdb::build_cancellable`] (in memory) that keeps its work for a later build to
-    /// `path` (the database cache's file, [`crate::cache::Cache::path_for`]): it goes on
+    /// `path` (the database cache's file, [`crate::db::cache::Cache::path_for`]): it goes on
     /// from the levels of `path.partial` where an interrupted build left one for these
     /// rules that passes its checks (any other is passed over, and replaced by the next
     /// interrupted build), and when `cancel` stops it, the levels finished by then are
     /// written to `path.partial` (through a temporary of this process, `.NAME.PID.tmp`,
     /// and a rename, so that a kill never leaves half of one) before
     /// [`EgdbError::Cancelled`] is returned. `path` itself is not written: the caller
-    /// keeps the finished database ([`crate::cache::Cache::keep`]) and removes
+    /// keeps the finished database ([`crate::db::cache::Cache::keep`]) and removes
     /// `path.partial`. Returns the database and the levels read back.
     pub fn build_resumable(
         game: &Game,
@@ -367,8 +296,8 @@ impl Egdb {
                 path: format!(
                     "{name} (left by an interrupted build; remove it or build to another file)"
                 ),
-                built: crate::egdb::describe(&old.rules),
-                wanted: crate::egdb::describe(game.rules()),
+                built: crate::db::egdb::describe(&old.rules),
+                wanted: crate::db::egdb::describe(game.rules()),
             });
         }
         if old.levels > max_seeds + 1 {

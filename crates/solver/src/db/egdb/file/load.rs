@@ -8,8 +8,9 @@ use kalah_core::{Game, Ranker};
 use rayon::prelude::*;
 
 use super::format::{checksum, checksum_seed, read_header, read_info, HEADER};
-use super::{io_error, Requirements};
-use crate::egdb::{store::Bytes, Egdb, EgdbError};
+use super::io_error;
+use super::requirements::Requirements;
+use crate::db::egdb::{store::Bytes, Egdb, EgdbError};
 
 /// Entries checked against their children on load.
 const SPOT_CHECKS: u64 = 4096;
@@ -42,8 +43,9 @@ pub fn candidates(
         .filter(|p| p.extension().is_some_and(|x| x == "egdb") && super::is_regular(p))
         .filter_map(|p| {
             let info = read_info(&p).ok()?;
-            (info.levels == info.max_seeds + 1 && crate::egdb::serves(&info.rules, game.rules()))
-                .then_some((info.max_seeds, p))
+            (info.levels == info.max_seeds + 1
+                && crate::db::egdb::serves(&info.rules, game.rules()))
+            .then_some((info.max_seeds, p))
         })
         .collect();
     found.sort();
@@ -155,7 +157,7 @@ impl Egdb {
                 why: format!("{len} bytes, the header says {}", info.file_size()),
             });
         }
-        let game = crate::egdb::widest_game(&info.rules).map_err(|e| EgdbError::Corrupt {
+        let game = crate::db::egdb::widest_game(&info.rules).map_err(|e| EgdbError::Corrupt {
             path: name.clone(),
             why: format!("impossible rules in the header: {e}"),
         })?;

@@ -19,8 +19,8 @@ use std::sync::atomic::AtomicBool;
 
 use kalah_core::{Game, Rules};
 
-use crate::egdb::file::{self, FileInfo, Requirements};
-use crate::egdb::{Egdb, EgdbError};
+use crate::db::egdb::file::{self, FileInfo, Requirements};
+use crate::db::egdb::{Egdb, EgdbError};
 use crate::env::Environment;
 
 pub use crate::env::{CACHE_MAX_VAR, CACHE_VAR};
@@ -166,7 +166,7 @@ impl Cache {
 
     /// The name a database for `rules` with `max_seeds` seeds has here.
     pub fn path_for(&self, rules: &Rules, max_seeds: usize) -> PathBuf {
-        let rules = crate::egdb::describe(rules).replace([' ', '='], "-");
+        let rules = crate::db::egdb::describe(rules).replace([' ', '='], "-");
         self.dir.join(format!("{rules}-{max_seeds}.egdb"))
     }
 
@@ -221,7 +221,7 @@ impl Cache {
             .into_iter()
             .filter(|f| {
                 f.info.as_ref().is_ok_and(|i| {
-                    crate::egdb::serves(&i.rules, db.rules()) && i.max_seeds < db.max_seeds()
+                    crate::db::egdb::serves(&i.rules, db.rules()) && i.max_seeds < db.max_seeds()
                 })
             })
             .collect();

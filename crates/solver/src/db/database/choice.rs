@@ -7,8 +7,8 @@ use kalah_core::Game;
 
 use super::budget::egdb_seeds_for;
 use super::Database;
-use crate::cache::Cache;
-use crate::egdb::{self, file, EgdbError};
+use crate::db::cache::Cache;
+use crate::db::egdb::{self, file, EgdbError};
 
 /// A [`Database`] made definite for some work: what to build or load, and how many seeds
 /// it holds.

@@ -10,13 +10,13 @@ mod open;
 
 use std::path::PathBuf;
 
-use crate::cache::{Cache, CacheMaxError};
+use crate::db::cache::{Cache, CacheMaxError};
 use crate::env::Environment;
 
 pub(crate) use budget::{egdb_seeds_for, work_seeds};
 pub(crate) use choice::Chosen;
 pub use open::CacheReport;
-pub(crate) use open::Databases;
+pub(crate) use open::{Databases, OpenError};
 
 pub use crate::env::EGDB_PATH_VAR;
 
@@ -43,7 +43,7 @@ pub enum Database {
     /// [`Database::BestIn`]).
     File(PathBuf),
     /// Loaded from the best file in `dir` for positions with at most `seeds` seeds in the
-    /// houses ([`crate::egdb::file::candidates`]), past any that turns out damaged when loaded
+    /// houses ([`crate::db::egdb::file::candidates`]), past any that turns out damaged when loaded
     /// ([`crate::Solver::skipped_files`]). [`Database::File`] with a directory, and
     /// [`Database::Auto`], choose it.
     BestIn {

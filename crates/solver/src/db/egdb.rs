@@ -14,7 +14,7 @@
 //! children of the margin the sowing banked plus (after an extra turn) or minus (after a
 //! passed turn) the child's entry. In the families whose positions repeat (Oware, and
 //! Ethiopian Kalah in memory) a level also moves inside itself, and is solved by the cycle
-//! rule ([`crate::cyclic_db`]); their values depend on the grand slam rule too.
+//! rule ([`crate::db::cyclic_db`]); their values depend on the grand slam rule too.
 //!
 //! The file format, the resumable build to a file, and loading are in [`file`](mod@file).
 
@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicI8, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Ranker, RowSowing, Rules, Side, MAX_HOUSES};
 
-use crate::levels;
+use crate::db::levels;
 
 pub use file::{FileInfo, Requirements, Residence};
 pub use inspect::{inspect, probe_file, Inspection, ProbeError, Probed, Sowing};
@@ -245,7 +245,7 @@ pub struct Egdb {
     complete: usize,
     /// The file it was loaded from (`None` when built in memory).
     path: Option<std::path::PathBuf>,
-    /// Sweeps made by the last level built by the cycle rule ([`crate::cyclic_db`]).
+    /// Sweeps made by the last level built by the cycle rule ([`crate::db::cyclic_db`]).
     sweeps: u32,
 }
 
@@ -287,7 +287,7 @@ impl Egdb {
             return Err(EgdbError::EarlyStop);
         }
         let limit = match rules.family.is_cyclic() {
-            true => game.capacity().min(crate::cyclic_db::MAX_SEEDS),
+            true => game.capacity().min(crate::db::cyclic_db::MAX_SEEDS),
             false => game.capacity().min(MAX_SEEDS),
         };
         if max_seeds > limit {
@@ -371,9 +371,10 @@ impl Egdb {
         match game.rules().family.is_cyclic() {
             true => {
                 let (ranker, values) = (&self.ranker, &self.values);
-                self.sweeps =
-                    crate::cyclic_db::build_level(game, ranker, values, level, cancel, progress)
-                        .map_err(|levels::Cancelled| EgdbError::Cancelled)?;
+                self.sweeps = crate::db::cyclic_db::build_level(
+                    game, ranker, values, level, cancel, progress,
+                )
+                .map_err(|levels::Cancelled| EgdbError::Cancelled)?;
             }
             false => levels::build_level::<Egdb, BATCH>(self, game, level, cancel, progress)
                 .map_err(|levels::Cancelled| EgdbError::Cancelled)?,
@@ -526,7 +527,7 @@ impl Egdb {
 /// Boards expanded together in a build before their children are read.
 const BATCH: usize = 24;
 
-/// A board of a build batch (see [`crate::levels`]): its children (rank, what the sowing
+/// A board of a build batch (see [`crate::db::levels`]): its children (rank, what the sowing
 /// banked for the board's mover, and whether the turn passed: bit `i` of `passed`; a
 /// child whose game ended is the empty board, whose entry is 0), or in `best` the board's
 /// value where its own game is already over.

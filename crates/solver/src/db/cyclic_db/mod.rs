@@ -1,5 +1,5 @@
 //! Endgame databases of the families whose positions repeat (Oware, Ethiopian Kalah): one
-//! level of an [`Egdb`](crate::egdb::Egdb) solved by the cycle rule of `docs/cyclic.md`.
+//! level of an [`Egdb`](crate::db::egdb::Egdb) solved by the cycle rule of `docs/cyclic.md`.
 //!
 //! **Levels.** The boards with `n` seeds in the houses are one range of ranks
 //! ([`Ranker::level_start`]). A sowing never adds seeds to the houses, and a sowing that
@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU16, AtomicU64, Ordering::Re
 use kalah_core::{Game, Position, Ranker, Side, MAX_HOUSES};
 use rayon::prelude::*;
 
-use crate::levels::Cancelled;
+use crate::db::levels::Cancelled;
 use crate::pages::Block;
 
 /// The bound standing for +∞ (−∞ is its negation): beyond every value of a board of at

@@ -1,5 +1,6 @@
 //! Endgame database files: the format and its checksum (`format`), loading with
-//! verification (`load`), and saving and the build that survives interruption (`build`).
+//! verification (`load`), saving and the build that survives interruption (`build`), and
+//! the memory and disk space those take (`requirements`).
 //! The memory and disk probes the size checks use are in the crate's `os` module.
 //!
 //! **Format** (version 1, little-endian), a 64-byte header then the values:
@@ -42,15 +43,17 @@
 mod build;
 mod format;
 mod load;
+mod requirements;
 
 use std::path::Path;
 
 use super::EgdbError;
 
 pub use crate::os::{available_disk, available_memory};
-pub use build::{partial_path, Requirements};
+pub use build::partial_path;
 pub use format::{read_info, FileInfo, HEADER, MAGIC, VERSION};
 pub use load::{candidates, find_in, Residence};
+pub use requirements::Requirements;
 
 /// The error of a failed read or write of `path`.
 fn io_error(path: &Path) -> impl Fn(std::io::Error) -> EgdbError + '_ {

@@ -1,5 +1,5 @@
-//! The level-by-level build shared by the endgame databases ([`crate::egdb`] and
-//! [`crate::stopdb`]): which boards are computed when, how their children are found and
+//! The level-by-level build shared by the endgame databases ([`crate::db::egdb`] and
+//! [`crate::db::stopdb`]): which boards are computed when, how their children are found and
 //! ranked, and how the work is shared out between the threads. What differs between the
 //! databases (where a board's entries lie, how they are valued from its children's) is an
 //! [`Entries`], which the build is monomorphised over.

@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Ranker, RowSowing, Rules, MAX_HOUSES};
 
-use crate::egdb::store::Bytes;
-use crate::levels;
+use crate::db::egdb::store::Bytes;
+use crate::db::levels;
 
 /// The most seeds the database may hold: values (at most the seeds in the houses) fit a
 /// signed byte, and a board's entries (up to `MAX_SEEDS + 1`) a 64-entry array.

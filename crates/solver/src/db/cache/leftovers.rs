@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Cache;
-use crate::egdb::file::{self, FileInfo};
-use crate::egdb::EgdbError;
+use crate::db::egdb::file::{self, FileInfo};
+use crate::db::egdb::EgdbError;
 
 /// A file of the cache that is not a finished database.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub struct Cleared {
 }
 
 /// The process whose temporary `name` is, if it is one: `.NAME.egdb.PID.tmp` or
-/// `.NAME.egdb.PID.tmp.tmp` (see [`Cache::keep`] and [`crate::egdb::Egdb::save`]).
+/// `.NAME.egdb.PID.tmp.tmp` (see [`Cache::keep`] and [`crate::db::egdb::Egdb::save`]).
 fn temporary_pid(name: &str) -> Option<u32> {
     let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let rest = rest.strip_suffix(".tmp").unwrap_or(rest);
@@ -196,7 +196,7 @@ fn remove(path: &Path, bytes: u64, cleared: &mut Cleared) -> Result<(), EgdbErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::egdb::Egdb;
+    use crate::db::egdb::Egdb;
     use kalah_core::{Game, Rules};
 
     /// A fresh cache directory for one test, with a small database kept in it.

@@ -12,29 +12,35 @@
 
 use kalah_core::{Game, Position};
 
-use crate::egdb::Egdb;
 use crate::line::{push_sowing, replay, Turn};
 
 /// The most sowings a line from the database may take before it is given up.
 const MAX_LINE: usize = 4096;
 
 /// The value of `pos` for the player to move and a principal variation that replays to
-/// it, where `db` holds `pos` and every position of the line; `None` otherwise (the
-/// caller solves the graph).
-pub fn answer(game: &Game, db: &Egdb, pos: &Position) -> Option<(i32, Vec<Turn>)> {
-    let value = db.probe(pos)?;
+/// it, where the database `probe` reads (a finished file's
+/// [`Egdb::probe`](crate::db::egdb::Egdb::probe): the value for the mover, `None` where it
+/// holds no value) holds `pos` and every position of the line; `None` otherwise (the
+/// caller solves the graph). The database is read through `probe` alone: `egdb` builds
+/// its cyclic levels with this module, which imports nothing of `egdb` back.
+pub fn answer(
+    game: &Game,
+    probe: impl Fn(&Position) -> Option<i32>,
+    pos: &Position,
+) -> Option<(i32, Vec<Turn>)> {
+    let value = probe(pos)?;
     let mut pv: Vec<Turn> = Vec::new();
     let mut seen = std::collections::HashSet::from([*pos]);
     let mut p = *pos;
     let mut sowings = 0;
     while !p.is_over() {
-        let v = db.probe(&p)?;
+        let v = probe(&p)?;
         let level = p.seeds_in_houses();
         // (rank, move, child): 0 leaves the level, 1 a new position, 2 a repetition.
         let mut best: Option<(u8, usize, Position)> = None;
         for m in game.legal_moves(&p) {
             let (c, _) = game.sow(&p, m);
-            let cv = db.probe(&c)?;
+            let cv = probe(&c)?;
             let worth = match c.side_to_move() == p.side_to_move() {
                 true => cv,
                 false => -cv,

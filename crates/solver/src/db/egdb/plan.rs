@@ -51,7 +51,7 @@ impl FileBuild {
         // Refused here, by the flag's own limit, before the seeds per house raised for it
         // could fail as too many seeds per house.
         let most = match rules.family.is_cyclic() {
-            true => crate::cyclic_db::MAX_SEEDS,
+            true => crate::db::cyclic_db::MAX_SEEDS,
             false => super::MAX_SEEDS,
         };
         let limit = most.min(kalah_core::MAX_TOTAL_SEEDS / (2 * houses) * (2 * houses));

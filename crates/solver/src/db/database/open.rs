@@ -8,12 +8,31 @@ use std::sync::{Arc, OnceLock};
 use kalah_core::{Game, Position};
 
 use super::Database;
-use crate::cache::Cache;
-use crate::egdb::{self, file, Egdb, EgdbError, Residence};
-use crate::error::SolverError;
-use crate::lookup::Lookup;
+use crate::db::cache::Cache;
+use crate::db::egdb::{self, file, Egdb, EgdbError, Residence};
+use crate::db::lookup::Lookup;
+use crate::db::stopdb::StopDb;
 use crate::os;
-use crate::stopdb::StopDb;
+
+/// Why the databases of a solve could not be opened; the solver reports it as a
+/// [`SolverError`](crate::SolverError) (`DatabaseTooLarge`, `Database`), which takes it
+/// with `From` (the error types sit above the databases).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OpenError {
+    /// The database to build does not fit in the memory available.
+    TooLarge {
+        /// Its seeds.
+        seeds: usize,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes of memory available.
+        available: u64,
+        /// The most seeds of a database that fits.
+        largest: usize,
+    },
+    /// Any other reason a database could not be built, loaded or used.
+    Database(EgdbError),
+}
 
 /// The databases a search engine reads, opened once when the solver is made: the plain
 /// one, or under the early stop the one that reads the stores (one per parity of the
@@ -63,18 +82,18 @@ impl Databases {
         database: &Database,
         residence: Residence,
         cancel: &AtomicBool,
-    ) -> Result<Databases, SolverError> {
-        let definite = database.for_solver(game)?;
+    ) -> Result<Databases, OpenError> {
+        let definite = database.for_solver(game).map_err(OpenError::Database)?;
         open_definite(game, &definite, residence, cancel).map_err(|e| match (e, &definite) {
             (EgdbError::NotEnoughMemory { needed, available }, Database::Build(k)) => {
-                SolverError::DatabaseTooLarge {
+                OpenError::TooLarge {
                     seeds: *k,
                     needed,
                     available,
                     largest: largest_fitting(game, *k, available),
                 }
             }
-            (e, _) => SolverError::Database(e),
+            (e, _) => OpenError::Database(e),
         })
     }
 

@@ -5,9 +5,9 @@
 
 use kalah_core::{Capture, Family, Game};
 
-use crate::egdb::Egdb;
+use crate::db::egdb::Egdb;
+use crate::db::stopdb::StopDb;
 use crate::os;
-use crate::stopdb::StopDb;
 
 /// The seeds of a Kalah position whose search is about as large as that of a position of
 /// `game` with `seeds` seeds in the houses, for the defaults that grow with the work
