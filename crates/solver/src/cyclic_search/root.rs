@@ -40,6 +40,9 @@ pub(super) struct RootState {
     pub(super) lo: i32,
     pub(super) hi: i32,
     exact_pv: Option<Vec<Turn>>,
+    /// The retrograde solver could not give the line of a value the search proved
+    /// ([`RootState::complete_line`]): it is not asked again.
+    no_line: bool,
     pub(super) nodes: u64,
     start: Instant,
 }
@@ -73,6 +76,7 @@ impl RootState {
             lo,
             hi,
             exact_pv: None,
+            no_line: false,
             nodes: 0,
             start,
         }
@@ -124,17 +128,24 @@ impl RootState {
 
     /// Where the search closed the proven interval by itself, the line that replays to
     /// the value from the retrograde solver ([`super::step::exact_line`], beyond the
-    /// analysis's limits: an exact answer must replay); nothing where the line is known or
-    /// the interval open.
+    /// analysis's limits: an exact answer must replay), or where its graph is too large,
+    /// an interval one wider; nothing where the line is known or the interval open.
     pub(super) fn complete_line(&mut self, game: &Game, cancel: &AtomicBool) {
         if self.lo != self.hi || self.exact_pv.is_some() {
             return;
         }
-        let children: Vec<Position> = self.turns.iter().map(|t| t.child).collect();
-        if let Some(exact) = super::step::exact_line(game, &self.pos, cancel, &children) {
-            debug_assert_eq!(exact.value, self.lo);
-            self.set_exact(exact);
+        if !self.no_line {
+            let children: Vec<Position> = self.turns.iter().map(|t| t.child).collect();
+            if let Some(exact) = super::step::exact_line(game, &self.pos, cancel, &children) {
+                debug_assert_eq!(exact.value, self.lo);
+                self.set_exact(exact);
+                return;
+            }
+            self.no_line = true;
         }
+        // No line to show: the answer claims one seed less than was proved (a true
+        // interval, never an exact value without a line that replays to it).
+        self.hi = self.lo + 1;
     }
 
     /// Makes the analysis exact with the retrograde step's answer.

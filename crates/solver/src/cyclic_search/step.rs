@@ -40,11 +40,14 @@ pub(super) fn retro_memory(game: &Game, pos: &Position, limits: &Limits) -> u64 
     }
 }
 
+/// The most positions of the graph [`exact_line`] builds: a few tenths of a second.
+const EXACT_LINE_POSITIONS: u64 = 500_000;
+
 /// The exact answer of the retrograde solver on `pos`, run to its end on this thread, for
 /// an analysis whose search closed the proven interval by itself: the value is known, the
 /// line that replays to it is not. The graph gets every board with the seeds of `pos` in
-/// the houses (the search's proof says it is small) up to a quarter of the memory
-/// available; `None` where that does not fit or `cancel` is set.
+/// the houses, up to [`EXACT_LINE_POSITIONS`] and a quarter of the memory available;
+/// `None` where the reachable positions do not fit or `cancel` is set.
 pub(super) fn exact_line(
     game: &Game,
     pos: &Position,
@@ -52,7 +55,7 @@ pub(super) fn exact_line(
     children: &[Position],
 ) -> Option<RetroExact> {
     let available = crate::os::available_memory().unwrap_or(4 << 30);
-    let fits = (available / 4).min(2 << 30) / BYTES_PER_POSITION;
+    let fits = ((available / 4).min(2 << 30) / BYTES_PER_POSITION).min(EXACT_LINE_POSITIONS);
     let lanes = 2 * game.houses() as u64;
     let boards = kalah_core::binomial(pos.seeds_in_houses() as u64 + lanes, lanes);
     let positions = u64::try_from(boards).unwrap_or(u64::MAX).min(fits);
