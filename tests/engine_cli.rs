@@ -119,7 +119,7 @@ fn hello_names_the_engine_its_protocol_and_options() {
     assert!(lines[0].starts_with("id name kalah "), "{lines:?}");
     assert!(lines.contains(&"protocol 1".to_string()), "{lines:?}");
     assert!(
-        lines.contains(&"option evaluation store".to_string()),
+        lines.contains(&"option evaluation default".to_string()),
         "{lines:?}"
     );
     e.send("isready");

@@ -33,11 +33,12 @@ use crate::solving::SolverArgs;
 /// Example: `printf 'position start\ngo depth 8\n' | kalah engine --houses 4 --seeds 3`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The leaf evaluation of the depth-limited searches: `store` (the store difference),
-    /// `fitted` (fitted for the rules, docs/evaluation.md; on Kalah(6,6) it wins at 0.05 s
-    /// a move and is level or worse from 0.1 s, docs/matches.md) or `learned` (the pattern
-    /// evaluation of standard Kalah on six houses; the fitted one elsewhere)
-    #[arg(long, value_name = "NAME", default_value = "store", value_parser = engine::evaluation_named)]
+    /// The leaf evaluation of the depth-limited searches: `default` (the learned one on
+    /// standard Kalah of six houses, the store difference elsewhere: what won its matches,
+    /// docs/matches.md), `store` (the store difference), `fitted` (fitted for the rules,
+    /// docs/evaluation.md) or `learned` (the pattern evaluation of standard Kalah on six
+    /// houses; the fitted one elsewhere)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
     pub evaluation: EvaluationChoice,
 
     #[command(flatten)]

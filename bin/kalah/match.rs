@@ -160,9 +160,11 @@ struct PlayerOne {
     /// Player 1's depth per move, in sowings (1 to 120)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth1: Option<u8>,
-    /// Player 1's evaluation: `store` (the store difference), `fitted` (fitted to exact
-    /// values) or `learned` (the pattern evaluation of Kalah on six houses, docs/evaluation.md)
-    #[arg(long, value_name = "NAME", default_value = "store", value_parser = engine::evaluation_named)]
+    /// Player 1's evaluation: `default` (the learned one on standard Kalah of six houses,
+    /// the store difference elsewhere), `store` (the store difference), `fitted` (fitted to
+    /// exact values) or `learned` (the pattern evaluation of Kalah on six houses,
+    /// docs/evaluation.md)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
     evaluation1: EvaluationChoice,
     /// Player 1's search threads
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -182,9 +184,11 @@ struct PlayerTwo {
     /// Player 2's depth per move, in sowings (1 to 120)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth2: Option<u8>,
-    /// Player 2's evaluation: `store` (the store difference), `fitted` (fitted to exact
-    /// values) or `learned` (the pattern evaluation of Kalah on six houses, docs/evaluation.md)
-    #[arg(long, value_name = "NAME", default_value = "store", value_parser = engine::evaluation_named)]
+    /// Player 2's evaluation: `default` (the learned one on standard Kalah of six houses,
+    /// the store difference elsewhere), `store` (the store difference), `fitted` (fitted to
+    /// exact values) or `learned` (the pattern evaluation of Kalah on six houses,
+    /// docs/evaluation.md)
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
     evaluation2: EvaluationChoice,
     /// Player 2's search threads
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]

@@ -47,11 +47,13 @@ pub struct Config {
     /// this many seeds in the houses.
     pub share_min_seeds: usize,
     /// The evaluation at the leaves of the anytime analysis ([`crate::Solver::analyse`]);
-    /// it never touches an exact value. The store difference by default: the fitted
-    /// evaluation plays better only at small budgets, and level at longer ones
-    /// (docs/matches.md). The deepening before an exact proof always orders by the store
-    /// margin ([`Config::for_proof`]): the fitted evaluation's guesses cost the proof more
-    /// nodes than they save (`docs/evaluation.md`).
+    /// it never touches an exact value. The settings made for a game
+    /// ([`Config::for_work`], [`Config::for_seeds`]) take [`Evaluation::for_analysis`] of
+    /// its rules (the learned evaluation of standard Kalah on six houses, the store
+    /// difference elsewhere); [`Config::default`] the store difference. The deepening
+    /// before an exact proof always orders by the store margin ([`Config::for_proof`]):
+    /// the other evaluations' guesses cost the proof more nodes than they save
+    /// (`docs/evaluation.md`).
     pub evaluation: Evaluation,
 }
 
@@ -149,6 +151,7 @@ impl Config {
                 .map_or(Residence::Mapped, |k| Config::default_residence(seeds, k)),
             table_min_seeds: Config::default_table_min_seeds(chosen.seeds),
             database: chosen.database,
+            evaluation: Evaluation::for_analysis(game.rules()),
             ..Config::default()
         }
     }

@@ -54,6 +54,18 @@ impl Evaluation {
         }
     }
 
+    /// The evaluation an analysis of a game of `rules` uses unless told otherwise: the
+    /// learned one where it applies ([`NTuple::applies_to`]: standard Kalah on six houses,
+    /// where it won its matches against the store difference, docs/matches.md), the store
+    /// difference elsewhere (the fitted evaluation did not win its matches).
+    pub fn for_analysis(rules: &Rules) -> Evaluation {
+        if NTuple::applies_to(rules) {
+            Evaluation::Learned(NTuple::kalah6())
+        } else {
+            Evaluation::StoreDifference
+        }
+    }
+
     /// The guess of the final margin for the mover of `pos`, whose store margin is
     /// `margin` (passed in: the search has it at hand). Always within what the seeds in
     /// the houses allow: `margin - left ..= margin + left`.

@@ -418,12 +418,15 @@ fn setup_error(e: SetupError) -> ProtocolError {
 }
 
 /// The names of the leaf evaluations an engine can be given (`--evaluation`).
-pub const EVALUATION_NAMES: &[&str] = &["fitted", "learned", "store"];
+pub const EVALUATION_NAMES: &[&str] = &["default", "fitted", "learned", "store"];
 
 /// A leaf evaluation chosen by name before the rules are known (`--evaluation`); the
 /// evaluation itself is made for a game's rules ([`EvaluationChoice::for_rules`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvaluationChoice {
+    /// The analysis's evaluation for the rules ([`kalah_solver::Evaluation::for_analysis`]:
+    /// learned on standard Kalah of six houses, the store difference elsewhere).
+    Default,
     /// The evaluation fitted to exact values for the rules' family and board
     /// ([`kalah_solver::Evaluation::fitted`]).
     Fitted,
@@ -438,6 +441,7 @@ impl EvaluationChoice {
     /// The evaluation for a game of `rules`.
     pub fn for_rules(self, rules: &kalah_core::Rules) -> kalah_solver::Evaluation {
         match self {
+            EvaluationChoice::Default => kalah_solver::Evaluation::for_analysis(rules),
             EvaluationChoice::Fitted => kalah_solver::Evaluation::fitted(rules),
             EvaluationChoice::Learned => kalah_solver::Evaluation::learned(rules),
             EvaluationChoice::Store => kalah_solver::Evaluation::StoreDifference,
@@ -447,6 +451,7 @@ impl EvaluationChoice {
     /// The name, as [`evaluation_named`] reads it.
     pub fn name(self) -> &'static str {
         match self {
+            EvaluationChoice::Default => "default",
             EvaluationChoice::Fitted => "fitted",
             EvaluationChoice::Learned => "learned",
             EvaluationChoice::Store => "store",
@@ -454,9 +459,11 @@ impl EvaluationChoice {
     }
 }
 
-/// The leaf evaluation named `name` (`fitted`, `learned`, or `store`: the store difference).
+/// The leaf evaluation named `name` (`default`, `fitted`, `learned`, or `store`: the store
+/// difference).
 pub fn evaluation_named(name: &str) -> Result<EvaluationChoice, String> {
     match name.trim().to_ascii_lowercase().as_str() {
+        "default" => Ok(EvaluationChoice::Default),
         "fitted" => Ok(EvaluationChoice::Fitted),
         "learned" => Ok(EvaluationChoice::Learned),
         "store" | "store-difference" => Ok(EvaluationChoice::Store),
