@@ -3,8 +3,7 @@
 //! heuristic with a proven interval that holds the exact value (checked against a plain
 //! minimax written here), and bad times refused with exit status 2.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -11,8 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-#[path = "cli.rs"]
-mod cli;
+use super::cli;
 #[allow(unused_imports)] // not every test crate runs the binary directly
 pub use cli::kalah;
 

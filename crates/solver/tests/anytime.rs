@@ -6,12 +6,7 @@
 //! exact, `solve`'s, with a line that replays; a table left by stopped or depth-limited
 //! analyses still gives exact solves.
 
-#[path = "../../core/tests/common/reference.rs"]
-#[allow(dead_code)]
-mod reference;
-
-#[path = "common/naive.rs"]
-mod naive;
+use crate::naive;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
