@@ -1,6 +1,7 @@
 //! The Bao perft table `data/perft/bao.txt`: counted by the simple reference
 //! implementation, checked here against the fast engine. `regenerate_bao_perft_table`
-//! rewrites it (`cargo test --release -p kalah-core --test all -- --ignored bao_perft_data::`).
+//! rewrites it (`cargo test --profile test-release -p kalah-core --test all -- --ignored
+//! bao_perft_data::`).
 
 use crate::bao_common;
 
@@ -112,7 +113,7 @@ fn regenerate_bao_perft_table() {
 const HEADER: &str = "\
 # Perft counts of Bao la Kujifunza (BAO.md R8.3), computed by the simple reference
 # implementation in crates/core/tests/bao_common/reference.rs (regenerate:
-# cargo test --release -p kalah-core --test all -- --ignored bao_perft_data::).
+# cargo test --profile test-release -p kalah-core --test all -- --ignored bao_perft_data::).
 #
 # One line per (board, position, depth, count), fields separated by spaces:
 #   pits seeds position depth count
