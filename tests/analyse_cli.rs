@@ -3,10 +3,8 @@
 //! `solve` proves, bad limits refused with status 2, and Ctrl-C or SIGTERM during a long
 //! solve printing the proven interval, a best guess and "not exact".
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::cli;
+use crate::support::guard;
 
 use cli::{json, kalah, kalah_ok};
 use serde_json::Value;

@@ -2,8 +2,7 @@
 //! `iteration`, `proof`, `tick` or `final`, beside the `"final"` flag it always had), and
 //! `--verbose` prints a line for each tick of a long search.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::kalah_ok;
 use serde_json::Value;

@@ -1,8 +1,7 @@
 //! The analysis subcommands seen from outside: `openings`, `pie`, `batch` (with an
 //! interrupted run resumed) and `export`, on boards small enough to solve in a blink.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::{json, kalah};
 

@@ -4,8 +4,7 @@
 
 use serde_json::Value;
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 use cli::kalah;
 
 /// BAO.md's E6 (N = 4): South's capture ends the game during the move.

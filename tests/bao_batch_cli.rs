@@ -3,8 +3,7 @@
 //! an error and the batch goes on, an interrupted output resumes to what a whole run
 //! writes, and the timed engine moves on the full board.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

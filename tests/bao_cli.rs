@@ -2,8 +2,7 @@
 //! Kujifunza (BAO.md), checked against BAO.md's worked examples and anchors, and the
 //! options that do not apply refused.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -201,7 +200,7 @@ fn play_against_the_engine_to_the_end() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_solve_stops_soon_after_sigterm() {
-    // Issue 51, case 2: the game graph's discovery looked at the interrupt flag every
+    // The game graph's discovery once looked at the interrupt flag every
     // 65,536 positions, and on the default board (8 pits, 2 seeds) a SIGTERM was heard
     // some 50 s later, and a position whose moves sow for long before they are found
     // never-ending held it up for seconds more. It is heard at the next position now, and

@@ -2,10 +2,8 @@
 //! an analysed table's equal `analyse`'s at the same node limit, the output is refused
 //! where it is not a table, and an interrupted export goes on from its partial file.
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::cli;
+use crate::support::guard;
 
 use std::process::{Command, Stdio};
 

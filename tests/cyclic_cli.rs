@@ -3,8 +3,7 @@
 //! the cycle rule (to the end of the game, or back to a position of the line with the
 //! store margin standing), takes the notation `3<`, and refuses what the family lacks.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::{json, kalah, kalah_ok};
 

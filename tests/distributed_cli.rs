@@ -2,8 +2,7 @@
 //! units, `kalah merge` with every answer, with answers missing (exit status 3 and the
 //! units to run next), with a hypothesis to confirm or refute; and every refusal.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::kalah;
 

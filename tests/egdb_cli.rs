@@ -1,8 +1,7 @@
 //! `kalah egdb` and `--egdb FILE` seen from outside: build, info, probe, a solve that
 //! uses the file, and the refusals (other rules, another board, a damaged file).
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::kalah;
 

@@ -3,8 +3,7 @@
 //! goes on), `stop` ending a `go` with its `bestmove`, and the end of the input (the
 //! replies still flow after it; SIGTERM stops a `go` with its `bestmove`).
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -2,8 +2,7 @@
 //! each names its family, agrees with the library (perft, solve), replays its principal
 //! variations, and refuses what the family does not have.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::{json, kalah, kalah_ok};
 

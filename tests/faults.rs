@@ -11,8 +11,7 @@ use kalah_analysis::export::plan;
 use kalah_core::{Game, Rules};
 use serde_json::Value;
 
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::guard;
 use guard::{finish, holds_flock, wait_until};
 
 /// The binary, without a database from the environment.
@@ -686,7 +685,7 @@ fn ctrl_c_while_export_enumerates_the_table_stops_it_at_once() {
 
 #[test]
 fn an_export_too_large_for_the_memory_is_refused_at_once_naming_a_depth_that_fits() {
-    // Issue 51, case 4: this reached 3.5 GB in 15 s, then aborted on an allocation and
+    // Once, this reached 3.5 GB in 15 s, then aborted on an allocation and
     // left its lock file behind.
     let dir = scratch();
     let out = kalah_in(
@@ -1056,7 +1055,7 @@ fn assert_refused(out: &Output, says: &[&str]) {
 
 #[test]
 fn a_refused_split_leaves_no_directory_it_created() {
-    // Issue 51, case 10: a split refused for its size left an empty --out behind.
+    // Once, a split refused for its size left an empty --out behind.
     let dir = scratch();
     let out = kalah_in(
         dir.path(),
@@ -1091,7 +1090,7 @@ fn a_refused_split_leaves_no_directory_it_created() {
 
 #[test]
 fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
-    // Issue 37, case 5: `kalah batch /dev/zero` read one line until the allocator aborted.
+    // Once, `kalah batch /dev/zero` read one line until the allocator aborted.
     let dir = scratch();
     if Path::new("/dev/zero").exists() {
         let out = kalah_in(dir.path(), &strs(&with(&BATCH, &["/dev/zero"])));
@@ -1124,7 +1123,7 @@ fn an_endless_input_line_is_refused_with_its_file_line_and_limit() {
 
 #[test]
 fn a_damaged_first_unit_is_an_error_for_its_line_only() {
-    // Issue 37, case 7: a malformed first unit made the batch take Kalah(6,4) and fail
+    // Once, a malformed first unit made the batch take Kalah(6,4) and fail
     // every later unit for its rules.
     let dir = scratch();
     small_split(dir.path());
@@ -1151,7 +1150,7 @@ fn a_damaged_first_unit_is_an_error_for_its_line_only() {
 
 #[test]
 fn rule_options_the_family_lacks_are_refused_even_at_the_familys_own_value() {
-    // Issue 37, case 7: `--rules general|nigerian|oware --capture standard` was accepted
+    // Once, `--rules general|nigerian|oware --capture standard` was accepted
     // and ignored, where `--capture empty` was refused.
     let dir = scratch();
     for (args, says) in [
@@ -1191,7 +1190,7 @@ fn rule_options_the_family_lacks_are_refused_even_at_the_familys_own_value() {
 
 #[test]
 fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
-    // Issue 37, case 7: `KALAH_CACHE_MAX_MB=garbage` (or -5, 0.1, empty) became 8192.
+    // Once, `KALAH_CACHE_MAX_MB=garbage` (or -5, 0.1, empty) became 8192.
     let dir = scratch();
     let solve = |max: &str| {
         let child = kalah_command(&["solve", "--houses", "3", "--seeds", "2", "-q"])
@@ -1217,7 +1216,7 @@ fn a_cache_cap_that_is_no_size_is_an_error_not_the_default() {
 
 #[test]
 fn database_options_are_refused_where_the_family_keeps_no_database() {
-    // Issue 37, case 7: `--rules oware --egdb /nonexistent.egdb` exited 0; the table and
+    // Once, `--rules oware --egdb /nonexistent.egdb` exited 0; the table and
     // the deepening were ignored the same way. These families read database files of
     // the cycle rule now: a missing one is an error that names it, as for Kalah.
     let dir = scratch();
@@ -1259,7 +1258,7 @@ fn database_options_are_refused_where_the_family_keeps_no_database() {
 
 #[test]
 fn the_table_reported_is_the_table_allocated_and_errors_name_the_flag_given() {
-    // Issue 37, case 8: `--hash-mb 20000` reported 20000 where 16384 MiB is allocated
+    // Once, `--hash-mb 20000` reported 20000 where 16384 MiB is allocated
     // (the table is a power of two); `egdb build --max-seeds 255` spoke of --seeds.
     let dir = scratch();
     let out = kalah_in(
@@ -1286,7 +1285,7 @@ fn the_table_reported_is_the_table_allocated_and_errors_name_the_flag_given() {
 
 #[test]
 fn play_refuses_an_endless_line_of_standard_input() {
-    // Issue 37, case 5: every line reader is bounded, the game's moves too.
+    // Every line reader is bounded, the game's moves too.
     let mut child = kalah_command(&[
         "play", "--houses", "3", "--seeds", "2", "--engine", "greedy",
     ])
@@ -1329,8 +1328,8 @@ fn kalah_with_env(dir: &Path, env: &[(&str, &Path)], args: &[&str]) -> Output {
 
 #[test]
 fn a_fifo_among_the_databases_is_passed_over_or_refused_by_name() {
-    // Issue 51, case 3: the open of a FIFO blocks until something writes to it, so a FIFO
-    // named like a database hung every command that looked at it (the hang guard turns
+    // The open of a FIFO blocks until something writes to it, so a FIFO named like a
+    // database once hung every command that looked at it (the hang guard turns
     // that into a failure here). Only a regular file is a database: a FIFO in a directory
     // of databases or in the cache is passed over, one named is refused by name.
     let dir = scratch();
@@ -1396,7 +1395,7 @@ fn a_fifo_among_the_databases_is_passed_over_or_refused_by_name() {
 
 #[test]
 fn a_retrograde_solve_stays_within_the_address_space_limit() {
-    // Issue 51, case 8: the memory budgets read only /proc/meminfo, so under `ulimit -v`
+    // The memory budgets once read only /proc/meminfo, so under `ulimit -v`
     // (as under a Slurm `--mem` or a container's cgroup limit) the retrograde graph of
     // Oware grew past the limit and the allocator aborted (SIGABRT, status 134). The limit
     // is read now: the graph is refused when it would pass it, with an error that says

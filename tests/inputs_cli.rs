@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::Output;
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 use cli::kalah;
 
 fn stderr(out: &Output) -> String {

@@ -2,8 +2,7 @@
 //! up, every opening played with both colours, a games file whose games replay to their
 //! results, the engine against itself through the engine protocol, and bad input.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::{json, kalah};
 

@@ -1,4 +1,4 @@
-//! Outputs replace only what they wrote (issue 37, cases 2, 3 and 6): every command with
+//! Outputs replace only what they wrote: every command with
 //! an output path leaves a file of another kind, a read-only file and a symbolic link's
 //! target alone unless --force, never writes onto one of its own inputs, and locks its
 //! output by the file's identity, so that a hard link to it is the same output.
@@ -7,10 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-#[path = "support/cli.rs"]
-mod cli;
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::cli;
+use crate::support::guard;
 use cli::kalah;
 use guard::{finish, holds_flock, wait_until};
 
@@ -43,7 +41,7 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
-/// `kalah export` of Kalah(4,3) to depth 1 (the issue's example) to `path`, with `more`.
+/// `kalah export` of Kalah(4,3) to depth 1 to `path`, with `more`.
 fn export(path: &Path, more: &[&str]) -> Output {
     let base = ["export", "--houses", "4", "--seeds", "3", "--depth", "1"];
     let tail = ["--threads", "1", "-q", "-o", arg(path)];
@@ -56,7 +54,7 @@ fn egdb_build(path: &Path, more: &[&str]) -> Output {
     kalah(&[&base[..], &["--out", arg(path)], more].concat())
 }
 
-/// `kalah split` of Kalah(4,3) to depth 2 (the issue's set-up) into `dir`, with `more`.
+/// `kalah split` of Kalah(4,3) to depth 2 into `dir`, with `more`.
 fn split(dir: &Path, more: &[&str]) -> Output {
     let base = ["split", "--houses", "4", "--seeds", "3", "--depth", "2"];
     kalah(&[&base[..], &["--out", arg(dir)], more].concat())
@@ -104,7 +102,7 @@ fn make_read_only(path: &Path) {
 #[test]
 fn export_replaces_its_own_table_but_no_other_file_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
-    // The issue's case: notes.txt became a table, with exit status 0.
+    // Once, notes.txt became a table, with exit status 0.
     let notes = precious(dir.path(), "notes.txt");
     assert_refused(
         &export(&notes, &[]),
@@ -204,7 +202,7 @@ fn split_and_its_sample_leave_files_that_are_no_split_s_alone() {
     let dir = tempfile::tempdir().unwrap();
     let s = dir.path().join("s");
     std::fs::create_dir(&s).unwrap();
-    // The issue's case: --sample replaced any sample.jsonl.
+    // Once, --sample replaced any sample.jsonl.
     let sample = precious(&s, "sample.jsonl");
     assert_refused(
         &split(&s, &["--sample", "5"]),
@@ -242,7 +240,7 @@ fn merge_next_never_writes_onto_its_manifest_or_answers() {
     let dir = tempfile::tempdir().unwrap();
     let s = dir.path().join("s");
     assert_ok(&split(&s, &[]));
-    // Answers of the first 20 units, as in the issue.
+    // Answers of the first 20 units.
     let units: String = read(&s.join("units.jsonl"))
         .lines()
         .take(20)
@@ -342,7 +340,7 @@ fn openings_and_pie_replace_their_report_but_no_other_file() {
 #[test]
 fn batch_output_is_locked_by_identity_so_a_hard_link_is_the_same_output() {
     let dir = tempfile::tempdir().unwrap();
-    // The issue's case: a run on c.jsonl and one on a hard link h.jsonl both ran.
+    // Once, a run on c.jsonl and one on a hard link h.jsonl both ran.
     let c = dir.path().join("c.jsonl");
     std::fs::write(&c, "").unwrap();
     let h = dir.path().join("h.jsonl");

@@ -2,8 +2,7 @@
 //! board of a small Oware game, built by the cycle rule, described, verified, and probed
 //! at the start and after each first sowing against `kalah solve` of the same positions.
 
-#[path = "support/cli.rs"]
-mod cli;
+use crate::support::cli;
 
 use cli::{json, kalah};
 

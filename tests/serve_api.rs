@@ -2,17 +2,15 @@
 //! stream against `kalah openings`, `kalah solve` and `kalah pie` (and each line replayed
 //! here), bad requests answered with 4xx JSON errors, cancellation and a clean stop.
 
-#[path = "support/guard.rs"]
-mod guard;
-#[path = "support/serve.rs"]
-mod support;
+use crate::support::guard;
+use crate::support::serve;
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use kalah_core::{notation, Game, Rules};
 use serde_json::{json, Value};
-use support::{encode, kalah_json, Server};
+use serve::{encode, kalah_json, Server};
 
 /// The query string of `pairs`.
 fn query(pairs: &[(&str, &str)]) -> String {
@@ -548,7 +546,7 @@ fn bad_requests_get_json_errors() {
 fn a_port_in_use_is_a_clear_error() {
     let server = Server::start(&[]);
     let port = server.addr.rsplit(':').next().unwrap();
-    let out = support::kalah(&["serve", "--port", port, "--quiet"]);
+    let out = serve::kalah(&["serve", "--port", port, "--quiet"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -5,13 +5,11 @@
 //! heuristic on the full board within its time budget, and stopped by a newer analysis
 //! or a closed stream.
 
-#[path = "support/guard.rs"]
-mod guard;
-#[path = "support/serve.rs"]
-mod support;
+use crate::support::guard;
+use crate::support::serve;
 
 use serde_json::Value;
-use support::{encode, kalah, kalah_json, Server};
+use serve::{encode, kalah, kalah_json, Server};
 
 /// The Bao event stream.
 const ANALYSE: &str = "/api/bao/analyse";

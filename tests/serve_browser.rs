@@ -12,10 +12,8 @@
 //! and `CHROMEDRIVER` name other binaries). Without them the test says so and passes,
 //! unless `KALAH_BROWSER_TEST=required` (as in `.ci/run`), when it fails.
 
-#[path = "support/guard.rs"]
-mod guard;
-#[path = "support/serve.rs"]
-mod support;
+use crate::support::guard;
+use crate::support::serve;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -27,7 +25,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use guard::HANG_GUARD;
 use serde_json::json;
-use support::{kalah_json, Server};
+use serve::{kalah_json, Server};
 
 /// A chromedriver on a free port, stopped when dropped.
 struct Driver {

@@ -1,12 +1,10 @@
-//! The board's limits and doors (issue 37, case 4 and the board's items of case 8): the
+//! The board's limits and doors: the
 //! database builds count toward `--max-analyses`, stop when their clients leave and leave
 //! nothing in the cache; analyses need the page's token and a request of its own site;
 //! a wildcard bind says where it listens and warns.
 
-#[path = "support/guard.rs"]
-mod guard;
-#[path = "support/serve.rs"]
-mod support;
+use crate::support::guard;
+use crate::support::serve;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -14,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{Events, Server};
+use serve::{Events, Server};
 
 /// Four rule sets of Kalah(6,4) with empty capture: each one's first analysis builds a
 /// 19-seed endgame database for the cache (many seconds of both cores), none shared.
@@ -307,7 +305,7 @@ fn a_wildcard_bind_says_where_it_listens_and_warns() {
     assert!(!err.contains("warning"), "{err}");
 }
 
-/// Issue 51, case 10: a board started with the search's options (`--hash-mb`,
+/// A board started with the search's options (`--hash-mb`,
 /// `--egdb-seeds`, `--deepening`) analyses every family: Oware and Ethiopian, solved by
 /// retrograde analysis, have none of them and run without them, where the page's user was
 /// told to "leave out --hash-mb" of a command line they cannot change; Kalah still gets
@@ -373,7 +371,7 @@ fn wildcard_server(extra: &[&str]) -> Server {
     server
 }
 
-/// Issue 51, case 9: bound to every interface, the board still answers only requests
+/// Bound to every interface, the board still answers only requests
 /// addressed to this machine (localhost, an IP address) or to a name given by
 /// `--allow-host`: a page elsewhere that points its own name here (DNS rebinding) gets a
 /// 403, never the page or its token. Exactly one `Host` (none or two: 400), a whole
@@ -464,7 +462,7 @@ fn closed_by_the_server(stream: &mut std::net::TcpStream) -> bool {
     }
 }
 
-/// Issue 51, case 9: a client that sends half a request (or nothing) is disconnected once
+/// A client that sends half a request (or nothing) is disconnected once
 /// the deadline for a request's head has passed (here `--header-timeout 1`; 10 s by
 /// default), where it held its connection and memory for good; an open event stream is
 /// not cut by it; and connections beyond the limit (here `--max-connections 2`) wait

@@ -1,12 +1,11 @@
-//! Stopping cleanly and leaving nothing behind (issue 37): `egdb build` stopped by SIGINT
+//! Stopping cleanly and leaving nothing behind: `egdb build` stopped by SIGINT
 //! or SIGTERM keeps its finished levels in FILE.partial, leaves no other file, says how to
 //! resume, and the resumed build equals an uninterrupted one; the cache lists and cleans
 //! the temporaries a killed build left, and clears only its own databases; a split too
 //! large for the memory is refused before any work; a solve interrupted while it builds
 //! its database says what it knows and keeps the build for the next.
 
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::guard;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -224,7 +223,7 @@ const DEAD: u32 = 4_194_305;
 #[test]
 fn cache_list_shows_a_stale_temporary_and_cache_clean_removes_it() {
     let (dir, db) = cache_with_a_database("stale");
-    // What a build killed while it saved into the cache leaves (issue 37, case 4).
+    // What a build killed while it saved into the cache leaves.
     let stale = format!(".{db}.{DEAD}.tmp.tmp");
     std::fs::write(dir.path().join(&stale), [0u8; 4096]).unwrap();
     let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
@@ -263,7 +262,7 @@ fn cache_clear_keeps_a_file_that_is_not_a_kalah_database() {
 
 #[test]
 fn a_split_too_large_for_the_memory_is_refused_in_its_first_levels() {
-    // Issue 37, case 5: this grew past 7.5 GB with no estimate and no progress.
+    // Once, this grew past 7.5 GB with no estimate and no progress.
     let dir = Scratch::new("split");
     let out_dir = dir.path().join("s");
     let out = kalah()
@@ -354,7 +353,7 @@ fn solve_stopped_in_its_build(dir: &Path, pause: Duration) -> Output {
 
 #[test]
 fn a_solve_interrupted_in_its_database_build_guesses_and_keeps_the_build() {
-    // Issue 51, case 7: this printed only "the endgame database build stopped; nothing of
+    // Once, this printed only "the endgame database build stopped; nothing of
     // it was kept" and threw the build away.
     let dir = Scratch::new("solvebuild");
     let out = solve_stopped_in_its_build(dir.path(), Duration::from_secs(2));

@@ -2,8 +2,7 @@
 //! evaluations, depths and proven intervals as they improve, then a heuristic answer; a
 //! small one is still solved exactly (checked against a plain minimax written here).
 
-#[path = "support/serve.rs"]
-mod serve;
+use crate::support::serve;
 
 use std::collections::HashMap;
 

@@ -1,8 +1,6 @@
 //! The `kalah` binary as the tests run it: no database cache and no database directory
 //! (every machine sees the same solver), no standard input.
 
-#![allow(dead_code)] // each test crate uses its own part of this module
-
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;

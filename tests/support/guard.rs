@@ -2,8 +2,6 @@
 //! a length of time. The one deadline, the hang guard, lies far beyond anything a test
 //! waits for, so it only turns a hang into a failure; no test asserts how long a run took.
 
-#![allow(dead_code)] // each test crate uses its own part of this module
-
 use std::process::{Child, Command, Output};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};

@@ -2,8 +2,6 @@
 //! anything, bad requests included), a reader of server-sent events, and the command-line
 //! answers the server's are checked against.
 
-#![allow(dead_code)] // each test crate uses its own part of this module
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -11,9 +9,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-#[path = "cli.rs"]
-mod cli;
-#[allow(unused_imports)] // not every test crate runs the binary directly
+use super::cli;
 pub use cli::kalah;
 
 /// A running `kalah serve --port 0`, stopped when dropped.

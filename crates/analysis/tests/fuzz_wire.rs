@@ -7,8 +7,7 @@
 //! and read again gives itself back; and however an answer file is damaged, what a merge
 //! takes in is true: every bound it holds contains the value a direct solve gives.
 
-#[path = "../../core/tests/fuzz/mod.rs"]
-mod fuzz;
+use crate::fuzz;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;

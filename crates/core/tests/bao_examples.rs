@@ -1,7 +1,7 @@
 //! The worked examples E1..E16 of BAO.md §10, each asserted by the simple reference
 //! implementation and by the fast engine of `kalah_core::bao`.
 
-mod bao_common;
+use crate::bao_common;
 
 use std::collections::HashMap;
 

@@ -1,8 +1,9 @@
 //! The Bao perft table `data/perft/bao.txt`: counted by the simple reference
 //! implementation, checked here against the fast engine. `regenerate_bao_perft_table`
-//! rewrites it (`cargo test --release -p kalah-core --test bao_perft_data -- --ignored`).
+//! rewrites it (`cargo test --profile test-release -p kalah-core --test all -- --ignored
+//! bao_perft_data::`).
 
-mod bao_common;
+use crate::bao_common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -112,7 +113,7 @@ fn regenerate_bao_perft_table() {
 const HEADER: &str = "\
 # Perft counts of Bao la Kujifunza (BAO.md R8.3), computed by the simple reference
 # implementation in crates/core/tests/bao_common/reference.rs (regenerate:
-# cargo test --release -p kalah-core --test bao_perft_data -- --ignored).
+# cargo test --profile test-release -p kalah-core --test all -- --ignored bao_perft_data::).
 #
 # One line per (board, position, depth, count), fields separated by spaces:
 #   pits seeds position depth count

@@ -3,7 +3,7 @@
 //! seeds are conserved until a winning capture, notation round-trips, the two symmetries
 //! of R9.2 map legal moves to legal moves.
 
-mod bao_common;
+use crate::bao_common;
 
 use bao_common::reference::{Played, RefPos};
 use bao_common::{Rng, BOARDS};

@@ -9,7 +9,7 @@
 //! first house is 7), 13 North's store. Moves are the engine's: house `j` of the mover
 //! (0-based from their left) counter-clockwise, `CLOCKWISE + j` clockwise.
 
-mod common;
+use crate::common;
 
 use common::notation;
 use common::reference::RefBoard;

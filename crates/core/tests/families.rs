@@ -2,7 +2,7 @@
 //! §5), one named test per rule, each board worked out by hand from the rule text, and
 //! the relay's end: no Nigerian sowing goes on forever.
 
-mod common;
+use crate::common;
 
 use common::reference::RefBoard;
 use common::{notation, Rng};

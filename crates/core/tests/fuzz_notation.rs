@@ -4,7 +4,7 @@
 //! is read or refused with an error, never a panic; every valid value printed and read
 //! again gives itself back.
 
-mod fuzz;
+use crate::fuzz;
 
 use fuzz::{any_rules, config, mutate_text, mutation, random_line};
 use kalah_core::notation::play_moves;

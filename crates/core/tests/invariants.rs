@@ -2,7 +2,7 @@
 //! conserved, the board notation round-trips, keys are exact, the move notation replays a
 //! game, and the parsers refuse bad input with the right error and never panic.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! data/perft/README.md); the quick checks recompute the small entries in a debug build,
 //! `perft_tables_match_fast_engine_all_depths` every entry (run it with `--release`).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 

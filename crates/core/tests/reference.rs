@@ -3,7 +3,7 @@
 //! `common/reference.rs`, for every rule option of every family and board sizes from 1 to
 //! 8 houses.
 
-mod common;
+use crate::common;
 
 use common::reference::{self, Outcome, RefBoard};
 use common::{all_boards, all_rules, random_position, settled_start, Rng, PLAYOUT_SOWINGS};

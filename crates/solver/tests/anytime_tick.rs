@@ -47,17 +47,19 @@ fn a_long_analysis_ticks_between_its_depths() {
         .filter(|r| r.report == ReportKind::Tick)
         .collect();
     assert!(!ticks.is_empty(), "no tick in 2.5 s of Kalah(6,6)");
-    // Between two reports there is never much more than a tick (the search polls its
-    // time a few times a second).
+    // What the reports carry only moves forward.
     for w in reports.windows(2) {
         assert!(w[0].nodes <= w[1].nodes && w[0].elapsed <= w[1].elapsed);
         assert!(w[0].lower <= w[1].lower && w[1].upper <= w[0].upper);
-        let gap = w[1].elapsed - w[0].elapsed;
-        assert!(
-            gap < Duration::from_millis(1500),
-            "{gap:?} without a report"
-        );
     }
+    // A tick comes only where the caller has heard nothing for a tick: the ticks are at
+    // most one a tick of the analysis's own time, however slowly the machine runs it.
+    assert!(
+        Analysis::TICK * ticks.len() as u32 <= a.elapsed,
+        "{} ticks in {:?}",
+        ticks.len(),
+        a.elapsed
+    );
     // A tick repeats the deepest completed depth: its evaluation and best turn are
     // that depth's.
     for t in &ticks {

@@ -113,7 +113,7 @@ fn a_file_build_cancelled_half_way_resumes_to_the_same_file() {
 
 #[test]
 fn a_cache_build_cancelled_half_way_keeps_its_levels_for_the_next_solver() {
-    // Issue 51, case 7: a solve interrupted in its database build threw the build away.
+    // Once, a solve interrupted in its database build threw the build away.
     let dir = scratch("cached");
     let game = game();
     let cache = Cache::at(&dir, 1 << 30);

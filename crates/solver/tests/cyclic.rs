@@ -16,9 +16,7 @@
 //! (one seed per step, written from the rule texts), whose boards are compared with the
 //! engine's at every position. Every principal variation is replayed.
 
-#[path = "../../core/tests/common/reference.rs"]
-#[allow(dead_code)]
-mod reference;
+use crate::reference;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;

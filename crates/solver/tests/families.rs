@@ -4,12 +4,7 @@
 //! engine): start positions of small boards and random middle games, every rule option
 //! of each family, with and without the endgame databases.
 
-#[path = "../../core/tests/common/reference.rs"]
-#[allow(dead_code)]
-mod reference;
-
-#[path = "common/naive.rs"]
-mod naive;
+use crate::naive;
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;

@@ -1,5 +1,5 @@
-//! Small items of issue 32 in the solver: the cyclic analysis sends progress ticks
-//! ([`ReportKind::Tick`]) during long depths, as the acyclic analysis does.
+//! Progress of the cyclic analysis: it sends progress ticks ([`ReportKind::Tick`]) during
+//! long depths, as the acyclic analysis does.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

@@ -1,6 +1,5 @@
 //! Helpers of the Bao tests: the simple reference implementation and a small generator of
 //! pseudo-random numbers.
-#![allow(dead_code)]
 
 pub mod reference;
 

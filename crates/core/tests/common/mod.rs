@@ -1,7 +1,6 @@
 //! Helpers shared by the core's integration tests: a small deterministic PRNG, every
 //! combination of rule options, random positions, the perft table format, and the
 //! simple reference implementation in [`reference`].
-#![allow(dead_code)] // each test binary uses a different part of this module
 
 pub mod reference;
 

@@ -3,7 +3,7 @@
 //! targets again with many more), and the damage hostile input does to a valid line:
 //! truncated, a digit changed, a byte replaced, a field removed or duplicated, a number
 //! made huge, a value nested deep, a line made very long.
-#![allow(dead_code)] // each fuzz target uses its own part of this module
+#![allow(dead_code)] // kalah-core and kalah-analysis each use their own part of this module
 
 use kalah_core::notation::format_move;
 use kalah_core::{Game, Position, Rules};

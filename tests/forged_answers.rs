@@ -1,13 +1,12 @@
-//! Issue 37, case 1 as the issue tells it, and every other kind of forged answer: on the
-//! split of Kalah(4,3) two turns deep (`kalah split --houses 4 --seeds 3 --depth 2 --out
-//! s; kalah batch s/units.jsonl -o a.jsonl`, value +6), an answer file with one answer
-//! forged (an exact value changed with its line kept, an exact value with an empty or
-//! wrong line, an `at_least` too high, an `at_most` too low, a window's answer lying) is
-//! refused by `kalah merge` and by `kalah merge --hypothesis`: never a forged value
-//! printed as exact, never exit 0. True bounds, proved again, still merge to +6. A
-//! manifest with a move left out is refused too. (The other cases the previous session
-//! fixed are in tests/faults.rs.) Issue 51, case 1: an exact value forged with a legal line
-//! that ends the game at the forged margin is proved again and refused; taken with
+//! Forged answers to a split solve, of every kind: on the split of Kalah(4,3) two turns
+//! deep (`kalah split --houses 4 --seeds 3 --depth 2 --out s; kalah batch s/units.jsonl -o
+//! a.jsonl`, value +6), an answer file with one answer forged (an exact value changed with
+//! its line kept, an exact value with an empty or wrong line, an `at_least` too high, an
+//! `at_most` too low, a window's answer lying) is refused by `kalah merge` and by `kalah
+//! merge --hypothesis`: never a forged value printed as exact, never exit 0. True bounds,
+//! proved again, still merge to +6. A manifest with a move left out is refused too. (The
+//! other faults of the commands are in tests/faults.rs.) An exact value forged with a legal
+//! line that ends the game at the forged margin is proved again and refused; taken with
 //! `--trust-answers`, every value says it is exact only if the answers are.
 
 use std::path::Path;
@@ -17,8 +16,7 @@ use kalah_analysis::{first_steps, Offer};
 use kalah_core::{Game, Position, Rules};
 use serde_json::{json, Value};
 
-#[path = "support/guard.rs"]
-mod guard;
+use crate::support::guard;
 use guard::finish;
 
 /// The value of Kalah(4,3) from the start (`kalah solve --houses 4 --seeds 3`).
@@ -43,7 +41,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The issue's set-up in a scratch directory: the split in `s/`, its answers in
+/// The split of Kalah(4,3) two turns deep in a scratch directory: the split in `s/`, its answers in
 /// `a.jsonl`, read back in unit order.
 fn set_up() -> (tempfile::TempDir, Vec<Value>) {
     let dir = tempfile::Builder::new()
@@ -216,10 +214,10 @@ fn forgeries(a: &Value, other_pv: &Value) -> Vec<(String, Value)> {
 }
 
 #[test]
-fn the_forged_at_least_of_the_issue_is_refused_by_merge_and_by_a_hypothesis() {
-    // Issue 37, case 1: unit 15's "value":6 replaced with "at_least":10 and "pv":[]; merge
+fn a_forged_at_least_with_an_empty_line_is_refused_by_merge_and_by_a_hypothesis() {
+    // Unit 15's "value":6 replaced with "at_least":10 and "pv":[]; merge
     // printed "+8 (exact)" with exit 0, and --hypothesis 8 "refuted: the value is +10 ..
-    // +12", exit 0.
+    // +12", exit 0, before answers were proved again.
     let (dir, mut answers) = set_up();
     assert_eq!(answers[15]["value"], json!(6), "{}", answers[15]);
     let out = kalah_in(dir.path(), &["merge", "s/manifest.json", "a.jsonl"]);
@@ -259,8 +257,12 @@ fn the_forged_at_least_of_the_issue_is_refused_by_merge_and_by_a_hypothesis() {
         "{}",
         text(&out.stdout)
     );
-    assert_forgery_refused(dir.path(), &[], "the issue's forgery");
-    assert_forgery_refused(dir.path(), &["--hypothesis", "8"], "the issue's forgery");
+    assert_forgery_refused(dir.path(), &[], "unit 15's forged at_least");
+    assert_forgery_refused(
+        dir.path(),
+        &["--hypothesis", "8"],
+        "unit 15's forged at_least",
+    );
 }
 
 #[test]
@@ -360,7 +362,7 @@ fn line_ending_at(game: &Game, pos: &Position, margin: i32) -> Option<Vec<String
 
 #[test]
 fn a_forged_exact_value_with_a_legal_line_is_refused_unless_the_answers_are_trusted() {
-    // Issue 51, case 1: `kalah split --houses 3 --seeds 3 --depth 1`, the units answered,
+    // Once accepted: `kalah split --houses 3 --seeds 3 --depth 1`, the units answered,
     // unit 1's answer (true value -4) given "value":6 and a legal line that ends the game
     // +6: merge printed "value +6 (exact, from South)" and "1-3 +6", exit 0 (the true
     // value is +2). A forged window was taken too.
