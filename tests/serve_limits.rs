@@ -471,7 +471,7 @@ fn closed_by_the_server(stream: &mut std::net::TcpStream) -> bool {
 fn half_sent_requests_are_cut_off_and_connections_are_bounded() {
     use std::io::Write;
     let server = Server::start(&["--header-timeout", "1"]);
-    let start = Instant::now();
+    // Each stream's read gives up after 20 s: closed_by_the_server is false then.
     let mut half = server.connect();
     half.set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
@@ -488,7 +488,6 @@ fn half_sent_requests_are_cut_off_and_connections_are_bounded() {
         closed_by_the_server(&mut silent),
         "a silent connection stays open"
     );
-    assert!(start.elapsed() < Duration::from_secs(20));
     // An analysis of three seconds streams its events past the deadline, to its end.
     let events = server.analysis("houses=6&seeds=6&time=3");
     assert_eq!(events.last().expect("an end").0, "done", "{events:?}");
