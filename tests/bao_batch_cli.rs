@@ -64,7 +64,7 @@ fn exact_answers_equal_solve_and_bad_lines_get_errors() {
             bad["error"].as_str().is_some_and(|e| !e.is_empty()),
             "{bad}"
         );
-        assert_eq!(bad["rules"], "bao 4x4 seeds 2");
+        assert_eq!(bad["rules"], "Bao(4,2)");
     }
 }
 

@@ -91,7 +91,7 @@ enum Mode {
 pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
     let rules = BaoRules::new(args.houses, args.seeds).map_err(super::bao_error)?;
-    let rules_text = format!("bao {}x{} seeds {}", 4, rules.pits(), rules.seeds());
+    let rules_text = rules.to_string();
     let output = args.files.open_output(&[])?;
     let (reader, count) = crate::batch::open_input(args.files.input.as_deref(), args.files.shard)?;
     let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
