@@ -77,6 +77,7 @@ pub struct CyclicSettings {
     pub table_bits: u32,
     /// The search's heuristic leaves follow captures and extra turns past the horizon
     /// (a quiescence search; heuristic values only, the proven intervals are the same).
+    /// On by default: it plays better than the bare leaves (docs/matches.md).
     pub quiescence: bool,
 }
 
@@ -86,7 +87,7 @@ impl Default for CyclicSettings {
             evaluation: Evaluation::default(),
             retro_memory: None,
             table_bits: 20,
-            quiescence: false,
+            quiescence: true,
         }
     }
 }
