@@ -2,5 +2,6 @@
 //! a test.
 
 pub mod cli;
+pub mod declared;
 pub mod guard;
 pub mod serve;

@@ -3,6 +3,9 @@
 //! process environment (`egdb::an_analysis_reads_the_best_file_already_there_within_its_byte_cap`, through
 //! `Overrides::config`), and sets it: no other test here reads it.
 
+/// The check below, shared by the crates' test binaries.
+#[path = "../../../tests/support/declared.rs"]
+mod declared;
 /// The simple reference implementation of the rules (kalah-core's tests).
 #[path = "../../core/tests/common/reference.rs"]
 #[allow(dead_code)]
@@ -28,19 +31,11 @@ mod exact;
 mod families;
 mod small;
 
-/// Every test file beside this one is a module of this binary: with `autotests = false`,
-/// a file left out here would never be compiled nor run.
+/// Every test file beside this one is a module of this binary.
 #[test]
 fn every_test_file_is_a_module_of_this_binary() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let root = include_str!("all.rs");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "all") {
-            assert!(
-                root.contains(&format!("\nmod {module};\n")),
-                "tests/{name} is not declared in tests/all.rs"
-            );
-        }
-    }
+    declared::assert_every_test_file_is_declared(
+        env!("CARGO_MANIFEST_DIR"),
+        include_str!("all.rs"),
+    );
 }

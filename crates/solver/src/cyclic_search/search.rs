@@ -11,6 +11,7 @@ use super::table::{blank, Kind, Slot, Table};
 use super::tick::Ticker;
 use crate::db::egdb::Egdb;
 use crate::eval::Evaluation;
+use crate::search::quiesce;
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).
 pub(super) const MAX_PLY: usize = 128;
@@ -468,21 +469,16 @@ fn heuristic_cut(e: &Slot, depth: i32, alpha: i32, beta: i32, m: i32) -> Option<
     }
 }
 
-/// The most sowings a quiescence search follows past the horizon.
-const MAX_QUIET_PLY: u32 = 8;
-
-/// Seeds a sowing must bank at once to be followed by a quiescence search: a capture.
-const CAPTURE_BANKED: i32 = 2;
-
 impl Searcher<'_> {
     /// The heuristic value of a leaf `pos` (store margin `m`) for its mover within
     /// `alpha..beta` (fail-soft): the evaluation, or better where a capture or an extra
-    /// turn reaches more, each followed the same way (the mover may always stop with the
-    /// evaluation). Captures only take seeds out of the houses, so no line repeats. Never
-    /// a bound: the caller keeps its proven interval.
+    /// turn reaches more ([`quiesce::is_noisy`], as in the sowing games' search), each
+    /// followed the same way (the mover may always stop with the evaluation). Captures only
+    /// take seeds out of the houses, so no line repeats. Never a bound: the caller keeps
+    /// its proven interval.
     fn quiesce(&mut self, pos: &Position, m: i32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         let stand = self.eval.score(pos, m);
-        if stand >= beta || ply >= MAX_QUIET_PLY {
+        if stand >= beta || ply >= quiesce::MAX_PLY {
             return stand;
         }
         let mut best = stand;
@@ -490,11 +486,10 @@ impl Searcher<'_> {
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
             let same = child.side_to_move() == pos.side_to_move();
-            let cm = child.store_margin();
-            let banked = if same { cm } else { -cm } - m;
-            if !same && banked < CAPTURE_BANKED {
+            if !quiesce::is_noisy(m, &child, same) {
                 continue;
             }
+            let cm = child.store_margin();
             self.nodes += 1;
             let own = if child.is_over() {
                 cm

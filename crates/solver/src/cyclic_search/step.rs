@@ -22,8 +22,7 @@ const DEPTH_ONLY_POSITIONS: u64 = 2_000_000;
 /// many more than that that the reachable ones cannot fit (they are most of them on the
 /// boards solved so far), so that the step does not take the search's time in vain.
 pub(super) fn retro_memory(game: &Game, pos: &Position, limits: &Limits) -> u64 {
-    let available = crate::os::available_memory().unwrap_or(4 << 30);
-    let mut positions = (available / 4).min(2 << 30) / BYTES_PER_POSITION;
+    let mut positions = positions_that_fit();
     if let Some(n) = limits.nodes {
         positions = positions.min(n);
     }
@@ -32,12 +31,24 @@ pub(super) fn retro_memory(game: &Game, pos: &Position, limits: &Limits) -> u64 
     } else if limits.nodes.is_none() && limits.depth.is_some() {
         positions = positions.min(DEPTH_ONLY_POSITIONS);
     }
-    let lanes = 2 * game.houses() as u64;
-    let boards = kalah_core::binomial(pos.seeds_in_houses() as u64 + lanes, lanes);
-    match boards > 8 * positions as u128 {
+    match boards(game, pos) > 8 * positions as u128 {
         true => 0,
         false => positions * BYTES_PER_POSITION,
     }
+}
+
+/// The positions of a retrograde graph that a quarter of the memory available holds (at
+/// most 2 GiB of it).
+fn positions_that_fit() -> u64 {
+    let available = crate::os::available_memory().unwrap_or(4 << 30);
+    (available / 4).min(2 << 30) / BYTES_PER_POSITION
+}
+
+/// The boards with the seeds of `pos` in the houses: a bound on the positions reachable
+/// from it.
+fn boards(game: &Game, pos: &Position) -> u128 {
+    let lanes = 2 * game.houses() as u64;
+    kalah_core::binomial(pos.seeds_in_houses() as u64 + lanes, lanes)
 }
 
 /// The most positions of the graph [`exact_line`] builds: a few tenths of a second.
@@ -54,11 +65,10 @@ pub(super) fn exact_line(
     cancel: &AtomicBool,
     children: &[Position],
 ) -> Option<RetroExact> {
-    let available = crate::os::available_memory().unwrap_or(4 << 30);
-    let fits = ((available / 4).min(2 << 30) / BYTES_PER_POSITION).min(EXACT_LINE_POSITIONS);
-    let lanes = 2 * game.houses() as u64;
-    let boards = kalah_core::binomial(pos.seeds_in_houses() as u64 + lanes, lanes);
-    let positions = u64::try_from(boards).unwrap_or(u64::MAX).min(fits);
+    let fits = positions_that_fit().min(EXACT_LINE_POSITIONS);
+    let positions = u64::try_from(boards(game, pos))
+        .unwrap_or(u64::MAX)
+        .min(fits);
     retro_step(game, pos, positions * BYTES_PER_POSITION, cancel, children)
 }
 

@@ -425,23 +425,6 @@ mod tests {
     }
 
     #[test]
-    fn the_same_position_seen_from_either_colour_gets_the_same_value_for_its_mover() {
-        let mut rng = Rng(5);
-        let eval = Evaluation::learned(&Rules::kalah(6, 5));
-        for p in positions(5, 20, &mut rng) {
-            let q =
-                Position::from_packed(6, p.packed_board(), p.stores(), p.side_to_move().other());
-            let (vp, vq) = (
-                eval.score(&p, p.store_margin()),
-                eval.score(&q, q.store_margin()),
-            );
-            assert_eq!(vp, vq, "{p} and {q}");
-            let south = |pos: &Position, v: i32| pos.side_to_move().sign() * v;
-            assert_eq!(south(&p, vp), -south(&q, vq), "{p} and {q} from South");
-        }
-    }
-
-    #[test]
     fn the_learned_evaluation_is_found_by_name_for_six_house_kalah_only() {
         let rules = Rules::kalah(6, 6);
         let learned = Evaluation::from_name("Learned", &rules).unwrap();

@@ -16,7 +16,7 @@
 
 mod moves;
 mod probe;
-mod quiesce;
+pub(crate) mod quiesce;
 mod reduce;
 mod shared;
 

@@ -10,11 +10,20 @@ use kalah_core::Position;
 use super::{across, Worker};
 
 /// The most sowings a quiescence search follows past the horizon.
-const MAX_PLY: u32 = 8;
+pub(crate) const MAX_PLY: u32 = 8;
 
 /// Seeds a sowing must bank at once to be followed: more than the one a sowing past the
 /// store banks, so a capture (the captured seeds and the capturing one).
 const CAPTURE_BANKED: i32 = 2;
+
+/// True where a quiescence search follows the sowing from a position of store margin
+/// `margin` (for its mover) to `child`: an extra turn (`same`: the child's mover is the
+/// position's) or a capture. The one test of what is noisy, for this search and the
+/// cyclic families' (`cyclic_search`).
+#[inline(always)]
+pub(crate) fn is_noisy(margin: i32, child: &Position, same: bool) -> bool {
+    same || across(same, child.store_margin()) - margin >= CAPTURE_BANKED
+}
 
 impl Worker<'_> {
     /// The fail-soft score for the mover of `pos` (store margin `margin`, the game not
@@ -37,11 +46,10 @@ impl Worker<'_> {
         for j in pos.moves() {
             let child = self.game.play_unchecked(pos, j);
             let same = child.side_to_move() == pos.side_to_move();
-            let child_margin = child.store_margin();
-            let banked = across(same, child_margin) - margin;
-            if !same && banked < CAPTURE_BANKED {
+            if !is_noisy(margin, &child, same) {
                 continue;
             }
+            let child_margin = child.store_margin();
             let v = across(
                 same,
                 self.quiet_value(&child, child_margin, alpha, beta, same, ply),
