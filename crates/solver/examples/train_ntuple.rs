@@ -156,7 +156,7 @@ fn save(path: &str, exact: &Samples, deep: &Samples) {
             text += &format!("{kind} {:x} {a} {b} {side} {v}\n", p.packed_board());
         }
     }
-    std::fs::write(path, text).expect("the data cache written");
+    eval_data::write_own_file(path, &["exact ", "deep "], &text);
     eprintln!("data written to {path}");
 }
 
@@ -305,7 +305,7 @@ fn main() {
              Layout: docs/evaluation.md; written by the example train_ntuple:\n{}",
             report.join("\n")
         ));
-        std::fs::write(path, text).expect("the weights file written");
+        eval_data::write_own_file(path, &["# The learned evaluation"], &text);
         println!("written: {path}");
     }
 }

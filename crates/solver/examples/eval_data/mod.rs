@@ -335,3 +335,25 @@ pub fn deep_samples(
     });
     results.into_iter().flatten().collect()
 }
+
+/// Writes `text` to `path` atomically (a temporary file beside it, then renamed over it),
+/// replacing only an empty file or one that begins with one of `headers` (one this
+/// example wrote); exits with a message naming the path otherwise.
+pub fn write_own_file(path: &str, headers: &[&str], text: &str) {
+    if let Ok(old) = std::fs::read_to_string(path) {
+        if !old.is_empty() && !headers.iter().any(|h| old.starts_with(h)) {
+            eprintln!(
+                "error: {path} exists and was not written by this example: choose another path"
+            );
+            std::process::exit(2);
+        }
+    } else if std::path::Path::new(path).exists() {
+        eprintln!("error: {path} exists and is not a text file this example wrote");
+        std::process::exit(2);
+    }
+    let tmp = format!("{path}.partial");
+    if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)) {
+        eprintln!("error: cannot write {path}: {e}");
+        std::process::exit(2);
+    }
+}
