@@ -139,10 +139,10 @@ impl<'a> Analyser<'a> {
         shared.deadline = limits.time.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
         shared.node_stop.store(node_limit, Relaxed);
-        // The deepening of an analysis with limits reduces late quiet moves; without
-        // limits it deepens as the solve does.
-        // The deepening of an analysis with limits follows captures and extra turns past
-        // its horizon; without limits it deepens as the solve does.
+        // The deepening of an analysis with limits reduces late quiet moves and follows
+        // captures and extra turns past its horizon; without limits it deepens as the
+        // solve does.
+        shared.reductions = !limits.is_unbounded();
         shared.quiescence = !limits.is_unbounded();
         let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
         let bounds = if pos.is_over() {
