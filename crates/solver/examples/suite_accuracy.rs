@@ -11,7 +11,8 @@
 //! (defaults 1 s, 2 threads; LIMIT: seconds, or a node budget such as `4M` or `500k`,
 //! which does not depend on the machine's load (with one thread the pick is then
 //! reproducible); FILTER: only the lines that contain it, or with a leading `!` those that
-//! do not; EVAL: the analysis's evaluation, `store` (the default) or `fitted`). Prints a
+//! do not; EVAL: the analysis's evaluation, `default` (as `kalah analyse` chooses), `store`,
+//! `fitted` or `learned`). Prints a
 //! Markdown table and the share of positions where the pick is a best turn.
 //!
 //! The exact verdicts (whether a turn is a best turn, a pick's exact value) are kept in
@@ -21,17 +22,22 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kalah_core::{Game, Position};
 use kalah_solver::bench::{self, Case};
-use kalah_solver::{Config, Database, Evaluation, Limits, Overrides, Solver, Turn};
+use kalah_solver::{Config, Database, Evaluation, Limits, Overrides, Solver};
+
+mod judge;
+use judge::{after, at_least, mover_of};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let limit = a.get(1).map_or("1", |s| s.as_str());
-    let (limits, label) = parse_limit(limit);
+    let (limits, label) = judge::parse_limit(limit).unwrap_or_else(|e| {
+        eprintln!("suite_accuracy: LIMIT {e}");
+        std::process::exit(2)
+    });
     let threads: usize = a.get(2).map_or(2, |s| s.parse().expect("THREADS"));
     let filter = a.get(3).cloned().unwrap_or_default();
-    let eval = a.get(4).map_or("store", |s| s.as_str()).to_string();
+    let eval = a.get(4).map_or("default", |s| s.as_str()).to_string();
     let text = include_str!("../../../data/suite.txt");
     let cases = bench::read(text).expect("the suite reads");
     let cache_path = std::env::var("SUITE_EXACT").unwrap_or_else(|_| {
@@ -67,24 +73,6 @@ fn main() {
         "\nbest turn at {label} ({eval}): {right} of {total} ({:.0}%), total error {error_sum} seeds",
         100.0 * right as f64 / total.max(1) as f64
     );
-}
-
-/// The limits of `s` (seconds, or nodes with a `k`/`M` suffix or none and no dot), and
-/// how to name them.
-fn parse_limit(s: &str) -> (Limits, String) {
-    let (digits, scale) = match s.as_bytes().last() {
-        Some(b'k') => (&s[..s.len() - 1], 1_000),
-        Some(b'M') => (&s[..s.len() - 1], 1_000_000),
-        _ => (s, 0),
-    };
-    if scale > 0 {
-        let n: f64 = digits.parse().expect("LIMIT: seconds or nodes");
-        let nodes = (n * scale as f64) as u64;
-        (Limits::nodes(nodes), format!("{s} nodes"))
-    } else {
-        let t: f64 = s.parse().expect("LIMIT: seconds or nodes");
-        (Limits::time(Duration::from_secs_f64(t)), format!("{s} s"))
-    }
 }
 
 /// The exact verdicts found so far: per position line and turn, `opt` (a best turn) or
@@ -148,7 +136,11 @@ fn measure(case: &Case, limits: &Limits, threads: usize, eval: &str, cache: &mut
         ..Overrides::default()
     };
     let mut config = overrides.config(game, seeds, 1).expect("config");
-    config.evaluation = Evaluation::from_name(eval, game.rules()).expect("EVAL: store or fitted");
+    config.evaluation = match eval {
+        "default" => Evaluation::for_analysis(game.rules()),
+        name => Evaluation::from_name(name, game.rules())
+            .expect("EVAL: default, store, fitted or learned"),
+    };
     // The table of a 1 s analysis where the limit is nodes (about what 1 s searches).
     let table_limits = match limits.time {
         Some(_) => *limits,
@@ -229,45 +221,5 @@ fn measure(case: &Case, limits: &Limits, threads: usize, eval: &str, cache: &mut
         pick_value: side.sign() * pick_value,
         error: mover_value - pick_value,
         nodes: a.nodes,
-    }
-}
-
-/// The position after `turn` from `pos`.
-fn after(game: &Game, pos: &Position, turn: &Turn) -> Position {
-    turn.sowings
-        .iter()
-        .fold(*pos, |p, &j| game.play_unchecked(&p, j))
-}
-
-/// +1 where `child`'s values are the root mover's (`side`), else -1.
-fn mover_of(child: &Position, side: kalah_core::Side) -> i32 {
-    if child.is_over() || child.side_to_move() == side {
-        1
-    } else {
-        -1
-    }
-}
-
-/// Whether the value of `child` for `side` is at least `v` (one null-window solve).
-fn at_least(
-    solver: &Solver,
-    child: &Position,
-    side: kalah_core::Side,
-    v: i32,
-    cancel: &AtomicBool,
-) -> bool {
-    let s = mover_of(child, side);
-    if child.is_over() {
-        return child.store_margin() >= v;
-    }
-    // For the child's mover: at least `v` (s = 1), or at most `-v` (s = -1).
-    let (alpha, beta) = if s == 1 { (v - 1, v) } else { (-v, -v + 1) };
-    match solver
-        .solve_window(child, alpha, beta, cancel, &mut |_| {})
-        .expect("solve")
-    {
-        Ok(solution) => s * solution.value >= v,
-        Err(bound) if s == 1 => bound.lower >= beta,
-        Err(bound) => bound.upper <= alpha,
     }
 }

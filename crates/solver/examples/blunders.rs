@@ -1,0 +1,265 @@
+//! The blunder suite (`data/blunders.txt`): positions where the analysis at a small budget
+//! picks a turn that a much deeper look shows to lose seeds, each with the turns that look
+//! finds best; and how an analysis scores on it.
+//!
+//! `cargo run --release -p kalah-solver --example blunders -- make PRESET HOUSES SEEDS
+//! GAMES SEED FAST DEEP EXACT_MAX` plays GAMES games of the analysis at FAST (a node budget
+//! such as `200k`, one thread, a fresh solver a move: reproducible) against itself, each
+//! from two random turns (generator seeded by SEED), and judges every pick that had a
+//! choice:
+//!
+//! - with at most EXACT_MAX seeds in the houses, exactly: the position is solved, and
+//!   where the pick's value falls short of it, every turn is judged by a null-window solve
+//!   and the best turns are kept (judge `exact`);
+//! - with more, by an analysis of every root turn at DEEP nodes (two threads): where the
+//!   pick's evaluation is at least [`MARGIN`] seeds below the best turn's at the same depth,
+//!   the turns within one seed of the best are kept (judge `depth=D`, heuristic).
+//!
+//! It prints one line a blunder, `PRESET HOUSES SEEDS POSITION GOOD_TURNS JUDGE LOSS`
+//! (good turns comma-separated, the loss in seeds for the mover by the judge), after a
+//! header that says how it was made.
+//!
+//! `... -- score LIMIT [THREADS [FILE]]` (defaults: 2 threads, `data/blunders.txt`) runs
+//! the analysis as `kalah analyse --time` does (one line, the default evaluation, a table
+//! of 16 MiB a second, a database file only where one is already there, set up before the
+//! clock) on every position of the suite, and prints how many picks are good turns, for
+//! each judge. LIMIT: seconds, or a node budget (`500k`, `4M`) that does not depend on the
+//! machine's load.
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use kalah_core::{mix, Game, Position};
+use kalah_solver::bench;
+use kalah_solver::{Analysis, Limits, Overrides, Solver, Turn};
+
+mod judge;
+use judge::{after, at_least, parse_limit, value_for};
+
+/// The evaluation gap, in seeds at the same depth, that a deep analysis must show between
+/// the best turn and the pick before the pick counts as a blunder.
+const MARGIN: i32 = 3;
+
+fn main() {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    let run = match a.first().map(String::as_str) {
+        Some("make") if a.len() == 9 => make(&a[1..]),
+        Some("score") if (2..=4).contains(&a.len()) => score(&a[1..]),
+        _ => Err(
+            "usage: blunders make PRESET HOUSES SEEDS GAMES SEED FAST DEEP EXACT_MAX\n       \
+                  blunders score LIMIT [THREADS [FILE]]"
+                .to_string(),
+        ),
+    };
+    if let Err(e) = run {
+        eprintln!("blunders: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// A number from the command line, or what is wrong with it.
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{what}: `{s}` is not a number"))
+}
+
+/// A solver for analyses within `limits` on `threads` threads: `kalah analyse`'s settings.
+fn analyser(game: &Game, limits: &Limits, threads: usize) -> Solver {
+    let overrides = Overrides {
+        threads: Some(threads),
+        existing_only: Some(Limits::file_bytes_cap(limits.time)),
+        ..Overrides::default()
+    };
+    let mut config = overrides
+        .config(game, game.capacity(), 1)
+        .expect("a configuration for these rules");
+    // A node budget gets the table of a one-second analysis.
+    let table = limits
+        .time
+        .map_or(Limits::time(Duration::from_secs(1)), |_| *limits);
+    config.hash_mb = config
+        .hash_mb
+        .min(table.table_mb_cap().expect("a time limit"));
+    let solver = Solver::new(game.clone(), config).expect("a solver");
+    solver.warm_up();
+    solver
+}
+
+/// The analysis of `pos` within `limits` with `lines` full lines.
+fn analyse(solver: &Solver, pos: &Position, limits: &Limits, lines: usize) -> Analysis {
+    solver
+        .analyse_lines(pos, limits, lines, &AtomicBool::new(false), &mut |_| {})
+        .expect("an analysis")
+}
+
+fn make(a: &[String]) -> Result<(), String> {
+    let preset = &a[0];
+    let houses: u8 = number(&a[1], "HOUSES")?;
+    let seeds: u8 = number(&a[2], "SEEDS")?;
+    let games: u32 = number(&a[3], "GAMES")?;
+    let mut rng: u64 = number(&a[4], "SEED")?;
+    let (fast, fast_label) = parse_limit(&a[5])?;
+    let (deep, deep_label) = parse_limit(&a[6])?;
+    let exact_max: u32 = number(&a[7], "EXACT_MAX")?;
+    let p: kalah_core::Preset = preset.parse().map_err(|e| format!("PRESET: {e}"))?;
+    let game = Game::new(p.rules(houses, seeds)).map_err(|e| format!("{e}"))?;
+    let mut next = move || {
+        rng = mix(rng.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        rng
+    };
+    println!(
+        "# Blunders of the analysis at {fast_label} (one thread) in {games} games against \
+         itself from two random turns, judged exactly up to {exact_max} seeds in the houses, \
+         else by every root turn at {deep_label} (two threads; at least {MARGIN} seeds worse)."
+    );
+    println!("# Made by: blunders make {}", a.join(" "));
+    println!("# PRESET HOUSES SEEDS POSITION GOOD_TURNS JUDGE LOSS");
+    let exact = {
+        let config = Overrides {
+            threads: Some(2),
+            ..Overrides::default()
+        }
+        .config(&game, exact_max as usize, 1)
+        .expect("a configuration for these rules");
+        Solver::new(game.clone(), config).expect("a solver")
+    };
+    let deep_solver = analyser(&game, &Limits::time(Duration::from_secs(4)), 2);
+    let cancel = AtomicBool::new(false);
+    let h = houses as usize;
+    for g in 0..games {
+        let mut pos = game.start();
+        for _ in 0..2 {
+            let turns = analyse(&analyser(&game, &fast, 1), &pos, &Limits::depth(1), 1).turns;
+            pos = after(
+                &game,
+                &pos,
+                &turns[(next() % turns.len() as u64) as usize].turn,
+            );
+        }
+        let mut found = 0;
+        while !pos.is_over() {
+            let a = analyse(&analyser(&game, &fast, 1), &pos, &fast, 1);
+            let pick = a.best_turn().expect("a game not over has a turn").clone();
+            if a.turns.len() > 1 {
+                let side = pos.side_to_move();
+                let verdict = if pos.seeds_in_houses() <= exact_max {
+                    let v = exact.value(&pos, &cancel).expect("solve");
+                    let child = after(&game, &pos, &pick);
+                    (!at_least(&exact, &child, side, v, &cancel)).then(|| {
+                        let good: Vec<&Turn> = a
+                            .turns
+                            .iter()
+                            .map(|t| &t.turn)
+                            .filter(|t| at_least(&exact, &after(&game, &pos, t), side, v, &cancel))
+                            .collect();
+                        let loss = v - value_for(&exact, &child, side, &cancel);
+                        (
+                            good.iter().map(|t| t.notation(h)).collect::<Vec<_>>(),
+                            "exact".to_string(),
+                            loss,
+                        )
+                    })
+                } else {
+                    let d = analyse(&deep_solver, &pos, &deep, usize::MAX);
+                    let best = &d.turns[0];
+                    let mine = d.turns.iter().find(|t| t.turn == pick);
+                    mine.filter(|m| m.depth == best.depth && best.eval - m.eval >= MARGIN)
+                        .map(|m| {
+                            let good = d
+                                .turns
+                                .iter()
+                                .filter(|t| t.depth == best.depth && t.eval >= best.eval - 1);
+                            (
+                                good.map(|t| t.turn.notation(h)).collect(),
+                                format!("depth={}", best.depth),
+                                best.eval - m.eval,
+                            )
+                        })
+                };
+                if let Some((good, judge, loss)) = verdict {
+                    println!(
+                        "{preset} {houses} {seeds} {pos} {} {judge} {loss}",
+                        good.join(",")
+                    );
+                    found += 1;
+                }
+            }
+            pos = after(&game, &pos, &pick);
+        }
+        eprintln!("game {} of {games}: {found} blunders", g + 1);
+    }
+    Ok(())
+}
+
+/// One position of the suite.
+struct Entry {
+    game: Game,
+    pos: Position,
+    good: Vec<String>,
+    exact: bool,
+}
+
+fn read(text: &str) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 7 {
+            return Err(format!(
+                "line {}: expected 7 fields, found {}",
+                n + 1,
+                f.len()
+            ));
+        }
+        let case = bench::read(&f[..4].join(" "))
+            .map_err(|e| format!("line {}: {e}", n + 1))?
+            .pop()
+            .ok_or(format!("line {}: no position", n + 1))?;
+        entries.push(Entry {
+            game: case.game,
+            pos: case.pos,
+            good: f[4].split(',').map(str::to_string).collect(),
+            exact: f[5] == "exact",
+        });
+    }
+    Ok(entries)
+}
+
+fn score(a: &[String]) -> Result<(), String> {
+    let (limits, label) = parse_limit(&a[0])?;
+    let threads: usize = a.get(1).map_or(Ok(2), |s| number(s, "THREADS"))?;
+    let path = a.get(2).cloned().unwrap_or_else(|| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/blunders.txt").to_string()
+    });
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let entries = read(&text).map_err(|e| format!("{path}: {e}"))?;
+    // [exact, deep] × [good picks, positions]
+    let mut tally = [[0usize; 2]; 2];
+    for e in &entries {
+        let solver = analyser(&e.game, &limits, threads);
+        let a = analyse(&solver, &e.pos, &limits, 1);
+        let pick = a.best_turn().expect("a suite position is not over");
+        let good = e.good.contains(&pick.notation(e.game.houses()));
+        let row = &mut tally[usize::from(!e.exact)];
+        row[0] += usize::from(good);
+        row[1] += 1;
+    }
+    let share = |r: [usize; 2]| 100.0 * r[0] as f64 / r[1].max(1) as f64;
+    let all = [tally[0][0] + tally[1][0], tally[0][1] + tally[1][1]];
+    println!(
+        "good turns at {label}, {threads} threads: {} of {} ({:.0}%); judged exactly {} of {} \
+         ({:.0}%), by a deep analysis {} of {} ({:.0}%)",
+        all[0],
+        all[1],
+        share(all),
+        tally[0][0],
+        tally[0][1],
+        share(tally[0]),
+        tally[1][0],
+        tally[1][1],
+        share(tally[1]),
+    );
+    Ok(())
+}
