@@ -75,7 +75,9 @@ class Rules:
 
 @final
 class Position:
-    """A position of a game, in the board notation, with its rules."""
+    """A position of a game, in the board notation, with its rules. A Bao position (four
+    rows, ``2,2,2/2,2,2/2,2,2/2,2,2:S``) has ``rows``, ``moves()``, ``turns()``, ``play()``;
+    what Bao lacks (sowing numbers, stores, the score) raises ``RulesError``."""
 
     def __init__(self, board: str, rules: Optional[Rules] = None) -> None: ...
     @property
@@ -83,7 +85,8 @@ class Position:
     @property
     def side_to_move(self) -> Side: ...
     @property
-    def houses_per_side(self) -> int: ...
+    def houses_per_side(self) -> int:
+        """H (Bao: N, the pits a row)."""
     @property
     def counts(self) -> List[int]:
         """The 2H+2 counts in bin order (Bao: the 4N pits, ``rows`` joined)."""
@@ -100,7 +103,8 @@ class Position:
     @property
     def seeds_in_houses(self) -> int: ...
     @property
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """Bao: the mover's front row is empty or the mover has no move (lost)."""
     @property
     def score(self) -> int:
         """South's store minus North's, as it stands."""
@@ -110,9 +114,9 @@ class Position:
     def sowings(self) -> List[int]:
         """Legal sowings: the mover's house from the mover's left, + CLOCKWISE clockwise."""
     def moves(self) -> List[str]:
-        """Legal sowings in the notation (``"3"``, ``"3<"``)."""
+        """Legal sowings in the notation (``"3"``, ``"3<"``); Bao: moves (``"A3+"``)."""
     def turns(self) -> List[str]:
-        """Every legal whole turn in the notation (``"3-6"``)."""
+        """Every legal whole turn in the notation (``"3-6"``); Bao: ``moves()``."""
     def move_name(self, sowing: int) -> str: ...
     def parse_move(self, sowing: str) -> int: ...
     def sow(self, sowing: Union[int, str]) -> Tuple["Position", bool]:
@@ -312,6 +316,8 @@ class Engine:
         *,
         progress: Optional[Callable[[Progress], object]] = None,
     ) -> Solution: ...
+    def prepare(self, rules: Rules) -> None:
+        """Sets up the solver of ``rules`` now (database, table), outside any call's time."""
     def new_game(self) -> None:
         """Drops the solver and the Bao game graph kept."""
     @property

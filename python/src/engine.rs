@@ -183,6 +183,19 @@ impl PyEngine {
         }
     }
 
+    /// Sets up the solver of `rules` now, rather than inside the first call's time (as
+    /// `isready` does for `kalah engine`): a database asked for is built, a file read, the
+    /// table's memory mapped. Nothing to set up for Bao.
+    fn prepare(&self, py: Python<'_>, rules: PyRules) -> PyResult<()> {
+        if rules.bao().is_some() {
+            return Ok(());
+        }
+        let game = rules.game();
+        let callback = Callback::new(None);
+        let made = interruptible(py, |cancel| self.solver(&rules, game, cancel).map(|_| ()))?;
+        made.map_err(|f| f.into_err(&callback))
+    }
+
     /// Drops the solver and the game graph kept: the next call sets up a fresh one (a new
     /// game that should not see what the last one proved, or memory given back).
     fn new_game(&self) {

@@ -39,6 +39,18 @@ def test_the_table_kept_answers_a_position_solved_before():
     assert fresh.nodes == first.nodes
 
 
+def test_prepare_sets_up_the_solver_before_the_first_call():
+    engine = kalah.Engine(threads=1, hash_mb=16)
+    rules = kalah.Rules(houses=4, seeds=3)
+    engine.prepare(rules)
+    assert engine.solvers_made == 1 and engine.rules == rules
+    engine.analyse(rules.start(), depth=3)
+    engine.prepare(rules)
+    assert engine.solvers_made == 1
+    engine.prepare(kalah.Rules("bao", houses=3))  # nothing to set up for Bao
+    assert engine.solvers_made == 1
+
+
 def test_other_rules_get_a_solver_of_their_own():
     engine = kalah.Engine(threads=1, hash_mb=16)
     engine.analyse(kalah.start(houses=4, seeds=3), depth=2)
