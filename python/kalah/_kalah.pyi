@@ -269,8 +269,10 @@ def openings(
     egdb_seeds: Optional[int] = None,
     cache: bool = True,
     deepening: Optional[int] = None,
-    progress: Optional[Callable[[Opening], object]] = None,
-) -> List[Opening]: ...
+    memory_mb: Optional[int] = None,
+    progress: Optional[Callable[[Union[Opening, Progress]], object]] = None,
+) -> List[Opening]:
+    """Bao: every move from one solved graph; ``progress`` gets the solve's ``Progress``."""
 def pie(
     position: Position,
     *,

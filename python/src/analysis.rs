@@ -16,11 +16,11 @@ use kalah_solver::{Analysis, Limits, RootTurn, Solver};
 use pyo3::prelude::*;
 
 use crate::bao;
-use crate::errors::{analysis_error, error, position_error, rules_error, Kind};
+use crate::errors::{analysis_error, bao_error, error, position_error, rules_error, Kind};
 use crate::interrupt::{interruptible, Callback, Failure};
 use crate::position::{Board, PyPosition};
 use crate::rules::PySide;
-use crate::solve::Settings;
+use crate::solve::{PyProgress, Settings};
 
 /// One root turn of an analysis: its evaluation and proven interval (Bao: its proven
 /// outcome).
@@ -393,6 +393,44 @@ impl PyOpening {
     }
 }
 
+impl PyOpening {
+    /// Every legal move of the Bao position `pos` (that of `position`) with its exact
+    /// value from a solved graph that holds it, best first for the mover (a faster win, a
+    /// draw, a slower loss; equals in canonical order).
+    fn of_bao(
+        position: &PyPosition,
+        pos: &BaoPosition,
+        solved: &bao::Solved,
+    ) -> PyResult<Vec<PyOpening>> {
+        let graph = &solved.graph;
+        let missing = || {
+            error(
+                Kind::Internal,
+                format!("the solved game graph does not hold {pos}"),
+            )
+        };
+        let mut moves = graph.move_values(pos).ok_or_else(missing)?;
+        moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
+        moves
+            .iter()
+            .map(|&(mv, value)| {
+                let (after, _) = pos.try_play(mv).map_err(|e| bao_error(&e))?;
+                let mut line = vec![mv.to_string()];
+                line.extend(graph.line(&after).iter().map(|m| m.to_string()));
+                Ok(PyOpening {
+                    turn: mv.to_string(),
+                    position_after: PyPosition::new_bao(position.rules.clone(), after),
+                    value: value.sign() * pos.side().sign(),
+                    value_for_mover: value.sign(),
+                    line,
+                    nodes: graph.stats().positions,
+                    seconds: solved.elapsed.as_secs_f64(),
+                })
+            })
+            .collect()
+    }
+}
+
 #[pymethods]
 impl PyOpening {
     fn __repr__(&self) -> String {
@@ -447,7 +485,8 @@ fn every_first_move<T: Send>(
 /// Every first turn of the mover solved; see the stub for the arguments.
 #[pyfunction]
 #[pyo3(signature = (position, *, threads = None, hash_mb = None, egdb = None,
-                    egdb_seeds = None, cache = true, deepening = None, progress = None))]
+                    egdb_seeds = None, cache = true, deepening = None, memory_mb = None,
+                    progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn openings(
     py: Python<'_>,
@@ -458,9 +497,27 @@ pub fn openings(
     egdb_seeds: Option<usize>,
     cache: bool,
     deepening: Option<u8>,
+    memory_mb: Option<u64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<PyOpening>> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
+    if let Board::Bao(pos) = position.board {
+        // Bao's graph solves every move at once; its progress is the solve's.
+        settings.refuse_for_bao("kalah.openings")?;
+        if pos.is_over() || pos.legal().is_empty() {
+            return Err(analysis_error(&kalah_analysis::AnalysisError::GameOver));
+        }
+        let callback = Callback::new(progress);
+        let limit = bao::memory_limit(memory_mb)?;
+        let solved = bao::solve(py, &pos, limit, &callback, PyProgress::of_graph)?;
+        return PyOpening::of_bao(&position, &pos, &solved);
+    }
+    if memory_mb.is_some() {
+        return Err(error(
+            Kind::Rules,
+            "memory_mb is the memory of Bao's game graph: the sowing games take hash_mb",
+        ));
+    }
     let callback = Callback::new(progress);
     let (_, pos) = position.sowing("kalah.openings")?;
     let list = every_first_move(

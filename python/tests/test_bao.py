@@ -157,7 +157,6 @@ def test_what_bao_does_not_have_is_refused_not_guessed():
         lambda: pos.stores,
         lambda: pos.score,
         lambda: pos.houses(),
-        lambda: kalah.openings(pos),
         lambda: kalah.pie(pos),
         lambda: kalah.export_table(pos, 1),
         lambda: kalah.solve(pos, hash_mb=16),
@@ -196,9 +195,31 @@ def test_solve_equals_the_cli(cli, board):
     assert theirs["result"] == (f"{words} in {ours.outcome_moves}" if ours.outcome_moves is not None else "draw")
 
 
+@pytest.mark.parametrize("board", [b for b in POSITIONS if kalah.Position(b).moves()][:8])
+def test_openings_give_every_move_the_value_of_the_cli(cli, board):
+    pos = kalah.Position(board)
+    ours = kalah.openings(pos)
+    theirs = cli("openings", "--rules", "bao", "--position", board)
+    assert sorted(o.turn for o in ours) == sorted(pos.moves())
+    assert {o.turn: o.value_for_mover for o in ours} == {
+        m["move"]: m["value"] for m in theirs["moves"]
+    }
+    best = kalah.solve(pos)
+    assert ours[0].turn == best.best_turn and ours[0].value == best.value
+    for o in ours:
+        assert o.value == o.value_for_mover * pos.side_to_move.sign
+        assert o.position_after == pos.play(o.turn)
+        assert o.line[0] == o.turn
+        pos.play(" ".join(o.line))  # the line replays
+
+
 def test_a_graph_larger_than_the_memory_allowed_is_too_large():
     with pytest.raises(kalah.TooLargeError, match="analyse"):
         kalah.solve(kalah.start("bao", houses=3, seeds=2), memory_mb=1)
+    with pytest.raises(kalah.TooLargeError):
+        kalah.openings(kalah.start("bao", houses=3, seeds=2), memory_mb=1)
+    with pytest.raises(kalah.IllegalMoveError):
+        kalah.openings(kalah.Position("1,1,1/0,0,0/1,1,1/1,1,1:N"))
 
 
 @pytest.mark.parametrize("pits,depth", [(4, 3), (8, 2), (3, 5)])
