@@ -230,8 +230,9 @@ fn bao_rules(
     if let Some((name, _)) = options.iter().find(|(_, given)| *given) {
         return Err(not_for_bao(&format!("the option {name}")));
     }
+    // Narrowed without wrapping: any count past a byte is refused by the core all the same.
     let count = |v: Option<i64>, default: usize| -> usize {
-        v.map_or(default, |v| usize::try_from(v).unwrap_or(0))
+        v.map_or(default, |v| v.clamp(0, 1 << 16) as usize)
     };
     let rules = BaoRules::new(count(houses, 8), count(seeds, 2)).map_err(|e| bao_error(&e))?;
     Ok(PyRules::from_bao(rules))
