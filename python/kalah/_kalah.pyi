@@ -152,9 +152,9 @@ class Solution:
     nodes: int
     seconds: float
     egdb_hits: int
-    outcome: str
+    result: str
     """``win``, ``loss`` or ``draw`` for the player to move."""
-    outcome_moves: Optional[int]
+    plies: Optional[int]
     """Bao: moves of both players to the end under best play; None otherwise."""
 
 @final
@@ -168,8 +168,8 @@ class TurnAnalysis:
     lower: Optional[int]
     upper: Optional[int]
     depth: int
-    outcome: Optional[str]
-    outcome_moves: Optional[int]
+    result: Optional[str]
+    within_moves: Optional[int]
 
 @final
 class Analysis:
@@ -183,16 +183,16 @@ class Analysis:
     line: List[str]
     exact: bool
     lower: Optional[int]
-    """None for Bao, which proves outcomes (``outcome``) rather than intervals."""
+    """None for Bao, which proves results (``result``) rather than intervals."""
     upper: Optional[int]
     depth: int
     turns: List[TurnAnalysis]
     nodes: int
     seconds: float
-    outcome: Optional[str]
+    result: Optional[str]
     """``win``, ``loss`` or ``draw`` proven for the player to move; None while not."""
-    outcome_moves: Optional[int]
-    """Bao: the proven outcome comes within this many moves; None otherwise."""
+    within_moves: Optional[int]
+    """Bao: the proven result comes within this many moves; None otherwise."""
 
 @final
 class Opening:

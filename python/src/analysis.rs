@@ -44,14 +44,14 @@ pub struct PyTurnAnalysis {
     pub depth: u8,
     /// What is proven of the turn for the player to move at the root: `win`, `loss`,
     /// `draw`, or None while it is not.
-    pub outcome: Option<String>,
+    pub result: Option<String>,
     /// Bao: a proven outcome comes within this many moves of both players; None otherwise.
-    pub outcome_moves: Option<u32>,
+    pub within_moves: Option<u32>,
 }
 
 /// What an interval from the mover's view proves of the result: `win` above 0, `loss`
 /// below, `draw` when it is exactly 0, else nothing.
-pub fn outcome_of_interval(lower: i32, upper: i32) -> Option<String> {
+pub fn result_of_interval(lower: i32, upper: i32) -> Option<String> {
     let word = if lower > 0 {
         "win"
     } else if upper < 0 {
@@ -75,8 +75,8 @@ impl PyTurnAnalysis {
             lower: Some(lower),
             upper: Some(upper),
             depth: t.depth,
-            outcome: outcome_of_interval(t.lower, t.upper),
-            outcome_moves: None,
+            result: result_of_interval(t.lower, t.upper),
+            within_moves: None,
         }
     }
 }
@@ -85,12 +85,12 @@ impl PyTurnAnalysis {
 impl PyTurnAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "TurnAnalysis(turn={:?}, value={}, lower={}, upper={}, outcome={}, depth={})",
+            "TurnAnalysis(turn={:?}, value={}, lower={}, upper={}, result={}, depth={})",
             self.turn,
             self.value,
             py_int(self.lower),
             py_int(self.upper),
-            py_str(self.outcome.as_deref()),
+            py_str(self.result.as_deref()),
             self.depth
         )
     }
@@ -132,9 +132,9 @@ pub struct PyAnalysis {
     pub seconds: f64,
     /// What is proven of the result for the player to move: `win`, `loss`, `draw`, or
     /// None while it is not (Bao never proves a draw within limits).
-    pub outcome: Option<String>,
+    pub result: Option<String>,
     /// Bao: a proven outcome comes within this many moves of both players; None otherwise.
-    pub outcome_moves: Option<u32>,
+    pub within_moves: Option<u32>,
 }
 
 impl PyAnalysis {
@@ -155,8 +155,8 @@ impl PyAnalysis {
             turns: a.turns.iter().map(|t| PyTurnAnalysis::of(t, h)).collect(),
             nodes: a.nodes,
             seconds: a.elapsed.as_secs_f64(),
-            outcome: outcome_of_interval(a.lower, a.upper),
-            outcome_moves: None,
+            result: result_of_interval(a.lower, a.upper),
+            within_moves: None,
         }
     }
 }
@@ -165,13 +165,13 @@ impl PyAnalysis {
 impl PyAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "Analysis(value={}, exact={}, lower={}, upper={}, outcome={}, best_turn={:?}, \
+            "Analysis(value={}, exact={}, lower={}, upper={}, result={}, best_turn={:?}, \
              depth={})",
             self.value,
             if self.exact { "True" } else { "False" },
             py_int(self.lower),
             py_int(self.upper),
-            py_str(self.outcome.as_deref()),
+            py_str(self.result.as_deref()),
             self.best_turn.as_deref().unwrap_or(""),
             self.depth
         )
@@ -181,7 +181,7 @@ impl PyAnalysis {
 impl PyTurnAnalysis {
     /// One root move of Bao's analysis, for a root with `side` to move.
     fn of_bao(t: &BaoRootMove, side: Side) -> PyTurnAnalysis {
-        let (outcome, outcome_moves) = proven(t.proven);
+        let (result, within_moves) = proven(t.proven);
         PyTurnAnalysis {
             turn: t.mv.to_string(),
             value: side.sign() * t.score,
@@ -190,8 +190,8 @@ impl PyTurnAnalysis {
             lower: None,
             upper: None,
             depth: t.depth,
-            outcome,
-            outcome_moves,
+            result,
+            within_moves,
         }
     }
 }
@@ -200,7 +200,7 @@ impl PyAnalysis {
     /// Bao's analysis of `position`: the evaluation in points, what is proven (an
     /// outcome, not an interval), the best move, line and every move.
     pub fn of_bao(position: &PyPosition, a: &BaoAnalysis) -> PyAnalysis {
-        let (outcome, outcome_moves) = proven(a.proven);
+        let (result, within_moves) = proven(a.proven);
         PyAnalysis {
             position: position.clone(),
             value: a.eval_from_south(),
@@ -219,8 +219,8 @@ impl PyAnalysis {
                 .collect(),
             nodes: a.nodes,
             seconds: a.elapsed.as_secs_f64(),
-            outcome,
-            outcome_moves,
+            result,
+            within_moves,
         }
     }
 }

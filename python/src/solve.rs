@@ -223,10 +223,10 @@ pub struct PySolution {
     /// Positions valued by the endgame database (Bao: none).
     pub egdb_hits: u64,
     /// The result for the player to move: `win`, `loss` or `draw`.
-    pub outcome: String,
+    pub result: String,
     /// Bao: the moves of both players to the end under best play (the fewest the winner
     /// can force, the most the loser can delay); None for a draw and the sowing games.
-    pub outcome_moves: Option<u32>,
+    pub plies: Option<u32>,
 }
 
 impl PySolution {
@@ -247,8 +247,8 @@ impl PySolution {
             nodes: solution.nodes,
             seconds: solution.elapsed.as_secs_f64(),
             egdb_hits: solution.egdb_hits,
-            outcome: outcome_of_sign(solution.value).to_string(),
-            outcome_moves: None,
+            result: result_of_sign(solution.value).to_string(),
+            plies: None,
         }
     }
 }
@@ -286,14 +286,14 @@ impl PySolution {
             nodes: graph.stats().positions,
             seconds: solved.elapsed.as_secs_f64(),
             egdb_hits: 0,
-            outcome: outcome_of_sign(value.sign()).to_string(),
-            outcome_moves: moves,
+            result: result_of_sign(value.sign()).to_string(),
+            plies: moves,
         })
     }
 }
 
 /// `win`, `loss` or `draw` for a value of that sign, for the player it is from.
-pub fn outcome_of_sign(value: i32) -> &'static str {
+pub fn result_of_sign(value: i32) -> &'static str {
     match value.signum() {
         1 => "win",
         -1 => "loss",

@@ -87,7 +87,7 @@ def test_bao_solves_once_for_every_position_its_graph_holds():
         pos = pos.play(move)
     assert engine.graphs_solved == 1
     other = kalah.Position("0,2,0/1,1,0/1,0,2/0,1,1:S")
-    assert engine.solve(other).outcome == "win"
+    assert engine.solve(other).result == "win"
     assert engine.graphs_solved == 2
     assert engine.solvers_made == 0
     a = engine.analyse(other, depth=4)
