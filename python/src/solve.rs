@@ -1,6 +1,6 @@
-//! `kalah.solve`: the exact value of a position with its best turn and a principal
-//! variation, on a solver set up as the command line sets one up; the solver settings
-//! and the progress reports every long call shares.
+//! `kalah.solve`: the exact value of a position (Bao's by its solved game graph) with its
+//! best turn and a principal variation, on a solver set up as the command line sets one
+//! up; the solver settings and the progress reports every long call shares.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -161,9 +161,7 @@ impl PyProgress {
             seconds: p.elapsed.as_secs_f64(),
         }
     }
-}
 
-impl PyProgress {
     /// The report of a Bao game graph being solved, in the same words: its phase, the
     /// interval of the value from South (-1..1 until the end), the positions found so far
     /// as nodes.
