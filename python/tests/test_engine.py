@@ -39,6 +39,19 @@ def test_the_table_kept_answers_a_position_solved_before():
     assert fresh.nodes == first.nodes
 
 
+def test_an_analysis_repeated_on_the_engine_starts_from_its_table():
+    engine = kalah.Engine(threads=1, hash_mb=16)
+    pos = kalah.start(houses=6, seeds=4)
+    first = engine.analyse(pos, depth=10)
+    again = engine.analyse(pos, depth=10)
+    assert engine.solvers_made == 1
+    assert again.nodes < first.nodes
+    assert again.lower <= again.value <= again.upper
+    # The module-level call sets up a table of its own each time: no fewer nodes.
+    alone = [kalah.analyse(pos, depth=10, threads=1, hash_mb=16).nodes for _ in range(2)]
+    assert alone[0] == alone[1]
+
+
 def test_prepare_sets_up_the_solver_before_the_first_call():
     engine = kalah.Engine(threads=1, hash_mb=16)
     rules = kalah.Rules(houses=4, seeds=3)
