@@ -1,4 +1,4 @@
-"""Kalah, Oware and related sowing games: rules, positions and an exact solver.
+"""Kalah, Oware and related sowing games, and Bao: rules, positions and an exact solver.
 
 >>> import kalah
 >>> pos = kalah.start("kalah", houses=4, seeds=3)
@@ -11,7 +11,9 @@
 
 Values are from South (the first player) unless a name says ``for_mover``. Bins are
 numbered as in the command line's notation: South's houses 1..H, South's store H+1,
-North's houses H+2..2H+1, North's store 2H+2. See docs/python.md for the whole API.
+North's houses H+2..2H+1, North's store 2H+2. Bao la Kujifunza is ``Rules("bao")``, its
+positions and moves in Bao's notation (``A3+``). ``Engine`` keeps one solver (and its
+table) for a whole game. See docs/python.md for the whole API.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ._kalah import (
     CLOCKWISE,
     MAX_HOUSES,
     Analysis,
+    Engine,
     Opening,
     PieAnalysis,
     PieChoice,
@@ -59,15 +62,16 @@ from .errors import (
 def start(
     preset: str = "kalah",
     *,
-    houses: int = 6,
-    seeds: int = 4,
+    houses: int | None = None,
+    seeds: int | None = None,
     capture: str | None = None,
     end: str | None = None,
     leftovers: str | None = None,
     early_stop: bool | None = None,
     grand_slam: str | None = None,
 ) -> Position:
-    """The start position of the game of ``Rules(preset, ...)``."""
+    """The start position of the game of ``Rules(preset, ...)`` (the sowing games: 6
+    houses of 4 seeds by default; ``bao``: 8 pits a row of 2 seeds)."""
     return Rules(
         preset,
         houses=houses,
@@ -150,6 +154,7 @@ __all__ = [
     "CLOCKWISE",
     "MAX_HOUSES",
     "Analysis",
+    "Engine",
     "Opening",
     "PieAnalysis",
     "PieChoice",

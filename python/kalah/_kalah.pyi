@@ -26,14 +26,14 @@ class Side:
 
 @final
 class Rules:
-    """The rules of a game: a preset with options that override it."""
+    """The rules of a game: a preset with options that override it, or ``bao``."""
 
     def __init__(
         self,
         preset: str = "kalah",
         *,
-        houses: int = 6,
-        seeds: int = 4,
+        houses: Optional[int] = None,
+        seeds: Optional[int] = None,
         capture: Optional[str] = None,
         end: Optional[str] = None,
         leftovers: Optional[str] = None,
@@ -55,13 +55,17 @@ class Rules:
     @property
     def total_seeds(self) -> int: ...
     @property
-    def capture(self) -> str: ...
+    def capture(self) -> Optional[str]:
+        """None for Bao."""
     @property
-    def end(self) -> str: ...
+    def end(self) -> Optional[str]:
+        """None for Bao."""
     @property
-    def leftovers(self) -> str: ...
+    def leftovers(self) -> Optional[str]:
+        """None for Bao."""
     @property
-    def early_stop(self) -> bool: ...
+    def early_stop(self) -> Optional[bool]:
+        """None for Bao."""
     @property
     def grand_slam(self) -> Optional[str]: ...
     @property
@@ -71,7 +75,9 @@ class Rules:
 
 @final
 class Position:
-    """A position of a game, in the board notation, with its rules."""
+    """A position of a game, in the board notation, with its rules. A Bao position (four
+    rows, ``2,2,2/2,2,2/2,2,2/2,2,2:S``) has ``rows``, ``moves()``, ``turns()``, ``play()``;
+    what Bao lacks (sowing numbers, stores, the score) raises ``RulesError``."""
 
     def __init__(self, board: str, rules: Optional[Rules] = None) -> None: ...
     @property
@@ -79,10 +85,15 @@ class Position:
     @property
     def side_to_move(self) -> Side: ...
     @property
-    def houses_per_side(self) -> int: ...
+    def houses_per_side(self) -> int:
+        """H (Bao: N, the pits a row)."""
     @property
     def counts(self) -> List[int]:
-        """The 2H+2 counts in bin order."""
+        """The 2H+2 counts in bin order (Bao: the 4N pits, ``rows`` joined)."""
+    @property
+    def rows(self) -> List[List[int]]:
+        """Bao's four rows as its notation writes them (b_N..b_1, a_N..a_1, A_1..A_N,
+        B_1..B_N); RulesError for a sowing game."""
     def houses(self, side: Optional[Side] = None) -> List[int]:
         """The houses of ``side`` (default: the mover) from that player's left."""
     def store(self, side: Optional[Side] = None) -> int: ...
@@ -92,7 +103,8 @@ class Position:
     @property
     def seeds_in_houses(self) -> int: ...
     @property
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """Bao: the mover's front row is empty or the mover has no move (lost)."""
     @property
     def score(self) -> int:
         """South's store minus North's, as it stands."""
@@ -102,9 +114,9 @@ class Position:
     def sowings(self) -> List[int]:
         """Legal sowings: the mover's house from the mover's left, + CLOCKWISE clockwise."""
     def moves(self) -> List[str]:
-        """Legal sowings in the notation (``"3"``, ``"3<"``)."""
+        """Legal sowings in the notation (``"3"``, ``"3<"``); Bao: moves (``"A3+"``)."""
     def turns(self) -> List[str]:
-        """Every legal whole turn in the notation (``"3-6"``)."""
+        """Every legal whole turn in the notation (``"3-6"``); Bao: ``moves()``."""
     def move_name(self, sowing: int) -> str: ...
     def parse_move(self, sowing: str) -> int: ...
     def sow(self, sowing: Union[int, str]) -> Tuple["Position", bool]:
@@ -140,6 +152,10 @@ class Solution:
     nodes: int
     seconds: float
     egdb_hits: int
+    result: str
+    """``win``, ``loss`` or ``draw`` for the player to move."""
+    plies: Optional[int]
+    """Bao: moves of both players to the end under best play; None otherwise."""
 
 @final
 class TurnAnalysis:
@@ -149,9 +165,11 @@ class TurnAnalysis:
     value: int
     value_for_mover: int
     exact: bool
-    lower: int
-    upper: int
+    lower: Optional[int]
+    upper: Optional[int]
     depth: int
+    result: Optional[str]
+    within_moves: Optional[int]
 
 @final
 class Analysis:
@@ -164,12 +182,17 @@ class Analysis:
     best_turn: Optional[str]
     line: List[str]
     exact: bool
-    lower: int
-    upper: int
+    lower: Optional[int]
+    """None for Bao, which proves results (``result``) rather than intervals."""
+    upper: Optional[int]
     depth: int
     turns: List[TurnAnalysis]
     nodes: int
     seconds: float
+    result: Optional[str]
+    """``win``, ``loss`` or ``draw`` proven for the player to move; None while not."""
+    within_moves: Optional[int]
+    """Bao: the proven result comes within this many moves; None otherwise."""
 
 @final
 class Opening:
@@ -220,6 +243,7 @@ def solve(
     egdb_seeds: Optional[int] = None,
     cache: bool = True,
     deepening: Optional[int] = None,
+    memory_mb: Optional[int] = None,
     progress: Optional[Callable[[Progress], object]] = None,
 ) -> Solution: ...
 def analyse(
@@ -245,8 +269,10 @@ def openings(
     egdb_seeds: Optional[int] = None,
     cache: bool = True,
     deepening: Optional[int] = None,
-    progress: Optional[Callable[[Opening], object]] = None,
-) -> List[Opening]: ...
+    memory_mb: Optional[int] = None,
+    progress: Optional[Callable[[Union[Opening, Progress]], object]] = None,
+) -> List[Opening]:
+    """Bao: every move from one solved graph; ``progress`` gets the solve's ``Progress``."""
 def pie(
     position: Position,
     *,
@@ -260,6 +286,51 @@ def pie(
     progress: Optional[Callable[[Opening], object]] = None,
 ) -> PieAnalysis: ...
 def probe(position: Position, egdb: _Path) -> Probe: ...
+
+@final
+class Engine:
+    """A game-long engine: one solver (its transposition table and databases) set up at
+    the first call on a game's rules and kept for every later call on those rules."""
+
+    def __init__(
+        self,
+        *,
+        threads: Optional[int] = None,
+        hash_mb: Optional[int] = None,
+        egdb: Optional[_Path] = None,
+        egdb_seeds: Optional[int] = None,
+        cache: bool = True,
+        memory_mb: Optional[int] = None,
+    ) -> None: ...
+    def analyse(
+        self,
+        position: Position,
+        *,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+        depth: Optional[int] = None,
+        lines: Optional[int] = None,
+        progress: Optional[Callable[[Analysis], object]] = None,
+    ) -> Analysis: ...
+    def solve(
+        self,
+        position: Position,
+        *,
+        progress: Optional[Callable[[Progress], object]] = None,
+    ) -> Solution: ...
+    def prepare(self, rules: Rules) -> None:
+        """Sets up the solver of ``rules`` now (database, table), outside any call's time."""
+    def new_game(self) -> None:
+        """Drops the solver and the Bao game graph kept."""
+    @property
+    def rules(self) -> Optional[Rules]:
+        """The rules of the solver kept."""
+    @property
+    def solvers_made(self) -> int:
+        """Solvers set up so far: one per change of rules or ``new_game``."""
+    @property
+    def graphs_solved(self) -> int:
+        """Bao game graphs solved so far."""
 def export_columns(
     position: Position,
     depth: int,

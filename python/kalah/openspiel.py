@@ -1,14 +1,16 @@
 """Our games for OpenSpiel: a ``pyspiel.Game`` and ``pyspiel.State`` over the engine's rules.
 
-Importing this module registers the game ``kalah`` with ``pyspiel`` (it needs the package
-``open_spiel``), so that every OpenSpiel algorithm written in Python (MCTS, minimax,
-alpha-beta, CFR, AlphaZero, ...) plays any family and any board of ours::
+Importing this module registers the games ``kalah`` (the sowing games) and ``bao`` (Bao la
+Kujifunza, documented in ``kalah._bao_spiel``: :class:`BaoGame`) with ``pyspiel`` (it
+needs the package ``open_spiel``), so that every OpenSpiel algorithm written in Python
+(MCTS, minimax, alpha-beta, CFR, AlphaZero, ...) plays any family and any board of ours::
 
     import pyspiel
-    import kalah.openspiel  # registers "kalah"
+    import kalah.openspiel  # registers "kalah" and "bao"
 
     game = pyspiel.load_game("kalah(rules=oware,houses=6,seeds=4,returns=margin)")
     state = game.new_initial_state()
+    bao = pyspiel.load_game("bao(houses=8,seeds=2)")
 
 **Players.** Player 0 is South (moves first), player 1 North.
 
@@ -53,13 +55,25 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import kalah
 
+from ._bao_spiel import BaoGame, BaoObserver, BaoState
+from ._bao_spiel import GAME_TYPE as BAO_GAME_TYPE
+from ._bao_spiel import action_of as bao_action_of
+from ._bao_spiel import move_of as bao_move_of
+from ._bao_spiel import register as _register_bao
+
 __all__ = [
+    "BAO_GAME_TYPE",
+    "BaoGame",
+    "BaoObserver",
+    "BaoState",
     "GAME_TYPE",
     "KalahGame",
     "KalahState",
     "WIN_DRAW_LOSS",
     "MARGIN",
     "action_of",
+    "bao_action_of",
+    "bao_move_of",
     "sowing_of",
     "register",
 ]
@@ -351,9 +365,11 @@ class BoardObserver:
 
 
 def register() -> None:
-    """Registers the game ``kalah`` with ``pyspiel`` (done on import; again is a no-op)."""
+    """Registers the games ``kalah`` and ``bao`` with ``pyspiel`` (done on import; again is
+    a no-op)."""
     if GAME_TYPE.short_name not in pyspiel.registered_names():
         pyspiel.register_game(GAME_TYPE, KalahGame)
+    _register_bao()
 
 
 register()

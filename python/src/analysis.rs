@@ -3,39 +3,65 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use kalah_analysis::openings::{first_steps, Offer, Opening};
 use kalah_analysis::{openings as solve_openings, pie as solve_pie};
-use kalah_core::{Game, Position};
+use kalah_core::bao::BaoPosition;
+use kalah_core::{Game, Position, Side};
+use kalah_solver::bao_search::{BaoAnalysis, BaoRootMove, Outcome};
 use kalah_solver::egdb::{self, ProbeError};
 use kalah_solver::{Analysis, Limits, RootTurn, Solver};
 use pyo3::prelude::*;
 
-use crate::errors::{analysis_error, error, position_error, rules_error, Kind};
-use crate::interrupt::{interruptible, Callback};
-use crate::position::PyPosition;
+use crate::bao;
+use crate::errors::{analysis_error, bao_error, error, position_error, rules_error, Kind};
+use crate::interrupt::{interruptible, Callback, Failure};
+use crate::position::{Board, PyPosition};
 use crate::rules::PySide;
-use crate::solve::{Failure, Settings};
+use crate::solve::{PyProgress, Settings};
 
-/// One root turn of an analysis: its evaluation and proven interval.
+/// One root turn of an analysis: its evaluation and proven interval (Bao: its proven
+/// outcome).
 #[pyclass(name = "TurnAnalysis", module = "kalah", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PyTurnAnalysis {
     /// The turn in the notation.
     pub turn: String,
-    /// Its evaluation from South (heuristic unless `exact`).
+    /// Its evaluation from South (heuristic unless `exact`; Bao: points, 100 a seed).
     pub value: i32,
     /// Its evaluation for the player to move at the root.
     pub value_for_mover: i32,
-    /// True when the proven interval has closed: `value` is exact.
+    /// True when what the turn gives is proved: the sowing games' interval has closed
+    /// (`value` is exact), Bao's outcome is proven.
     pub exact: bool,
-    /// The proven interval from South.
-    pub lower: i32,
+    /// The proven interval from South; None for Bao, which proves outcomes.
+    pub lower: Option<i32>,
     /// See `lower`.
-    pub upper: i32,
-    /// The depth behind the evaluation, in sowings.
+    pub upper: Option<i32>,
+    /// The depth behind the evaluation, in sowings (Bao: moves).
     pub depth: u8,
+    /// What is proven of the turn for the player to move at the root: `win`, `loss`,
+    /// `draw`, or None while it is not.
+    pub result: Option<String>,
+    /// Bao: a proven outcome comes within this many moves of both players; None otherwise.
+    pub within_moves: Option<u32>,
+}
+
+/// What an interval from the mover's view proves of the result: `win` above 0, `loss`
+/// below, `draw` when it is exactly 0, else nothing.
+pub fn result_of_interval(lower: i32, upper: i32) -> Option<String> {
+    let word = if lower > 0 {
+        "win"
+    } else if upper < 0 {
+        "loss"
+    } else if (lower, upper) == (0, 0) {
+        "draw"
+    } else {
+        return None;
+    };
+    Some(word.to_string())
 }
 
 impl PyTurnAnalysis {
@@ -46,9 +72,11 @@ impl PyTurnAnalysis {
             value: t.eval_from_south(),
             value_for_mover: t.eval,
             exact: t.is_exact(),
-            lower,
-            upper,
+            lower: Some(lower),
+            upper: Some(upper),
             depth: t.depth,
+            result: result_of_interval(t.lower, t.upper),
+            within_moves: None,
         }
     }
 }
@@ -57,20 +85,27 @@ impl PyTurnAnalysis {
 impl PyTurnAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "TurnAnalysis(turn={:?}, value={}, lower={}, upper={}, depth={})",
-            self.turn, self.value, self.lower, self.upper, self.depth
+            "TurnAnalysis(turn={:?}, value={}, lower={}, upper={}, result={}, depth={})",
+            self.turn,
+            self.value,
+            py_int(self.lower),
+            py_int(self.upper),
+            py_str(self.result.as_deref()),
+            self.depth
         )
     }
 }
 
 /// What an analysis within limits knows: an evaluation inside the proven interval that
 /// holds the exact value (exact once they meet), the best turn and line, every root turn.
+/// Bao's analysis proves outcomes (a forced win or loss), not intervals.
 #[pyclass(name = "Analysis", module = "kalah", frozen, get_all)]
 #[derive(Clone)]
 pub struct PyAnalysis {
     /// The position analysed.
     pub position: PyPosition,
-    /// The evaluation from South: heuristic unless `exact`, always within the interval.
+    /// The evaluation from South: heuristic unless `exact`, always within the interval
+    /// (Bao: points, 100 a seed; a proven win or loss scores ±(1000000 - moves)).
     pub value: i32,
     /// The evaluation for the player to move.
     pub value_for_mover: i32,
@@ -80,13 +115,14 @@ pub struct PyAnalysis {
     pub best_turn: Option<String>,
     /// The best line (to the end of the game, replaying to the value, once exact).
     pub line: Vec<String>,
-    /// True when the proven interval has closed.
+    /// True when the proven interval has closed (Bao: the outcome is proven).
     pub exact: bool,
-    /// The proven interval from South: the exact value lies in `[lower, upper]`.
-    pub lower: i32,
+    /// The proven interval from South: the exact value lies in `[lower, upper]`; None for
+    /// Bao, which proves outcomes.
+    pub lower: Option<i32>,
     /// See `lower`.
-    pub upper: i32,
-    /// The deepest completed depth-limited search, in sowings.
+    pub upper: Option<i32>,
+    /// The deepest completed depth-limited search, in sowings (Bao: moves).
     pub depth: u8,
     /// Every root turn, best first.
     pub turns: Vec<PyTurnAnalysis>,
@@ -94,11 +130,16 @@ pub struct PyAnalysis {
     pub nodes: u64,
     /// Wall time in seconds.
     pub seconds: f64,
+    /// What is proven of the result for the player to move: `win`, `loss`, `draw`, or
+    /// None while it is not (Bao never proves a draw within limits).
+    pub result: Option<String>,
+    /// Bao: a proven outcome comes within this many moves of both players; None otherwise.
+    pub within_moves: Option<u32>,
 }
 
 impl PyAnalysis {
     fn of(position: &PyPosition, a: &Analysis) -> PyAnalysis {
-        let h = position.pos.houses_per_side();
+        let h = position.houses_per_side();
         let (lower, upper) = a.bounds_from_south();
         PyAnalysis {
             position: position.clone(),
@@ -108,12 +149,14 @@ impl PyAnalysis {
             best_turn: a.best_turn().map(|t| t.notation(h)),
             line: kalah_solver::line::notations(h, &a.pv),
             exact: a.is_exact(),
-            lower,
-            upper,
+            lower: Some(lower),
+            upper: Some(upper),
             depth: a.depth,
             turns: a.turns.iter().map(|t| PyTurnAnalysis::of(t, h)).collect(),
             nodes: a.nodes,
             seconds: a.elapsed.as_secs_f64(),
+            result: result_of_interval(a.lower, a.upper),
+            within_moves: None,
         }
     }
 }
@@ -122,19 +165,87 @@ impl PyAnalysis {
 impl PyAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "Analysis(value={}, exact={}, lower={}, upper={}, best_turn={:?}, depth={})",
+            "Analysis(value={}, exact={}, lower={}, upper={}, result={}, best_turn={:?}, \
+             depth={})",
             self.value,
             if self.exact { "True" } else { "False" },
-            self.lower,
-            self.upper,
+            py_int(self.lower),
+            py_int(self.upper),
+            py_str(self.result.as_deref()),
             self.best_turn.as_deref().unwrap_or(""),
             self.depth
         )
     }
 }
 
+impl PyTurnAnalysis {
+    /// One root move of Bao's analysis, for a root with `side` to move.
+    fn of_bao(t: &BaoRootMove, side: Side) -> PyTurnAnalysis {
+        let (result, within_moves) = proven(t.proven);
+        PyTurnAnalysis {
+            turn: t.mv.to_string(),
+            value: side.sign() * t.score,
+            value_for_mover: t.score,
+            exact: t.proven.is_some(),
+            lower: None,
+            upper: None,
+            depth: t.depth,
+            result,
+            within_moves,
+        }
+    }
+}
+
+impl PyAnalysis {
+    /// Bao's analysis of `position`: the evaluation in points, what is proven (an
+    /// outcome, not an interval), the best move, line and every move.
+    pub fn of_bao(position: &PyPosition, a: &BaoAnalysis) -> PyAnalysis {
+        let (result, within_moves) = proven(a.proven);
+        PyAnalysis {
+            position: position.clone(),
+            value: a.eval_from_south(),
+            value_for_mover: a.eval,
+            side_to_move: a.side.into(),
+            best_turn: a.best.map(|m| m.to_string()),
+            line: a.pv.iter().map(|m| m.to_string()).collect(),
+            exact: a.proven.is_some(),
+            lower: None,
+            upper: None,
+            depth: a.depth,
+            turns: a
+                .turns
+                .iter()
+                .map(|t| PyTurnAnalysis::of_bao(t, a.side))
+                .collect(),
+            nodes: a.nodes,
+            seconds: a.elapsed.as_secs_f64(),
+            result,
+            within_moves,
+        }
+    }
+}
+
+/// A proven outcome of Bao's analysis: `win` or `loss` and the moves it comes within.
+fn proven(o: Option<Outcome>) -> (Option<String>, Option<u32>) {
+    match o {
+        Some(Outcome::Won { moves }) => (Some("win".to_string()), Some(moves)),
+        Some(Outcome::Lost { moves }) => (Some("loss".to_string()), Some(moves)),
+        None => (None, None),
+    }
+}
+
+/// An optional int as Python writes it.
+fn py_int(v: Option<i32>) -> String {
+    v.map_or("None".to_string(), |v| v.to_string())
+}
+
+/// An optional string as Python writes it.
+fn py_str(v: Option<&str>) -> String {
+    v.map_or("None".to_string(), |v| format!("{v:?}"))
+}
+
 /// The limits of an analysis from its keyword arguments.
-fn limits(time: Option<f64>, nodes: Option<u64>, depth: Option<u8>) -> PyResult<Limits> {
+pub fn limits(time: Option<f64>, nodes: Option<u64>, depth: Option<u8>) -> PyResult<Limits> {
     let time = match time {
         Some(t) if !(t > 0.0 && t <= 1e6) => {
             return Err(error(
@@ -192,24 +303,58 @@ pub fn analyse(
     let limits = limits(time, nodes, depth)?;
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, None)?;
     let callback = Callback::new(progress);
-    let game = position.rules.game().clone();
-    let pos = position.pos;
+    if let Board::Bao(pos) = position.board {
+        settings.refuse_for_bao("kalah.analyse")?;
+        return analyse_bao(py, &position, &pos, &limits, &callback);
+    }
+    let (game, pos) = position.sowing("kalah.analyse")?;
+    let game = game.clone();
+    analyse_on(py, &position, pos, &limits, lines, &callback, |cancel| {
+        analysis_solver(&settings, &game, &pos, &limits, cancel).map(Arc::new)
+    })
+}
+
+/// Bao's analysis of `pos` (the position of `position`) within `limits`, as an
+/// `Analysis`; the callback gets one after every completed depth.
+pub fn analyse_bao(
+    py: Python<'_>,
+    position: &PyPosition,
+    pos: &BaoPosition,
+    limits: &Limits,
+    callback: &Callback,
+) -> PyResult<PyAnalysis> {
+    let report = |a: &BaoAnalysis| PyAnalysis::of_bao(position, a);
+    let a = bao::analyse(py, pos, limits, callback, report)?;
+    Ok(PyAnalysis::of_bao(position, &a))
+}
+
+/// The analysis of `pos` (the sowing position of `position`) within `limits` on the
+/// solver that `solver` makes or hands over, off the interpreter; `lines` as
+/// [`analyse`] takes it.
+pub fn analyse_on(
+    py: Python<'_>,
+    position: &PyPosition,
+    pos: Position,
+    limits: &Limits,
+    lines: Option<usize>,
+    callback: &Callback,
+    solver: impl FnOnce(&AtomicBool) -> Result<Arc<Solver>, Failure> + Send,
+) -> PyResult<PyAnalysis> {
     let lines = lines.unwrap_or(usize::MAX).max(1);
-    let shown = &position;
     let analysed = interruptible(py, |cancel| -> Result<Analysis, Failure> {
-        let solver = analysis_solver(&settings, &game, &pos, &limits, cancel)?;
-        let a = solver.analyse_lines(&pos, &limits, lines, cancel, &mut |a| {
+        let solver = solver(cancel)?;
+        let a = solver.analyse_lines(&pos, limits, lines, cancel, &mut |a| {
             callback.call(cancel, |py| {
-                Ok(Bound::new(py, PyAnalysis::of(shown, a))?.into_any())
+                Ok(Bound::new(py, PyAnalysis::of(position, a))?.into_any())
             })
         })?;
         Ok(a)
     })?;
     match analysed {
-        Ok(a) => Ok(PyAnalysis::of(&position, &a)),
+        Ok(a) => Ok(PyAnalysis::of(position, &a)),
         // An analysis stopped by its flag still knows something; only a callback's
         // exception stops it early.
-        Err(failure) => Err(failure.into_err(&callback)),
+        Err(failure) => Err(failure.into_err(callback)),
     }
 }
 
@@ -235,7 +380,7 @@ pub struct PyOpening {
 
 impl PyOpening {
     fn of(position: &PyPosition, o: &Opening) -> PyOpening {
-        let h = position.pos.houses_per_side();
+        let h = position.houses_per_side();
         PyOpening {
             turn: o.step.turn.notation(h),
             position_after: PyPosition::new_in(position.rules.clone(), o.step.after),
@@ -245,6 +390,44 @@ impl PyOpening {
             nodes: o.nodes,
             seconds: o.elapsed.as_secs_f64(),
         }
+    }
+}
+
+impl PyOpening {
+    /// Every legal move of the Bao position `pos` (that of `position`) with its exact
+    /// value from a solved graph that holds it, best first for the mover (a faster win, a
+    /// draw, a slower loss; equals in canonical order).
+    fn of_bao(
+        position: &PyPosition,
+        pos: &BaoPosition,
+        solved: &bao::Solved,
+    ) -> PyResult<Vec<PyOpening>> {
+        let graph = &solved.graph;
+        let missing = || {
+            error(
+                Kind::Internal,
+                format!("the solved game graph does not hold {pos}"),
+            )
+        };
+        let mut moves = graph.move_values(pos).ok_or_else(missing)?;
+        moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
+        moves
+            .iter()
+            .map(|&(mv, value)| {
+                let (after, _) = pos.try_play(mv).map_err(|e| bao_error(&e))?;
+                let mut line = vec![mv.to_string()];
+                line.extend(graph.line(&after).iter().map(|m| m.to_string()));
+                Ok(PyOpening {
+                    turn: mv.to_string(),
+                    position_after: PyPosition::new_bao(position.rules.clone(), after),
+                    value: value.sign() * pos.side().sign(),
+                    value_for_mover: value.sign(),
+                    line,
+                    nodes: graph.stats().positions,
+                    seconds: solved.elapsed.as_secs_f64(),
+                })
+            })
+            .collect()
     }
 }
 
@@ -269,8 +452,10 @@ fn offer(name: &str) -> PyResult<Offer> {
 
 /// Every first move of `pos` solved on a solver shared by parallel workers (as
 /// `kalah openings` runs them), by `work`.
+#[allow(clippy::too_many_arguments)]
 fn every_first_move<T: Send>(
     py: Python<'_>,
+    what: &str,
     position: &PyPosition,
     offer: Offer,
     settings: &Settings,
@@ -279,8 +464,8 @@ fn every_first_move<T: Send>(
         + Send
         + Sync,
 ) -> PyResult<T> {
-    let game = position.rules.game().clone();
-    let pos = position.pos;
+    let (game, pos) = position.sowing(what)?;
+    let game = game.clone();
     if pos.is_over() {
         return Err(analysis_error(&kalah_analysis::AnalysisError::GameOver));
     }
@@ -300,7 +485,8 @@ fn every_first_move<T: Send>(
 /// Every first turn of the mover solved; see the stub for the arguments.
 #[pyfunction]
 #[pyo3(signature = (position, *, threads = None, hash_mb = None, egdb = None,
-                    egdb_seeds = None, cache = true, deepening = None, progress = None))]
+                    egdb_seeds = None, cache = true, deepening = None, memory_mb = None,
+                    progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn openings(
     py: Python<'_>,
@@ -311,13 +497,32 @@ pub fn openings(
     egdb_seeds: Option<usize>,
     cache: bool,
     deepening: Option<u8>,
+    memory_mb: Option<u64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<PyOpening>> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
+    if let Board::Bao(pos) = position.board {
+        // Bao's graph solves every move at once; its progress is the solve's.
+        settings.refuse_for_bao("kalah.openings")?;
+        if pos.is_over() || pos.legal().is_empty() {
+            return Err(analysis_error(&kalah_analysis::AnalysisError::GameOver));
+        }
+        let callback = Callback::new(progress);
+        let limit = bao::memory_limit(memory_mb)?;
+        let solved = bao::solve(py, &pos, limit, &callback, PyProgress::of_graph)?;
+        return PyOpening::of_bao(&position, &pos, &solved);
+    }
+    if memory_mb.is_some() {
+        return Err(error(
+            Kind::Rules,
+            "memory_mb is the memory of Bao's game graph: the sowing games take hash_mb",
+        ));
+    }
     let callback = Callback::new(progress);
-    let pos = position.pos;
+    let (_, pos) = position.sowing("kalah.openings")?;
     let list = every_first_move(
         py,
+        "kalah.openings",
         &position,
         Offer::AfterTurn,
         &settings,
@@ -403,9 +608,10 @@ pub fn pie(
     let offer = self::offer(offer)?;
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
     let callback = Callback::new(progress);
-    let pos = position.pos;
+    let (_, pos) = position.sowing("kalah.pie")?;
     let analysis = every_first_move(
         py,
+        "kalah.pie",
         &position,
         offer,
         &settings,
@@ -458,6 +664,7 @@ impl PyProbe {
 /// The value of `position` in the database file `egdb`; see the stub.
 #[pyfunction]
 pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<PyProbe> {
+    let (_, pos) = position.sowing("kalah.probe")?;
     let info = egdb::file::read_info(&egdb).map_err(|e| error(Kind::Database, e.to_string()))?;
     let (mine, theirs) = (position.rules.rules(), &info.rules);
     if (
@@ -483,7 +690,6 @@ pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<Py
             ),
         ));
     }
-    let pos = position.pos;
     let path = egdb.clone();
     let probed = py.detach(move || egdb::probe_file(&path, pos));
     let probed = probed.map_err(|e| match e {

@@ -3,6 +3,7 @@
 
 use kalah_analysis::setup::SetupError;
 use kalah_analysis::AnalysisError;
+use kalah_core::bao::BaoError;
 use kalah_core::{PositionError, RulesError};
 use kalah_solver::{OverrideError, SolveError, SolverError};
 use pyo3::exceptions::PyRuntimeError;
@@ -130,4 +131,22 @@ pub fn analysis_error(e: &AnalysisError) -> PyErr {
         AnalysisError::GameOver => error(Kind::IllegalMove, e.to_string()),
         _ => error(Kind::Internal, e.to_string()),
     }
+}
+
+/// The exception for Bao rules, a Bao position or a Bao move refused.
+pub fn bao_error(e: &BaoError) -> PyErr {
+    let kind = match e {
+        BaoError::Pits(_) | BaoError::Seeds { .. } | BaoError::RulesSyntax(_) => Kind::Rules,
+        BaoError::WrongBoard { .. } => Kind::Mismatch,
+        BaoError::WrongSide { .. } | BaoError::Illegal(_) => Kind::IllegalMove,
+        BaoError::MissingSide
+        | BaoError::BadSide(_)
+        | BaoError::Rows(_)
+        | BaoError::RowLength { .. }
+        | BaoError::BadCount { .. }
+        | BaoError::TooManySeeds(_)
+        | BaoError::MoveSyntax(_)
+        | BaoError::PitRange { .. } => Kind::Notation,
+    };
+    error(kind, e.to_string())
 }

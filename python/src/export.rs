@@ -10,9 +10,9 @@ use kalah_core::{Game, CLOCKWISE};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
-use crate::interrupt::{interruptible, Callback};
+use crate::interrupt::{interruptible, Callback, Failure};
 use crate::position::PyPosition;
-use crate::solve::{Failure, Settings};
+use crate::solve::Settings;
 
 /// One column: its name, its `array` type code (`""`: a list of strings) and its data
 /// (little-endian machine values, or the list).
@@ -92,8 +92,8 @@ pub fn export_columns(
 ) -> PyResult<Vec<Column>> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
     let callback = Callback::new(None);
-    let game = position.rules.game().clone();
-    let start = position.pos;
+    let (game, start) = position.sowing("kalah.export_table")?;
+    let game = game.clone();
     let table = interruptible(py, |cancel| -> Result<Vec<Entry>, Failure> {
         let plan = plan_until(&game, &start, depth, cancel)?;
         let known = HashMap::new();

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use crate::errors::{error, Kind};
+use kalah_solver::SolveError;
+
+use crate::errors::{analysis_error, error, solve_error, Kind};
 
 /// How often the calling thread looks for a signal while the work runs: well within the
 /// second a KeyboardInterrupt may take.
@@ -98,5 +100,44 @@ impl Callback {
     /// The exception the callback raised, if any.
     pub fn take_error(&self) -> Option<PyErr> {
         self.raised.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// Why a piece of work run off the interpreter gave no result.
+pub enum Failure {
+    /// Its cancel flag was raised (Ctrl-C, or a callback that raised).
+    Cancelled,
+    /// An error to raise.
+    Py(PyErr),
+}
+
+impl Failure {
+    /// The exception of a failure; a cancelled call raises what cancelled it (the
+    /// KeyboardInterrupt is raised before this is reached, the callback's error here).
+    pub fn into_err(self, callback: &Callback) -> PyErr {
+        match self {
+            Failure::Py(e) => e,
+            Failure::Cancelled => callback
+                .take_error()
+                .unwrap_or_else(|| error(Kind::Internal, "the work was cancelled")),
+        }
+    }
+}
+
+impl From<kalah_analysis::AnalysisError> for Failure {
+    fn from(e: kalah_analysis::AnalysisError) -> Failure {
+        match e {
+            kalah_analysis::AnalysisError::Cancelled => Failure::Cancelled,
+            e => Failure::Py(analysis_error(&e)),
+        }
+    }
+}
+
+impl From<SolveError> for Failure {
+    fn from(e: SolveError) -> Failure {
+        match e {
+            SolveError::Cancelled => Failure::Cancelled,
+            e => Failure::Py(solve_error(&e)),
+        }
     }
 }

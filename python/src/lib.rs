@@ -1,9 +1,12 @@
 //! The Python module `kalah._kalah`: the engine's rules, positions, solves and analyses
-//! for Python, re-exported by the package `kalah` (python/kalah/__init__.py). Long calls
-//! run without the GIL and stop on Ctrl-C; every error is an exception of `kalah.errors`
-//! with the command line's message.
+//! for Python (the sowing games and Bao) and a game-long engine that keeps its table,
+//! re-exported by the package `kalah` (python/kalah/__init__.py). Long calls run without
+//! the GIL and stop on Ctrl-C; every error is an exception of `kalah.errors` with the
+//! command line's message.
 
 mod analysis;
+mod bao;
+mod engine;
 mod errors;
 mod export;
 mod interrupt;
@@ -27,6 +30,7 @@ fn _kalah(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<analysis::PyPieChoice>()?;
     m.add_class::<analysis::PyPieAnalysis>()?;
     m.add_class::<analysis::PyProbe>()?;
+    m.add_class::<engine::PyEngine>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::analyse, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::openings, m)?)?;

@@ -1,15 +1,19 @@
-//! `kalah.Rules`: a preset and the options that override it, validated into a game, and
-//! `kalah.Side`.
+//! `kalah.Rules`: a preset and the options that override it, validated into a game (a
+//! sowing game, or Bao la Kujifunza on four rows), and `kalah.Side`.
 
 use std::str::FromStr;
 use std::sync::Arc;
 
 use kalah_analysis::setup::RuleOptions;
+use kalah_core::bao::BaoRules;
 use kalah_core::{Family, Game, Preset, Rules, RulesError, Side};
 use pyo3::prelude::*;
 
-use crate::errors::{rules_error, setup_error};
+use crate::errors::{bao_error, error, rules_error, setup_error, Kind};
 use crate::position::PyPosition;
+
+/// The preset name of Bao la Kujifunza, beside the sowing games' presets.
+pub const BAO: &str = "bao";
 
 /// A player: South moves first and owns bins 1..H and the store H+1; North owns bins
 /// H+2..2H+1 and the store 2H+2.
@@ -78,13 +82,24 @@ impl PySide {
     }
 }
 
-/// What a `Rules` object holds: the options as asked for (for setting up positions the
-/// way the command line does) and the validated game.
-pub struct RulesInner {
+/// The rules of a sowing game: the options as asked for (for setting up positions the way
+/// the command line does) and the validated game.
+pub struct SowingRules {
     /// The preset and options, with the board size filled in.
     pub options: RuleOptions,
     /// The game they make.
     pub game: Game,
+}
+
+/// What a `Rules` object holds: a sowing game (two rows and two stores) or Bao (four rows,
+/// no stores). Made once per `Rules` and shared behind an `Arc`: the size of its variants
+/// does not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum GameRules {
+    /// Kalah and the other sowing families.
+    Sowing(SowingRules),
+    /// Bao la Kujifunza.
+    Bao(BaoRules),
 }
 
 /// The rules of a game: a preset with options that override it, on a board of `houses`
@@ -93,7 +108,16 @@ pub struct RulesInner {
 #[derive(Clone)]
 pub struct PyRules {
     /// Shared by every position of the game.
-    pub inner: Arc<RulesInner>,
+    pub inner: Arc<GameRules>,
+}
+
+/// The error for `what` (a call, a property, an option) asked of Bao, which it does not
+/// have.
+pub fn not_for_bao(what: &str) -> PyErr {
+    error(
+        Kind::Rules,
+        format!("{what} does not apply to Bao (four rows of pits, no stores; see docs/python.md)"),
+    )
 }
 
 /// A name as written on the command line: lower case, dashes (`row_empty` is `row-empty`).
@@ -130,25 +154,88 @@ impl PyRules {
     /// Rules from options already checked and a game made of them.
     pub fn from_parts(options: RuleOptions, game: Game) -> PyRules {
         PyRules {
-            inner: Arc::new(RulesInner { options, game }),
+            inner: Arc::new(GameRules::Sowing(SowingRules { options, game })),
         }
     }
 
-    /// The validated game.
-    pub fn game(&self) -> &Game {
-        &self.inner.game
+    /// The rules of a Bao board.
+    pub fn from_bao(rules: BaoRules) -> PyRules {
+        PyRules {
+            inner: Arc::new(GameRules::Bao(rules)),
+        }
     }
 
-    /// The core's rules.
+    /// The sowing game, or the error that `what` does not apply to Bao.
+    pub fn sowing(&self, what: &str) -> PyResult<&SowingRules> {
+        match &*self.inner {
+            GameRules::Sowing(s) => Ok(s),
+            GameRules::Bao(_) => Err(not_for_bao(what)),
+        }
+    }
+
+    /// The Bao board, if these are Bao's rules.
+    pub fn bao(&self) -> Option<BaoRules> {
+        match &*self.inner {
+            GameRules::Sowing(_) => None,
+            GameRules::Bao(b) => Some(*b),
+        }
+    }
+
+    /// The validated sowing game. Only for rules known to be a sowing game's (a position of
+    /// a sowing game has them): Bao's rules have none.
+    pub fn game(&self) -> &Game {
+        match &*self.inner {
+            GameRules::Sowing(s) => &s.game,
+            GameRules::Bao(_) => unreachable!("a sowing game's rules, not Bao's"),
+        }
+    }
+
+    /// The core's rules of a sowing game (see [`PyRules::game`]).
     pub fn rules(&self) -> &Rules {
-        self.inner.game.rules()
+        self.game().rules()
     }
 
     /// The options with the board size given, so that a position set up with them keeps
-    /// exactly this game (or is refused).
+    /// exactly this game (or is refused); see [`PyRules::game`].
     pub fn options(&self) -> RuleOptions {
-        self.inner.options
+        match &*self.inner {
+            GameRules::Sowing(s) => s.options,
+            GameRules::Bao(_) => unreachable!("a sowing game's rules, not Bao's"),
+        }
     }
+
+    /// The one-line description, `Kalah(6,4) capture=...` or `Bao(8,2)`.
+    pub fn description(&self) -> String {
+        match &*self.inner {
+            GameRules::Sowing(s) => s.game.rules().to_string(),
+            GameRules::Bao(b) => b.to_string(),
+        }
+    }
+
+    /// The sowing game's property `get`, None for Bao.
+    fn sowing_property<T>(&self, get: impl FnOnce(&Rules) -> T) -> Option<T> {
+        match &*self.inner {
+            GameRules::Sowing(s) => Some(get(s.game.rules())),
+            GameRules::Bao(_) => None,
+        }
+    }
+}
+
+/// Bao's rules from `Rules("bao", ...)`: the board alone; a sowing option given is refused.
+fn bao_rules(
+    houses: Option<i64>,
+    seeds: Option<i64>,
+    options: &[(&str, bool)],
+) -> PyResult<PyRules> {
+    if let Some((name, _)) = options.iter().find(|(_, given)| *given) {
+        return Err(not_for_bao(&format!("the option {name}")));
+    }
+    // Narrowed without wrapping: any count past a byte is refused by the core all the same.
+    let count = |v: Option<i64>, default: usize| -> usize {
+        v.map_or(default, |v| v.clamp(0, 1 << 16) as usize)
+    };
+    let rules = BaoRules::new(count(houses, 8), count(seeds, 2)).map_err(|e| bao_error(&e))?;
+    Ok(PyRules::from_bao(rules))
 }
 
 #[pymethods]
@@ -156,22 +243,34 @@ impl PyRules {
     /// Rules from a preset name (`kalah`, `kalah-empty`, `online`, `online-empty`,
     /// `general`, `egyptian`, `nigerian`, `ethiopian`, `oware`) and options that
     /// override it, as the command line's `--rules`, `--capture`, `--end`, `--leftovers`,
-    /// `--early-stop` and `--grand-slam`.
+    /// `--early-stop` and `--grand-slam`; or `bao`, Bao la Kujifunza on four rows of
+    /// `houses` pits (3 to 8, default 8) with `seeds` a pit (default 2), which takes no
+    /// option. The sowing games' board defaults to 6 houses of 4 seeds.
     #[new]
-    #[pyo3(signature = (preset = "kalah", *, houses = 6, seeds = 4, capture = None, end = None,
-                        leftovers = None, early_stop = None, grand_slam = None))]
+    #[pyo3(signature = (preset = "kalah", *, houses = None, seeds = None, capture = None,
+                        end = None, leftovers = None, early_stop = None, grand_slam = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         preset: &str,
-        houses: i64,
-        seeds: i64,
+        houses: Option<i64>,
+        seeds: Option<i64>,
         capture: Option<&str>,
         end: Option<&str>,
         leftovers: Option<&str>,
         early_stop: Option<bool>,
         grand_slam: Option<&str>,
     ) -> PyResult<PyRules> {
-        let (houses, seeds) = board(houses, seeds)?;
+        if option_name(preset) == BAO {
+            let given = [
+                ("capture", capture.is_some()),
+                ("end", end.is_some()),
+                ("leftovers", leftovers.is_some()),
+                ("early_stop", early_stop.is_some()),
+                ("grand_slam", grand_slam.is_some()),
+            ];
+            return bao_rules(houses, seeds, &given);
+        }
+        let (houses, seeds) = board(houses.unwrap_or(6), seeds.unwrap_or(4))?;
         let options = RuleOptions {
             houses: Some(houses),
             seeds: Some(seeds),
@@ -188,118 +287,153 @@ impl PyRules {
     }
 
     /// Rules from the one-line description that `str(rules)` writes
-    /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
+    /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`, `Bao(8,2)`).
     #[staticmethod]
     fn parse(description: &str) -> PyResult<PyRules> {
+        if description.trim().to_ascii_lowercase().starts_with(BAO) {
+            let rules: BaoRules = description.parse().map_err(|e| bao_error(&e))?;
+            return Ok(PyRules::from_bao(rules));
+        }
         let rules: Rules = description.parse().map_err(|e| rules_error(&e))?;
         let game = Game::new(rules).map_err(|e| rules_error(&e))?;
         Ok(PyRules::from_parts(exact_options(&rules), game))
     }
 
-    /// The names of the presets.
+    /// The names of the presets, `bao` last.
     #[staticmethod]
     fn presets() -> Vec<&'static str> {
-        Preset::ALL.iter().map(|(_, name)| *name).collect()
+        let sowing = Preset::ALL.iter().map(|(_, name)| *name);
+        sowing.chain([BAO]).collect()
     }
 
-    /// The start position: every house holds `seeds`, the stores are empty, South to move.
+    /// The start position: every house holds `seeds`, the stores are empty, South to move
+    /// (Bao: every pit holds `seeds`, South to move).
     fn start(&self) -> PyPosition {
-        PyPosition::new_in(self.clone(), self.game().start())
+        match &*self.inner {
+            GameRules::Sowing(s) => PyPosition::new_in(self.clone(), s.game.start()),
+            GameRules::Bao(b) => PyPosition::new_bao(self.clone(), b.start()),
+        }
     }
 
-    /// A position of this game from the board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`);
-    /// a finished game is settled (the seeds left go where the rules say).
+    /// A position of this game from the board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`;
+    /// Bao: four rows, `2,2,2/2,2,2/2,2,2/2,2,2:S`); a finished sowing game is settled
+    /// (the seeds left go where the rules say).
     fn position(&self, board: &str) -> PyResult<PyPosition> {
         PyPosition::parse_in(self, board)
     }
 
-    /// The family: `kalah`, `general`, `nigerian`, `ethiopian` or `oware`.
+    /// The family: `kalah`, `general`, `nigerian`, `ethiopian`, `oware` or `bao`.
     #[getter]
     fn family(&self) -> &'static str {
-        self.rules().family.name()
+        self.sowing_property(|r| r.family.name()).unwrap_or(BAO)
     }
 
-    /// Houses per side.
+    /// Houses per side (Bao: pits a row).
     #[getter]
     fn houses(&self) -> u8 {
-        self.rules().houses
+        match &*self.inner {
+            GameRules::Sowing(s) => s.game.rules().houses,
+            GameRules::Bao(b) => b.pits() as u8,
+        }
     }
 
-    /// Seeds per house at the start.
+    /// Seeds per house (Bao: per pit) at the start.
     #[getter]
     fn seeds(&self) -> u8 {
-        self.rules().seeds
+        match &*self.inner {
+            GameRules::Sowing(s) => s.game.rules().seeds,
+            GameRules::Bao(b) => b.seeds() as u8,
+        }
     }
 
     /// Seeds in the game.
     #[getter]
     fn total_seeds(&self) -> usize {
-        self.rules().total_seeds()
+        match &*self.inner {
+            GameRules::Sowing(s) => s.game.rules().total_seeds(),
+            GameRules::Bao(b) => 4 * b.pits() * b.seeds(),
+        }
     }
 
-    /// The capture rule as the family names it (`standard`, `empty`, `none`, `fours`, ...).
+    /// The capture rule as the family names it (`standard`, `empty`, `none`, `fours`,
+    /// ...); None for Bao, which has only its own.
     #[getter]
-    fn capture(&self) -> &'static str {
-        let r = self.rules();
-        r.family.capture_name(r.capture)
+    fn capture(&self) -> Option<&'static str> {
+        self.sowing_property(|r| r.family.capture_name(r.capture))
     }
 
-    /// When the game ends: `row-empty` or `mover-stuck`.
+    /// When the game ends: `row-empty` or `mover-stuck`; None for Bao.
     #[getter]
-    fn end(&self) -> &'static str {
-        self.rules().end.name()
+    fn end(&self) -> Option<&'static str> {
+        self.sowing_property(|r| r.end.name())
     }
 
-    /// Where the seeds left in the houses go at the end: `owner` or `discard`.
+    /// Where the seeds left in the houses go at the end: `owner` or `discard`; None for
+    /// Bao.
     #[getter]
-    fn leftovers(&self) -> &'static str {
-        self.rules().leftovers.name()
+    fn leftovers(&self) -> Option<&'static str> {
+        self.sowing_property(|r| r.leftovers.name())
     }
 
-    /// Whether the game ends as soon as one store holds more than half of all seeds.
+    /// Whether the game ends as soon as one store holds more than half of all seeds; None
+    /// for Bao.
     #[getter]
-    fn early_stop(&self) -> bool {
-        self.rules().early_stop
+    fn early_stop(&self) -> Option<bool> {
+        self.sowing_property(|r| r.early_stop)
     }
 
     /// Oware's grand slam rule (`no-capture` or `capture-all`); None for other families.
     #[getter]
     fn grand_slam(&self) -> Option<&'static str> {
-        (self.rules().family == Family::Oware).then(|| self.rules().grand_slam.name())
+        self.sowing_property(|r| (r.family == Family::Oware).then(|| r.grand_slam.name()))
+            .flatten()
     }
 
-    /// True for the families whose positions repeat (Ethiopian, Oware), solved by
+    /// True for the games whose positions repeat (Ethiopian, Oware, Bao), solved by
     /// retrograde analysis.
     #[getter]
     fn is_cyclic(&self) -> bool {
-        self.rules().family.is_cyclic()
+        self.sowing_property(|r| r.family.is_cyclic())
+            .unwrap_or(true)
     }
 
     fn __str__(&self) -> String {
-        self.rules().to_string()
+        self.description()
     }
 
     fn __repr__(&self) -> String {
-        format!("Rules.parse({:?})", self.rules().to_string())
+        format!("Rules.parse({:?})", self.description())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<PyRules>()
-            .is_ok_and(|o| o.get().rules() == self.rules())
+        other.cast::<PyRules>().is_ok_and(|o| o.get().same(self))
     }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.rules().hash(&mut h);
+        match &*self.inner {
+            GameRules::Sowing(s) => s.game.rules().hash(&mut h),
+            GameRules::Bao(b) => b.hash(&mut h),
+        }
         h.finish()
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         // Unpickled through the module-level helper of kalah/__init__.py.
         let helper = py.import("kalah")?.getattr("_rules_from_description")?;
-        Ok((helper, (self.rules().to_string(),)))
+        Ok((helper, (self.description(),)))
+    }
+}
+
+impl PyRules {
+    /// Whether both play the same game (the same rules and board).
+    pub fn same(&self, other: &PyRules) -> bool {
+        match (&*self.inner, &*other.inner) {
+            (GameRules::Sowing(a), GameRules::Sowing(b)) => a.game.rules() == b.game.rules(),
+            (GameRules::Bao(a), GameRules::Bao(b)) => a == b,
+            _ => false,
+        }
     }
 }
 

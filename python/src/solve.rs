@@ -1,19 +1,22 @@
-//! `kalah.solve`: the exact value of a position with its best turn and a principal
-//! variation, on a solver set up as the command line sets one up; the solver settings
-//! and the progress reports every long call shares.
+//! `kalah.solve`: the exact value of a position (Bao's by its solved game graph) with its
+//! best turn and a principal variation, on a solver set up as the command line sets one
+//! up; the solver settings and the progress reports every long call shares.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use kalah_analysis::progress::phase_name;
+use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position, Side};
+use kalah_solver::bao::{GraphProgress, Value};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Config, Overrides, Progress, Solution, SolveError, Solver, SolverError};
+use kalah_solver::{Config, Overrides, Progress, Solution, Solver, SolverError};
 use pyo3::prelude::*;
 
-use crate::errors::{error, override_error, solve_error, solver_error, Kind};
-use crate::interrupt::{interruptible, Callback};
-use crate::position::PyPosition;
+use crate::bao;
+use crate::errors::{error, override_error, solver_error, Kind};
+use crate::interrupt::{interruptible, Callback, Failure};
+use crate::position::{Board, PyPosition};
 use crate::rules::PySide;
 
 /// The solver settings a call takes, as the command line's solver options.
@@ -50,6 +53,22 @@ impl Settings {
                 existing_only: None,
             },
         })
+    }
+
+    /// Refuses the settings that Bao's solver and search do not take (`what`: the call).
+    pub fn refuse_for_bao(&self, what: &str) -> PyResult<()> {
+        let o = &self.overrides;
+        let given = [
+            ("threads", o.threads.is_some()),
+            ("hash_mb", o.hash_mb.is_some()),
+            ("egdb", o.egdb.is_some()),
+            ("egdb_seeds", o.egdb_seeds.is_some()),
+            ("deepening", o.deepening.is_some()),
+        ];
+        match given.iter().find(|(_, set)| *set) {
+            Some((name, _)) => Err(crate::rules::not_for_bao(&format!("{what}'s {name}"))),
+            None => Ok(()),
+        }
     }
 
     /// A solver for `solves` positions of `game` with at most `seeds` seeds in the houses
@@ -105,45 +124,6 @@ impl Settings {
     }
 }
 
-/// Why a piece of work run off the interpreter gave no result.
-pub enum Failure {
-    /// Its cancel flag was raised (Ctrl-C, or a callback that raised).
-    Cancelled,
-    /// An error to raise.
-    Py(PyErr),
-}
-
-impl Failure {
-    /// The exception of a failure; a cancelled call raises what cancelled it (the
-    /// KeyboardInterrupt is raised before this is reached, the callback's error here).
-    pub fn into_err(self, callback: &Callback) -> PyErr {
-        match self {
-            Failure::Py(e) => e,
-            Failure::Cancelled => callback
-                .take_error()
-                .unwrap_or_else(|| error(Kind::Internal, "the work was cancelled")),
-        }
-    }
-}
-
-impl From<kalah_analysis::AnalysisError> for Failure {
-    fn from(e: kalah_analysis::AnalysisError) -> Failure {
-        match e {
-            kalah_analysis::AnalysisError::Cancelled => Failure::Cancelled,
-            e => Failure::Py(crate::errors::analysis_error(&e)),
-        }
-    }
-}
-
-impl From<SolveError> for Failure {
-    fn from(e: SolveError) -> Failure {
-        match e {
-            SolveError::Cancelled => Failure::Cancelled,
-            e => Failure::Py(solve_error(&e)),
-        }
-    }
-}
-
 /// `(lower, upper)` of a value for the mover, from South.
 pub fn from_south(side: Side, lower: i32, upper: i32) -> (i32, i32) {
     match side {
@@ -181,6 +161,22 @@ impl PyProgress {
             seconds: p.elapsed.as_secs_f64(),
         }
     }
+
+    /// The report of a Bao game graph being solved, in the same words: its phase, the
+    /// interval of the value from South (-1..1 until the end), the positions found so far
+    /// as nodes.
+    pub fn of_graph(p: &GraphProgress) -> PyProgress {
+        PyProgress {
+            phase: match p.decided {
+                None => "finding positions".to_string(),
+                Some(_) => "retrograde".to_string(),
+            },
+            lower: -1,
+            upper: 1,
+            nodes: p.positions,
+            seconds: p.elapsed.as_secs_f64(),
+        }
+    }
 }
 
 #[pymethods]
@@ -200,7 +196,8 @@ impl PyProgress {
 pub struct PySolution {
     /// The position solved.
     pub position: PyPosition,
-    /// The value from South: final South store minus North store under perfect play.
+    /// The value from South: final South store minus North store under perfect play (Bao:
+    /// +1 South wins, -1 North wins, 0 a draw).
     pub value: i32,
     /// The value for the player to move.
     pub value_for_mover: i32,
@@ -208,7 +205,8 @@ pub struct PySolution {
     pub side_to_move: PySide,
     /// The best turn in the notation (`3-6`); None when the game is over.
     pub best_turn: Option<String>,
-    /// The principal variation: the turns to the end of the game, in the notation.
+    /// The principal variation: the turns to the end of the game, in the notation (Bao: to
+    /// the end of a won or lost game, or to the first position that would repeat).
     pub line: Vec<String>,
     /// Always True: the value is proved.
     pub exact: bool,
@@ -216,18 +214,23 @@ pub struct PySolution {
     pub lower: i32,
     /// See `lower`.
     pub upper: i32,
-    /// Nodes searched by every thread.
+    /// Nodes searched by every thread (Bao: positions of the game graph solved).
     pub nodes: u64,
     /// Wall time of the solve in seconds.
     pub seconds: f64,
-    /// Positions valued by the endgame database.
+    /// Positions valued by the endgame database (Bao: none).
     pub egdb_hits: u64,
+    /// The result for the player to move: `win`, `loss` or `draw`.
+    pub result: String,
+    /// Bao: the moves of both players to the end under best play (the fewest the winner
+    /// can force, the most the loser can delay); None for a draw and the sowing games.
+    pub plies: Option<u32>,
 }
 
 impl PySolution {
     /// The result of `solution` of `position`.
     pub fn of(position: &PyPosition, solution: &Solution) -> PySolution {
-        let h = position.pos.houses_per_side();
+        let h = position.houses_per_side();
         let value = solution.value_from_south();
         PySolution {
             position: position.clone(),
@@ -242,7 +245,57 @@ impl PySolution {
             nodes: solution.nodes,
             seconds: solution.elapsed.as_secs_f64(),
             egdb_hits: solution.egdb_hits,
+            result: result_of_sign(solution.value).to_string(),
+            plies: None,
         }
+    }
+}
+
+impl PySolution {
+    /// The solution of the Bao position `pos` (that of `position`) from a solved graph that
+    /// holds it: the value +1, 0 or -1, the moves to the end, the best move and its line.
+    pub fn of_bao(
+        position: &PyPosition,
+        pos: &BaoPosition,
+        solved: &bao::Solved,
+    ) -> PyResult<PySolution> {
+        let graph = &solved.graph;
+        let value = graph.value(pos).ok_or_else(|| {
+            error(
+                Kind::Internal,
+                format!("the solved game graph does not hold {pos}"),
+            )
+        })?;
+        let south = value.sign() * pos.side().sign();
+        let moves = match value {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            Value::Draw => None,
+        };
+        Ok(PySolution {
+            position: position.clone(),
+            value: south,
+            value_for_mover: value.sign(),
+            side_to_move: pos.side().into(),
+            best_turn: graph.best_move(pos).map(|(m, _)| m.to_string()),
+            line: graph.line(pos).iter().map(|m| m.to_string()).collect(),
+            exact: true,
+            lower: south,
+            upper: south,
+            nodes: graph.stats().positions,
+            seconds: solved.elapsed.as_secs_f64(),
+            egdb_hits: 0,
+            result: result_of_sign(value.sign()).to_string(),
+            plies: moves,
+        })
+    }
+}
+
+/// `win`, `loss` or `draw` for a value of that sign, for the player it is from.
+pub fn result_of_sign(value: i32) -> &'static str {
+    match value.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
     }
 }
 
@@ -273,7 +326,8 @@ pub fn verified(game: &Game, pos: &Position, solution: Solution) -> Result<Solut
 /// Solves `position` exactly; see the stub for the arguments.
 #[pyfunction]
 #[pyo3(signature = (position, *, threads = None, hash_mb = None, egdb = None,
-                    egdb_seeds = None, cache = true, deepening = None, progress = None))]
+                    egdb_seeds = None, cache = true, deepening = None, memory_mb = None,
+                    progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -284,12 +338,26 @@ pub fn solve(
     egdb_seeds: Option<usize>,
     cache: bool,
     deepening: Option<u8>,
+    memory_mb: Option<u64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<PySolution> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
+    if let Board::Bao(pos) = position.board {
+        settings.refuse_for_bao("kalah.solve")?;
+        let callback = Callback::new(progress);
+        let limit = bao::memory_limit(memory_mb)?;
+        let solved = bao::solve(py, &pos, limit, &callback, PyProgress::of_graph)?;
+        return PySolution::of_bao(&position, &pos, &solved);
+    }
+    if memory_mb.is_some() {
+        return Err(error(
+            Kind::Rules,
+            "memory_mb is the memory of Bao's game graph: the sowing games take hash_mb",
+        ));
+    }
     let callback = Callback::new(progress);
-    let game = position.rules.game().clone();
-    let pos = position.pos;
+    let (game, pos) = position.sowing("kalah.solve")?;
+    let game = game.clone();
     let solved = interruptible(py, |cancel| -> Result<Solution, Failure> {
         let solver = settings.solver(&game, pos.seeds_in_houses() as usize, 1, cancel)?;
         let side = pos.side_to_move();

@@ -31,7 +31,9 @@ def rules_args(preset):
 
 
 def test_every_preset_is_compared():
-    assert sorted(BOARDS) == sorted(kalah.Rules.presets())
+    # Bao, with its own notation and values, is compared in test_bao.py.
+    sowing = [p for p in kalah.Rules.presets() if p != "bao"]
+    assert sorted(BOARDS) == sorted(sowing)
 
 
 @pytest.mark.parametrize("preset", sorted(BOARDS))

@@ -76,3 +76,37 @@ def test_progress_reports_bounds_that_hold_the_value():
     solution = kalah.solve(pos, progress=reports.append, threads=1)
     for p in reports:
         assert p.lower <= solution.value <= p.upper
+
+
+def interrupted_by_the_first_report(call):
+    """Runs `call(progress)` and sends SIGINT once its progress callback has run; the call
+    must end with the KeyboardInterrupt."""
+    running = threading.Event()
+
+    def interrupter():
+        running.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    helper = threading.Thread(target=interrupter)
+    helper.start()
+    with pytest.raises(KeyboardInterrupt):
+        call(lambda _: running.set())
+    helper.join()
+
+
+def test_keyboard_interrupt_stops_a_long_bao_solve():
+    # Bao(3,2)'s graph (21.6 million positions) takes far longer than a test may wait.
+    start = kalah.start("bao", houses=3, seeds=2)
+    interrupted_by_the_first_report(lambda progress: kalah.solve(start, progress=progress))
+
+
+def test_keyboard_interrupt_stops_a_long_bao_analysis_and_an_engines():
+    start = kalah.start("bao")
+    interrupted_by_the_first_report(
+        lambda progress: kalah.analyse(start, time=1e5, progress=progress)
+    )
+    engine = kalah.Engine(**LONG)
+    interrupted_by_the_first_report(
+        lambda progress: engine.analyse(long_position(), progress=progress)
+    )
+    assert engine.solvers_made == 1
