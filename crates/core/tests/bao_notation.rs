@@ -15,6 +15,11 @@ fn rules_outside_the_bounds_are_refused() {
     assert_eq!(BaoRules::new(9, 2), Err(BaoError::Pits(9)));
     assert!(matches!(BaoRules::new(8, 0), Err(BaoError::Seeds { .. })));
     assert!(matches!(BaoRules::new(8, 8), Err(BaoError::Seeds { .. })));
+    // A seed count so large that 4 x pits x seeds wraps is refused, not taken.
+    assert!(matches!(
+        BaoRules::new(8, usize::MAX / 16 + 1),
+        Err(BaoError::Seeds { .. })
+    ));
     assert_eq!(BaoRules::new(8, 7).unwrap().start().seeds(), 224);
     let msg = BaoRules::new(8, 8).unwrap_err().to_string();
     assert!(msg.contains("1 to 7 seeds"), "{msg}");

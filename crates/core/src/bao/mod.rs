@@ -152,7 +152,8 @@ impl BaoRules {
         if !(3..=MAX_PITS).contains(&pits) {
             return Err(BaoError::Pits(pits));
         }
-        if seeds == 0 || 4 * pits * seeds > MAX_SEEDS {
+        // pits is at most 8 here; `seeds` may be anything a caller parsed.
+        if seeds == 0 || seeds > MAX_SEEDS / (4 * pits) {
             return Err(BaoError::Seeds { pits, seeds });
         }
         Ok(BaoRules {
