@@ -13,7 +13,9 @@
 //!   and the best turns are kept (judge `exact`);
 //! - with more, by an analysis of every root turn at DEEP nodes (two threads): where the
 //!   pick's evaluation is at least [`MARGIN`] seeds below the best turn's at the same depth,
-//!   the turns within one seed of the best are kept (judge `depth=D`, heuristic).
+//!   the turns within one seed of the best are kept (judge `depth=D`, heuristic); where
+//!   that analysis has closed the best turn's and the pick's intervals, the values are
+//!   exact, and the turns whose interval reaches the best value are kept (judge `exact`).
 //!
 //! It prints one line a blunder, `PRESET HOUSES SEEDS POSITION GOOD_TURNS JUDGE LOSS`
 //! (good turns comma-separated, the loss in seeds for the mover by the judge), after a
@@ -162,18 +164,28 @@ fn make(a: &[String]) -> Result<(), String> {
                     let d = analyse(&deep_solver, &pos, &deep, usize::MAX);
                     let best = &d.turns[0];
                     let mine = d.turns.iter().find(|t| t.turn == pick);
-                    mine.filter(|m| m.depth == best.depth && best.eval - m.eval >= MARGIN)
-                        .map(|m| {
-                            let good = d
-                                .turns
-                                .iter()
-                                .filter(|t| t.depth == best.depth && t.eval >= best.eval - 1);
-                            (
-                                good.map(|t| t.turn.notation(h)).collect(),
-                                format!("depth={}", best.depth),
-                                best.eval - m.eval,
-                            )
-                        })
+                    mine.filter(|m| {
+                        let closed = best.is_exact() && m.is_exact();
+                        (closed || m.depth == best.depth) && best.eval - m.eval >= MARGIN
+                    })
+                    .map(|m| {
+                        // Both intervals closed: the values are exact, and a best turn
+                        // is one whose interval holds the best value.
+                        if best.is_exact() && m.is_exact() {
+                            let good = d.turns.iter().filter(|t| t.upper >= best.eval);
+                            let good = good.map(|t| t.turn.notation(h)).collect();
+                            return (good, "exact".to_string(), best.eval - m.eval);
+                        }
+                        let good = d
+                            .turns
+                            .iter()
+                            .filter(|t| t.depth == best.depth && t.eval >= best.eval - 1);
+                        (
+                            good.map(|t| t.turn.notation(h)).collect(),
+                            format!("depth={}", best.depth),
+                            best.eval - m.eval,
+                        )
+                    })
                 };
                 if let Some((good, judge, loss)) = verdict {
                     println!(
