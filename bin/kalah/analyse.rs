@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
-use crate::book::BookArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 use kalah_analysis::book::Entry;

@@ -1,5 +1,4 @@
-//! `kalah book`: build an opening book (`build`), look a position up in one (`show`);
-//! and the `--book FILE` / `--no-book` options of the commands that consult one
+//! `kalah book`: build an opening book (`build`), look a position up in one (`show`)
 //! (docs/book.md). The book itself is [`kalah_analysis::book`].
 
 use std::io::Write;
@@ -9,76 +8,15 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use kalah_analysis::book::build::{self, Partial, PartialError};
 use kalah_analysis::book::{format, Book, Entry};
 use kalah_analysis::AnalysisError;
-use kalah_core::Rules;
 use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{analysis_error, file_error, interrupt_flag, progress_bar};
 use crate::args::GameArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
-
-/// Which opening book a command consults: the one compiled in for the rules (Kalah(6,6)
-/// and Kalah(6,5), standard and empty capture), another file, or none.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Opening book")]
-pub struct BookArgs {
-    /// Consult this opening book (made by `kalah book build` for the same rules) instead
-    /// of the one compiled in for the rules
-    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
-    pub book: Option<PathBuf>,
-
-    /// Consult no opening book
-    #[arg(long)]
-    pub no_book: bool,
-}
-
-impl BookArgs {
-    /// The book for `rules`: `--book FILE` (an error where it is not a book of these
-    /// rules), else the one compiled in, if any; none with `--no-book`.
-    pub fn load(&self, rules: &Rules) -> Result<Option<Book>, CliError> {
-        if self.no_book {
-            return Ok(None);
-        }
-        match &self.book {
-            Some(path) => Book::read_file(path, Some(rules))
-                .map(Some)
-                .map_err(CliError::Input),
-            None => Book::shipped(rules)
-                .map_err(|e| CliError::Internal(format!("the compiled-in book: {e}"))),
-        }
-    }
-}
-
-impl BookArgs {
-    /// The engine's book finder: `--book FILE` (read now, whatever its rules) for the
-    /// rules it was made for, the compiled-in book for the others; nothing with
-    /// `--no-book`. Also how `hello` names it.
-    pub fn engine_books(
-        &self,
-    ) -> Result<(Option<kalah_analysis::engine::BookFactory>, String), CliError> {
-        if self.no_book {
-            return Ok((None, "off".to_string()));
-        }
-        let file = match &self.book {
-            Some(path) => Some(std::sync::Arc::new(
-                Book::read_file(path, None).map_err(CliError::Input)?,
-            )),
-            None => None,
-        };
-        let name = self
-            .book
-            .as_ref()
-            .map_or("compiled-in".to_string(), |p| p.display().to_string());
-        let factory: kalah_analysis::engine::BookFactory =
-            Box::new(move |rules: &Rules| match &file {
-                Some(b) if b.rules() == rules => Some(b.clone()),
-                _ => Book::shipped(rules).ok().flatten().map(std::sync::Arc::new),
-            });
-        Ok((Some(factory), name))
-    }
-}
 
 /// Build an opening book, or look a position up in one (docs/book.md).
 #[derive(clap::Args, Debug)]
@@ -219,13 +157,13 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     )?;
     let bar = progress_bar(args.solver.quiet, todo.len(), "positions analysed");
     if !kept_here.is_empty() {
-        bar.println(format!(
+        eprintln!(
             "resuming: {} entries kept in {}",
             kept_here.len(),
             partial_path
                 .as_deref()
                 .map_or("".into(), |p| p.display().to_string())
-        ));
+        );
     }
     let h = game.houses();
     let entries = build::build(

@@ -14,7 +14,7 @@ use kalah_io::{LineReader, TooLong};
 use kalah_solver::{Config, Solver};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
-use crate::book::BookArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 

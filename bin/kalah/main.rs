@@ -12,6 +12,7 @@ mod bao;
 mod batch;
 mod bench;
 mod book;
+mod book_args;
 mod egdb;
 mod engine;
 mod error;

@@ -12,7 +12,7 @@ use crate::analysis_io::{
     analysis_error, interrupt_flag, invalid, opening_done, progress_bar, signed, with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
-use crate::book::BookArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 use kalah_analysis::book::{Book, BookTurn};

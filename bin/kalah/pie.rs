@@ -8,7 +8,7 @@ use kalah_analysis::{pie, Offer};
 
 use crate::analysis_io::{analysis_error, interrupt_flag, invalid, with_output};
 use crate::args::{GameArgs, OutputArgs};
-use crate::book::BookArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::openings::{from_book, with_progress};
 use crate::solving::{progress_message, single_solver, SolverArgs};

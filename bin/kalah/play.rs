@@ -17,7 +17,7 @@ use kalah_solver::{Analysis, Limits, Solver};
 
 use crate::analysis_io::signed;
 use crate::args::{setup, PositionArgs, RulesArgs};
-use crate::book::BookArgs;
+use crate::book_args::BookArgs;
 use crate::error::{move_message, CliError};
 use crate::show;
 use crate::solving::{progress_message, SolverArgs};

@@ -268,7 +268,7 @@ impl Book {
             })
             .collect::<Option<Vec<_>>>()?;
         let sign = pos.side_to_move().sign();
-        turns.sort_by_key(|t| (-sign * t.eval, -sign * t.lower_for(sign)));
+        turns.sort_by_key(|t| (-sign * t.eval, -t.lower_for(sign)));
         Some(turns)
     }
 }
@@ -294,7 +294,7 @@ impl BookTurn {
         self.lower == self.upper
     }
 
-    /// The lower bound for the player of sign `sign` (1 South, -1 North).
+    /// The proven lower bound for the player of sign `sign` (1 South, -1 North).
     fn lower_for(&self, sign: i32) -> i32 {
         match sign {
             1 => self.lower,
