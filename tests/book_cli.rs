@@ -90,7 +90,8 @@ fn every_command_that_consults_the_book_says_so() {
     let mut args = vec!["analyse", "--depth", "2", "--threads", "1"];
     args.extend(game);
     let text = String::from_utf8(kalah_ok(&args).stdout).unwrap();
-    assert!(text.starts_with("book: best turn "), "{text}");
+    assert!(text.starts_with("book depth "), "{text}");
+    assert!(text.lines().next().unwrap().contains(": exact "), "{text}");
     args.push("--json");
     let out = String::from_utf8(kalah_ok(&args).stdout).unwrap();
     let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
@@ -125,18 +126,18 @@ fn every_command_that_consults_the_book_says_so() {
     let mut args = vec!["play", "--as", "north", "--time", "1", "--quiet"];
     args.extend(game);
     let text = String::from_utf8(kalah_ok(&args).stdout).unwrap();
-    let played = format!("South plays {} (book (depth ", start.best_turn.notation(3));
+    let played = format!("South plays {} (book depth ", start.best_turn.notation(3));
     assert!(text.contains(&played), "{text}");
 
     // engine: a go with a limit answered from the book, unless --no-book.
-    let input = "rules --houses 3 --seeds 3\nposition start\ngo depth 4\n";
+    let input = "hello\nrules --houses 3 --seeds 3\nposition start\ngo depth 4\n";
     let text = engine(&["--book", file], input);
     assert!(text.contains("\ninfo book depth "), "{text}");
     assert!(
         text.contains(&format!("bestmove {}", start.best_turn.notation(3))),
         "{text}"
     );
-    assert!(text.contains("option book "), "{text}");
+    assert!(text.contains(&format!("option book {file}\n")), "{text}");
     let text = engine(&["--no-book"], input);
     assert!(!text.contains("info book"), "{text}");
 }

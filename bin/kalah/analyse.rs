@@ -231,9 +231,9 @@ impl View<'_> {
         match (&self.book, self.json) {
             (Some((e, origin)), false) => writeln!(
                 out,
-                "book: best turn {}, {} ({origin})",
-                e.best_turn.notation(self.game.houses()),
-                e.describe()
+                "{}, best turn {} ({origin})",
+                e.describe(),
+                e.best_turn.notation(self.game.houses())
             ),
             _ => Ok(()),
         }

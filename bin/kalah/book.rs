@@ -104,9 +104,9 @@ fn run_show(args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match book.lookup(&pos) {
         Some(e) => writeln!(
             out,
-            "{pos}: best turn {}, {}",
-            e.best_turn.notation(game.houses()),
-            e.describe()
+            "{pos}: {}, best turn {}",
+            e.describe(),
+            e.best_turn.notation(game.houses())
         )?,
         None => writeln!(out, "{pos}: not in the book")?,
     }

@@ -115,17 +115,15 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
     if let Some((book, turns)) = from_book(&args.book, args.time.is_some(), &game, &pos)? {
         use kalah_analysis::book::report as book_report;
-        return Ok(if args.json {
-            writeln!(
-                out,
-                "{}",
-                book_report::openings_json(&book, &game, &pos, &turns)
-            )?
+        if args.json {
+            let json = book_report::openings_json(&book, &game, &pos, &turns);
+            writeln!(out, "{json}")?;
         } else if args.csv {
-            write!(out, "{}", book_report::openings_csv(&game, &turns))?
+            write!(out, "{}", book_report::openings_csv(&game, &turns))?;
         } else {
-            book_report::openings_text(&book, &game, &pos, &turns, out)?
-        });
+            book_report::openings_text(&book, &game, &pos, &turns, out)?;
+        }
+        return Ok(());
     }
     if let Some(time) = args.time {
         return timed_report(args, &game, &pos, &kalah_solver::Limits::time(time), out);

@@ -93,11 +93,12 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
     if offer == Offer::AfterTurn {
         if let Some((book, turns)) = from_book(&args.book, false, &game, &start)? {
             use kalah_analysis::book::report as book_report;
-            return Ok(if args.json {
-                writeln!(out, "{}", book_report::pie_json(&book, &game, &turns))?
+            if args.json {
+                writeln!(out, "{}", book_report::pie_json(&book, &game, &turns))?;
             } else {
-                book_report::pie_text(&book, &game, &turns, out)?
-            });
+                book_report::pie_text(&book, &game, &turns, out)?;
+            }
+            return Ok(());
         }
     }
     let (analysis, seconds) = with_progress(

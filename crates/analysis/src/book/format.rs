@@ -24,6 +24,7 @@ use kalah_core::{notation, Game, Position, Rules};
 use kalah_solver::line::Turn;
 
 use super::{Book, Entry};
+use crate::bounds::signed;
 
 /// The first line of every book file (the format's name and version).
 pub const MAGIC: &str = "# kalah opening book v1";
@@ -74,15 +75,6 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
-
-/// A value with its sign, as the book writes it: `+4`, `0`, `-2`.
-fn signed(v: i32) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
-}
 
 /// One entry as a line of the book, without its line break.
 pub fn entry_line(houses: usize, e: &Entry) -> String {
@@ -180,7 +172,7 @@ pub fn write(book: &Book) -> String {
     text
 }
 
-/// Reads a book written by [`write`]; `wanted`, if given, must be the rules it names.
+/// Reads a book written by [`write()`]; `wanted`, if given, must be the rules it names.
 pub fn read(text: &str, wanted: Option<&Rules>) -> Result<Book, BookError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {

@@ -1,7 +1,7 @@
 //! The opening book (docs/book.md): for every position of the first few turns of a
 //! game, the best turn and its value found by an analysis far deeper than a move's
 //! budget, with the interval proved to hold the exact value. [`build`] makes one
-//! (resumable), [`format`] writes and reads its text, and [`Book`] answers lookups:
+//! (resumable), [`mod@format`] writes and reads its text, and [`Book`] answers lookups:
 //! the engine, `kalah play`, `analyse`, `openings` and `pie` consult it and say so.
 //!
 //! A book value is a heuristic evaluation unless its interval has closed
@@ -28,6 +28,7 @@ use std::path::Path;
 use kalah_core::{Game, Position, Rules, Side};
 use kalah_solver::line::Turn;
 
+use crate::bounds::signed;
 use crate::openings::{first_steps, Offer, Step};
 pub use format::BookError;
 
@@ -93,30 +94,19 @@ impl Entry {
         )
     }
 
-    /// How the entry is described to a user: `book (depth 14): heuristic +4 from South,
-    /// proven -70..+72`, or `book (depth 9): exact +2 from South`.
+    /// How the entry is described to a user: `book depth 14: heuristic +4 from South,
+    /// proven -70..+72`, or `book depth 0: exact +2 from South`.
     pub fn describe(&self) -> String {
-        let s = |v: i32| {
-            if v > 0 {
-                format!("+{v}")
-            } else {
-                v.to_string()
-            }
-        };
-        match self.is_exact() {
-            true => format!(
-                "book (depth {}): exact {} from South",
-                self.depth,
-                s(self.eval)
-            ),
+        let value = match self.is_exact() {
+            true => format!("exact {} from South", signed(self.eval)),
             false => format!(
-                "book (depth {}): heuristic {} from South, proven {}..{}",
-                self.depth,
-                s(self.eval),
-                s(self.lower),
-                s(self.upper)
+                "heuristic {} from South, proven {}..{}",
+                signed(self.eval),
+                signed(self.lower),
+                signed(self.upper)
             ),
-        }
+        };
+        format!("book depth {}: {value}", self.depth)
     }
 }
 
