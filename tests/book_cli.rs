@@ -238,3 +238,29 @@ fn a_build_goes_on_from_its_partial_file() {
     assert!(err.contains("holds the work of another build"), "{err}");
     assert!(partial.exists());
 }
+
+#[test]
+fn openings_and_pie_of_kalah_6_6_come_from_the_compiled_in_book() {
+    let openings = json(&["openings", "--houses", "6", "--seeds", "6", "--json"]);
+    assert_eq!(
+        openings["book"],
+        "data/book/kalah-6x6-standard.txt (compiled in)"
+    );
+    assert_eq!(openings["exact"], false);
+    assert_eq!(openings["turns"].as_array().unwrap().len(), 10);
+    let pie = json(&[
+        "pie",
+        "--houses",
+        "6",
+        "--seeds",
+        "6",
+        "--capture",
+        "empty",
+        "--json",
+    ]);
+    assert_eq!(pie["book"], "data/book/kalah-6x6-empty.txt (compiled in)");
+    assert_eq!(pie["exact"], false);
+    let text =
+        String::from_utf8(kalah_ok(&["pie", "--houses", "6", "--seeds", "6"]).stdout).unwrap();
+    assert!(text.contains("(heuristic)"), "{text}");
+}

@@ -369,3 +369,46 @@ fn the_engine_answers_a_go_from_the_book_and_says_so() {
     assert!(lines[0].starts_with("info depth 0 "), "{lines:?}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
 }
+
+#[test]
+fn the_pie_decision_is_proven_only_where_the_interval_lies_on_one_side_of_zero() {
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let start = game.start();
+    let step =
+        kalah_analysis::first_steps(&game, &start, kalah_analysis::Offer::AfterTurn).remove(0);
+    let turn = |eval, lower, upper| kalah_analysis::book::BookTurn {
+        step: step.clone(),
+        eval,
+        lower,
+        upper,
+        depth: 9,
+    };
+    // South made the turn: North swaps when it is worth more than 0 to South.
+    let (d, proven) = turn(3, 1, 8).pie();
+    assert!(d.swap && proven);
+    assert_eq!(d.first_player, -3);
+    let (d, proven) = turn(3, -2, 8).pie();
+    assert!(d.swap && !proven, "heuristic: the value may be 0 or less");
+    let (d, proven) = turn(-1, -5, 0).pie();
+    assert!(!d.swap && proven, "a tie keeps the sides");
+    let (d, proven) = turn(0, 0, 0).pie();
+    assert!(!d.swap && proven);
+}
+
+#[test]
+fn every_first_turn_from_the_book_best_first_or_none_where_one_is_missing() {
+    let rules = Rules::kalah(4, 3);
+    let game = Game::new(rules).unwrap();
+    let book = exact_book(rules, 2);
+    let turns = book.first_turns(&game, &game.start()).unwrap();
+    let steps = kalah_analysis::first_steps(&game, &game.start(), kalah_analysis::Offer::AfterTurn);
+    assert_eq!(turns.len(), steps.len());
+    assert!(
+        turns.windows(2).all(|w| w[0].eval >= w[1].eval),
+        "South: best first"
+    );
+    assert_eq!(turns[0].eval, book.lookup(&game.start()).unwrap().eval);
+    // A book of the start alone holds none of the positions after it.
+    let start_only = exact_book(rules, 1);
+    assert!(start_only.first_turns(&game, &game.start()).is_none());
+}
