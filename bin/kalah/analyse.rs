@@ -243,16 +243,9 @@ impl View<'_> {
     fn book_json(&self) -> Value {
         match &self.book {
             None => Value::Null,
-            Some((e, origin)) => json!({
-                "best_turn": e.best_turn.notation(self.game.houses()),
-                "eval": e.eval,
-                "eval_mover": e.eval_for_mover(),
-                "lower": e.lower,
-                "upper": e.upper,
-                "exact": e.is_exact(),
-                "depth": e.depth,
-                "file": origin,
-            }),
+            Some((e, origin)) => {
+                kalah_analysis::book::report::entry_json(self.game.houses(), e, origin)
+            }
         }
     }
 

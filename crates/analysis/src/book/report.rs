@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use kalah_core::{Game, Position};
 use serde_json::{json, Value};
 
-use super::{Book, BookTurn};
+use super::{Book, BookTurn, Entry};
 use crate::bounds::signed;
 
 /// A value as the text shows it: `+4` when exact, `~+4` when heuristic.
@@ -24,6 +24,22 @@ pub fn pie_order(turns: &[BookTurn]) -> Vec<&BookTurn> {
     let mut list: Vec<&BookTurn> = turns.iter().collect();
     list.sort_by_key(|t| -t.pie().0.first_player);
     list
+}
+
+/// One entry as JSON, values from South as in every answer (`eval_mover` for the side to
+/// move), with the book it came from (`file`): the `book` of `kalah analyse --json` and of
+/// the board's events.
+pub fn entry_json(houses: usize, e: &Entry, origin: &str) -> Value {
+    json!({
+        "best_turn": e.best_turn.notation(houses),
+        "eval": e.eval,
+        "eval_mover": e.eval_for_mover(),
+        "lower": e.lower,
+        "upper": e.upper,
+        "exact": e.is_exact(),
+        "depth": e.depth,
+        "file": origin,
+    })
 }
 
 /// `kalah openings` from the book, as text.
