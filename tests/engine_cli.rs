@@ -312,7 +312,8 @@ fn signal(e: &Engine, signal: &str) {
 fn replies_flow_after_the_end_of_the_input_and_sigterm_answers_the_bestmove() {
     // A go that runs to its exact value (far off on Kalah(6,6)), and one of ten minutes.
     for go in ["go", "go time 600"] {
-        let mut e = Engine::start(&[]);
+        // Without the opening book, which would answer the timed go at once.
+        let mut e = Engine::start(&["--no-book"]);
         e.send("rules --houses 6 --seeds 6");
         e.send(go);
         drop(e.stdin.take());

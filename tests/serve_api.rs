@@ -600,7 +600,7 @@ fn a_new_analysis_cancels_the_oldest_and_a_closed_one_stops() {
         }
         // Kalah(6,6) is analysed within a time budget: its reports are estimates.
         assert!(
-            ["bound", "status", "estimate"].contains(&name.as_str()),
+            ["bound", "status", "book", "estimate"].contains(&name.as_str()),
             "{name}: {data}"
         );
     };

@@ -40,6 +40,18 @@ fn the_board_shows_large_positions_within_a_time_budget_and_solves_small_ones() 
         .map(|(_, d)| d)
         .collect();
     assert!(!estimates.is_empty(), "{events:?}");
+    // The opening book holds the start: its entry comes before the estimates, and in done.
+    let book = events
+        .iter()
+        .find(|(name, _)| name == "book")
+        .map(|(_, d)| d)
+        .expect("a book event");
+    assert_eq!(
+        book["file"],
+        "data/book/kalah-6x6-standard.txt (compiled in)"
+    );
+    let done = &events.last().expect("an end").1;
+    assert_eq!(&done["book"], book, "{done}");
     let listed = events
         .iter()
         .find(|(name, _)| name == "turns")

@@ -11,8 +11,10 @@ use serde_json::{json, Value};
 
 use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
+use kalah_analysis::book::Entry;
 
 /// The time limit of `kalah analyse` when no limit is given, in seconds.
 const DEFAULT_SECONDS: f64 = 3.0;
@@ -67,6 +69,9 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
@@ -134,9 +139,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         json: args.json,
         verbose: args.verbose,
         database: kalah_analysis::wire::report::egdb_file(&solver),
+        book: book_entry(&args.book, &game, &pos)?,
     };
+    view.book_line(out)?;
     let a = analyse(&solver, &pos, &limits, &view, out)?;
     view.summary(&a, out)
+}
+
+/// The opening book's entry for `pos`, with the book's origin, where the book of the
+/// rules holds it.
+fn book_entry(
+    args: &BookArgs,
+    game: &Game,
+    pos: &Position,
+) -> Result<Option<(Entry, String)>, CliError> {
+    Ok(args
+        .load(game.rules())?
+        .and_then(|b| Some((b.lookup(pos)?.clone(), b.origin().to_string()))))
 }
 
 /// A solver for an analysis to `limits`: the solve's, but with no endgame database built
@@ -200,9 +219,36 @@ pub struct View<'a> {
     pub verbose: bool,
     /// The endgame database file the analysis reads, if any (named in the summary).
     pub database: Option<String>,
+    /// The opening book's entry for the position and the book's origin, if it holds it:
+    /// reported beside the analysis, never mixed into its values.
+    pub book: Option<(Entry, String)>,
 }
 
 impl View<'_> {
+    /// The text line of the book's entry, before the analysis's (JSON: in the final
+    /// object, `book`).
+    fn book_line(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        match (&self.book, self.json) {
+            (Some((e, origin)), false) => writeln!(
+                out,
+                "{}, best turn {} ({origin})",
+                e.describe(),
+                e.best_turn.notation(self.game.houses())
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// The book's entry as JSON (values from South, as every field), or null.
+    fn book_json(&self) -> Value {
+        match &self.book {
+            None => Value::Null,
+            Some((e, origin)) => {
+                kalah_analysis::book::report::entry_json(self.game.houses(), e, origin)
+            }
+        }
+    }
+
     /// One report: in JSON every one, in text one line per new depth (`shown`: the depth
     /// of the last line printed).
     fn report(
@@ -364,7 +410,7 @@ impl View<'_> {
             (false, ReportKind::Proof) => "proof",
             (false, ReportKind::Tick) => "tick",
         };
-        json!({
+        let mut v = json!({
             "kind": kind,
             "final": last,
             "depth": a.depth,
@@ -381,7 +427,11 @@ impl View<'_> {
             "nodes_per_second": a.nodes_per_second().round() as u64,
             "seconds": a.elapsed.as_secs_f64(),
             "egdb_file": self.database,
-        })
+        });
+        if last {
+            v["book"] = self.book_json();
+        }
+        v
     }
 }
 

@@ -14,6 +14,7 @@ use kalah_io::{LineReader, TooLong};
 use kalah_solver::{Config, Solver};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -43,6 +44,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub solver: SolverArgs,
+
+    #[command(flatten)]
+    pub book: BookArgs,
 }
 
 /// What the session hears from the input: a line (or why it could not be read, the
@@ -145,7 +149,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         ("threads".to_string(), threads),
         ("evaluation".to_string(), evaluation.name().to_string()),
     ];
-    let session = Session::new(Box::new(make), shared.clone(), about);
+    let (books, book_name) = args.book.engine_books()?;
+    let mut about = about;
+    about.push(("book".to_string(), book_name));
+    let mut session = Session::new(Box::new(make), shared.clone(), about);
+    if let Some(books) = books {
+        session = session.with_books(books);
+    }
     let (to_session, input) = mpsc::channel();
     read_input(to_session);
     std::thread::Builder::new()

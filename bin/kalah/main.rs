@@ -11,6 +11,8 @@ mod args;
 mod bao;
 mod batch;
 mod bench;
+mod book;
+mod book_args;
 mod egdb;
 mod engine;
 mod error;
@@ -73,6 +75,7 @@ enum Command {
     Serve(serve::Args),
     Engine(engine::Args),
     Match(r#match::Args),
+    Book(book::Args),
 }
 
 fn main() -> ExitCode {
@@ -119,5 +122,6 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Serve(args) => serve::run(args, out),
         Command::Engine(args) => engine::run(args, out),
         Command::Match(args) => r#match::run(args, out),
+        Command::Book(args) => book::run(args, out),
     }
 }

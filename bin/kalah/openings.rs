@@ -9,11 +9,13 @@ use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, opening_done, progress_bar, signed, with_output,
+    analysis_error, interrupt_flag, invalid, opening_done, progress_bar, signed, with_output,
 };
 use crate::args::{GameArgs, OutputArgs};
+use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
+use kalah_analysis::book::{Book, BookTurn};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -56,6 +58,9 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// Runs `analysis` (openings or the pie rule) over every first move of the mover of `pos`
@@ -108,6 +113,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// Solves and prints to `out`.
 fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
+    if let Some((book, turns)) = from_book(&args.book, args.time.is_some(), &game, &pos)? {
+        use kalah_analysis::book::report as book_report;
+        if args.json {
+            let json = book_report::openings_json(&book, &game, &pos, &turns);
+            writeln!(out, "{json}")?;
+        } else if args.csv {
+            write!(out, "{}", book_report::openings_csv(&game, &turns))?;
+        } else {
+            book_report::openings_text(&book, &game, &pos, &turns, out)?;
+        }
+        return Ok(());
+    }
     if let Some(time) = args.time {
         return timed_report(args, &game, &pos, &kalah_solver::Limits::time(time), out);
     }
@@ -132,6 +149,34 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Ok(())
     } else {
         Ok(openings::write_text(&game, &pos, &list, seconds, out)?)
+    }
+}
+
+/// The book's answer for every first turn of `pos`, where the book is to be used: with
+/// `--book FILE` (an error where it does not hold every first turn), or, without `--time`
+/// (`timed`), where the exact solve is not quick ([`kalah_analysis::play::solves_quickly`])
+/// and the compiled-in book holds every first turn.
+pub fn from_book(
+    args: &BookArgs,
+    timed: bool,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+) -> Result<Option<(Book, Vec<BookTurn>)>, CliError> {
+    if args.no_book
+        || (args.book.is_none() && (timed || kalah_analysis::play::solves_quickly(game, pos)))
+    {
+        return Ok(None);
+    }
+    let Some(book) = args.load(game.rules())? else {
+        return Ok(None);
+    };
+    match book.first_turns(game, pos) {
+        Some(turns) => Ok(Some((book, turns))),
+        None if args.book.is_some() => Err(invalid(format!(
+            "the book {} does not hold every first turn of {pos}",
+            book.origin()
+        ))),
+        None => Ok(None),
     }
 }
 

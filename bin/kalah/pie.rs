@@ -8,8 +8,9 @@ use kalah_analysis::{pie, Offer};
 
 use crate::analysis_io::{analysis_error, interrupt_flag, invalid, with_output};
 use crate::args::{GameArgs, OutputArgs};
+use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::openings::with_progress;
+use crate::openings::{from_book, with_progress};
 use crate::solving::{progress_message, single_solver, SolverArgs};
 
 /// When the swap is offered.
@@ -57,6 +58,9 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// Runs `kalah pie`.
@@ -86,6 +90,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// The whole pie-rule analysis from the start position.
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, start) = args.game.setup()?;
+    if offer == Offer::AfterTurn {
+        if let Some((book, turns)) = from_book(&args.book, false, &game, &start)? {
+            use kalah_analysis::book::report as book_report;
+            if args.json {
+                writeln!(out, "{}", book_report::pie_json(&book, &game, &turns))?;
+            } else {
+                book_report::pie_text(&book, &game, &turns, out)?;
+            }
+            return Ok(());
+        }
+    }
     let (analysis, seconds) = with_progress(
         &args.solver,
         &game,

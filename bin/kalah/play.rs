@@ -17,6 +17,7 @@ use kalah_solver::{Analysis, Limits, Solver};
 
 use crate::analysis_io::signed;
 use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::book_args::BookArgs;
 use crate::error::{move_message, CliError};
 use crate::show;
 use crate::solving::{progress_message, SolverArgs};
@@ -62,6 +63,9 @@ pub struct Args {
 
     #[command(flatten)]
     position: PositionArgs,
+
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// The engine's way of playing.
@@ -131,6 +135,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, mut pos) = setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
     let (engine, note) = engine(args, &game, &pos)?;
+    // The book serves the timed engine (the exact solver needs none).
+    let book = match &engine {
+        Engine::Timed(..) => args.book.load(game.rules())?,
+        _ => None,
+    };
     let h = game.houses();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -155,11 +164,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if mover != human {
             let (turn, how) = match &engine {
                 Engine::Perfect(solver) => (perfect_turn(solver, &pos, &args.solver)?, None),
-                Engine::Timed(solver, limits) => {
-                    let t = timed_turn(solver, &pos, limits, &args.solver)?;
-                    let how = how_timed(&t.analysis);
-                    (t.sowings, Some(how))
-                }
+                Engine::Timed(solver, limits) => match book.as_ref().and_then(|b| b.lookup(&pos)) {
+                    Some(e) => (e.best_turn.sowings.clone(), Some(e.describe())),
+                    None => {
+                        let t = timed_turn(solver, &pos, limits, &args.solver)?;
+                        let how = how_timed(&t.analysis);
+                        (t.sowings, Some(how))
+                    }
+                },
                 Engine::Greedy => (greedy_turn(&game, &pos, args.seed), None),
             };
             for &j in &turn {

@@ -64,6 +64,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             json: args.json,
             verbose: false,
             database: wire::report::egdb_file(&solver),
+            book: None,
         };
         let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
         return view.summary(&a, out);
@@ -172,6 +173,7 @@ fn interrupted(
         json,
         verbose: false,
         database: wire::report::egdb_file(solver),
+        book: None,
     };
     view.summary(&a, out)?;
     let (lo, hi) = a.bounds_from_south();

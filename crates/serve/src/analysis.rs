@@ -404,6 +404,18 @@ fn estimate_turns(
          proven intervals as they improve",
         budget.as_secs_f64()
     ));
+    // The opening book's entry, where the compiled-in book of the rules holds the
+    // position: an event of its own at once, and in `done`, beside the analysis.
+    let book = kalah_analysis::book::Book::shipped(setup.game.rules())
+        .ok()
+        .flatten()
+        .and_then(|b| {
+            let e = b.lookup(pos)?;
+            Some(kalah_analysis::book::report::entry_json(h, e, b.origin()))
+        });
+    if let Some(b) = &book {
+        sink.send("book", b.clone());
+    }
     let limits = Limits::time(budget);
     let file = kalah_analysis::wire::report::egdb_file(solver);
     let a = solver
@@ -428,6 +440,7 @@ fn estimate_turns(
     done["value"] = json!(a.is_exact().then_some(lo));
     done["value_for_mover"] = json!(a.is_exact().then_some(sign * lo));
     done["pie"] = Value::Null;
+    done["book"] = book.unwrap_or(Value::Null);
     sink.send("done", done);
     Ok(())
 }

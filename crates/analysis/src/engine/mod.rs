@@ -17,6 +17,7 @@ use kalah_solver::{line, Solver};
 
 pub use command::{parse, Command, Go, ProtocolError, RulesSpec};
 
+use crate::book::Book;
 use crate::setup::{self, move_message, RuleOptions, SetupError};
 
 /// The protocol version `hello` announces; raised whenever a line changes meaning.
@@ -28,6 +29,10 @@ pub type Out = Arc<Mutex<dyn Write + Send>>;
 
 /// Makes the solver of a game (the engine's settings: threads, table, evaluation).
 pub type SolverFactory = Box<dyn FnMut(&Game) -> Result<Solver, String> + Send>;
+
+/// Finds the opening book of a game's rules (`None`: none), consulted by `go`
+/// ([`Session::with_books`]).
+pub type BookFactory = Box<dyn FnMut(&kalah_core::Rules) -> Option<Arc<Book>> + Send>;
 
 /// What the caller does after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +64,10 @@ pub struct Session {
     out: Out,
     about: Vec<(String, String)>,
     running: Option<Running>,
+    /// Finds the opening book of the rules (none: no book is consulted).
+    books: Option<BookFactory>,
+    /// The book of the current rules, once looked for.
+    book: Option<(kalah_core::Rules, Option<Arc<Book>>)>,
 }
 
 /// Writes one line to `out` and flushes it.
@@ -84,7 +93,28 @@ impl Session {
             out,
             about,
             running: None,
+            books: None,
+            book: None,
         }
+    }
+
+    /// The same session, answering a `go` with limits and one line (`multi 1`) at once
+    /// from the opening book that `books` finds for the rules where it holds the position (an `info book`
+    /// line, then `bestmove`).
+    pub fn with_books(mut self, books: BookFactory) -> Session {
+        self.books = Some(books);
+        self
+    }
+
+    /// The book's entry for the position, where a book of the rules holds it.
+    fn book_entry(&mut self) -> Option<crate::book::Entry> {
+        let books = self.books.as_mut()?;
+        let rules = *self.game.rules();
+        if self.book.as_ref().is_none_or(|(r, _)| *r != rules) {
+            self.book = Some((rules, books(&rules)));
+        }
+        let (_, book) = self.book.as_ref()?;
+        book.as_ref()?.lookup(&self.pos).cloned()
     }
 
     /// The game and position the next `go` analyses, under the rules of a sowing game
@@ -228,6 +258,17 @@ impl Session {
     fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
         if let Some(pos) = self.bao {
             return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
+        }
+        // A go with limits and one line is a move to play: the book answers it at once.
+        // A go without limits asks for the exact value, `multi` for every turn's: searched.
+        if go.multi == 1 && !go.limits.is_unbounded() {
+            if let Some(entry) = self.book_entry() {
+                let houses = self.game.houses();
+                return self.spawn(move |_, out| {
+                    say(out, &entry.info_line(houses))?;
+                    Ok(format!("bestmove {}", entry.best_turn.notation(houses)))
+                });
+            }
         }
         let Some(solver) = self.ensure_solver()? else {
             return Err(ProtocolError("no solver for these rules".into()));

@@ -164,6 +164,8 @@
       const b = d.best != null && an.byIndex.get(d.best);
       if (b && d.pv && d.pv.length) b.pv = d.pv;
     });
+    // The opening book's entry for a large position (docs/book.md), shown beside the analysis.
+    when('book', (d) => { an.book = d; });
     when('bound', (d) => {
       const r = an.byIndex.get(d.index);
       if (!r || r.state === 'exact') return;
@@ -527,6 +529,11 @@
         text += ' — proving ' + r.turn + ': ' + fmtRange(lo, hi) + ' (' + nodes(an.bound.nodes) + ' nodes, ' +
           secs(an.bound.seconds || 0) + ')';
       } else if (!solved && an.status !== 'solving…') text += ' — ' + an.status;
+    }
+    const b = an.book;
+    if (b && !an.error) {
+      text += ' Opening book: ' + b.best_turn + ', depth ' + b.depth + ', ' + (b.exact ? '' : '≈') +
+        fmt(b.eval) + ' for South, proven ' + fmtRange(b.lower, b.upper) + '.';
     }
     s.textContent = text;
     s.classList.toggle('failed', !!an.error);

@@ -1,0 +1,71 @@
+//! The `--book FILE` / `--no-book` options of the commands that consult an opening book
+//! (`engine`, `play`, `analyse`, `openings`, `pie`, `book show`): which book, loaded for
+//! the rules (docs/book.md).
+
+use std::path::PathBuf;
+
+use kalah_analysis::book::Book;
+use kalah_core::Rules;
+
+use crate::error::CliError;
+
+/// Which opening book a command consults: the one compiled in for the rules (Kalah(6,6)
+/// and Kalah(6,5), standard and empty capture), another file, or none.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Opening book")]
+pub struct BookArgs {
+    /// Consult this opening book (made by `kalah book build` for the same rules) instead
+    /// of the one compiled in for the rules
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+
+    /// Consult no opening book
+    #[arg(long)]
+    pub no_book: bool,
+}
+
+impl BookArgs {
+    /// The book for `rules`: `--book FILE` (an error where it is not a book of these
+    /// rules), else the one compiled in, if any; none with `--no-book`.
+    pub fn load(&self, rules: &Rules) -> Result<Option<Book>, CliError> {
+        if self.no_book {
+            return Ok(None);
+        }
+        match &self.book {
+            Some(path) => Book::read_file(path, Some(rules))
+                .map(Some)
+                .map_err(CliError::Input),
+            None => Book::shipped(rules)
+                .map_err(|e| CliError::Internal(format!("the compiled-in book: {e}"))),
+        }
+    }
+}
+
+impl BookArgs {
+    /// The engine's book finder: `--book FILE` (read now, whatever its rules) for the
+    /// rules it was made for, the compiled-in book for the others; nothing with
+    /// `--no-book`. Also how `hello` names it.
+    pub fn engine_books(
+        &self,
+    ) -> Result<(Option<kalah_analysis::engine::BookFactory>, String), CliError> {
+        if self.no_book {
+            return Ok((None, "off".to_string()));
+        }
+        let file = match &self.book {
+            Some(path) => Some(std::sync::Arc::new(
+                Book::read_file(path, None).map_err(CliError::Input)?,
+            )),
+            None => None,
+        };
+        let name = self
+            .book
+            .as_ref()
+            .map_or("compiled-in".to_string(), |p| p.display().to_string());
+        let factory: kalah_analysis::engine::BookFactory =
+            Box::new(move |rules: &Rules| match &file {
+                Some(b) if b.rules() == rules => Some(b.clone()),
+                _ => Book::shipped(rules).ok().flatten().map(std::sync::Arc::new),
+            });
+        Ok((Some(factory), name))
+    }
+}
