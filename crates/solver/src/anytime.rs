@@ -8,15 +8,36 @@
 //! interval is a proof: `lower <= exact value <= upper` always holds. The evaluation is
 //! not: it is the heuristic value of the deepest completed depth-limited search, and it
 //! equals the exact value only when the interval has closed ([`Analysis::is_exact`]).
+//!
+//! **One driver, three kernels.** What every anytime analysis does the same way is here:
+//! the deepening loop over the `Kernel` trait (`deepen`), the limits as the searches poll
+//! them (`clock`), the reports and their ticks (`tick`), aspiration windows at the root
+//! (`window`), and the proven part with the one place a value turns from the mover's view
+//! to South's ([`Proven`], `proven`). The kernels keep their node search, their table and
+//! their proofs: the sowing games' search with its exact tests (`engine`), the cyclic
+//! search with its retrograde step ([`crate::cyclic_search`]), the Bao search with its
+//! forced wins and losses ([`crate::bao_search`]). docs/analysis.md draws the split.
 
+mod clock;
+mod deepen;
 mod engine;
+mod proven;
+mod tick;
+mod turns;
+mod window;
 
 use std::time::Duration;
 
 use kalah_core::Side;
 
 use crate::line::Turn;
+pub(crate) use clock::Clock;
+pub(crate) use deepen::{deepen, Kernel};
 pub(crate) use engine::Analyser;
+pub use proven::{interval_from_south, value_from_south, Outcome, Proven};
+pub(crate) use tick::Ticker;
+pub(crate) use turns::{whole_turns, WholeTurn};
+pub(crate) use window::{aspirate, Windowed};
 
 /// When an analysis stops: at the first limit reached, or (no limit) when the value is
 /// proved exact.
@@ -164,14 +185,19 @@ impl RootTurn {
 
     /// The evaluation from South.
     pub fn eval_from_south(&self) -> i32 {
-        self.turn.side.sign() * self.eval
+        value_from_south(self.turn.side, self.eval)
     }
 
     /// The proven interval from South, lower first.
     pub fn bounds_from_south(&self) -> (i32, i32) {
-        match self.turn.side {
-            Side::South => (self.lower, self.upper),
-            Side::North => (-self.upper, -self.lower),
+        interval_from_south(self.turn.side, self.lower, self.upper)
+    }
+
+    /// What is proven of this turn's value, for the root's mover: its interval.
+    pub fn proof(&self) -> Proven {
+        Proven::Interval {
+            lower: self.lower,
+            upper: self.upper,
         }
     }
 }
@@ -188,14 +214,20 @@ impl Analysis {
 
     /// The evaluation from South.
     pub fn eval_from_south(&self) -> i32 {
-        self.side.sign() * self.eval
+        value_from_south(self.side, self.eval)
     }
 
     /// The proven interval from South, lower first.
     pub fn bounds_from_south(&self) -> (i32, i32) {
-        match self.side {
-            Side::South => (self.lower, self.upper),
-            Side::North => (-self.upper, -self.lower),
+        interval_from_south(self.side, self.lower, self.upper)
+    }
+
+    /// What is proven of the value, for the mover: the interval (the case of the sowing
+    /// games; Bao's is a win or loss, [`crate::bao_search::BaoAnalysis::proof`]).
+    pub fn proof(&self) -> Proven {
+        Proven::Interval {
+            lower: self.lower,
+            upper: self.upper,
         }
     }
 

@@ -41,14 +41,12 @@ mod root;
 mod search;
 mod step;
 mod table;
-mod tick;
 
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use kalah_core::{Game, Position};
 
-use crate::anytime::{Analysis, Limits, ReportKind};
+use crate::anytime::{deepen, Analysis, Clock, Kernel, Limits, ReportKind, Ticker};
 use crate::db::cyclic_db::answer;
 use crate::db::egdb::Egdb;
 use crate::error::SolveError;
@@ -56,7 +54,6 @@ use crate::eval::Evaluation;
 use root::RootState;
 use search::{Searcher, Stops, MAX_PLY};
 use step::{retro_memory, RetroThread};
-use tick::Ticker;
 
 /// The retrograde step is still running.
 const RETRO_RUNNING: u8 = 0;
@@ -64,6 +61,9 @@ const RETRO_RUNNING: u8 = 0;
 const RETRO_EXACT: u8 = 1;
 /// The retrograde step stopped without it (graph too large, cancelled, or off).
 const RETRO_FAILED: u8 = 2;
+
+// The deepest depth leaves the search room for the sowings of a root turn's extra moves.
+const _: () = assert!(Limits::MAX_DEPTH as usize + 8 <= MAX_PLY);
 
 /// How an analysis of a cyclic family runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,8 +140,8 @@ pub fn analyse_cyclic_db(
     cancel: &AtomicBool,
     on_progress: &mut dyn FnMut(&Analysis),
 ) -> Result<Analysis, SolveError> {
-    let start = Instant::now();
-    let mut root = RootState::new(game, pos, start);
+    let clock = Clock::start(limits, cancel);
+    let mut root = RootState::new(game, pos, clock.start);
     if pos.is_over() {
         return Ok(Analysis {
             report: ReportKind::Final,
@@ -155,16 +155,13 @@ pub fn analyse_cyclic_db(
             .retro_memory
             .unwrap_or_else(|| retro_memory(game, pos, limits)),
     };
-    let deadline = limits.time.map(|t| start + t);
     let children: Vec<Position> = root.turns.iter().map(|t| t.child).collect();
     let retro = RetroThread::spawn(game, pos, memory, children);
     let stops = Stops {
-        cancel,
+        clock,
         retro: &retro.state,
-        deadline,
-        nodes: limits.nodes,
     };
-    let ticker = Ticker::new(on_progress, start, root.analysis(game));
+    let ticker = Ticker::new(on_progress, clock.start, root.analysis(game));
     let mut searcher = Searcher::new(
         game,
         settings.evaluation,
@@ -174,7 +171,12 @@ pub fn analyse_cyclic_db(
     );
     searcher.db = db;
     searcher.quiescence = settings.quiescence;
-    deepen(&mut searcher, &mut root, limits);
+    let mut kernel = Cyclic {
+        searcher: &mut searcher,
+        root: &mut root,
+    };
+    deepen(&mut kernel, limits.last_depth());
+    root.nodes = searcher.nodes;
     if let Some(db) = db.filter(|_| held) {
         if let Some((value, pv)) = answer(game, |p| db.probe(p), pos) {
             let children = root.turns.iter().map(|t| (t.child, db.probe(&t.child)));
@@ -189,7 +191,7 @@ pub fn analyse_cyclic_db(
     // the caller hears from the analysis meanwhile.
     let nodes = searcher.nodes;
     let ticker = &mut searcher.ticker;
-    if let Some(exact) = retro.finish(cancel, deadline, &mut || ticker.tick(nodes)) {
+    if let Some(exact) = retro.finish(cancel, clock.deadline, &mut || ticker.tick(nodes)) {
         root.set_exact(exact);
         ticker.report(root.analysis(game));
     }
@@ -199,28 +201,38 @@ pub fn analyse_cyclic_db(
     })
 }
 
-/// Deepens the search from depth 1 until a limit, the exact value, or a complete tree,
-/// reporting each completed depth (and ticks meanwhile) through the searcher's ticker.
-fn deepen(searcher: &mut Searcher, root: &mut RootState, limits: &Limits) {
-    let last = limits
-        .depth
-        .map_or(MAX_PLY as i32 - 8, |d| (d as i32).min(MAX_PLY as i32 - 8));
-    for depth in 1..=last {
-        searcher.stoppable = depth > 1;
-        if searcher.stoppable && searcher.limit_reached() {
-            break;
-        }
-        searcher.horizon = 0;
-        if !root.iterate(searcher, depth) {
-            break;
-        }
-        root.depth = depth as u8;
-        root.nodes = searcher.nodes;
-        root.complete_line(searcher.game, searcher.stops.cancel);
-        searcher.ticker.report(root.analysis(searcher.game));
-        if root.lo == root.hi || searcher.horizon == 0 {
-            break;
-        }
+/// The cyclic search as the deepening drives it ([`Kernel`]): its root, and the search
+/// that reports each completed depth (and ticks meanwhile) through its ticker.
+struct Cyclic<'s, 'a> {
+    searcher: &'s mut Searcher<'a>,
+    root: &'s mut RootState,
+}
+
+impl Kernel for Cyclic<'_, '_> {
+    /// The first depth always completes, so that there is a best turn.
+    fn stopped(&mut self, depth: u8) -> bool {
+        depth > 1 && self.searcher.limit_reached()
     }
-    root.nodes = searcher.nodes;
+
+    /// The interval closed, or the last depth met no leaf cut by the depth (its tree was
+    /// complete: a deeper one is the same).
+    fn settled(&self) -> bool {
+        self.root.lo == self.root.hi || (self.root.depth > 0 && self.searcher.horizon == 0)
+    }
+
+    fn iterate(&mut self, depth: u8) -> bool {
+        self.searcher.stoppable = depth > 1;
+        self.searcher.horizon = 0;
+        self.root.iterate(self.searcher, i32::from(depth))
+    }
+
+    /// Reports the depth, with the line that replays to the value where the search closed
+    /// the interval by itself ([`RootState::complete_line`]).
+    fn completed(&mut self, depth: u8) {
+        let (root, searcher) = (&mut *self.root, &mut *self.searcher);
+        root.depth = depth;
+        root.nodes = searcher.nodes;
+        root.complete_line(searcher.game, searcher.stops.clock.cancel);
+        searcher.ticker.report(root.analysis(searcher.game));
+    }
 }

@@ -9,13 +9,11 @@
 //! aborted search returns before any store). The root's interval is the maximum over its
 //! turns; a test stopped by its budget is dropped, so it tells nothing.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Instant;
 
 use kalah_core::Position;
 
-use super::{Analysis, Limits, ReportKind, RootTurn};
+use super::{deepen, whole_turns, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, Ticker};
 use crate::driver::principal_variation;
 use crate::line::{push_sowing, push_turn, Turn};
 use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
@@ -59,45 +57,76 @@ impl Line {
     }
 }
 
-/// Every whole turn of the mover of `pos` (the game not over): each sowing, followed
-/// through its extra turns, with the position it leaves.
+/// Every whole turn of the mover of `pos` ([`whole_turns`]), with the evaluation of the
+/// position it leaves and the interval its seeds allow.
 fn root_lines(ctx: &Context, pos: &Position) -> Vec<Line> {
     let side = pos.side_to_move();
-    let mut lines = Vec::new();
-    let mut stack = vec![(*pos, Vec::new())];
-    while let Some((p, sowings)) = stack.pop() {
-        for j in p.moves() {
-            let child = ctx.game.play_unchecked(&p, j);
-            let mut s: Vec<usize> = sowings.clone();
-            s.push(j);
-            if !child.is_over() && child.side_to_move() == side {
-                stack.push((child, s));
-                continue;
+    let lines = whole_turns(ctx.game, pos).into_iter().map(|t| {
+        let child = t.child;
+        let same = child.side_to_move() == side;
+        let (margin, left) = (child.store_margin(), child.seeds_in_houses() as i32);
+        let reach = if child.is_over() {
+            Bounds::exact(margin)
+        } else {
+            Bounds {
+                lo: margin - left,
+                hi: margin + left,
             }
-            let same = child.side_to_move() == side;
-            let (margin, left) = (child.store_margin(), child.seeds_in_houses() as i32);
-            let reach = if child.is_over() {
-                Bounds::exact(margin)
-            } else {
-                Bounds {
-                    lo: margin - left,
-                    hi: margin + left,
-                }
-            };
-            let eval = ctx.config.evaluation.score(&child, margin);
-            lines.push(Line {
-                sowings: s.len().min(u8::MAX as usize) as u8,
-                turn: Turn { side, sowings: s },
-                child,
-                same,
-                eval: across(same, eval),
-                depth: 0,
-                bounds: reach.across(same),
-            });
+        };
+        let eval = ctx.config.evaluation.score(&child, margin);
+        Line {
+            sowings: t.sowings.len().min(u8::MAX as usize) as u8,
+            turn: Turn {
+                side,
+                sowings: t.sowings,
+            },
+            child,
+            same,
+            eval: across(same, eval),
+            depth: 0,
+            bounds: reach.across(same),
+        }
+    });
+    lines.collect()
+}
+
+/// The sowing games' search as the deepening drives it ([`Kernel`]).
+struct Sowing<'k, 'a, 't> {
+    analyser: &'k mut Analyser<'a>,
+    ticker: &'k mut Ticker<'t>,
+    /// Exact tests under a budget after each depth (an analysis with limits); without,
+    /// the tests come after the deepening, as in a solve.
+    proofs: bool,
+    /// The nodes searched before the current depth.
+    before: u64,
+}
+
+impl Kernel for Sowing<'_, '_, '_> {
+    fn stopped(&mut self, _depth: u8) -> bool {
+        self.analyser.stopped()
+    }
+
+    fn settled(&self) -> bool {
+        self.analyser.is_exact()
+    }
+
+    /// MTD(f) at the root where only the best turn is wanted under limits
+    /// ([`Analyser::iterate_best`]), else every turn ([`Analyser::iterate`]).
+    fn iterate(&mut self, depth: u8) -> bool {
+        self.before = self.analyser.nodes();
+        match self.proofs && self.analyser.lines_wanted == 1 {
+            true => self.analyser.iterate_best(depth, self.ticker),
+            false => self.analyser.iterate(depth, self.ticker),
         }
     }
-    lines.sort_by_key(|l| l.turn.sowings.clone());
-    lines
+
+    /// The depth reported itself; the exact tests follow, with a share of its cost.
+    fn completed(&mut self, _depth: u8) {
+        if self.proofs {
+            let spent = self.analyser.nodes() - self.before;
+            self.analyser.prove_after_depth(spent, self.ticker);
+        }
+    }
 }
 
 /// The state of one analysis.
@@ -105,9 +134,8 @@ pub(crate) struct Analyser<'a> {
     ctx: &'a Context<'a>,
     pos: Position,
     shared: Shared<'a>,
-    start: Instant,
-    /// The node limit of the whole analysis ([`u64::MAX`]: none).
-    node_limit: u64,
+    /// The limits of the whole analysis.
+    clock: Clock<'a>,
     lines: Vec<Line>,
     /// The root's proven interval.
     bounds: Bounds,
@@ -123,8 +151,6 @@ pub(crate) struct Analyser<'a> {
     /// The exact tests after a depth get its cost shifted right by this
     /// ([`MAX_PROOF_SHIFT`]).
     proof_shift: u32,
-    /// When the caller last heard from the analysis (for [`ReportKind::Tick`]).
-    last_report: Cell<Instant>,
 }
 
 impl<'a> Analyser<'a> {
@@ -134,11 +160,10 @@ impl<'a> Analyser<'a> {
         limits: &Limits,
         cancel: &'a AtomicBool,
     ) -> Analyser<'a> {
-        let start = Instant::now();
+        let clock = Clock::start(limits, cancel);
         let mut shared = Shared::new(cancel);
-        shared.deadline = limits.time.map(|t| start + t);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        shared.node_stop.store(node_limit, Relaxed);
+        shared.deadline = clock.deadline;
+        shared.node_stop.store(clock.node_limit, Relaxed);
         // The deepening of an analysis with limits reduces late quiet moves and follows
         // captures and extra turns past its horizon; without limits it deepens as the
         // solve does.
@@ -157,8 +182,7 @@ impl<'a> Analyser<'a> {
             ctx,
             pos: *pos,
             shared,
-            start,
-            node_limit,
+            clock,
             lines: if pos.is_over() {
                 Vec::new()
             } else {
@@ -170,7 +194,6 @@ impl<'a> Analyser<'a> {
             next_from_below: true,
             lines_wanted: usize::MAX,
             proof_shift: 0,
-            last_report: Cell::new(start),
         };
         a.narrow();
         a.rank();
@@ -191,45 +214,41 @@ impl<'a> Analyser<'a> {
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Analysis {
         self.ctx.table.new_generation();
-        self.report(ReportKind::Iteration, on_progress);
-        if limits.is_unbounded() {
+        let ticker = &mut Ticker::new(on_progress, self.clock.start, self.snapshot());
+        self.report(ReportKind::Iteration, ticker);
+        let unbounded = limits.is_unbounded();
+        let last = if unbounded {
             // As the proof of `solve`: the deepening of the configuration, then the
             // exact tests without a budget.
             let seeds = u8::try_from(self.pos.seeds_in_houses()).unwrap_or(u8::MAX);
-            let deepening = self.ctx.config.deepening.min(seeds);
-            for d in 1..=deepening.min(Limits::MAX_DEPTH) {
-                if self.is_exact() || self.stopped() || !self.iterate(d, on_progress) {
-                    break;
-                }
-            }
-            self.prove(u64::MAX, false, on_progress);
+            self.ctx.config.deepening.min(seeds).min(Limits::MAX_DEPTH)
         } else {
-            let max_depth = limits.depth.unwrap_or(u8::MAX).min(Limits::MAX_DEPTH);
-            for d in 1..=max_depth {
-                if self.is_exact() || self.stopped() {
-                    break;
-                }
-                let before = self.nodes();
-                let done = if self.lines_wanted == 1 {
-                    self.iterate_best(d, on_progress)
-                } else {
-                    self.iterate(d, on_progress)
-                };
-                if !done {
-                    break;
-                }
-                let spent = self.nodes() - before;
-                let was = self.bounds;
-                let budget = (spent >> self.proof_shift).max(MIN_PROOF_NODES);
-                self.prove(budget, true, on_progress);
-                self.proof_shift = if self.bounds != was {
-                    0
-                } else {
-                    (self.proof_shift + 1).min(MAX_PROOF_SHIFT)
-                };
-            }
+            limits.last_depth()
+        };
+        let mut kernel = Sowing {
+            analyser: &mut self,
+            ticker: &mut *ticker,
+            proofs: !unbounded,
+            before: 0,
+        };
+        deepen(&mut kernel, last);
+        if unbounded {
+            self.prove(u64::MAX, false, ticker);
         }
         self.finish()
+    }
+
+    /// The exact tests after a depth that cost `spent` nodes: a share of that (see
+    /// [`MAX_PROOF_SHIFT`]), halved after each round that narrowed nothing.
+    fn prove_after_depth(&mut self, spent: u64, ticker: &mut Ticker<'_>) {
+        let was = self.bounds;
+        let budget = (spent >> self.proof_shift).max(MIN_PROOF_NODES);
+        self.prove(budget, true, ticker);
+        self.proof_shift = if self.bounds != was {
+            0
+        } else {
+            (self.proof_shift + 1).min(MAX_PROOF_SHIFT)
+        };
     }
 
     /// The nodes searched so far.
@@ -243,9 +262,7 @@ impl<'a> Analyser<'a> {
 
     /// True once the caller cancelled or a limit of the whole analysis is reached.
     fn stopped(&self) -> bool {
-        self.shared.cancel.load(Relaxed)
-            || self.nodes() >= self.node_limit
-            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+        self.clock.reached(self.nodes())
     }
 
     /// One depth of the deepening over every root turn not yet exact; false (and nothing
@@ -255,7 +272,7 @@ impl<'a> Analyser<'a> {
     /// window. Each other turn is first tested with a null window against the worst of
     /// the evaluations of those (a turn no better gets its fail-soft upper bound: a far
     /// smaller search), and searched with the full window only where it is better.
-    fn iterate(&mut self, depth: u8, on_progress: &mut dyn FnMut(&Analysis)) -> bool {
+    fn iterate(&mut self, depth: u8, ticker: &mut Ticker<'_>) -> bool {
         let mut evals = Vec::with_capacity(self.lines.len());
         // The evaluations of the turns searched whole, best first.
         let mut top: Vec<i32> = Vec::new();
@@ -265,7 +282,7 @@ impl<'a> Analyser<'a> {
                 continue;
             }
             let d = depth.saturating_sub(line.sowings);
-            let mut search = |w: Bounds| self.search_line(line, d, w, &mut *on_progress);
+            let mut search = |w: Bounds| self.search_line(line, d, w, &mut *ticker);
             let full = Bounds { lo: -INF, hi: INF };
             let v = match top.get(self.lines_wanted.saturating_sub(1)) {
                 Some(&worst) => match search(Bounds {
@@ -294,7 +311,7 @@ impl<'a> Analyser<'a> {
         }
         self.depth = depth;
         self.rank();
-        self.report(ReportKind::Iteration, on_progress);
+        self.report(ReportKind::Iteration, ticker);
         true
     }
 
@@ -306,7 +323,7 @@ impl<'a> Analyser<'a> {
     /// a wide window. Every other turn gets the least upper bound of its evaluation found
     /// (at most the best's), as in [`Analyser::iterate`]. False (and nothing changed) where
     /// it was stopped before the end.
-    fn iterate_best(&mut self, depth: u8, on_progress: &mut dyn FnMut(&Analysis)) -> bool {
+    fn iterate_best(&mut self, depth: u8, ticker: &mut Ticker<'_>) -> bool {
         let full = Bounds { lo: -INF, hi: INF };
         // What is known of each turn's value at this depth, and of the root's.
         let mut known: Vec<Bounds> = self
@@ -319,11 +336,11 @@ impl<'a> Analyser<'a> {
         let mut guess = self.lines.first().map_or(0, |l| l.eval);
         while root.lo < root.hi {
             let t = guess.clamp(root.lo + 1, root.hi);
-            let Some(found) = self.reaches(depth, t, &mut known, on_progress) else {
+            let Some(found) = self.reaches(depth, t, &mut known, ticker) else {
                 // Stopped inside the depth: a turn shown better at it than the best of
                 // the depth before goes first, though the depth is not complete.
                 if best != 0 && known[0].hi < root.lo {
-                    self.promote(best, on_progress);
+                    self.promote(best, ticker);
                 }
                 return false;
             };
@@ -355,7 +372,7 @@ impl<'a> Analyser<'a> {
         self.lines.insert(0, line);
         self.depth = depth;
         self.rank();
-        self.report(ReportKind::Iteration, on_progress);
+        self.report(ReportKind::Iteration, ticker);
         true
     }
 
@@ -364,7 +381,7 @@ impl<'a> Analyser<'a> {
     /// so; the depth reached stays the last complete one.
     /// Nothing changes where the proven interval of turn `i` lies below the first's
     /// evaluation.
-    fn promote(&mut self, i: usize, on_progress: &mut dyn FnMut(&Analysis)) {
+    fn promote(&mut self, i: usize, ticker: &mut Ticker<'_>) {
         let first = self.lines[0].clamped();
         if self.lines[i].bounds.hi < first {
             return;
@@ -372,7 +389,7 @@ impl<'a> Analyser<'a> {
         let mut line = self.lines.remove(i);
         line.eval = line.eval.max(first);
         self.lines.insert(0, line);
-        self.report(ReportKind::Iteration, on_progress);
+        self.report(ReportKind::Iteration, ticker);
     }
 
     /// Whether the root's value at `depth` is at least `t`, turn by turn, best first,
@@ -384,7 +401,7 @@ impl<'a> Analyser<'a> {
         depth: u8,
         t: i32,
         known: &mut [Bounds],
-        on_progress: &mut dyn FnMut(&Analysis),
+        ticker: &mut Ticker<'_>,
     ) -> Option<Option<(usize, i32)>> {
         for (i, line) in self.lines.iter().enumerate() {
             let k = &mut known[i];
@@ -396,7 +413,7 @@ impl<'a> Analyser<'a> {
             }
             let d = depth.saturating_sub(line.sowings);
             let w = Bounds { lo: t - 1, hi: t };
-            let v = self.search_line(line, d, w, &mut *on_progress)?;
+            let v = self.search_line(line, d, w, &mut *ticker)?;
             if v >= t {
                 k.lo = v.min(k.hi);
                 return Some(Some((i, v)));
@@ -415,7 +432,7 @@ impl<'a> Analyser<'a> {
         line: &Line,
         depth: u8,
         w: Bounds,
-        on_progress: &mut dyn FnMut(&Analysis),
+        ticker: &mut Ticker<'_>,
     ) -> Option<i32> {
         let w = w.across(line.same);
         let v = smp::search(
@@ -425,24 +442,16 @@ impl<'a> Analyser<'a> {
             w.hi,
             depth,
             &self.shared,
-            &mut |_| self.tick(on_progress),
+            &mut |_| ticker.tick(self.nodes()),
         );
         // Many short searches in a row tick too.
-        self.tick(on_progress);
+        ticker.tick(self.nodes());
         Some(across(line.same, v?))
     }
 
-    /// A [`ReportKind::Tick`] where the caller has heard nothing for [`Analysis::TICK`].
-    fn tick(&self, on_progress: &mut dyn FnMut(&Analysis)) {
-        if self.last_report.get().elapsed() >= Analysis::TICK {
-            self.report(ReportKind::Tick, on_progress);
-        }
-    }
-
     /// Tells the caller what is known now, as a report of `kind`.
-    fn report(&self, kind: ReportKind, on_progress: &mut dyn FnMut(&Analysis)) {
-        self.last_report.set(Instant::now());
-        on_progress(&Analysis {
+    fn report(&self, kind: ReportKind, ticker: &mut Ticker<'_>) {
+        ticker.report(Analysis {
             report: kind,
             ..self.snapshot()
         });
@@ -457,8 +466,11 @@ impl<'a> Analyser<'a> {
     /// proof is cheap, so the interval narrows step by step within any budget. Without,
     /// MTD(f) from the evaluation, as the proof of a solve: fewest tests where the budget
     /// does not matter.
-    fn prove(&mut self, budget: u64, halving: bool, on_progress: &mut dyn FnMut(&Analysis)) {
-        let stop = self.nodes().saturating_add(budget).min(self.node_limit);
+    fn prove(&mut self, budget: u64, halving: bool, ticker: &mut Ticker<'_>) {
+        let stop = self
+            .nodes()
+            .saturating_add(budget)
+            .min(self.clock.node_limit);
         self.shared.node_stop.store(stop, Relaxed);
         let mut guess = self.lines.first().map_or(0, Line::clamped);
         while !self.is_exact() && !self.stopped() {
@@ -480,19 +492,19 @@ impl<'a> Analyser<'a> {
             .clamp(lo + 1, hi);
             let near = (test - self.lines[0].eval).abs() <= DEEPENING_HINT_REACH;
             self.shared.deepening_hints.store(near, Relaxed);
-            let Some(g) = self.test(test, on_progress) else {
+            let Some(g) = self.test(test, ticker) else {
                 break;
             };
             guess = g;
-            self.report(ReportKind::Proof, on_progress);
+            self.report(ReportKind::Proof, ticker);
         }
-        self.shared.node_stop.store(self.node_limit, Relaxed);
+        self.shared.node_stop.store(self.clock.node_limit, Relaxed);
     }
 
     /// Whether the root's value is at least `test` (in `lo + 1..=hi`), tested turn by
     /// turn, best first: the bound found (fail-soft), `None` where a search was stopped
     /// (the turns tested before keep what they proved).
-    fn test(&mut self, test: i32, on_progress: &mut dyn FnMut(&Analysis)) -> Option<i32> {
+    fn test(&mut self, test: i32, ticker: &mut Ticker<'_>) -> Option<i32> {
         let mut found = None;
         for i in 0..self.lines.len() {
             let line = &self.lines[i];
@@ -503,7 +515,7 @@ impl<'a> Analyser<'a> {
                 lo: test - 1,
                 hi: test,
             };
-            let Some(v) = self.search_line(line, EXACT_DEPTH, w, &mut *on_progress) else {
+            let Some(v) = self.search_line(line, EXACT_DEPTH, w, &mut *ticker) else {
                 self.narrow();
                 self.rank();
                 return None;
@@ -625,7 +637,7 @@ impl<'a> Analyser<'a> {
                 })
                 .collect(),
             nodes: self.nodes(),
-            elapsed: self.start.elapsed(),
+            elapsed: self.clock.start.elapsed(),
             report: ReportKind::Iteration,
         }
     }

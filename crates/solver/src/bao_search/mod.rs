@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 
-use crate::anytime::Limits;
+use crate::anytime::{deepen, value_from_south, Clock, Kernel, Limits, Proven};
 use eval::evaluate;
 use score::{outcome, DECIDED, INFINITY, WIN};
 use search::{across, Worker};
@@ -41,31 +41,8 @@ use search::{across, Worker};
 /// The table holds `2^TABLE_BITS` entries.
 const TABLE_BITS: u32 = 20;
 
-/// A result proven inside the searched tree, for the side to move. `moves` counts moves
-/// of both players from the position to the end of the game, the last one included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The mover can force a win within `moves` moves, whatever the opponent plays.
-    Won {
-        /// At most this many moves to the win.
-        moves: u32,
-    },
-    /// The opponent can force a win within `moves` moves, whatever the mover plays.
-    Lost {
-        /// At most this many moves to the loss.
-        moves: u32,
-    },
-}
-
-impl Outcome {
-    /// +1 for the mover's win, −1 for its loss.
-    pub fn sign(self) -> i32 {
-        match self {
-            Outcome::Won { .. } => 1,
-            Outcome::Lost { .. } => -1,
-        }
-    }
-}
+/// A forced win or loss, the proven part of a Bao analysis (one case of [`Proven`]).
+pub use crate::anytime::Outcome;
 
 /// What a root move's score says about its depth-limited value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,12 +95,25 @@ pub struct BaoAnalysis {
 impl BaoAnalysis {
     /// The evaluation from South.
     pub fn eval_from_south(&self) -> i32 {
-        self.side.sign() * self.eval
+        value_from_south(self.side, self.eval)
+    }
+
+    /// What is proven of the value, for the mover: a win or loss, or nothing (the case of
+    /// Bao; the sowing games' is an interval, [`crate::Analysis::proof`]).
+    pub fn proof(&self) -> Proven {
+        Proven::Outcome(self.proven)
     }
 
     /// Nodes per second so far.
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl BaoRootMove {
+    /// What is proven of the move, for the root's mover: a win or loss, or nothing.
+    pub fn proof(&self) -> Proven {
+        Proven::Outcome(self.proven)
     }
 }
 
@@ -147,9 +137,10 @@ pub fn analyse(
     cancel: &AtomicBool,
     on_progress: &mut dyn FnMut(&BaoAnalysis),
 ) -> BaoAnalysis {
-    let start = Instant::now();
-    let mut worker = Worker::new(TABLE_BITS, *limits, start, cancel);
-    let Some(mut roots) = first_roots(pos, &worker.stop_test()) else {
+    let clock = Clock::start(limits, cancel);
+    let start = clock.start;
+    let mut worker = Worker::new(TABLE_BITS, clock);
+    let Some(roots) = first_roots(pos, &worker.stop_test()) else {
         // The root's own moves outlasted the limit (a relay of millions of sowings):
         // nothing is searched, so nothing is proven; the evaluation is the root's.
         return BaoAnalysis {
@@ -171,21 +162,15 @@ pub fn analyse(
         on_progress(&report);
         return report;
     }
-    let max = limits
-        .depth
-        .unwrap_or(Limits::MAX_DEPTH)
-        .min(Limits::MAX_DEPTH);
-    for depth in 1..=max {
-        let Some(next) = iterate(&mut worker, &roots, depth) else {
-            break;
-        };
-        roots = next;
-        report = snapshot(pos, &roots, depth, &worker, start);
-        on_progress(&report);
-        if report.proven.is_some() {
-            break;
-        }
-    }
+    let mut kernel = Bao {
+        pos,
+        worker: &mut worker,
+        roots,
+        report,
+        on_progress,
+    };
+    deepen(&mut kernel, limits.last_depth());
+    let mut report = kernel.report;
     report.nodes = worker.nodes;
     report.elapsed = start.elapsed();
     report
@@ -216,12 +201,47 @@ fn first_roots(pos: &BaoPosition, stop: &impl Fn() -> bool) -> Option<Vec<Root>>
     Some(roots)
 }
 
+/// The Bao search as the deepening drives it ([`Kernel`]): the root moves best first,
+/// and what the last completed depth reported.
+struct Bao<'k, 'a> {
+    pos: &'k BaoPosition,
+    worker: &'k mut Worker<'a>,
+    roots: Vec<Root>,
+    report: BaoAnalysis,
+    on_progress: &'k mut dyn FnMut(&BaoAnalysis),
+}
+
+impl Kernel for Bao<'_, '_> {
+    /// Checks every stop condition now (the first nodes of a depth might not).
+    fn stopped(&mut self, _depth: u8) -> bool {
+        self.worker.poll()
+    }
+
+    /// A win or loss is proven.
+    fn settled(&self) -> bool {
+        self.report.proven.is_some()
+    }
+
+    fn iterate(&mut self, depth: u8) -> bool {
+        match iterate(self.worker, &self.roots, depth) {
+            Some(next) => {
+                self.roots = next;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn completed(&mut self, depth: u8) {
+        let start = self.worker.clock.start;
+        self.report = snapshot(self.pos, &self.roots, depth, self.worker, start);
+        (self.on_progress)(&self.report);
+    }
+}
+
 /// One depth of the root: principal variation search over the root moves in the order
 /// of the previous depth. `None` when a limit stopped it.
 fn iterate(worker: &mut Worker, roots: &[Root], depth: u8) -> Option<Vec<Root>> {
-    if worker.poll() {
-        return None;
-    }
     let mut alpha = -INFINITY;
     let mut out = Vec::with_capacity(roots.len());
     for (i, r) in roots.iter().enumerate() {

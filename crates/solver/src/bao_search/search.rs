@@ -3,15 +3,12 @@
 //! evaluations), and the stop checks. Scores are for the side to move ([`super::score`]);
 //! a move always passes the turn, so a child's score is negated ([`across`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
-
 use kalah_core::bao::{BaoMove, BaoPosition, MAX_CANDIDATES};
 
 use super::eval::evaluate;
 use super::score::{lost_at, DECIDED, INFINITY, WIN};
 use super::table::{Hit, Kind, Table};
-use crate::anytime::Limits;
+use crate::anytime::Clock;
 
 /// The stop checks read the clock once in this many nodes.
 const CLOCK_EVERY: u64 = 256;
@@ -27,9 +24,8 @@ pub(crate) struct Worker<'a> {
     pub table: Table,
     pub nodes: u64,
     pub stopped: bool,
-    limits: Limits,
-    start: Instant,
-    cancel: &'a AtomicBool,
+    /// The analysis's limits and cancel flag.
+    pub clock: Clock<'a>,
 }
 
 /// The children of a node, in the order they are searched.
@@ -40,14 +36,12 @@ struct Children {
 
 impl<'a> Worker<'a> {
     /// A worker with a table of `2^bits` entries.
-    pub fn new(bits: u32, limits: Limits, start: Instant, cancel: &'a AtomicBool) -> Worker<'a> {
+    pub fn new(bits: u32, clock: Clock<'a>) -> Worker<'a> {
         Worker {
             table: Table::new(bits),
             nodes: 0,
             stopped: false,
-            limits,
-            start,
-            cancel,
+            clock,
         }
     }
 
@@ -56,10 +50,10 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return true;
         }
-        let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_nodes = self.clock.out_of_nodes(self.nodes);
         let checks = self.nodes % CLOCK_EVERY == 1;
-        let out_of_time = checks && self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
-        let cancelled = checks && self.cancel.load(Ordering::Relaxed);
+        let out_of_time = checks && self.clock.out_of_time();
+        let cancelled = checks && self.clock.cancelled();
         self.stopped = out_of_nodes || out_of_time || cancelled;
         self.stopped
     }
@@ -67,15 +61,13 @@ impl<'a> Worker<'a> {
     /// The stop test of one long expansion (a move whose relay runs for millions of
     /// sowings): the cancel flag and the time limit, read now and then by the generator.
     pub fn stop_test(&self) -> impl Fn() -> bool + 'a {
-        let (cancel, time, start) = (self.cancel, self.limits.time, self.start);
-        move || cancel.load(Ordering::Relaxed) || time.is_some_and(|t| start.elapsed() >= t)
+        let clock = self.clock;
+        move || clock.cancelled() || clock.out_of_time()
     }
 
     /// Checks every stop condition now (before a depth, whose first nodes might not).
     pub fn poll(&mut self) -> bool {
-        let cancelled = self.cancel.load(Ordering::Relaxed);
-        let out_of_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
-        self.stopped |= cancelled || out_of_time;
+        self.stopped |= self.clock.cancelled() || self.clock.out_of_time();
         self.should_stop()
     }
 

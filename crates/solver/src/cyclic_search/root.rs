@@ -9,8 +9,9 @@ use kalah_core::{Game, Position};
 
 use super::search::{across, seed_bounds, Score, Searcher, NO_REP};
 use super::step::RetroExact;
-use crate::anytime::{Analysis, ReportKind, RootTurn};
+use crate::anytime::{aspirate, whole_turns, Analysis, ReportKind, RootTurn, WholeTurn, Windowed};
 use crate::line::{push_sowing, Turn};
+use crate::search::Bounds;
 
 /// Half the width of the window a root turn is first searched with, around its last
 /// evaluation.
@@ -50,24 +51,30 @@ pub(super) struct RootState {
 impl RootState {
     pub(super) fn new(game: &Game, pos: &Position, start: Instant) -> RootState {
         let (lo, hi) = seed_bounds(pos);
-        let turns = root_turns(game, pos)
+        let turns = whole_turns(game, pos)
             .into_iter()
-            .map(|(sowings, path, child)| {
-                let b = across_bounds(
-                    seed_bounds(&child),
-                    child.side_to_move() == pos.side_to_move(),
-                );
-                TurnState {
-                    sowings,
-                    path,
-                    child,
-                    eval: 0,
-                    depth: 0,
-                    claim: b,
-                    alone: b,
-                    pv: Vec::new(),
-                }
-            })
+            .map(
+                |WholeTurn {
+                     sowings,
+                     path,
+                     child,
+                 }| {
+                    let b = across_bounds(
+                        seed_bounds(&child),
+                        child.side_to_move() == pos.side_to_move(),
+                    );
+                    TurnState {
+                        sowings,
+                        path,
+                        child,
+                        eval: 0,
+                        depth: 0,
+                        claim: b,
+                        alone: b,
+                        pv: Vec::new(),
+                    }
+                },
+            )
             .collect();
         RootState {
             pos: *pos,
@@ -156,11 +163,7 @@ impl RootState {
         for t in self.turns.iter_mut() {
             let known = exact.children.iter().find(|(c, _)| *c == t.child);
             if let Some(&(_, Some(v))) = known {
-                let v = if t.child.side_to_move() == self.pos.side_to_move() {
-                    v
-                } else {
-                    -v
-                };
+                let v = crate::search::across(t.child.side_to_move() == self.pos.side_to_move(), v);
                 t.eval = v;
                 t.alone = (v, v);
                 t.claim = (v, v);
@@ -222,60 +225,40 @@ impl RootState {
 }
 
 /// The search of root turn `t` to `depth` (from the root), from the mover after it:
-/// with a window of [`ASPIRATION`] around its last evaluation, widened where the value
-/// falls outside (a few times, then the whole range), so that every turn's evaluation is
-/// a value, not a bound. The intervals of the tries are all proofs for the line, and are
-/// intersected.
+/// with a window of [`ASPIRATION`] around its last evaluation ([`aspirate`]), so that
+/// every turn's evaluation is a value, not a bound.
 fn search_turn(searcher: &mut Searcher, t: &TurnState, depth: i32, same: bool) -> Option<Score> {
     const INF: i32 = 1000;
     let k = t.path.len();
-    let guess = if same { t.eval } else { -t.eval };
-    let mut window = match t.depth {
-        0 => (-INF, INF),
-        _ => (guess - ASPIRATION, guess + ASPIRATION),
-    };
-    let mut known: Option<Score> = None;
-    for attempt in 0.. {
+    let guess = (t.depth > 0).then(|| crate::search::across(same, t.eval));
+    aspirate(guess, ASPIRATION, INF, |alpha, beta| {
         searcher.line.clear();
         searcher.line.extend_from_slice(&t.path);
-        let s = searcher.search(&t.child, depth - k as i32, window.0, window.1, k)?;
-        let s = match known {
-            Some(p) => Score {
-                lo: s.lo.max(p.lo),
-                hi: s.hi.min(p.hi),
-                rep: s.rep.min(p.rep),
-                ..s
-            },
-            None => s,
-        };
-        known = Some(s);
-        let v = s.value;
-        let (low, high) = (
-            v <= window.0 && window.0 > -INF,
-            v >= window.1 && window.1 < INF,
-        );
-        window = match (low, high) {
-            (false, false) => return Some(s),
-            _ if attempt >= 2 => (-INF, INF),
-            (true, _) => (-INF, v + 1),
-            (false, true) => (v - 1, INF),
-        };
-    }
-    known
+        searcher.search(&t.child, depth - k as i32, alpha, beta, k)
+    })
 }
 
-/// Bounds of a child seen from the parent's mover.
-fn across_bounds((lo, hi): (i32, i32), same: bool) -> (i32, i32) {
-    let s = across(
+/// The intervals of the tries of one turn are all proofs for the line: they are
+/// intersected.
+impl Windowed for Score {
+    fn value(&self) -> i32 {
+        self.value
+    }
+
+    fn join(self, earlier: Score) -> Score {
         Score {
-            value: 0,
-            lo,
-            hi,
-            rep: NO_REP,
-        },
-        same,
-    );
-    (s.lo, s.hi)
+            lo: self.lo.max(earlier.lo),
+            hi: self.hi.min(earlier.hi),
+            rep: self.rep.min(earlier.rep),
+            ..self
+        }
+    }
+}
+
+/// Bounds of a child seen from the parent's mover ([`Bounds::across`]).
+fn across_bounds((lo, hi): (i32, i32), same: bool) -> (i32, i32) {
+    let b = Bounds { lo, hi }.across(same);
+    (b.lo, b.hi)
 }
 
 /// What is proven of `pos` alone: the seeds' bounds narrowed by the table (whose
@@ -307,28 +290,4 @@ fn line(game: &Game, root: &Position, t: &TurnState) -> Vec<Turn> {
         pos = game.play_unchecked(&pos, m);
     }
     line
-}
-
-/// Every turn of the mover of `pos`: its sowings, the positions before each sowing, and
-/// the position after it (the opponent to move, or the game over).
-fn root_turns(game: &Game, pos: &Position) -> Vec<(Vec<usize>, Vec<Position>, Position)> {
-    let mut out = Vec::new();
-    let mut stack = vec![(Vec::new(), vec![*pos])];
-    while let Some((sowings, path)) = stack.pop() {
-        let at = *path.last().expect("a path holds its start");
-        for m in game.legal_moves(&at) {
-            let (c, _) = game.sow(&at, m);
-            let mut s = sowings.clone();
-            s.push(m);
-            if c.side_to_move() == pos.side_to_move() && !c.is_over() {
-                let mut p = path.clone();
-                p.push(c);
-                stack.push((s, p));
-            } else {
-                out.push((s, path.clone(), c));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
 }

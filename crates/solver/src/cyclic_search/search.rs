@@ -2,16 +2,15 @@
 //! cycle rule at repetitions of the searched line, and a proven interval beside every
 //! heuristic value (see the module [`super`] for why the interval is a proof).
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
-use std::time::Instant;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use kalah_core::{Game, Position};
 
 use super::table::{blank, Kind, Slot, Table};
-use super::tick::Ticker;
+use crate::anytime::{Clock, Ticker};
 use crate::db::egdb::Egdb;
 use crate::eval::Evaluation;
-use crate::search::quiesce;
+use crate::search::{self, quiesce, Bounds};
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).
 pub(super) const MAX_PLY: usize = 128;
@@ -38,11 +37,10 @@ pub(super) struct Score {
 
 /// Why the search stops: shared with the analysis.
 pub(super) struct Stops<'a> {
-    pub(super) cancel: &'a AtomicBool,
+    /// The analysis's limits and cancel flag.
+    pub(super) clock: Clock<'a>,
     /// The retrograde step's state (`super::RETRO_EXACT` once it has the exact value).
     pub(super) retro: &'a AtomicU8,
-    pub(super) deadline: Option<Instant>,
-    pub(super) nodes: Option<u64>,
 }
 
 /// One search: the table, the line being searched, move-ordering memory and counters.
@@ -102,17 +100,16 @@ pub(super) fn seed_bounds(pos: &Position) -> (i32, i32) {
 }
 
 /// A child's score seen from the parent's mover: the same where the same player moves
-/// again (an extra turn, or the end of the game after one), else negated.
+/// again (an extra turn, or the end of the game after one), else negated (the sign flip
+/// of every search, [`search::across`] and [`Bounds::across`]).
 #[inline]
 pub(super) fn across(s: Score, same: bool) -> Score {
-    match same {
-        true => s,
-        false => Score {
-            value: -s.value,
-            lo: -s.hi,
-            hi: -s.lo,
-            rep: s.rep,
-        },
+    let b = Bounds { lo: s.lo, hi: s.hi }.across(same);
+    Score {
+        value: search::across(same, s.value),
+        lo: b.lo,
+        hi: b.hi,
+        rep: s.rep,
     }
 }
 
@@ -162,10 +159,7 @@ impl<'a> Searcher<'a> {
     /// stop.
     pub(super) fn limit_reached(&self) -> bool {
         let s = &self.stops;
-        s.cancel.load(Relaxed)
-            || s.retro.load(Relaxed) == super::RETRO_EXACT
-            || s.nodes.is_some_and(|n| self.nodes >= n)
-            || s.deadline.is_some_and(|d| Instant::now() >= d)
+        s.clock.reached(self.nodes) || s.retro.load(Relaxed) == super::RETRO_EXACT
     }
 
     /// The ply of the line where `pos` (at `ply`) was seen before, if any. Only positions
@@ -328,10 +322,10 @@ impl<'a> Searcher<'a> {
             }
         }
         for kid in &kids[searched..n] {
-            let (a, b) = seed_bounds(&kid.pos);
-            let (a, b) = if kid.same { (a, b) } else { (-b, -a) };
-            plo = plo.max(a);
-            phi = phi.max(b);
+            let (lo, hi) = seed_bounds(&kid.pos);
+            let b = Bounds { lo, hi }.across(kid.same);
+            plo = plo.max(b.lo);
+            phi = phi.max(b.hi);
         }
         let rep = if rep as usize >= ply { NO_REP } else { rep };
         Some(Score {
@@ -353,12 +347,13 @@ impl<'a> Searcher<'a> {
         beta: i32,
         ply: usize,
     ) -> Option<Score> {
-        let (a, b) = match kid.same {
-            true => (alpha, beta),
-            false => (-beta, -alpha),
-        };
+        let w = Bounds {
+            lo: alpha,
+            hi: beta,
+        }
+        .across(kid.same);
         Some(across(
-            self.search(&kid.pos, depth - 1, a, b, ply + 1)?,
+            self.search(&kid.pos, depth - 1, w.lo, w.hi, ply + 1)?,
             kid.same,
         ))
     }
@@ -500,7 +495,7 @@ impl Searcher<'_> {
             } else {
                 self.quiesce(&child, cm, -beta, -alpha, ply + 1)
             };
-            let v = if same { own } else { -own };
+            let v = search::across(same, own);
             if v > best {
                 best = v;
                 alpha = alpha.max(v);

@@ -1,14 +1,15 @@
-//! The progress ticks of the cyclic analysis: a [`ReportKind::Tick`] about every
-//! [`Analysis::TICK`] while a long depth (or the wait for the retrograde step) runs, as the
-//! acyclic analysis sends them. The search asks for one every 1024 nodes (a counter), so
-//! the clock is read at a thousandth of the nodes at most.
+//! The progress ticks of an analysis: a [`ReportKind::Tick`] about every
+//! [`Analysis::TICK`] while a long depth, exact test (or the cyclic analysis's wait for its
+//! retrograde step) runs. A kernel asks for one now and then (the cyclic search every 1024
+//! nodes, the sowing games' search from its progress callback), so the clock is read at a
+//! small fraction of the nodes.
 
 use std::time::Instant;
 
-use crate::anytime::{Analysis, ReportKind};
+use super::{Analysis, ReportKind};
 
 /// The caller's progress callback, when it last heard, and what it last heard.
-pub(super) struct Ticker<'a> {
+pub(crate) struct Ticker<'a> {
     on_progress: &'a mut dyn FnMut(&Analysis),
     start: Instant,
     last: Instant,
@@ -20,7 +21,7 @@ pub(super) struct Ticker<'a> {
 impl<'a> Ticker<'a> {
     /// A ticker for an analysis that started at `start` and knows `known` so far (not
     /// reported: the caller reports it where it should).
-    pub(super) fn new(
+    pub(crate) fn new(
         on_progress: &'a mut dyn FnMut(&Analysis),
         start: Instant,
         known: Analysis,
@@ -34,14 +35,16 @@ impl<'a> Ticker<'a> {
     }
 
     /// Reports `a` (what is known now) and remembers it for the ticks after it.
-    pub(super) fn report(&mut self, a: Analysis) {
+    pub(crate) fn report(&mut self, a: Analysis) {
         (self.on_progress)(&a);
         self.last = Instant::now();
         self.known = a;
     }
 
-    /// A tick with `nodes` where the caller has heard nothing for [`Analysis::TICK`].
-    pub(super) fn tick(&mut self, nodes: u64) {
+    /// A tick where the caller has heard nothing for [`Analysis::TICK`]: the last report
+    /// with `nodes` and the time as they stand (the evaluation, the line and the interval
+    /// are those of the last report).
+    pub(crate) fn tick(&mut self, nodes: u64) {
         let now = Instant::now();
         if now.duration_since(self.last) < Analysis::TICK {
             return;
