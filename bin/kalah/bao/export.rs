@@ -28,9 +28,6 @@ use crate::error::CliError;
 const MAX_POSITIONS: usize = 1_000_000;
 /// The analysis time a position when no limit is given (boards too large to solve).
 const DEFAULT_SECONDS: f64 = 0.2;
-/// What the values of a table mean, in its first line (as the sowing games' tables say).
-const VALUES: &str = "from South: value +1 South wins, -1 North wins, 0 a draw (exact only); \
-                      eval heuristic points, 100 a seed";
 
 /// Export the table of every Bao position within N moves of the start.
 ///
@@ -147,8 +144,8 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .is_some_and(|e| e.eq_ignore_ascii_case("csv")),
     };
     let text = match csv {
-        true => write_csv(&entries),
-        false => write_json(&rules_text, &start, args.depth, &entries),
+        true => wire::bao::table_csv(&entries),
+        false => wire::bao::table_json(&rules_text, &start, args.depth, &entries),
     };
     output.replace(text.as_bytes())?;
     writeln!(
@@ -335,60 +332,4 @@ fn analysed_entry(row: &Row, limits: &Limits) -> Json {
         "best": a.best.map(|m| m.to_string()),
         "moves": moves,
     })
-}
-
-/// The table as JSON: a first line that says what it is (kalah export's own kind), then
-/// one entry a line.
-fn write_json(rules: &str, start: &BaoPosition, depth: u32, entries: &[Json]) -> String {
-    let mut text = format!(
-        "{{\"kind\":\"bao table\",\"rules\":{},\"start\":{},\"depth\":{depth},\"values\":{},\
-         \"positions\":[\n",
-        json!(rules),
-        json!(start.to_string()),
-        json!(VALUES)
-    );
-    let lines: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
-    text.push_str(&lines.join(",\n"));
-    text.push_str("\n]}\n");
-    text
-}
-
-/// The table as CSV: one row a position, the moves as `move=value` separated by spaces.
-fn write_csv(entries: &[Json]) -> String {
-    let mut text = String::from("position,side,turns,value,best,exact,eval,depth,moves\n");
-    let field = |v: &Json| match v {
-        Json::Null => String::new(),
-        Json::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    for e in entries {
-        let moves: Vec<String> = e["moves"]
-            .as_array()
-            .map(|ms| {
-                ms.iter()
-                    .map(|m| {
-                        let v = if m["value"].is_null() {
-                            &m["eval"]
-                        } else {
-                            &m["value"]
-                        };
-                        format!("{}={}", field(&m["move"]), field(v))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "\"{}\",{},{},{},{},{},{},{},{}\n",
-            field(&e["position"]),
-            field(&e["side"]),
-            field(&e["turns"]),
-            field(&e["value"]),
-            field(&e["best"]),
-            field(&e["exact"]),
-            field(&e["eval"]),
-            field(&e["depth"]),
-            moves.join(" ")
-        ));
-    }
-    text
 }
