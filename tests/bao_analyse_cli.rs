@@ -37,10 +37,13 @@ fn a_win_during_the_move_is_proven() {
     ]);
     let last = lines.last().unwrap();
     assert_eq!(last["kind"], "final");
-    assert_eq!(last["proven"]["result"], "win", "{last}");
-    assert_eq!(last["proven"]["moves"], 1, "{last}");
+    assert_eq!(last["final"], true);
+    assert_eq!(last["result"], "win", "{last}");
+    assert_eq!(last["within_moves"], 1, "{last}");
+    assert_eq!(last["value"], 1, "South moves and wins: {last}");
+    assert_eq!(last["value_for_mover"], 1, "{last}");
     assert_eq!(last["exact"], true);
-    let best = last["best"].as_str().unwrap();
+    let best = last["best_turn"].as_str().unwrap();
     let shown = kalah(&["show", "--rules", "bao", "--position", E6, "--moves", best]);
     assert!(shown.status.success(), "{best} is not legal in E6");
 }
@@ -50,16 +53,18 @@ fn the_standard_start_gets_a_legal_line_at_every_depth() {
     let lines = json_lines(&["analyse", "--rules", "bao", "--depth", "4", "--json"]);
     let depths: Vec<u64> = lines
         .iter()
-        .filter(|l| l["kind"] == "depth")
+        .filter(|l| l["kind"] == "iteration")
         .map(|l| l["depth"].as_u64().unwrap())
         .collect();
     assert_eq!(depths, [1, 2, 3, 4]);
     let last = lines.last().unwrap();
     assert_eq!(last["kind"], "final");
     assert!(
-        last["proven"].is_null(),
+        last["result"].is_null() && last["value"].is_null(),
         "nothing is forced at depth 4: {last}"
     );
+    // South moves at the start: its evaluation is South's.
+    assert_eq!(last["eval"], last["eval_mover"], "{last}");
     assert_eq!(last["exact"], false);
     let pv: Vec<&str> = last["pv"]
         .as_array()
@@ -67,7 +72,7 @@ fn the_standard_start_gets_a_legal_line_at_every_depth() {
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    assert_eq!(Some(pv[0]), last["best"].as_str());
+    assert_eq!(Some(pv[0]), last["best_turn"].as_str());
     // The standard start's 16 moves (BAO.md E12) are all listed.
     assert_eq!(last["turns"].as_array().unwrap().len(), 16);
     let shown = kalah(&["show", "--rules", "bao", "--moves", &pv.join(" ")]);
@@ -114,10 +119,20 @@ fn solve_and_openings_within_a_limit_are_the_analysis() {
         "--json",
     ]);
     let (s, a) = (&solved[0], analysed.last().unwrap());
-    for field in ["kind", "best", "proven", "exact", "depth", "eval"] {
+    for field in [
+        "kind",
+        "best_turn",
+        "result",
+        "within_moves",
+        "value",
+        "exact",
+        "depth",
+        "eval",
+        "eval_mover",
+    ] {
         assert_eq!(s[field], a[field], "{field}: {s} against {a}");
     }
-    assert_eq!(s["proven"]["result"], "win", "{s}");
+    assert_eq!(s["result"], "win", "{s}");
     // On the full board, where no graph fits, `openings --time` lists every legal move.
     let out = kalah(&["openings", "--rules", "bao", "--time", "0.2"]);
     assert!(

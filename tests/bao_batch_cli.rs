@@ -53,8 +53,9 @@ fn exact_answers_equal_solve_and_bad_lines_get_errors() {
         let solved = json(&["solve", "--rules", "bao", "--position", pos, "--json", "-q"]);
         assert_eq!(a["exact"], true);
         assert_eq!(a["position"], pos);
-        assert_eq!(a["value_from_south"], solved["value_from_south"], "{a}");
-        assert_eq!(a["best_move"], solved["best_move"], "{a}");
+        for field in ["value", "value_for_mover", "result", "plies", "best_turn"] {
+            assert_eq!(a[field], solved[field], "{field}: {a}");
+        }
         assert_eq!(a["pv"], solved["pv"], "{a}");
     }
     assert_eq!(got[0]["result"], "win");
@@ -81,14 +82,15 @@ fn analysed_answers_equal_analyse_at_the_same_node_limit() {
         ]);
         let last = answers(&out.stdout).pop().unwrap();
         assert_eq!(last["kind"], "final");
-        assert_eq!(a["best_move"], last["best"], "{a}");
-        assert_eq!(a["eval_south"], last["eval_south"], "{a}");
+        assert_eq!(a["best_turn"], last["best_turn"], "{a}");
+        assert_eq!(a["eval"], last["eval"], "{a}");
+        assert_eq!(a["eval_mover"], last["eval_mover"], "{a}");
         assert_eq!(a["depth"], last["depth"], "{a}");
         assert_eq!(a["exact"], last["exact"], "{a}");
         assert_eq!(a["pv"], last["pv"], "{a}");
         if a["exact"] == false {
             assert_eq!(a["result"], Value::Null);
-            assert!(a.get("value_from_south").is_none(), "{a}");
+            assert_eq!(a["value"], Value::Null, "{a}");
         }
     }
 }

@@ -79,9 +79,14 @@ fn perft_counts_whole_moves_as_bao_md_anchors() {
 fn solve_gives_win_loss_and_draw_with_lines_that_replay() {
     let won = json(&["solve", "--rules", "bao", "--position", E6, "--json"]);
     assert_eq!(
-        (won["value"].as_i64(), won["result"].as_str()),
-        (Some(1), Some("win in 1"))
+        (
+            won["value"].as_i64(),
+            won["result"].as_str(),
+            won["plies"].as_i64()
+        ),
+        (Some(1), Some("win"), Some(1))
     );
+    assert_eq!(won["value_for_mover"], 1, "South moves: {won}");
     assert_eq!(won["pv"], serde_json::json!(["A4-"]));
     // E10: North has only single seeds and no move.
     let lost = json(&[
@@ -92,8 +97,12 @@ fn solve_gives_win_loss_and_draw_with_lines_that_replay() {
         "0,1,0/1,0,1/1,0,1/0,1,0:N",
         "--json",
     ]);
-    assert_eq!(lost["result"], "loss in 0");
-    assert_eq!(lost["value_from_south"], 1);
+    assert_eq!(
+        (&lost["result"], &lost["plies"]),
+        (&"loss".into(), &0.into())
+    );
+    assert_eq!(lost["value"], 1, "North loses: South wins");
+    assert_eq!(lost["value_for_mover"], -1);
     let drawn = json(&["solve", "--rules", "bao", "--position", E16, "--json"]);
     assert_eq!(drawn["value"], 0);
     let line = "B1- b4- B2- a4- A2- a3- A1- a2- B1- a1-";
@@ -124,12 +133,18 @@ fn solve_gives_win_loss_and_draw_with_lines_that_replay() {
 #[test]
 fn openings_values_every_first_move() {
     let report = json(&["openings", "--rules", "bao", "--position", E16, "--json"]);
-    let results: Vec<(&str, i64)> = report["moves"]
+    let results: Vec<(&str, i64)> = report["turns"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["move"].as_str().unwrap(), m["value"].as_i64().unwrap()))
+        .map(|m| (m["turn"].as_str().unwrap(), m["value"].as_i64().unwrap()))
         .collect();
+    // South moves in E16: its values are South's.
+    assert!(report["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["value"] == m["value_for_mover"]));
     // E16: B1- keeps the draw, B1+ loses.
     assert_eq!(results.len(), 2);
     assert!(

@@ -45,10 +45,12 @@ fn an_exact_table_holds_solve_s_values_and_a_foreign_file_is_kept() {
         let pos = row["position"].as_str().unwrap();
         let solved = json(&["solve", "--rules", "bao", "--position", pos, "--json", "-q"]);
         assert_eq!(row["exact"], true);
-        assert_eq!(row["value"], solved["value_from_south"], "{row}");
-        assert_eq!(row["best"], solved["best_move"], "{row}");
+        for field in ["value", "value_for_mover", "result", "plies"] {
+            assert_eq!(row[field], solved[field], "{field}: {row}");
+        }
+        assert_eq!(row["best"], solved["best_turn"], "{row}");
         let moves: Vec<&Value> = row["moves"].as_array().unwrap().iter().collect();
-        assert_eq!(moves.len(), solved["moves"].as_array().unwrap().len());
+        assert_eq!(moves.len(), solved["turns"].as_array().unwrap().len());
         assert!(row["turns"].as_u64().unwrap() <= 3);
     }
     // Its own table is replaced; a file of something else is not, without --force.
@@ -95,8 +97,9 @@ fn an_analysed_table_holds_analyse_s_answers() {
         ]);
         let text = String::from_utf8(out.stdout).unwrap();
         let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-        assert_eq!(row["best"], last["best"], "{row}");
-        assert_eq!(row["eval_south"], last["eval_south"], "{row}");
+        assert_eq!(row["best"], last["best_turn"], "{row}");
+        assert_eq!(row["eval"], last["eval"], "{row}");
+        assert_eq!(row["eval_mover"], last["eval_mover"], "{row}");
         assert_eq!(row["exact"], last["exact"], "{row}");
         if row["exact"] == false {
             assert_eq!(row["value"], Value::Null, "{row}");

@@ -140,7 +140,7 @@ fn a_finished_game_names_its_winner() {
     assert_eq!(done["over"], true);
     assert_eq!(done["exact"], true);
     assert_eq!(done["value"], 1);
-    assert_eq!(done["result"]["winner"], "S");
+    assert_eq!(done["outcome"]["winner"], "S");
 }
 
 /// Bad rules, positions and moves are refused with a 400 and a message that says what
@@ -203,12 +203,12 @@ fn four_by_three_with_two_seeds_is_a_proven_win_for_south() {
     assert_eq!(name, "done", "{events:?}");
     assert_eq!(done["exact"], true, "{done}");
     assert_eq!(done["value"], 1);
-    assert_eq!(done["result"]["winner"], "S");
-    assert_eq!(done["result"]["moves"], 3);
-    let best = done["best"].as_str().unwrap();
+    assert_eq!(done["outcome"]["winner"], "S");
+    assert_eq!(done["outcome"]["moves"], 3);
+    let best = done["best_turn"].as_str().unwrap();
     assert!(["A1+", "A3-"].contains(&best), "{done}");
     for m in done["moves"].as_array().unwrap() {
-        if m["result"].is_null() {
+        if m["outcome"].is_null() {
             assert_eq!(m["exact"], false, "{m}");
             continue;
         }
@@ -216,7 +216,7 @@ fn four_by_three_with_two_seeds_is_a_proven_win_for_south() {
             "A1+" | "A3-" => "S",
             _ => "N",
         };
-        assert_eq!(m["result"]["winner"], winner, "{m}");
+        assert_eq!(m["outcome"]["winner"], winner, "{m}");
     }
     let pv: Vec<&str> = done["pv"]
         .as_array()
@@ -233,7 +233,7 @@ fn four_by_three_with_two_seeds_is_a_proven_win_for_south() {
     assert_eq!(end["winner"], "S");
     for (name, data) in &events {
         if name == "depth" && data["exact"] == false {
-            assert_eq!(data["result"], Value::Null, "{data}");
+            assert_eq!(data["outcome"], Value::Null, "{data}");
             assert_eq!(data["value"], Value::Null, "{data}");
         }
     }
@@ -251,12 +251,10 @@ fn a_small_position_is_solved_as_kalah_solve_solves_it() {
     let cli = kalah_json(&["solve", "--rules", "bao", "--position", text]);
     assert_eq!(done["method"], "solver");
     assert_eq!(done["exact"], true);
-    assert_eq!(done["value"], cli["value_from_south"]);
-    assert_eq!(
-        format!("win in {}", done["result"]["moves"]),
-        cli["result"].as_str().unwrap()
-    );
-    assert_eq!(done["best"], cli["best_move"]);
+    assert_eq!(done["value"], cli["value"]);
+    assert_eq!(cli["result"], "win", "{cli}");
+    assert_eq!(done["outcome"]["moves"], cli["plies"]);
+    assert_eq!(done["best_turn"], cli["best_turn"]);
     assert_eq!(done["pv"], cli["pv"]);
     assert_eq!(done["positions"], cli["positions"]);
     let mut ours: Vec<(String, String)> = done["moves"]
@@ -264,7 +262,7 @@ fn a_small_position_is_solved_as_kalah_solve_solves_it() {
         .unwrap()
         .iter()
         .map(|m| {
-            let r = &m["result"];
+            let r = &m["outcome"];
             let word = if r["winner"] == "S" { "win" } else { "loss" };
             (
                 m["move"].as_str().unwrap().to_string(),
@@ -272,14 +270,14 @@ fn a_small_position_is_solved_as_kalah_solve_solves_it() {
             )
         })
         .collect();
-    let mut theirs: Vec<(String, String)> = cli["moves"]
+    let mut theirs: Vec<(String, String)> = cli["turns"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| {
             (
-                m["move"].as_str().unwrap().to_string(),
-                m["result"].as_str().unwrap().to_string(),
+                m["turn"].as_str().unwrap().to_string(),
+                format!("{} in {}", m["result"].as_str().unwrap(), m["plies"]),
             )
         })
         .collect();
@@ -298,13 +296,13 @@ fn the_full_board_gets_a_heuristic_analysis_within_its_budget() {
     assert_eq!(name, "done", "{events:?}");
     assert_eq!(done["method"], "search");
     assert_eq!(done["exact"], false, "{done}");
-    assert_eq!(done["result"], Value::Null);
+    assert_eq!(done["outcome"], Value::Null);
     assert_eq!(done["value"], Value::Null);
     assert!(done["depth"].as_u64().unwrap() >= 1, "{done}");
     assert_eq!(done["budget"], 0.3);
     let legal = names(&position(&server, "")["legal"]);
     assert!(
-        legal.contains(&done["best"].as_str().unwrap().to_string()),
+        legal.contains(&done["best_turn"].as_str().unwrap().to_string()),
         "{done}"
     );
     let mut scored = names(&done["moves"]);
@@ -312,7 +310,7 @@ fn the_full_board_gets_a_heuristic_analysis_within_its_budget() {
     let mut all = legal.clone();
     all.sort();
     assert_eq!(scored, all);
-    assert_eq!(done["pv"][0], done["best"]);
+    assert_eq!(done["pv"][0], done["best_turn"]);
     let depths: Vec<u64> = events
         .iter()
         .filter(|(n, _)| n == "depth")

@@ -152,7 +152,7 @@ fn openings_time_turns_hold_the_exact_value_in_their_interval() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next(),
-        Some("turn,exact,eval,lower,upper,depth,eval_for_mover,position_after,pv")
+        Some("turn,exact,eval,lower,upper,depth,eval_mover,position_after,pv")
     );
     assert!(rows.all(|r| r.split(',').nth(1) == Some("true")), "{csv}");
 }

@@ -397,6 +397,7 @@ impl View<'_> {
                 json!({
                     "turn": t.turn.notation(houses),
                     "eval": t.eval_from_south(),
+                    "eval_mover": t.eval,
                     "depth": t.depth,
                     "lower": lo,
                     "upper": hi,

@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use kalah_analysis::engine::{self, command::seconds, EvaluationChoice, Go};
 use kalah_analysis::matches::{
-    accuracy, protocol::ProtocolPlayer, run_match, Accuracy, Failure, GameRecord, MatchOutcome,
-    MatchPlan, Player, Score, SearchPlayer,
+    accuracy, protocol::ProtocolPlayer, run_match, Accuracy, Failure, MatchOutcome, MatchPlan,
+    Player, Score, SearchPlayer,
 };
+use kalah_analysis::wire::games;
 use kalah_core::Game;
 use kalah_solver::Limits;
 use serde_json::{json, Value};
@@ -291,7 +292,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     bar.finish_and_clear();
     let failure = outcome.failure.take();
     if let Some(output) = &output {
-        output.replace(games_jsonl(&game, &names, &outcome.games).as_bytes())?;
+        let rules = game.rules().to_string();
+        output.replace(games::write_games(&rules, &names, &outcome.games).as_bytes())?;
     }
     report(args, &game, &names, &outcome, out)?;
     finish(failure, &names, outcome.games.len(), plan.games)
@@ -486,33 +488,4 @@ pub(crate) fn write_score(
         )?;
     }
     Ok(())
-}
-
-/// Every game as one JSON line.
-fn games_jsonl(game: &Game, names: &[String; 2], games: &[GameRecord]) -> String {
-    let mut text = String::new();
-    for g in games {
-        text.push_str(&game_json(game, names, g).to_string());
-        text.push('\n');
-    }
-    text
-}
-
-/// One game: the players by colour, the opening, the turns, the result and the exact
-/// values from South (null where not proved).
-fn game_json(game: &Game, names: &[String; 2], g: &GameRecord) -> Value {
-    json!({
-        "game": g.index,
-        "opening": g.opening,
-        "rules": game.rules().to_string(),
-        "south": names[g.south],
-        "north": names[1 - g.south],
-        "player1_is": if g.south == 0 { "south" } else { "north" },
-        "opening_moves": g.opening_moves,
-        "moves": g.moves,
-        "score": g.score,
-        "player1_points": g.points(0),
-        "adjudicated": g.adjudicated,
-        "values": g.values,
-    })
 }

@@ -32,7 +32,7 @@ use kalah_analysis::book::{Book, BookTurn};
 /// heuristic evaluation (`~`), the depth reached and the interval proved to hold the value;
 /// the JSON turns then say "exact": false with "eval", "depth", "lower" and "upper" (no
 /// "value"), the CSV has the columns turn, exact, eval, lower, upper, depth,
-/// eval_for_mover, position_after, pv. No endgame database unless asked for.
+/// eval_mover, position_after, pv. No endgame database unless asked for.
 ///
 /// Example: `kalah openings --houses 6 --seeds 4 --capture empty`
 #[derive(clap::Args, Debug)]

@@ -6,8 +6,10 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use kalah_analysis::wire;
 use kalah_solver::bao_search::{self, BaoAnalysis, Outcome};
 use kalah_solver::Limits;
+use serde_json::json;
 
 use super::{side_name, BaoArgs};
 use crate::analyse::LimitArgs;
@@ -107,15 +109,6 @@ pub(super) fn outcome_words(mover: &str, o: Outcome) -> String {
     }
 }
 
-/// A proven outcome as JSON (`{"result": "win"|"loss", "moves": N}`), null for none.
-fn outcome_json(o: Option<Outcome>) -> serde_json::Value {
-    match o {
-        Some(Outcome::Won { moves }) => serde_json::json!({"result": "win", "moves": moves}),
-        Some(Outcome::Lost { moves }) => serde_json::json!({"result": "loss", "moves": moves}),
-        None => serde_json::Value::Null,
-    }
-}
-
 /// The line of moves, space separated.
 fn line(a: &BaoAnalysis) -> String {
     let moves: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
@@ -130,32 +123,14 @@ pub(super) fn write_report(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     if json {
-        let proven = outcome_json(a.proven);
-        let turns: Vec<_> = a
-            .turns
-            .iter()
-            .map(|t| {
-                serde_json::json!({
-                    "move": t.mv.to_string(), "score": t.score, "depth": t.depth,
-                    "proven": outcome_json(t.proven)
-                })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "kind": if last { "final" } else { "depth" },
-            "side": side_name(a.side),
-            "depth": a.depth,
-            "eval": a.eval,
-            "eval_south": a.eval_from_south(),
-            "proven": proven,
-            "exact": a.proven.is_some(),
-            "best": a.best.map(|m| m.to_string()),
-            "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "turns": turns,
-            "nodes": a.nodes,
-            "seconds": a.elapsed.as_secs_f64(),
-        });
-        return writeln!(out, "{value}");
+        let mut value = serde_json::Map::new();
+        value.insert(
+            "kind".into(),
+            json!(if last { "final" } else { "iteration" }),
+        );
+        value.insert("final".into(), json!(last));
+        value.extend(wire::bao::analysis_fields(a, 0));
+        return writeln!(out, "{}", serde_json::Value::Object(value));
     }
     if last {
         let best = a

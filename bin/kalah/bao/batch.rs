@@ -8,14 +8,15 @@ use std::time::{Duration, Instant};
 
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{read_ahead, Item, Lines, Sharded};
+use kalah_analysis::setup::bao as bao_setup;
+use kalah_analysis::wire::bao::{self as wire_bao, BaoAnswer};
 use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_solver::bao::BAO_BYTES_PER_POSITION;
 use kalah_solver::bao::{solve_position, BaoSolveError, BaoSolved, GraphStop};
-use kalah_solver::bao::{Value, BAO_BYTES_PER_POSITION};
-use kalah_solver::bao_search::{self, Outcome};
+use kalah_solver::bao_search;
 use kalah_solver::Limits;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
-use super::side_name;
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar, progress_counter};
 use crate::batch::BatchFiles;
@@ -30,12 +31,13 @@ use crate::error::CliError;
 /// `{"line", "input", "rules", "error"}` and the batch goes on.
 ///
 /// By default each position is analysed for 1 second (or --time, --nodes, --depth): an
-/// answer is exact (`"exact": true`, `"result"` win or loss for the side to move,
-/// `"value_from_south"` +1 or -1) only where the analysis proved a forced win; otherwise
-/// it is heuristic (`"exact": false`, `"eval_south"` in points, 100 a seed, at `"depth"`,
-/// the best move and line guessed; a draw is never claimed). With --exact each position's
-/// whole game graph is solved instead (small boards only: win, loss or draw with its
-/// distance in plies); a graph larger than --memory-mb is answered with an error line.
+/// answer is exact (`"exact": true`, `"result"` win or loss for the side to move within
+/// `"within_moves"`, `"value"` +1 or -1 from South) only where the analysis proved a
+/// forced win; otherwise it is heuristic (`"exact": false`, `"eval"` from South and
+/// `"eval_mover"` in points, 100 a seed, at `"depth"`, the `"best_turn"` and `"pv"`
+/// guessed; a draw is never claimed). With --exact each position's whole game graph is
+/// solved instead (small boards only: win, loss or draw with its distance in `"plies"`);
+/// a graph larger than --memory-mb is answered with an error line (docs/outputs.md).
 /// Positions of one graph (a game's later positions) are answered from it without
 /// solving again.
 ///
@@ -162,7 +164,7 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .chain(lines);
     for item in items {
         let item = item.map_err(read_error)?;
-        let Some(answer) = answer(&item, &rules, &rules_text, &mut mode) else {
+        let Some(answer) = answer(&item, &rules, &mut mode) else {
             break; // interrupted: the unfinished answer is not written
         };
         writeln!(sink, "{answer}")
@@ -188,70 +190,35 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The position of an input line: four rows and a side, or moves from the start.
 fn position(text: &str, rules: &BaoRules) -> Result<BaoPosition, String> {
-    if text.contains(':') {
-        let pos: BaoPosition = text.parse().map_err(|e| format!("{e}"))?;
-        if pos.pits() != rules.pits() {
-            return Err(format!(
-                "the position has {} pits a row; this batch plays {} (--houses)",
-                pos.pits(),
-                rules.pits()
-            ));
-        }
-        return Ok(pos);
-    }
-    let mut pos = rules.start();
-    for mv in text.split([' ', ',']).filter(|t| !t.is_empty()) {
-        if pos.is_over() {
-            return Err(format!("{mv}: the game is over"));
-        }
-        let m = pos.parse_move(mv).map_err(|e| format!("{mv}: {e}"))?;
-        pos = pos.try_play(m).map_err(|e| format!("{mv}: {e}"))?.0;
-    }
-    Ok(pos)
+    let (board, moves) = match text.contains(':') {
+        true => (Some(text), ""),
+        false => (None, text),
+    };
+    bao_setup::position(rules, board, bao_setup::split_moves(moves)).map_err(|e| e.to_string())
 }
 
 /// The answer line of `item`, or `None` where Ctrl-C stopped its work.
-fn answer(item: &Item, rules: &BaoRules, rules_text: &str, mode: &mut Mode) -> Option<Json> {
-    let head = json!({ "line": item.line, "input": item.input, "rules": rules_text });
-    let error = |message: String| {
-        let mut a = head.clone();
-        a["error"] = json!(message);
-        a
+fn answer(item: &Item, rules: &BaoRules, mode: &mut Mode) -> Option<Json> {
+    let line = |result: Result<(&BaoPosition, BaoAnswer, f64), &dyn std::fmt::Display>| {
+        wire_bao::answer_line(item.line, &item.input, rules, result)
     };
     if !item.utf8 {
-        return Some(error("the line is not UTF-8 text".to_string()));
+        return Some(line(Err(&"the line is not UTF-8 text")));
     }
     let pos = match position(&item.input, rules) {
         Ok(pos) => pos,
-        Err(e) => return Some(error(e)),
+        Err(e) => return Some(line(Err(&e))),
     };
     let cancel = interrupt_flag();
     let started = Instant::now();
-    let mut a = head.clone();
-    a["position"] = json!(pos.to_string());
-    a["side"] = json!(side_name(pos.side()));
+    let seconds = || started.elapsed().as_secs_f64();
     match mode {
         Mode::Analyse(limits) => {
             let r = bao_search::analyse(&pos, limits, cancel, &mut |_| {});
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
-            let (result, moves) = match r.proven {
-                Some(Outcome::Won { moves }) => (json!("win"), json!(moves)),
-                Some(Outcome::Lost { moves }) => (json!("loss"), json!(moves)),
-                None => (Json::Null, Json::Null),
-            };
-            a["exact"] = json!(r.proven.is_some());
-            a["result"] = result;
-            a["within_moves"] = moves;
-            if let Some(o) = r.proven {
-                a["value_from_south"] = json!(o.sign() * pos.side().sign());
-            }
-            a["eval_south"] = json!(r.eval_from_south());
-            a["depth"] = json!(r.depth);
-            a["best_move"] = json!(r.best.map(|m| m.to_string()));
-            a["pv"] = json!(r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>());
-            a["nodes"] = json!(r.nodes);
+            Some(line(Ok((&pos, BaoAnswer::Analysed(&r), seconds()))))
         }
         Mode::Exact { limit, last } => {
             let known = last.as_ref().is_some_and(|s| s.value(&pos).is_some());
@@ -259,29 +226,19 @@ fn answer(item: &Item, rules: &BaoRules, rules_text: &str, mode: &mut Mode) -> O
                 match solve_position(&pos, *limit, cancel, &mut |_| {}) {
                     Ok(s) => *last = Some(Box::new(s)),
                     Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => return None,
-                    Err(e) => return Some(error(e.to_string())),
+                    Err(e) => return Some(line(Err(&e))),
                 }
             }
             let solved = last.as_ref().expect("a graph holding the position");
-            let value = solved.value(&pos).expect("the graph holds its root");
-            a["exact"] = json!(true);
-            a["result"] = json!(match value {
-                Value::Win(_) => "win",
-                Value::Loss(_) => "loss",
-                Value::Draw => "draw",
-            });
-            a["plies"] = match value {
-                Value::Win(d) | Value::Loss(d) => json!(d),
-                Value::Draw => Json::Null,
+            let pv = solved.line(&pos);
+            let exact = BaoAnswer::Exact {
+                value: solved.value(&pos).expect("the graph holds its root"),
+                best: solved.best_move(&pos).map(|(m, _)| m),
+                pv: &pv,
+                positions: solved.stats().positions,
+                reused: known,
             };
-            a["value_from_south"] = json!(value.sign() * pos.side().sign());
-            a["best_move"] = json!(solved.best_move(&pos).map(|(m, _)| m.to_string()));
-            let line: Vec<String> = solved.line(&pos).iter().map(|m| m.to_string()).collect();
-            a["pv"] = json!(line);
-            a["positions"] = json!(solved.stats().positions);
-            a["reused_graph"] = json!(known);
+            Some(line(Ok((&pos, exact, seconds()))))
         }
     }
-    a["seconds"] = json!(started.elapsed().as_secs_f64());
-    Some(a)
 }

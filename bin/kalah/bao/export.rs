@@ -4,33 +4,30 @@
 //! interruptions.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use kalah_analysis::outputs;
+use kalah_analysis::export::resume::{load_records, Partial, ResumeError};
+use kalah_analysis::{outputs, wire};
 use kalah_core::bao::BaoPosition;
-use kalah_io::{seal, unseal, Checks, Header, Output};
-use kalah_solver::bao::{BaoSolved, Value};
+use kalah_io::{Checks, Header, Output};
+use kalah_solver::bao::BaoSolved;
 use kalah_solver::bao_search::{self, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value as Json};
 
+use super::side_name;
 use super::solve::{solved_within, GraphArgs};
-use super::{side_name, solves_quickly};
 use crate::analyse::LimitArgs;
-use crate::analysis_io::{file_error, interrupt_flag, interrupted, progress_bar};
+use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
 
 /// The most positions a table may hold.
 const MAX_POSITIONS: usize = 1_000_000;
 /// The analysis time a position when no limit is given (boards too large to solve).
 const DEFAULT_SECONDS: f64 = 0.2;
-/// What the values of a table mean, in its first line (as the sowing games' tables say).
-const VALUES: &str = "from South: value +1 South wins, -1 North wins, 0 a draw (exact only); \
-                      eval_south heuristic points, 100 a seed";
 
 /// Export the table of every Bao position within N moves of the start.
 ///
@@ -41,8 +38,9 @@ const VALUES: &str = "from South: value +1 South wins, -1 North wins, 0 a draw (
 /// --exact, the graph is solved once and every value is exact (win, loss or draw).
 /// Otherwise each position is analysed for --time seconds (default 0.2) or --nodes or
 /// --depth-limit moves: `"exact": true` only where a forced win or loss is proven, else
-/// `"eval_south"` is a heuristic (points, 100 a seed) and each move's score is the
-/// analysis' with its bound (a move's `"value"` is set where its result is proven).
+/// `"eval"` (from South; `"eval_mover"` for the side to move) is a heuristic (points, 100
+/// a seed) and each move's `"eval"` is the analysis' with its bound (a move's `"value"` is
+/// set where its result is proven). The fields are those of docs/outputs.md.
 ///
 /// FILE is checked before any work and written atomically at the end (a JSON object, or
 /// CSV for a .csv name or --format csv); an existing file that is not a table written by
@@ -109,7 +107,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         || (args.time.is_none()
             && args.nodes.is_none()
             && args.depth_limit.is_none()
-            && solves_quickly(&start));
+            && kalah_analysis::play::bao_solves_quickly(&start));
     let rules_text = rules.to_string();
     let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
     if exact {
@@ -146,8 +144,8 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .is_some_and(|e| e.eq_ignore_ascii_case("csv")),
     };
     let text = match csv {
-        true => write_csv(&entries),
-        false => write_json(&rules_text, &start, args.depth, &entries),
+        true => wire::bao::table_csv(&entries),
+        false => wire::bao::table_json(&rules_text, &start, args.depth, &entries),
     };
     output.replace(text.as_bytes())?;
     writeln!(
@@ -198,7 +196,6 @@ fn reachable(start: &BaoPosition, depth: u32) -> Result<Vec<Row>, CliError> {
 /// A row's entry from the solved game graph.
 fn exact_entry(graph: &BaoSolved, row: &Row) -> Json {
     let pos = &row.pos;
-    let south = |v: Value| v.sign() * pos.side().sign();
     let value = graph
         .value(pos)
         .expect("every reachable position is solved");
@@ -206,22 +203,32 @@ fn exact_entry(graph: &BaoSolved, row: &Row) -> Json {
         .move_values(pos)
         .unwrap_or_default()
         .iter()
-        .map(|(m, v)| json!({ "move": m.to_string(), "value": south(*v), "result": v.describe() }))
+        .map(|(m, v)| {
+            let mut entry = json!({ "move": m.to_string() });
+            for (k, v) in wire::bao::exact_fields(pos.side(), *v) {
+                entry[k] = v;
+            }
+            entry
+        })
         .collect();
-    json!({
+    let mut entry = json!({
         "position": pos.to_string(),
         "side": side_name(pos.side()),
         "turns": row.turns,
         "exact": true,
-        "value": south(value),
-        "result": value.describe(),
-        "best": graph.best_move(pos).map(|(m, _)| m.to_string()),
-        "moves": moves,
-    })
+    });
+    for (k, v) in wire::bao::exact_fields(pos.side(), value) {
+        entry[k] = v;
+    }
+    entry["best"] = json!(graph.best_move(pos).map(|(m, _)| m.to_string()));
+    entry["moves"] = json!(moves);
+    entry
 }
 
 /// The entries of `rows` by the anytime analysis, each kept in `partial` as it comes and
-/// taken from it where an interrupted run of this export left it.
+/// taken from it where an interrupted run of this export left it (the partial file of the
+/// sowing games' export, [`kalah_analysis::export::resume`], with `POSITION<tab>ENTRY`
+/// records).
 fn analysed(
     args: &ExportArgs,
     rows: &[Row],
@@ -229,12 +236,23 @@ fn analysed(
     header: &Header,
     partial: Option<&Path>,
 ) -> Result<Vec<Json>, CliError> {
-    let mut kept = match partial {
-        Some(p) => load_partial(p, header)?,
+    let resume_error = |e: ResumeError| CliError::Input(e.to_string());
+    let mut kept: HashMap<String, Json> = match partial {
+        Some(p) => load_records(p, header, |r| {
+            let (key, entry) = r.split_once('\t')?;
+            Some((key.to_string(), serde_json::from_str::<Json>(entry).ok()?))
+        })
+        .map_err(resume_error)?
+        .0
+        .into_iter()
+        .collect(),
         None => HashMap::new(),
     };
-    let mut file = match partial {
-        Some(p) => Some(open_partial(p, header, &kept)?),
+    let file = match partial {
+        Some(p) => Some(
+            Partial::start_with(p, header, kept.iter().map(|(k, e)| format!("{k}\t{e}")))
+                .map_err(resume_error)?,
+        ),
         None => None,
     };
     let todo = rows
@@ -265,10 +283,10 @@ fn analysed(
                 None => "nothing kept: the output is not a regular file".to_string(),
             }));
         }
-        if let (Some(f), Some(p)) = (file.as_mut(), partial) {
-            writeln!(f, "{}", seal(&format!("{key}\t{entry}")))
-                .and_then(|()| f.flush())
-                .map_err(|e| file_error(p, e))?;
+        if let Some(f) = &file {
+            if !f.add_record(&format!("{key}\t{entry}")) {
+                f.failure().map_err(resume_error)?;
+            }
         }
         entries.push(entry);
         bar.inc(1);
@@ -294,7 +312,8 @@ fn analysed_entry(row: &Row, limits: &Limits) -> Json {
             };
             json!({
                 "move": t.mv.to_string(),
-                "eval_south": sign * t.score,
+                "eval": sign * t.score,
+                "eval_mover": t.score,
                 "bound": bound,
                 "value": t.proven.map(|o| o.sign() * sign),
             })
@@ -307,122 +326,10 @@ fn analysed_entry(row: &Row, limits: &Limits) -> Json {
         "turns": row.turns,
         "exact": value.is_some(),
         "value": value,
-        "eval_south": a.eval_from_south(),
+        "eval": a.eval_from_south(),
+        "eval_mover": a.eval,
         "depth": a.depth,
         "best": a.best.map(|m| m.to_string()),
         "moves": moves,
     })
-}
-
-/// The entries an interrupted run of this export kept at `path`: none where there is no
-/// file; refused where its header is another export's; a damaged record is left out
-/// (analysed again).
-fn load_partial(path: &Path, header: &Header) -> Result<HashMap<String, Json>, CliError> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => return Err(file_error(path, e)),
-    };
-    let mut lines = BufReader::new(file).lines();
-    let first = lines.next().transpose().map_err(|e| file_error(path, e))?;
-    let Some(first) = first else {
-        return Ok(HashMap::new());
-    };
-    let refused = |why: String| {
-        CliError::Input(format!(
-            "{} is not this export's partial file ({why}): remove it or export to another \
-             file",
-            path.display()
-        ))
-    };
-    let found = Header::parse(&first).map_err(|e| refused(format!("{e:?}")))?;
-    let differences = header.differences(&found);
-    if !differences.is_empty() {
-        return Err(refused(differences.join("; ")));
-    }
-    let mut kept = HashMap::new();
-    for line in lines {
-        let line = line.map_err(|e| file_error(path, e))?;
-        let record = unseal(&line).and_then(|r| r.split_once('\t'));
-        if let Some((key, entry)) = record {
-            if let Ok(entry) = serde_json::from_str::<Json>(entry) {
-                kept.insert(key.to_string(), entry);
-            }
-        }
-    }
-    Ok(kept)
-}
-
-/// The partial file rewritten with its header and the records `kept`, open to append.
-fn open_partial(
-    path: &Path,
-    header: &Header,
-    kept: &HashMap<String, Json>,
-) -> Result<File, CliError> {
-    let mut text = format!("{}\n", header.line());
-    for (key, entry) in kept {
-        text.push_str(&seal(&format!("{key}\t{entry}")));
-        text.push('\n');
-    }
-    kalah_io::replace(path, text.as_bytes()).map_err(|e| file_error(path, e))?;
-    OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| file_error(path, e))
-}
-
-/// The table as JSON: a first line that says what it is (kalah export's own kind), then
-/// one entry a line.
-fn write_json(rules: &str, start: &BaoPosition, depth: u32, entries: &[Json]) -> String {
-    let mut text = format!(
-        "{{\"kind\":\"bao table\",\"rules\":{},\"start\":{},\"depth\":{depth},\"values\":{},\
-         \"positions\":[\n",
-        json!(rules),
-        json!(start.to_string()),
-        json!(VALUES)
-    );
-    let lines: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
-    text.push_str(&lines.join(",\n"));
-    text.push_str("\n]}\n");
-    text
-}
-
-/// The table as CSV: one row a position, the moves as `move=value` separated by spaces.
-fn write_csv(entries: &[Json]) -> String {
-    let mut text = String::from("position,side,turns,value,best,exact,eval_south,depth,moves\n");
-    let field = |v: &Json| match v {
-        Json::Null => String::new(),
-        Json::String(s) => s.clone(),
-        v => v.to_string(),
-    };
-    for e in entries {
-        let moves: Vec<String> = e["moves"]
-            .as_array()
-            .map(|ms| {
-                ms.iter()
-                    .map(|m| {
-                        let v = if m["value"].is_null() {
-                            &m["eval_south"]
-                        } else {
-                            &m["value"]
-                        };
-                        format!("{}={}", field(&m["move"]), field(v))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "\"{}\",{},{},{},{},{},{},{},{}\n",
-            field(&e["position"]),
-            field(&e["side"]),
-            field(&e["turns"]),
-            field(&e["value"]),
-            field(&e["best"]),
-            field(&e["exact"]),
-            field(&e["eval_south"]),
-            field(&e["depth"]),
-            moves.join(" ")
-        ));
-    }
-    text
 }

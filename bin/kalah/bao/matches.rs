@@ -7,10 +7,11 @@ use std::io::Write;
 use std::time::Duration;
 
 use kalah_analysis::engine::command::seconds;
-use kalah_analysis::matches::bao::{run_match, BaoPlayer, BaoSearchPlayer};
-use kalah_analysis::matches::GameRecord;
+use kalah_analysis::matches::bao::{run_match, BaoSearchPlayer};
+use kalah_analysis::matches::{Bao, Player};
+use kalah_analysis::wire;
 use kalah_solver::Limits;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::BaoArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar};
@@ -99,7 +100,7 @@ pub fn run(args: &BaoMatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (limits1, name1) = setting(args.time1, args.nodes1, args.depth1);
     let (limits2, name2) = setting(args.time2, args.nodes2, args.depth2);
     let mut a = BaoSearchPlayer::new(name1, limits1);
-    let mut b: Box<dyn BaoPlayer> = match args.common.engine2(limits2)? {
+    let mut b: Box<dyn Player<Bao>> = match args.common.engine2(limits2)? {
         Some(program) => Box::new(program),
         None => Box::new(BaoSearchPlayer::new(name2, limits2)),
     };
@@ -119,11 +120,7 @@ pub fn run(args: &BaoMatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     bar.finish_and_clear();
     let failure = outcome.failure.take();
     if let Some(output) = &output {
-        let mut text = String::new();
-        for g in &outcome.games {
-            text.push_str(&game_json(&rules_text, &names, g).to_string());
-            text.push('\n');
-        }
+        let text = wire::games::write_games(&rules_text, &names, &outcome.games);
         output.replace(text.as_bytes())?;
     }
     let s = &outcome.score;
@@ -133,28 +130,4 @@ pub fn run(args: &BaoMatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         args.common.write_score(&rules_text, &names, s, out)?;
     }
     finish(failure, &names, outcome.games.len(), plan.games)
-}
-
-/// One game: the players by colour, the opening, the moves and the result (`winner`
-/// South, North or none; `score` +1, -1 or 0 from South).
-fn game_json(rules: &str, names: &[String; 2], g: &GameRecord) -> Value {
-    let winner = match g.score {
-        1 => Some("south"),
-        -1 => Some("north"),
-        _ => None,
-    };
-    json!({
-        "game": g.index,
-        "opening": g.opening,
-        "rules": rules,
-        "south": names[g.south],
-        "north": names[1 - g.south],
-        "player1_is": if g.south == 0 { "south" } else { "north" },
-        "opening_moves": g.opening_moves,
-        "moves": g.moves,
-        "winner": winner,
-        "score": g.score,
-        "player1_points": g.points(0),
-        "adjudicated": g.adjudicated,
-    })
 }

@@ -17,6 +17,7 @@ use std::io::Write;
 
 use clap::error::{ContextKind, ErrorKind};
 use clap::{Parser, Subcommand};
+use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 
 use crate::error::CliError;
@@ -126,46 +127,23 @@ pub struct BaoArgs {
 }
 
 impl BaoArgs {
-    /// The rules of the board and the position to start from.
+    /// The rules of the board and the position to start from
+    /// ([`kalah_analysis::setup::bao::setup`]).
     pub fn setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
-        let given = match &self.position {
-            Some(text) => Some(text.parse::<BaoPosition>().map_err(bao_error)?),
-            None => None,
-        };
-        let pits = self.houses.or(given.map(|p| p.pits())).unwrap_or(8);
-        let rules = BaoRules::new(pits, self.seeds.unwrap_or(2)).map_err(bao_error)?;
-        let mut pos = match given {
-            Some(p) if p.pits() != pits => {
-                return Err(bao_error(BaoError::WrongBoard {
-                    found: p.pits(),
-                    expected: pits,
-                }))
-            }
-            Some(p) => p,
-            None => rules.start(),
-        };
-        let list = self.moves.as_deref().unwrap_or("");
-        for text in list.split([' ', ',']).filter(|t| !t.is_empty()) {
-            if pos.is_over() {
-                return Err(CliError::Input(format!(
-                    "--moves: {text}: the game is over (the mover's front row is empty)"
-                )));
-            }
-            let mv = pos.parse_move(text).map_err(|e| move_error(text, e))?;
-            pos = pos.try_play(mv).map_err(|e| move_error(text, e))?.0;
-        }
-        Ok((rules, pos))
+        let s = bao_setup::setup(&BaoOptions {
+            pits: self.houses,
+            seeds: self.seeds,
+            position: self.position.as_deref(),
+            moves: self.moves.as_deref(),
+        })
+        .map_err(|e| CliError::Input(e.to_string()))?;
+        Ok((s.rules, s.pos))
     }
 }
 
 /// A refused board, position or move.
 pub fn bao_error(e: BaoError) -> CliError {
     CliError::Input(e.to_string())
-}
-
-/// A refused move of `--moves`, named.
-fn move_error(text: &str, e: BaoError) -> CliError {
-    CliError::Input(format!("--moves: {text}: {e}"))
 }
 
 /// The four rows of `pos` drawn as in BAO.md, North's back row on top, with the side to
@@ -182,24 +160,6 @@ pub fn drawing(pos: &BaoPosition) -> String {
         text += &format!(" {name}{counts}\n");
     }
     text
-}
-
-/// The most ways to lay a board's seeds in its pits for which the perfect engine (the
-/// whole game graph solved) is the default: every board of 4×3 with 2 seeds (C(35, 11),
-/// 4.2 × 10^8) and fewer seeds fits; 4×4 with 2 seeds (C(47, 15), 1.5 × 10^12) does not,
-/// nor does its graph in this machine's memory.
-const PERFECT_UP_TO: f64 = 1e9;
-
-/// Whether the game graph of `pos` is small enough to solve by default (minutes at most;
-/// see [`PERFECT_UP_TO`]).
-pub fn solves_quickly(pos: &BaoPosition) -> bool {
-    let cells = 4 * pos.pits();
-    binomial(pos.seeds() + cells - 1, cells - 1) <= PERFECT_UP_TO
-}
-
-/// C(n, k) as a float (large values are only compared).
-fn binomial(n: usize, k: usize) -> f64 {
-    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
 /// South or North.

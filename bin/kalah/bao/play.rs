@@ -1,12 +1,12 @@
 //! `kalah play --rules bao`: a human plays Bao against the engine: perfect on boards whose
 //! game graph solves quickly, the anytime analysis within a time a move elsewhere.
 
-use std::collections::HashMap;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
 use kalah_analysis::play::{typed, Typed};
-use kalah_core::bao::BaoPosition;
+use kalah_analysis::setup::bao::{BaoEnd, BaoGame};
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 use kalah_solver::bao::BaoSolved;
 use kalah_solver::bao_search;
@@ -58,7 +58,7 @@ enum Player {
 
 /// Runs `kalah play --rules bao`.
 pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, mut pos) = args.game.setup()?;
+    let (_, pos) = args.game.setup()?;
     let human = match args.human {
         Player::South => Side::South,
         Player::North => Side::North,
@@ -86,16 +86,17 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut input = kalah_io::LineReader::new(stdin.lock());
-    let mut seen: HashMap<BaoPosition, u32> = HashMap::new();
+    let mut game = BaoGame::new(pos);
     loop {
+        let pos = *game.pos();
         write!(out, "{}", drawing(&pos))?;
-        if let Some(end) = finished(&pos, &mut seen) {
-            writeln!(out, "{end}")?;
+        if let Some(end) = game.end() {
+            writeln!(out, "{}", end_words(&pos, &end))?;
             return Ok(());
         }
-        let next = match pos.side() == human {
+        let mv = match pos.side() == human {
             true => match human_move(&pos, &mut input, echo, out)? {
-                Some(next) => next,
+                Some(mv) => mv,
                 None => return Ok(()),
             },
             false => match &engine {
@@ -103,7 +104,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 Engine::Timed(limit) => timed_move(*limit, &pos, out)?,
             },
         };
-        pos = next;
+        game.play(mv).map_err(super::bao_error)?;
     }
 }
 
@@ -116,36 +117,33 @@ enum Engine {
 }
 
 /// The time a move for the anytime engine, or `None` for the perfect one: `--time` if
-/// given, else the perfect engine where the board is small (see [`super::solves_quickly`]) and one
+/// given, else the perfect engine where the board is small (see [`kalah_analysis::play::bao_solves_quickly`]) and one
 /// second a move where it is not.
 fn engine_for(time: Option<Duration>, pos: &BaoPosition) -> Option<Duration> {
     if time.is_some() {
         return time;
     }
-    (!super::solves_quickly(pos)).then_some(Duration::from_secs(1))
+    (!kalah_analysis::play::bao_solves_quickly(pos)).then_some(Duration::from_secs(1))
 }
 
-/// How the game ended at `pos`, if it did: a win, or a draw where the position comes
-/// back a third time.
-fn finished(pos: &BaoPosition, seen: &mut HashMap<BaoPosition, u32>) -> Option<String> {
-    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
-    if pos.is_over() {
-        return Some(format!("{other} emptied {mover}'s front row: {other} wins"));
+/// How the game ended at `pos`, in words.
+fn end_words(pos: &BaoPosition, end: &BaoEnd) -> String {
+    let (mover, other) = (pos.side(), pos.side().other());
+    match end {
+        BaoEnd::Won { .. } if pos.is_over() => {
+            format!("{other} emptied {mover}'s front row: {other} wins")
+        }
+        BaoEnd::Won { .. } => format!("{mover} has no legal move: {other} wins"),
+        BaoEnd::Repetition => "the position came back a third time: a draw".to_string(),
     }
-    if pos.legal().is_empty() {
-        return Some(format!("{mover} has no legal move: {other} wins"));
-    }
-    let times = seen.entry(*pos).or_insert(0);
-    *times += 1;
-    (*times == 3).then(|| "the position came back a third time: a draw".to_string())
 }
 
-/// The engine's best move in `pos`, said on `out`, and the position it leads to.
+/// The engine's best move in `pos`, said on `out`.
 fn engine_move(
     engine: &BaoSolved,
     pos: &BaoPosition,
     out: &mut dyn Write,
-) -> Result<BaoPosition, CliError> {
+) -> Result<BaoMove, CliError> {
     let (mv, value) = engine
         .best_move(pos)
         .ok_or_else(|| CliError::Internal(format!("no solved move in {pos}")))?;
@@ -155,16 +153,16 @@ fn engine_move(
         side_name(pos.side()),
         value.describe()
     )?;
-    Ok(pos.try_play(mv).map_err(super::bao_error)?.0)
+    Ok(mv)
 }
 
 /// The anytime engine's move in `pos` after thinking `limit`, said on `out` with what is
-/// proven about it, and the position it leads to.
+/// proven about it.
 fn timed_move(
     limit: Duration,
     pos: &BaoPosition,
     out: &mut dyn Write,
-) -> Result<BaoPosition, CliError> {
+) -> Result<BaoMove, CliError> {
     let never = std::sync::atomic::AtomicBool::new(false);
     let a = bao_search::analyse(pos, &Limits::time(limit), &never, &mut |_| {});
     // Without a searched move (the root's own moves outlasted the limit) the first
@@ -181,7 +179,7 @@ fn timed_move(
         ),
     };
     writeln!(out, "{} plays {mv} ({said})\n", side_name(pos.side()))?;
-    Ok(pos.try_play(mv).map_err(super::bao_error)?.0)
+    Ok(mv)
 }
 
 /// The human's move in `pos`: asks until the input is a legal move; `None` where the
@@ -191,7 +189,7 @@ fn human_move(
     input: &mut kalah_io::LineReader<impl BufRead>,
     echo: bool,
     out: &mut dyn Write,
-) -> Result<Option<BaoPosition>, CliError> {
+) -> Result<Option<BaoMove>, CliError> {
     let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
     loop {
         write!(
@@ -230,10 +228,13 @@ fn human_move(
             }
             Typed::Turn(text) => text,
         };
-        match pos.parse_move(text).and_then(|m| pos.try_play(m)) {
-            Ok((next, _)) => {
+        match pos
+            .parse_move(text)
+            .and_then(|m| pos.try_play(m).map(|_| m))
+        {
+            Ok(mv) => {
                 writeln!(out)?;
-                return Ok(Some(next));
+                return Ok(Some(mv));
             }
             Err(e) => writeln!(out, "not played: {e}; try again, or type 'help'")?,
         }

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use kalah_analysis::setup::bao as bao_setup;
 use kalah_core::bao::{self, BaoPosition};
 use serde_json::json;
 
@@ -25,11 +26,9 @@ pub struct ShowArgs {
 
 /// The state of the game in words: who moves, or who has won.
 fn state(pos: &BaoPosition) -> String {
-    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
-    match (pos.is_over(), pos.legal().is_empty()) {
-        (true, _) => format!("game over: {other} emptied {mover}'s front row and won"),
-        (false, true) => format!("game over: {mover} has no legal move and lost"),
-        (false, false) => format!("{mover} to move"),
+    match bao_setup::is_over(pos) {
+        true => format!("game over: {}", bao_setup::end_words(pos)),
+        false => format!("{} to move", pos.side()),
     }
 }
 
@@ -39,14 +38,14 @@ pub fn show(args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
     if args.json {
         let report = json!({
-            "rules": "bao",
+            "rules": rules.to_string(),
             "pits": rules.pits(),
             "seeds": rules.seeds(),
             "position": pos.to_string(),
             "side": side_name(pos.side()),
             "rows": pos.text_rows(),
             "moves": moves,
-            "over": pos.terminal_value().is_some(),
+            "over": bao_setup::is_over(&pos),
         });
         writeln!(out, "{report}")?;
         return Ok(());
@@ -92,7 +91,7 @@ pub struct PerftArgs {
 
 /// Runs `kalah perft --rules bao`: each depth printed as soon as it is counted.
 pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, pos) = args.game.setup()?;
+    let (rules, pos) = args.game.setup()?;
     let timer = Instant::now();
     let mut counts = Vec::new();
     for d in 1..=args.depth {
@@ -109,7 +108,7 @@ pub fn perft(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let seconds = timer.elapsed().as_secs_f64();
     if args.json {
         let mut report = json!({
-            "rules": "bao",
+            "rules": rules.to_string(),
             "position": pos.to_string(),
             "counts": counts,
             "seconds": seconds,

@@ -5,7 +5,8 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use kalah_core::bao::BaoPosition;
+use kalah_analysis::wire;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao::{
     solve_position, BaoSolveError, BaoSolved, GraphStop, Value, BAO_BYTES_PER_POSITION,
 };
@@ -31,7 +32,8 @@ const GUESS_TIME: Duration = Duration::from_millis(300);
 /// Example: `kalah solve --rules bao --houses 3 --seeds 2`
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Print one JSON object (value, best_move, pv, moves, positions, seconds) instead of text
+    /// Print one JSON object (value, value_for_mover, result, best_turn, pv, turns,
+    /// positions, seconds: docs/outputs.md) instead of text
     #[arg(long)]
     json: bool,
 
@@ -68,9 +70,18 @@ fn words(pos: &BaoPosition, v: Value) -> String {
     }
 }
 
-/// The value from South: +1, 0 or -1.
-fn from_south(pos: &BaoPosition, v: Value) -> i32 {
-    v.sign() * pos.side().sign()
+/// Every move of `pos` with its exact value (`turn`, then `value` from South,
+/// `value_for_mover`, `result`, `plies`), best first as the solver lists them.
+fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Value)]) -> Vec<serde_json::Value> {
+    moves
+        .iter()
+        .map(|(m, v)| {
+            let mut turn = serde_json::Map::new();
+            turn.insert("turn".into(), json!(m.to_string()));
+            turn.extend(wire::bao::exact_fields(pos.side(), *v));
+            serde_json::Value::Object(turn)
+        })
+        .collect()
 }
 
 /// Solves `pos` with the limits of `args`, showing progress.
@@ -120,7 +131,7 @@ pub(super) fn solved_within(
 
 /// Runs `kalah solve --rules bao`.
 pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, pos) = args.game.setup()?;
+    let (rules, pos) = args.game.setup()?;
     if let Some(limits) = args.limits.given() {
         return super::analyse::within(&pos, &limits, args.json, false, out);
     }
@@ -135,23 +146,22 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let pv: Vec<String> = solution.line(&pos).iter().map(|m| m.to_string()).collect();
     let stats = solution.stats();
     if args.json {
-        let report = json!({
-            "rules": "bao",
+        let mut report = json!({
+            "rules": rules.to_string(),
             "position": pos.to_string(),
-            "value": value.sign(),
-            "value_from_south": from_south(&pos, value),
-            "result": value.describe(),
-            "best_move": solution.best_move(&pos).map(|(m, _)| m.to_string()),
-            "pv": pv,
-            "moves": moves.iter().map(|(m, v)| json!({
-                "move": m.to_string(), "value": v.sign(), "result": v.describe()
-            })).collect::<Vec<_>>(),
-            "positions": stats.positions,
-            "won": stats.won,
-            "lost": stats.lost,
-            "drawn": stats.drawn,
-            "seconds": elapsed.as_secs_f64(),
+            "side_to_move": side_name(pos.side()),
         });
+        for (k, v) in wire::bao::exact_fields(pos.side(), value) {
+            report[k] = v;
+        }
+        report["best_turn"] = json!(solution.best_move(&pos).map(|(m, _)| m.to_string()));
+        report["pv"] = json!(pv);
+        report["turns"] = json!(turns_json(&pos, &moves));
+        report["positions"] = json!(stats.positions);
+        report["won"] = json!(stats.won);
+        report["lost"] = json!(stats.lost);
+        report["drawn"] = json!(stats.drawn);
+        report["seconds"] = json!(elapsed.as_secs_f64());
         writeln!(out, "{report}")?;
         return Ok(());
     }
@@ -201,10 +211,7 @@ fn interrupted(pos: &BaoPosition, json: bool, out: &mut dyn Write) -> Result<(),
 }
 
 /// The value of each move for its mover, one a line.
-fn write_moves(
-    moves: &[(kalah_core::bao::BaoMove, Value)],
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+fn write_moves(moves: &[(BaoMove, Value)], out: &mut dyn Write) -> Result<(), CliError> {
     for (m, v) in moves {
         writeln!(out, "  {:>4}  {}", m.to_string(), v.describe())?;
     }
@@ -213,22 +220,21 @@ fn write_moves(
 
 /// Runs `kalah openings --rules bao`: the value of every legal move of the position.
 pub fn openings(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, pos) = args.game.setup()?;
+    let (rules, pos) = args.game.setup()?;
     if let Some(limits) = args.limits.given() {
         return super::analyse::within(&pos, &limits, args.json, true, out);
     }
     let (solution, _) = solved(args, &pos)?;
     let moves = solution.move_values(&pos).expect("the root is solved");
     if args.json {
-        let list: Vec<_> = moves
-            .iter()
-            .map(|(m, v)| json!({ "move": m.to_string(), "value": v.sign(), "result": v.describe() }))
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            json!({ "position": pos.to_string(), "moves": list })
-        )?;
+        let report = json!({
+            "rules": rules.to_string(),
+            "position": pos.to_string(),
+            "side_to_move": side_name(pos.side()),
+            "best_turn": solution.best_move(&pos).map(|(m, _)| m.to_string()),
+            "turns": turns_json(&pos, &moves),
+        });
+        writeln!(out, "{report}")?;
         return Ok(());
     }
     writeln!(out, "position: {pos}")?;

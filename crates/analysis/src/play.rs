@@ -94,6 +94,19 @@ pub fn solves_quickly(game: &Game, pos: &Position) -> bool {
     pos.seeds_in_houses() <= most
 }
 
+/// The most ways to lay a Bao board's seeds in its pits for which the perfect engine (the
+/// whole game graph solved) is the default: every board of 4×3 with 2 seeds (C(35, 11),
+/// 4.2 × 10^8) and fewer seeds fits; 4×4 with 2 seeds (C(47, 15), 1.5 × 10^12) does not,
+/// nor does its graph in this machine's memory.
+pub const BAO_PERFECT_LAYOUTS: u128 = 1_000_000_000;
+
+/// Whether the game graph of the Bao position `pos` is small enough to solve by default
+/// (minutes at most; see [`BAO_PERFECT_LAYOUTS`]): Bao's [`solves_quickly`].
+pub fn bao_solves_quickly(pos: &kalah_core::bao::BaoPosition) -> bool {
+    let cells = 4 * pos.pits() as u64;
+    kalah_core::binomial(pos.seeds() as u64 + cells - 1, cells - 1) <= BAO_PERFECT_LAYOUTS
+}
+
 /// How the engine plays when asked for nothing: perfectly (`None`) where the game from
 /// `pos` solves quickly ([`solves_quickly`]), else within [`DEFAULT_MOVE_TIME`] a move.
 pub fn default_engine(game: &Game, pos: &Position) -> Option<Limits> {
@@ -296,6 +309,10 @@ mod tests {
         let large = Game::new(Rules::kalah(6, 6)).unwrap();
         let limits = default_engine(&large, &large.start()).unwrap();
         assert_eq!(limits.time, Some(DEFAULT_MOVE_TIME));
+        // Bao: 4×3 with 2 seeds is solved (C(35, 11) layouts), 4×4 with 2 seeds is not.
+        let bao = |pits, seeds| kalah_core::bao::BaoRules::new(pits, seeds).unwrap().start();
+        assert!(bao_solves_quickly(&bao(3, 2)));
+        assert!(!bao_solves_quickly(&bao(4, 2)));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! preset and the options that override it), the board to start from and the moves
 //! played from it. The command line and the analysis board read their input into
 //! [`RuleOptions`] and call [`setup`], so both accept exactly the same input and refuse
-//! it with the same messages (which name the command line's options).
+//! it with the same messages (which name the command line's options). Bao, whose board
+//! and notation are its own, is set up the same way by [`bao`].
+
+pub mod bao;
 
 use std::fmt;
 

@@ -445,10 +445,10 @@ fn estimate_turns(
     Ok(())
 }
 
-/// One report of an anytime analysis as an event: the depth, the evaluation and the
-/// proven interval (from South), whether it is exact, the best turn (its `index` among
+/// One report of an anytime analysis as an event: the depth, the evaluation (from South,
+/// and `eval_mover` for the side to move) and the proven interval (from South), whether it is exact, the best turn (its `index` among
 /// `steps`) and line, the work, the budget, the endgame database file read (`egdb_file`,
-/// null for none), and every turn (`turns`: index, turn, eval, eval_for_mover, depth,
+/// null for none), and every turn (`turns`: index, turn, eval, eval_mover, depth,
 /// lower, upper, exact), best first.
 fn estimate_event(
     h: usize,
@@ -465,7 +465,7 @@ fn estimate_event(
             let (lo, hi) = t.bounds_from_south();
             json!({
                 "index": index(&t.turn), "turn": t.turn.notation(h),
-                "eval": t.eval_from_south(), "eval_for_mover": t.eval, "depth": t.depth,
+                "eval": t.eval_from_south(), "eval_mover": t.eval, "depth": t.depth,
                 "lower": lo, "upper": hi, "exact": t.is_exact(),
             })
         })
@@ -475,6 +475,7 @@ fn estimate_event(
         "exact": a.is_exact(),
         "depth": a.depth,
         "eval": a.eval_from_south(),
+        "eval_mover": a.eval,
         "lower": lo,
         "upper": hi,
         "best": a.best_turn().and_then(index),

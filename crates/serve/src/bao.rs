@@ -14,7 +14,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
 use axum::Json;
-use kalah_core::bao::{BaoError, BaoMove, BaoPosition, BaoRules, Row};
+use kalah_analysis::setup::bao::{self as bao_setup, end_words, BaoOptions, BaoSetup};
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules, Row};
 use kalah_core::Side;
 use serde_json::{json, Value};
 
@@ -24,35 +25,10 @@ use super::{admit_analysis, event_stream, json_params, query_params, ApiError, A
 /// The parameter names of the Bao endpoints (`pits` is another name for `houses`).
 pub const NAMES: [&str; 6] = ["rules", "houses", "pits", "seeds", "position", "moves"];
 
-/// Pits a row and seeds a pit when the request names neither (the standard board).
-const DEFAULT_PITS: usize = 8;
-const DEFAULT_SEEDS: usize = 2;
-
-/// One move of the line played.
-pub struct Played {
-    /// The move (its side is the mover's).
-    pub mv: BaoMove,
-    /// It emptied the opponent's front row: the game ended with it.
-    pub wins: bool,
-    /// The position after it.
-    pub after: BaoPosition,
-}
-
-/// A request's board, start position and line of play.
-pub struct BaoSetup {
-    /// The board: pits a row, seeds a pit at the start.
-    pub rules: BaoRules,
-    /// The start position (the `position` parameter, else the board's start).
-    pub start: BaoPosition,
-    /// The moves of `moves`, in order.
-    pub history: Vec<Played>,
-    /// The position reached.
-    pub pos: BaoPosition,
-}
-
 /// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) as `kalah
-/// show --rules bao` reads its options: the board from `houses` and `seeds` (or from the
-/// position), then the moves played one by one.
+/// show --rules bao` reads its options, through the same
+/// [`setup`](kalah_analysis::setup::bao::setup): the board from `houses` and `seeds` (or
+/// from the position), then the moves played one by one.
 pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
     if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {
         return Err(BadRequest(format!(
@@ -72,61 +48,17 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
             "give the pits a row once, as houses or as pits, not both".to_string(),
         ));
     }
-    let pits = number(
-        get("houses").or(get("pits")),
-        "houses (pits a row)",
-        "3 to 8",
-    )?;
-    let seeds = number(get("seeds"), "seeds (a pit at the start)", "1 or more")?;
-    let given = get("position")
-        .map(|text| text.parse::<BaoPosition>())
-        .transpose()
-        .map_err(|e| BadRequest(format!("position: {e}")))?;
-    let pits = pits.or(given.map(|p| p.pits())).unwrap_or(DEFAULT_PITS);
-    let rules = BaoRules::new(pits, seeds.unwrap_or(DEFAULT_SEEDS))
-        .map_err(|e| BadRequest(e.to_string()))?;
-    let start = match given {
-        Some(p) if p.pits() != pits => {
-            return Err(BadRequest(format!(
-                "position: the position has {} pits a row, but houses is {pits} (leave \
-                 houses out to take the position's)",
-                p.pits()
-            )))
-        }
-        Some(p) => p,
-        None => rules.start(),
+    let options = BaoOptions {
+        pits: number(
+            get("houses").or(get("pits")),
+            "houses (pits a row)",
+            "3 to 8",
+        )?,
+        seeds: number(get("seeds"), "seeds (a pit at the start)", "1 or more")?,
+        position: get("position"),
+        moves: get("moves"),
     };
-    let mut history: Vec<Played> = Vec::new();
-    let list = get("moves").unwrap_or("");
-    for text in list.split([' ', ',', ';']).filter(|t| !t.is_empty()) {
-        let at = history.last().map_or(start, |p| p.after);
-        if at.terminal_value().is_some() {
-            return Err(BadRequest(format!(
-                "moves: {text}: the game is over ({})",
-                end_words(&at)
-            )));
-        }
-        let refused = |e: BaoError| match e {
-            BaoError::Illegal(_) => {
-                let legal: Vec<String> = at.legal().moves().map(|m| m.to_string()).collect();
-                BadRequest(format!(
-                    "moves: {text}: {e} (the legal moves are {})",
-                    legal.join(" ")
-                ))
-            }
-            e => BadRequest(format!("moves: {text}: {e}")),
-        };
-        let mv = at.parse_move(text).map_err(refused)?;
-        let (after, wins) = at.try_play(mv).map_err(refused)?;
-        history.push(Played { mv, wins, after });
-    }
-    let pos = history.last().map_or(start, |p| p.after);
-    Ok(BaoSetup {
-        rules,
-        start,
-        history,
-        pos,
-    })
+    bao_setup::setup(&options).map_err(|e| BadRequest(e.to_string()))
 }
 
 /// A whole number parameter, if given.
@@ -149,15 +81,6 @@ fn side_name(side: Side) -> &'static str {
     match side {
         Side::South => "South",
         Side::North => "North",
-    }
-}
-
-/// How a finished game ended, in words (for a position whose `terminal_value` is set).
-fn end_words(pos: &BaoPosition) -> String {
-    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
-    match pos.is_over() {
-        true => format!("{other} emptied {mover}'s front row and won"),
-        false => format!("{mover} has no legal move and lost"),
     }
 }
 
@@ -204,7 +127,7 @@ fn rules_json(rules: &BaoRules) -> Value {
 /// `A_1..A_N`, South's back row `B_1..B_N`) and its legal moves in canonical order.
 pub fn position_json(s: &BaoSetup) -> Value {
     let pos = &s.pos;
-    let over = pos.terminal_value().is_some();
+    let over = bao_setup::is_over(pos);
     let legal: Vec<Value> = match pos.is_over() {
         true => Vec::new(),
         false => pos

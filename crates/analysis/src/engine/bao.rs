@@ -12,45 +12,16 @@ use kalah_solver::bao_search::{self, BaoAnalysis, BaoRootMove, Outcome};
 use super::command::{Go, ProtocolError};
 use super::{say, Out};
 
-/// The position of `board` (else the start of `rules`) with `moves` played; a board of
-/// another size, or a move that cannot be played, is refused with the reason.
+/// The position of `board` (else the start of `rules`) with `moves` played
+/// ([`crate::setup::bao::position`]); a board of another size, or a move that cannot be
+/// played, is refused with the reason.
 pub fn setup_position(
     rules: &BaoRules,
     board: Option<&str>,
     moves: &[String],
 ) -> Result<BaoPosition, ProtocolError> {
-    let mut pos = match board {
-        None => rules.start(),
-        Some(text) => {
-            let pos: BaoPosition = text
-                .parse()
-                .map_err(|e| ProtocolError(format!("position: {e}")))?;
-            if !rules.fits(&pos) {
-                return Err(ProtocolError(format!(
-                    "position: the board has {} pits a row and {} seeds; the rules have {} \
-                     pits a row and at most {} seeds",
-                    pos.pits(),
-                    pos.seeds(),
-                    rules.pits(),
-                    4 * rules.pits() * rules.seeds()
-                )));
-            }
-            pos
-        }
-    };
-    for text in moves {
-        if pos.is_over() || pos.legal().is_empty() {
-            return Err(ProtocolError(format!("moves: {text}: the game is over")));
-        }
-        let mv = pos
-            .parse_move(text)
-            .map_err(|e| ProtocolError(format!("moves: {text}: {e}")))?;
-        pos = pos
-            .try_play(mv)
-            .map_err(|e| ProtocolError(format!("moves: {text}: {e}")))?
-            .0;
-    }
-    Ok(pos)
+    crate::setup::bao::position(rules, board, moves.iter().map(String::as_str))
+        .map_err(|e| ProtocolError(e.to_string()))
 }
 
 /// One `go` on `pos`: an `info` line per report (and `info turn` lines for `multi`),

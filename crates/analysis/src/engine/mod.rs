@@ -52,13 +52,22 @@ struct Running {
     handle: JoinHandle<()>,
 }
 
-/// One protocol session: the rules, the position, the solver and the running `go`.
+/// The game a session plays and its position: a sowing game or Bao.
+#[derive(Clone)]
+pub enum Board {
+    /// A sowing game (Kalah and its family; boxed, its tables are large) and the position
+    /// the next `go` analyses.
+    Sowing(Box<Game>, Position),
+    /// Bao's position the next `go` analyses.
+    Bao(BaoPosition),
+}
+
+/// One protocol session: the rules, the board, the solver and the running `go`.
 pub struct Session {
     spec: RulesSpec,
-    game: Game,
-    pos: Position,
-    /// The Bao position, where the rules are Bao's (then `game` and `pos` are unused).
-    bao: Option<BaoPosition>,
+    board: Board,
+    /// The solver of a sowing game's rules (none under Bao's: each `go` makes its own
+    /// search).
     solver: Option<Arc<Solver>>,
     make_solver: SolverFactory,
     out: Out,
@@ -85,9 +94,7 @@ impl Session {
             .expect("the default rules make a game");
         Session {
             spec: RulesSpec::Options(RuleOptions::default()),
-            game,
-            pos,
-            bao: None,
+            board: Board::Sowing(Box::new(game), pos),
             solver: None,
             make_solver,
             out,
@@ -99,33 +106,31 @@ impl Session {
     }
 
     /// The same session, answering a `go` with limits and one line (`multi 1`) at once
-    /// from the opening book that `books` finds for the rules where it holds the position (an `info book`
-    /// line, then `bestmove`).
+    /// from the opening book that `books` finds for the rules where it holds the position
+    /// (an `info book` line, then `bestmove`).
     pub fn with_books(mut self, books: BookFactory) -> Session {
         self.books = Some(books);
         self
     }
 
-    /// The book's entry for the position, where a book of the rules holds it.
+    /// The book's entry for the position, where a book of the rules holds it (never under
+    /// Bao's rules).
     fn book_entry(&mut self) -> Option<crate::book::Entry> {
+        let Board::Sowing(game, pos) = &self.board else {
+            return None;
+        };
         let books = self.books.as_mut()?;
-        let rules = *self.game.rules();
+        let rules = *game.rules();
         if self.book.as_ref().is_none_or(|(r, _)| *r != rules) {
             self.book = Some((rules, books(&rules)));
         }
         let (_, book) = self.book.as_ref()?;
-        book.as_ref()?.lookup(&self.pos).cloned()
+        book.as_ref()?.lookup(pos).cloned()
     }
 
-    /// The game and position the next `go` analyses, under the rules of a sowing game
-    /// (under Bao's, the last ones set before them: see [`Session::bao_position`]).
-    pub fn position(&self) -> (&Game, &Position) {
-        (&self.game, &self.pos)
-    }
-
-    /// The Bao position the next `go` analyses, where the rules are Bao's.
-    pub fn bao_position(&self) -> Option<&BaoPosition> {
-        self.bao.as_ref()
+    /// The game and the position the next `go` analyses.
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// Handles one input line: a command's replies, or `error <reason>` for a line that
@@ -223,47 +228,55 @@ impl Session {
 
     /// `rules`: the new game from its start.
     fn set_rules(&mut self, spec: RulesSpec) -> Result<(), ProtocolError> {
-        if let RulesSpec::Bao(rules) = &spec {
-            self.bao = Some(rules.start());
-        } else {
-            let (game, pos) = setup_position(&spec, None, &[])?;
-            self.bao = None;
-            self.use_game(game, pos);
-        }
+        self.set_board(&spec, None, &[])?;
         self.spec = spec;
         Ok(())
     }
 
     /// `position`: the board (else the start) under the current rules, moves played.
     fn set_position(&mut self, board: Option<&str>, moves: &[String]) -> Result<(), ProtocolError> {
-        if let RulesSpec::Bao(rules) = &self.spec {
-            self.bao = Some(bao::setup_position(rules, board, moves)?);
-            return Ok(());
-        }
-        let (game, pos) = setup_position(&self.spec, board, moves)?;
-        self.use_game(game, pos);
-        Ok(())
+        let spec = self.spec.clone();
+        self.set_board(&spec, board, moves)
     }
 
-    /// Takes `game` and `pos`, dropping the solver when the rules changed.
-    fn use_game(&mut self, game: Game, pos: Position) {
-        if game.rules() != self.game.rules() {
-            self.solver = None;
+    /// Takes the board of `board` (else the start) with `moves` played under `spec`,
+    /// dropping the solver when the sowing game's rules changed.
+    fn set_board(
+        &mut self,
+        spec: &RulesSpec,
+        board: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), ProtocolError> {
+        let next = match spec {
+            RulesSpec::Bao(rules) => Board::Bao(bao::setup_position(rules, board, moves)?),
+            spec => {
+                let (game, pos) = setup_position(spec, board, moves)?;
+                Board::Sowing(Box::new(game), pos)
+            }
+        };
+        // A solver is kept for its rules: across Bao's too, for a return to them.
+        if let (Board::Sowing(game, _), Some(solver)) = (&next, &self.solver) {
+            if solver.game().rules() != game.rules() {
+                self.solver = None;
+            }
         }
-        self.game = game;
-        self.pos = pos;
+        self.board = next;
+        Ok(())
     }
 
     /// `go`: the analysis of the position on a thread of its own.
     fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
-        if let Some(pos) = self.bao {
-            return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
-        }
+        let (pos, houses) = match &self.board {
+            Board::Bao(pos) => {
+                let pos = *pos;
+                return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
+            }
+            Board::Sowing(game, pos) => (*pos, game.houses()),
+        };
         // A go with limits and one line is a move to play: the book answers it at once.
         // A go without limits asks for the exact value, `multi` for every turn's: searched.
         if go.multi == 1 && !go.limits.is_unbounded() {
             if let Some(entry) = self.book_entry() {
-                let houses = self.game.houses();
                 return self.spawn(move |_, out| {
                     say(out, &entry.info_line(houses))?;
                     Ok(format!("bestmove {}", entry.best_turn.notation(houses)))
@@ -273,7 +286,6 @@ impl Session {
         let Some(solver) = self.ensure_solver()? else {
             return Err(ProtocolError("no solver for these rules".into()));
         };
-        let pos = self.pos;
         self.spawn(move |flag, out| run_go(&solver, &pos, &go, flag, out))
     }
 
@@ -282,13 +294,13 @@ impl Session {
     /// that a `go`'s time goes to its search; `None` under Bao's rules (each `go` makes its
     /// own search).
     fn ensure_solver(&mut self) -> Result<Option<Arc<Solver>>, ProtocolError> {
-        if self.bao.is_some() {
+        let Board::Sowing(game, _) = &self.board else {
             return Ok(None);
-        }
+        };
         if let Some(s) = &self.solver {
             return Ok(Some(s.clone()));
         }
-        let s = Arc::new((self.make_solver)(&self.game).map_err(ProtocolError)?);
+        let s = Arc::new((self.make_solver)(game).map_err(ProtocolError)?);
         s.warm_up();
         self.solver = Some(s.clone());
         Ok(Some(s))

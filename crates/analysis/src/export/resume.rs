@@ -1,6 +1,8 @@
 //! Resuming an interrupted export: the values solved so far go to a partial file beside
 //! the table as they come (a header naming the export, then one sealed record
 //! `POSITION VALUE` per value), and the next run of the same export reads them back.
+//! The records are text of the export's own ([`load_records`], [`Partial::add_record`]):
+//! Bao's export keeps `POSITION<tab>ENTRY` records in the same kind of file.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -74,9 +76,24 @@ pub struct Kept {
 /// depth) or with a damaged header is refused, saying what differs; only a regular file
 /// is read.
 pub fn load(path: &Path, header: &Header) -> Result<Kept, ResumeError> {
+    let (records, damaged) = load_records(path, header, parse_record)?;
+    Ok(Kept {
+        values: records.into_iter().collect(),
+        damaged,
+    })
+}
+
+/// The records kept at `path` by an interrupted run of the export of `header`, each read
+/// by `parse`, and how many whole records failed their seal or `parse` (their positions
+/// are done again): as [`load`], for records of any export.
+pub fn load_records<T>(
+    path: &Path,
+    header: &Header,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<(Vec<T>, usize), ResumeError> {
     let bytes = match read_regular(path).map_err(|e| io_error(path, e))? {
         Some(b) if !b.is_empty() => b,
-        _ => return Ok(Kept::default()),
+        _ => return Ok((Vec::new(), 0)),
     };
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.split('\n');
@@ -85,16 +102,15 @@ pub fn load(path: &Path, header: &Header) -> Result<Kept, ResumeError> {
     // The last piece is empty after a final line break, or a line a crash cut short: left
     // out without a warning.
     let whole = records.split_last().map_or(&[][..], |(_, whole)| whole);
-    let mut kept = Kept::default();
+    let mut kept = Vec::new();
+    let mut damaged = 0;
     for line in whole {
-        match unseal(line).and_then(parse_record) {
-            Some((p, v)) => {
-                kept.values.insert(p, v);
-            }
-            None => kept.damaged += 1,
+        match unseal(line).and_then(&parse) {
+            Some(r) => kept.push(r),
+            None => damaged += 1,
         }
     }
-    Ok(kept)
+    Ok((kept, damaged))
 }
 
 /// Refuses a first line that is not `header`, saying why.
@@ -128,9 +144,20 @@ fn parse_record(r: &str) -> Option<(Position, i32)> {
     Some((p.parse::<Position>().ok()?, v.parse::<i32>().ok()?))
 }
 
+/// One value as a record, as [`parse_record`] reads it.
+fn value_text(p: &Position, v: i32) -> String {
+    format!("{p} {v}")
+}
+
+/// One record as a sealed line, as [`load_records`] reads it.
+fn sealed(text: &str) -> String {
+    seal(text) + "\n"
+}
+
 /// One value as a sealed line, as [`load`] reads it.
+#[cfg(test)]
 fn record(p: &Position, v: i32) -> String {
-    seal(&format!("{p} {v}")) + "\n"
+    sealed(&value_text(p, v))
 }
 
 /// The partial file of a running export, taking each value as it is solved.
@@ -150,10 +177,20 @@ impl Partial {
         header: &Header,
         known: &HashMap<Position, i32>,
     ) -> Result<Partial, ResumeError> {
+        Partial::start_with(path, header, known.iter().map(|(p, v)| value_text(p, *v)))
+    }
+
+    /// Rewrites `path` with `header` and the records `known` (as [`Partial::add_record`]
+    /// writes them) and opens it to add the records made from now on.
+    pub fn start_with(
+        path: &Path,
+        header: &Header,
+        known: impl IntoIterator<Item = String>,
+    ) -> Result<Partial, ResumeError> {
         let mut text = header.line();
         text.push('\n');
-        for (p, v) in known {
-            text.push_str(&record(p, *v));
+        for r in known {
+            text.push_str(&sealed(&r));
         }
         replace(path, text.as_bytes()).map_err(|e| io_error(path, e))?;
         let file = OpenOptions::new()
@@ -176,13 +213,19 @@ impl Partial {
     /// most one cut short. False once a write has failed (the run should stop; the
     /// error comes from [`Partial::failure`]); later values are not written.
     pub fn add(&self, p: &Position, v: i32) -> bool {
+        self.add_record(&value_text(p, v))
+    }
+
+    /// Adds one record (one line of text without a line break, sealed here), as
+    /// [`Partial::add`] adds a value.
+    pub fn add_record(&self, text: &str) -> bool {
         let Ok(mut guard) = self.file.lock() else {
             return true;
         };
         let Some(f) = guard.as_mut() else {
             return true;
         };
-        if let Err(e) = f.write_all(record(p, v).as_bytes()) {
+        if let Err(e) = f.write_all(sealed(text).as_bytes()) {
             if let Ok(mut failed) = self.failed.lock() {
                 failed.get_or_insert(e);
             }

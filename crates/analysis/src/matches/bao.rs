@@ -6,7 +6,6 @@
 //! position comes back a third time (a draw, docs/bao.md); the record's score is +1 when
 //! South wins, -1 when North does, 0 for a draw.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::bao::{BaoPosition, BaoRules};
@@ -14,27 +13,15 @@ use kalah_core::Side;
 use kalah_solver::{bao_search, Limits};
 
 use super::protocol::ProtocolPlayer;
-use super::{run_pairs, Failure, GameRecord, MatchOutcome, MatchPlan, PlayerError, Rng, Score};
+use super::{
+    run_pairs, Bao, Failure, GameRecord, MatchOutcome, MatchPlan, Player, PlayerError, Rng, Score,
+};
 use crate::engine::bao::move_to_play;
 use crate::engine::command::bao_rules_line;
+use crate::setup::bao::{BaoEnd, BaoGame};
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.
 pub const MAX_MOVES: usize = 1000;
-
-/// A player of a Bao match: given the game so far, the move to play.
-pub trait BaoPlayer {
-    /// The player's name in reports.
-    fn name(&self) -> &str;
-
-    /// The move to play at `pos`, reached from the start of `rules` by `moves`, in Bao's
-    /// notation.
-    fn choose(
-        &mut self,
-        rules: &BaoRules,
-        moves: &[String],
-        pos: &BaoPosition,
-    ) -> Result<String, PlayerError>;
-}
 
 /// Bao's anytime analysis under fixed limits per move; its best move is played.
 pub struct BaoSearchPlayer {
@@ -49,7 +36,7 @@ impl BaoSearchPlayer {
     }
 }
 
-impl BaoPlayer for BaoSearchPlayer {
+impl Player<Bao> for BaoSearchPlayer {
     fn name(&self) -> &str {
         &self.name
     }
@@ -67,9 +54,9 @@ impl BaoPlayer for BaoSearchPlayer {
     }
 }
 
-impl BaoPlayer for ProtocolPlayer {
+impl Player<Bao> for ProtocolPlayer {
     fn name(&self) -> &str {
-        super::Player::name(self)
+        <ProtocolPlayer as Player>::name(self)
     }
 
     fn choose(
@@ -111,7 +98,7 @@ pub fn openings(rules: &BaoRules, count: usize, turns: usize, seed: u64) -> Vec<
             moves.push(mv.to_string());
             pos = pos.try_play(mv).expect("a legal move plays").0;
         }
-        if moves.len() < turns || pos.is_over() || pos.legal().is_empty() {
+        if moves.len() < turns || crate::setup::bao::is_over(&pos) {
             continue;
         }
         // After many repeats, repeated openings are taken: the board may have few.
@@ -126,22 +113,19 @@ pub fn openings(rules: &BaoRules, count: usize, turns: usize, seed: u64) -> Vec<
 pub fn play_game(
     rules: &BaoRules,
     opening: &BaoOpening,
-    players: &mut [&mut dyn BaoPlayer; 2],
+    players: &mut [&mut dyn Player<Bao>; 2],
     south: usize,
 ) -> Result<GameRecord, Failure> {
     let mut all = opening.moves.clone();
-    let mut pos = opening.pos;
+    let mut game = BaoGame::new(opening.pos);
     let mut moves = Vec::new();
-    let mut seen: HashMap<BaoPosition, u32> = HashMap::new();
     let score = loop {
-        if pos.is_over() || pos.legal().is_empty() {
-            // The mover lost: its front row is empty or it cannot move.
-            break -pos.side().sign();
-        }
-        let times = seen.entry(pos).or_insert(0);
-        *times += 1;
-        if *times == 3 || moves.len() >= MAX_MOVES {
-            break 0;
+        let pos = *game.pos();
+        match game.end() {
+            Some(BaoEnd::Won { winner }) => break winner.sign(),
+            Some(BaoEnd::Repetition) => break 0,
+            None if moves.len() >= MAX_MOVES => break 0,
+            None => {}
         }
         let p = if pos.side() == Side::South {
             south
@@ -151,12 +135,10 @@ pub fn play_game(
         let text = players[p]
             .choose(rules, &all, &pos)
             .map_err(|error| Failure { player: p, error })?;
-        let illegal = |why: String| Failure {
+        game.play_text(&text).map_err(|e| Failure {
             player: p,
-            error: PlayerError::Protocol(format!("the move `{text}` cannot be played: {why}")),
-        };
-        let mv = pos.parse_move(&text).map_err(|e| illegal(e.to_string()))?;
-        pos = pos.try_play(mv).map_err(|e| illegal(e.to_string()))?.0;
+            error: PlayerError::Protocol(format!("the move `{text}` cannot be played: {e}")),
+        })?;
         all.push(text.clone());
         moves.push(text);
     };
@@ -179,7 +161,7 @@ pub fn play_game(
 pub fn run_match(
     rules: &BaoRules,
     plan: &MatchPlan,
-    players: &mut [&mut dyn BaoPlayer; 2],
+    players: &mut [&mut dyn Player<Bao>; 2],
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
@@ -191,11 +173,12 @@ pub fn run_match(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// Plays the first legal move, always.
     struct First;
 
-    impl BaoPlayer for First {
+    impl Player<Bao> for First {
         fn name(&self) -> &str {
             "first"
         }

@@ -79,8 +79,35 @@ pub struct Failure {
     pub error: PlayerError,
 }
 
-/// A player of a match: given the game so far, the turn to play.
-pub trait Player {
+/// A kind of game a match plays: what a player is told of the game (its rules) and of
+/// the position, as [`Player::choose`] takes them.
+pub trait Kind {
+    /// The game: its rules.
+    type Game: ?Sized;
+    /// A position of it.
+    type Position;
+}
+
+/// The sowing games: a [`Game`] and its [`Position`].
+pub struct Sowing;
+
+impl Kind for Sowing {
+    type Game = Game;
+    type Position = Position;
+}
+
+/// Bao la Kujifunza: its board ([`kalah_core::bao::BaoRules`]) and positions.
+pub struct Bao;
+
+impl Kind for Bao {
+    type Game = kalah_core::bao::BaoRules;
+    type Position = kalah_core::bao::BaoPosition;
+}
+
+/// A player of a match of the games of `K` (the sowing games unless said): given the game
+/// so far, the turn to play. One trait for every game, as the engine protocol is one
+/// protocol: a program that speaks it plays either ([`protocol::ProtocolPlayer`]).
+pub trait Player<K: Kind = Sowing> {
     /// The player's name in reports.
     fn name(&self) -> &str;
 
@@ -88,9 +115,9 @@ pub trait Player {
     /// notation), in the notation.
     fn choose(
         &mut self,
-        game: &Game,
+        game: &K::Game,
         moves: &[String],
-        pos: &Position,
+        pos: &K::Position,
     ) -> Result<String, PlayerError>;
 }
 

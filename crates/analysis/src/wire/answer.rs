@@ -9,8 +9,8 @@
 //! empty `pv`). A line that could not be solved has `error` instead.
 //!
 //! An answer of `kalah batch --time` whose analysis did not prove the value within the
-//! time is *heuristic*: it has `"exact": false`, the evaluation `eval` (from South) and
-//! the `depth` it was reached at, the proven interval `lower`..`upper` (from South, the
+//! time is *heuristic*: it has `"exact": false`, the evaluation `eval` (from South; and
+//! `eval_mover` for the side to move) and the `depth` it was reached at, the proven interval `lower`..`upper` (from South, the
 //! exact value lies in it) and the best turn and line guessed (`best_turn`, `pv`), but
 //! no `value`, `at_least` or `at_most`, so that nothing reads it as exact
 //! ([`AnswerLine::claim`] refuses it). An exact answer is written as without `--time`.
@@ -126,6 +126,7 @@ pub fn write(
     } = a.bound
     {
         out["exact"] = json!(false);
+        out["eval_mover"] = json!(a.value * a.position.side_to_move().sign());
         out["lower"] = json!(lower);
         out["upper"] = json!(upper);
         out["depth"] = json!(depth);
@@ -351,6 +352,7 @@ mod tests {
         let text = write(4, "x", &rules, Ok(&a));
         assert_eq!(text["exact"], json!(false));
         assert_eq!(text["eval"], json!(3));
+        assert_eq!(text["eval_mover"], json!(3), "South moves at the start");
         assert_eq!((&text["lower"], &text["upper"]), (&json!(-2), &json!(6)));
         assert_eq!(text["depth"], json!(9));
         for exact_field in ["value", "at_least", "at_most"] {

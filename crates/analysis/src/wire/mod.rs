@@ -1,10 +1,14 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
 //! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answer
 //! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
-//! ([`table`]) and the answers of `openings`, `pie` and `solve` ([`report`]). The manifest of a split is the tree's own format
+//! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
+//! `kalah match` ([`games`]) and Bao's values, analyses and answer lines in the same
+//! vocabulary ([`bao`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 
 pub mod answer;
+pub mod bao;
+pub mod games;
 pub mod report;
 pub mod rules;
 pub mod table;

@@ -84,7 +84,7 @@ pub fn openings_csv(houses: usize, list: &[Opening]) -> String {
 /// One turn of [`timed_openings`](crate::openings::timed_openings) as JSON: as `kalah
 /// openings --json` writes an exact turn (`turn`, `value`, `value_for_mover`,
 /// `position_after`, `pv`, `nodes`, `seconds`); a heuristic one has `"exact": false`,
-/// `eval`, `eval_for_mover`, `depth`, `lower` and `upper` (from South) instead of the
+/// `eval`, `eval_mover`, `depth`, `lower` and `upper` (from South) instead of the
 /// values.
 pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> Value {
     let mut v = json!({
@@ -100,7 +100,7 @@ pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> Value {
     } else {
         v["exact"] = json!(false);
         v["eval"] = json!(o.eval);
-        v["eval_for_mover"] = json!(o.eval_for_mover());
+        v["eval_mover"] = json!(o.eval_for_mover());
         v["depth"] = json!(o.depth);
         v["lower"] = json!(o.lower);
         v["upper"] = json!(o.upper);
@@ -127,11 +127,10 @@ pub fn timed_json(game: &Game, pos: &Position, list: &[TimedOpening], seconds: f
 }
 
 /// The answer of `kalah openings --time --csv`: a header, then one row a turn (turn,
-/// exact, eval, lower, upper, depth, eval_for_mover, position_after, pv with its turns
+/// exact, eval, lower, upper, depth, eval_mover, position_after, pv with its turns
 /// separated by spaces); `eval` is the exact value where `exact` is true.
 pub fn timed_csv(houses: usize, list: &[TimedOpening]) -> String {
-    let mut text =
-        String::from("turn,exact,eval,lower,upper,depth,eval_for_mover,position_after,pv\n");
+    let mut text = String::from("turn,exact,eval,lower,upper,depth,eval_mover,position_after,pv\n");
     for o in list {
         text.push_str(&format!(
             "{},{},{},{},{},{},{},{},{}\n",

@@ -158,8 +158,8 @@
       for (const t of d.turns || []) {
         const r = an.byIndex.get(t.index);
         if (!r) continue;
-        if (t.exact) Object.assign(r, { state: 'exact', value: t.eval, vm: t.eval_for_mover, pv: r.pv || [r.turn] });
-        else Object.assign(r, { state: 'estimate', lower: t.lower, upper: t.upper, ev: t.eval, evm: t.eval_for_mover, depth: t.depth });
+        if (t.exact) Object.assign(r, { state: 'exact', value: t.eval, vm: t.eval_mover, pv: r.pv || [r.turn] });
+        else Object.assign(r, { state: 'estimate', lower: t.lower, upper: t.upper, ev: t.eval, evm: t.eval_mover, depth: t.depth });
       }
       const b = d.best != null && an.byIndex.get(d.best);
       if (b && d.pv && d.pv.length) b.pv = d.pv;

@@ -128,13 +128,13 @@
   // heuristic score (points, 100 a seed) for the mover, marked as an upper bound where
   // the search only bounded it.
   function valueText(m) {
-    const r = m.result;
+    const r = m.outcome;
     if (r) return r.winner ? SIDE[r.winner] + ' wins ' + (m.depth == null ? 'in ' : '≤ ') + r.moves : 'draw';
-    if (m.score == null) return '—';
+    if (m.eval_mover == null) return '—';
     // An upper bound in the range of decided scores: no better than a proven win (of
     // another move), nothing proven of this one.
-    if (m.bound === 'upper' && m.score >= DECIDED) return '≤ best, unproven';
-    return (m.bound === 'upper' ? '≤ ' : '≈ ') + signed(m.score);
+    if (m.bound === 'upper' && m.eval_mover >= DECIDED) return '≤ best, unproven';
+    return (m.bound === 'upper' ? '≤ ' : '≈ ') + signed(m.eval_mover);
   }
 
   // ---- rendering ----
@@ -166,7 +166,7 @@
       legal.set(k, (legal.get(k) || []).concat(m));
     }
     const last = p.history.length ? p.history[p.history.length - 1] : null;
-    const best = an && an.report && an.report.best;
+    const best = an && an.report && an.report.best_turn;
     ROWS.forEach((row, r) => {
       const north = r < 2;
       b.append(mk('span', { class: 'bao-label ' + (north ? 'north' : 'south') }, row));
@@ -241,7 +241,7 @@
     $('bao-stop').disabled = !(an && an.running);
     $('bao-analyse').disabled = !!(an && an.running);
     const rep = an && an.report, p = st.pos;
-    $('bao-engine').disabled = !(rep && rep.best) || !p || p.over;
+    $('bao-engine').disabled = !(rep && rep.best_turn) || !p || p.over;
     const box = $('bao-turns');
     box.querySelectorAll('.turn').forEach((e) => e.remove());
     for (const m of (rep && rep.moves) || []) {
@@ -249,9 +249,9 @@
         'data-state': m.exact ? 'exact' : m.bound === 'upper' ? 'bound' : 'estimate' },
       mk('span', { class: 'turn-name' }, m.move), mk('span', { class: 'turn-value' }, valueText(m)),
       mk('span', { class: 'turn-mover' }, m.depth == null ? 'exact' : 'depth ' + m.depth),
-      mk('span', { class: 'turn-pv' }, m.move === rep.best ? (rep.pv || []).slice(1).join(' ') : ''));
-      e.classList.toggle('best', m.move === rep.best);
-      e.title = 'Play ' + m.move + (m.result ? ' (proven: ' + m.result.text + ')' :
+      mk('span', { class: 'turn-pv' }, m.move === rep.best_turn ? (rep.pv || []).slice(1).join(' ') : ''));
+      e.classList.toggle('best', m.move === rep.best_turn);
+      e.title = 'Play ' + m.move + (m.outcome ? ' (proven: ' + m.outcome.text + ')' :
         ' (heuristic, points for ' + SIDE[p.side_to_move] + ', 100 a seed)');
       e.addEventListener('click', () => play(m.move));
       box.append(e);
@@ -264,7 +264,7 @@
     box.dataset.complete = an && an.done ? 'true' : 'false';
     value.dataset.exact = rep ? String(!!rep.exact) : '';
     value.textContent = !rep ? (p && p.over ? 'Game over: ' + p.end : 'Value: …') :
-      rep.result ? (rep.exact ? 'Proven: ' : '') + rep.result.text + (rep.method === 'solver' ? ' (exact solver)' : '') :
+      rep.outcome ? (rep.exact ? 'Proven: ' : '') + rep.outcome.text + (rep.method === 'solver' ? ' (exact solver)' : '') :
       'Heuristic: ≈ ' + signed(rep.eval) + ' points for South (not proven)';
     let text;
     if (!an) text = '';
@@ -289,7 +289,7 @@
     if (!pv.childNodes.length) pv.append(mk('span', { class: 'hint' }, an && an.running ? 'waiting for the first depth…' : '—'));
     // The board marks the best move's pit.
     document.querySelectorAll('#bao-board .bao-pit').forEach((btn) => {
-      const best = rep && rep.best;
+      const best = rep && rep.best_turn;
       btn.classList.toggle('best', !!best && best.slice(0, -1) === btn.dataset.row + btn.dataset.pit);
     });
   }
@@ -352,7 +352,7 @@
     on('bao-redo', 'click', () => { if (st.cur < st.line.length) goTo(st.cur + 1); });
     on('bao-stop', 'click', stopAnalysis);
     on('bao-analyse', 'click', startAnalysis);
-    on('bao-engine', 'click', () => { const r = an && an.report; if (r && r.best) play(r.best); });
+    on('bao-engine', 'click', () => { const r = an && an.report; if (r && r.best_turn) play(r.best_turn); });
     on('bao-paste-go', 'click', pasteGo);
     on('bao-paste', 'keydown', (e) => { if (e.key === 'Enter') pasteGo(); });
     on('bao-copy-position', 'click', () => {

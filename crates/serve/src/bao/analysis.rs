@@ -48,7 +48,7 @@ pub fn run(
         "moves",
         json!({ "position": pos.to_string(), "side_to_move": letter(pos.side()), "moves": moves }),
     );
-    if pos.terminal_value().is_some() {
+    if kalah_analysis::setup::bao::is_over(pos) {
         sink.send("done", over_event(pos));
         return Ok(());
     }
@@ -132,8 +132,9 @@ fn from_south(result: &Value) -> Value {
 
 /// One report of the search (a `depth` event, and the last one's `done`): the depth, the
 /// heuristic evaluation (from South and for the mover), what is proven, the best move and
-/// line, every move best first (its score for the mover, whether the score is the depth's
-/// value or an upper bound of it, its depth and what is proven of it), the work.
+/// line, every move best first (its evaluation from South and for the mover, whether it
+/// is the depth's value or an upper bound of it, its depth and what is proven of it), the
+/// work.
 fn search_event(a: &BaoAnalysis, budget: Duration) -> Value {
     let side = a.side;
     let moves: Vec<Value> = a
@@ -142,12 +143,12 @@ fn search_event(a: &BaoAnalysis, budget: Duration) -> Value {
         .map(|t| {
             json!({
                 "move": t.mv.to_string(),
-                "score": t.score,
-                "score_from_south": side.sign() * t.score,
+                "eval": side.sign() * t.score,
+                "eval_mover": t.score,
                 "bound": match t.bound { ScoreBound::Exact => "exact", ScoreBound::Upper => "upper" },
                 "depth": t.depth,
                 "exact": t.proven.is_some(),
-                "result": outcome_json(side, t.proven),
+                "outcome": outcome_json(side, t.proven),
             })
         })
         .collect();
@@ -157,11 +158,11 @@ fn search_event(a: &BaoAnalysis, budget: Duration) -> Value {
         "exact": a.proven.is_some(),
         "over": false,
         "value": from_south(&result),
-        "result": result,
+        "outcome": result,
         "depth": a.depth,
         "eval": a.eval_from_south(),
-        "eval_for_mover": a.eval,
-        "best": a.best.map(|m| m.to_string()),
+        "eval_mover": a.eval,
+        "best_turn": a.best.map(|m| m.to_string()),
         "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "moves": moves,
         "nodes": a.nodes,
@@ -181,8 +182,8 @@ fn solved_event(pos: &BaoPosition, solved: &BaoSolved, timer: Instant, budget: D
         .iter()
         .map(|(m, v)| {
             json!({
-                "move": m.to_string(), "score": null, "score_from_south": null,
-                "bound": "exact", "depth": null, "exact": true, "result": value_json(side, *v),
+                "move": m.to_string(), "eval": null, "eval_mover": null,
+                "bound": "exact", "depth": null, "exact": true, "outcome": value_json(side, *v),
             })
         })
         .collect();
@@ -194,11 +195,11 @@ fn solved_event(pos: &BaoPosition, solved: &BaoSolved, timer: Instant, budget: D
         "exact": !result.is_null(),
         "over": false,
         "value": from_south(&result),
-        "result": result,
+        "outcome": result,
         "depth": null,
         "eval": null,
-        "eval_for_mover": null,
-        "best": solved.best_move(pos).map(|(m, _)| m.to_string()),
+        "eval_mover": null,
+        "best_turn": solved.best_move(pos).map(|(m, _)| m.to_string()),
         "pv": solved.line(pos).iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "moves": moves,
         "nodes": null,
@@ -214,9 +215,9 @@ fn over_event(pos: &BaoPosition) -> Value {
     let result = json!({ "winner": letter(winner), "moves": 0, "text": end_words(pos) });
     json!({
         "method": "over", "exact": true, "over": true,
-        "value": from_south(&result), "result": result,
-        "depth": null, "eval": null, "eval_for_mover": null,
-        "best": null, "pv": [], "moves": [],
+        "value": from_south(&result), "outcome": result,
+        "depth": null, "eval": null, "eval_mover": null,
+        "best_turn": null, "pv": [], "moves": [],
         "nodes": null, "positions": null, "seconds": 0.0, "budget": null,
     })
 }
