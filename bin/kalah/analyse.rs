@@ -1,6 +1,9 @@
 //! `kalah analyse` (and `kalah solve` with a limit): the anytime analysis of a position,
 //! one line per completed depth with the heuristic evaluation and the proven interval,
-//! then a summary that says whether the value is exact.
+//! then a summary that says whether the value is exact. With `--rules bao`, Bao's anytime
+//! analysis ([`bao`]).
+
+pub mod bao;
 
 use std::io::Write;
 use std::time::Duration;
@@ -41,7 +44,13 @@ const MAX_NODES: u64 = 1_000_000_000_000_000;
 /// of the time: up to a GiB per second of --time (at least 256 MiB; 2 GiB without a time
 /// limit). The summary names it.
 ///
-/// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3`
+/// With --rules bao, Bao's anytime analysis on any board (default: 1 second): one line per
+/// completed depth in whole moves, with the heuristic evaluation (points, 100 a seed, from
+/// South), what is proven (a forced win or loss found within the searched tree; a draw is
+/// never claimed), nodes, nodes per second, time and the line.
+///
+/// Example: `kalah analyse --houses 6 --seeds 6 --time 1 --multi 3` or `kalah analyse
+/// --rules bao --time 1`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Evaluate the N best turns in full and show them under each line, with their
@@ -73,6 +82,9 @@ pub struct Args {
     #[command(flatten)]
     book: BookArgs,
 }
+
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth"];
 
 /// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -124,6 +136,9 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// Runs `kalah analyse`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::analyse(args, out);
+    }
     let limits = args
         .limits
         .given()

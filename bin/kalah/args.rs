@@ -1,25 +1,65 @@
 //! Argument groups shared by the subcommands: the rules of the game and the position to
 //! start from (together, [`GameArgs`]), the file to write instead of standard output, and
 //! the one function that turns the rules and the position into a [`Game`] and a
-//! [`Position`].
+//! [`Position`] (or, with `--rules bao`, a Bao board and position); and the check, after
+//! parsing, that an option given fits the game the rules name ([`check_game`]).
 
 use std::path::{Path, PathBuf};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::parser::ValueSource;
+use clap::ArgMatches;
+use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::setup::RuleOptions;
+use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 
 use crate::error::CliError;
+
+/// The help heading of the options that only `--rules bao` takes; [`check_game`] refuses
+/// them under the rules of the sowing games.
+pub const BAO_HEADING: &str = "Bao (--rules bao)";
+
+/// The commands that play Bao (`--rules bao`).
+const BAO_COMMANDS: [&str; 9] = [
+    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
+];
+
+/// The options of the board and the position, which every command of Bao takes (where the
+/// command has them).
+const BAO_BOARD: [&str; 5] = ["rules", "houses", "seeds", "position", "moves"];
+
+/// What `--rules` names: a preset of the sowing games, or Bao la Kujifunza.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesName {
+    /// A rule preset of the sowing games (Kalah and its families, Oware).
+    Sowing(Preset),
+    /// `bao`: Bao la Kujifunza, four rows of pits (docs/bao.md).
+    Bao,
+}
+
+impl std::str::FromStr for RulesName {
+    type Err = <Preset as std::str::FromStr>::Err;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "bao" => Ok(RulesName::Bao),
+            _ => s.parse().map(RulesName::Sowing),
+        }
+    }
+}
 
 /// The rules of the game: a board size, a preset, and options that override the preset.
 #[derive(clap::Args, Debug, Clone)]
 #[command(next_help_heading = "Rules")]
 pub struct RulesArgs {
-    /// Houses per side (1 to 8) [default: 6, or inferred from --position]
+    /// Houses per side (1 to 8) [default: 6, or inferred from --position]; Bao: pits a
+    /// row (3 to 8) [default: 8, or that of --position]
     #[arg(long, value_name = "H")]
     pub houses: Option<u8>,
 
-    /// Seeds per house at the start [default: 4, or raised to hold --position]
+    /// Seeds per house at the start [default: 4, or raised to hold --position]; Bao: seeds
+    /// in each pit at the start [default: 2]
     #[arg(long, value_name = "S")]
     pub seeds: Option<u8>,
 
@@ -28,15 +68,20 @@ pub struct RulesArgs {
     /// extra turns, no captures), Egyptian (Kalah with empty capture), Nigerian (relay
     /// sowing through both stores, fours captured), Ethiopian (Egyptian with the direction
     /// chosen each turn: `3<` sows bin 3 clockwise); `oware` is abapa Oware ("Быстрый старт").
-    /// Ethiopian and Oware repeat positions and are solved by retrograde analysis
+    /// Ethiopian and Oware repeat positions and are solved by retrograde analysis. `bao` is
+    /// Bao la Kujifunza, four rows of pits (docs/bao.md), in show, perft, solve, openings,
+    /// play, analyse, batch, export and match: it takes --houses (pits a row), --seeds,
+    /// --position and --moves of its own kind and none of the options below
     #[arg(
         long = "rules",
         value_name = "PRESET",
         default_value = "kalah",
-        value_parser = PossibleValuesParser::new(Preset::ALL.map(|(_, name)| name))
-            .try_map(|s| s.parse::<Preset>())
+        value_parser = PossibleValuesParser::new(
+            Preset::ALL.map(|(_, name)| name).into_iter().chain(["bao"])
+        )
+        .try_map(|s| s.parse::<RulesName>())
     )]
-    pub preset: Preset,
+    pub preset: RulesName,
 
     /// What a last seed in an empty own house captures: `standard` needs seeds in the
     /// opposite house, `empty` captures the single seed even when the opposite house is empty
@@ -90,11 +135,26 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
+    /// Whether the rules are Bao's (`--rules bao`).
+    pub fn bao(&self) -> bool {
+        self.preset == RulesName::Bao
+    }
+
+    /// The preset of the sowing games. A command of Bao asks [`RulesArgs::bao`] before
+    /// anything else, and [`check_game`] keeps `--rules bao` from the other commands, so
+    /// no sowing game is set up under Bao's rules; `kalah` stands in for it.
+    fn sowing_preset(&self) -> Preset {
+        match self.preset {
+            RulesName::Sowing(p) => p,
+            RulesName::Bao => Preset::Kalah,
+        }
+    }
+
     /// True when no rule option was given (the `kalah` preset is the default).
     pub fn is_default(&self) -> bool {
         self.houses.is_none()
             && self.seeds.is_none()
-            && self.preset == Preset::Kalah
+            && self.preset == RulesName::Sowing(Preset::Kalah)
             && self.capture.is_none()
             && self.end.is_none()
             && self.leftovers.is_none()
@@ -108,7 +168,7 @@ impl RulesArgs {
         RuleOptions {
             houses: self.houses,
             seeds: self.seeds,
-            preset: self.preset,
+            preset: self.sowing_preset(),
             capture: self.capture,
             end: self.end,
             leftovers: self.leftovers,
@@ -134,12 +194,16 @@ impl RulesArgs {
 pub struct PositionArgs {
     /// Start from this board instead of the start position: the counts of South's houses,
     /// South's store, North's houses, North's store, then the side to move, e.g.
-    /// `4,4,0,5,5,5,1,4,4,4,4,4,4,0:S`
+    /// `4,4,0,5,5,5,1,4,4,4,4,4,4,0:S`. Bao: four rows top to bottom as South sees the
+    /// board (North's back row b_N..b_1, North's front row a_N..a_1, South's front row
+    /// A_1..A_N, South's back row B_1..B_N), then the side to move, e.g.
+    /// `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`
     #[arg(long, value_name = "BOARD")]
     pub position: Option<String>,
 
     /// Sowings to play first, as bins separated by commas or spaces; a turn with extra
-    /// sowings is written with dashes, e.g. `3-6,9` or `"3-6 9"`
+    /// sowings is written with dashes, e.g. `3-6,9` or `"3-6 9"`. Bao: moves separated by
+    /// spaces or commas, e.g. `"A3+ b8-"`
     #[arg(long, value_name = "LIST")]
     pub moves: Option<String>,
 }
@@ -165,6 +229,19 @@ impl GameArgs {
     /// The game and the position to start from ([`setup`]).
     pub fn setup(&self) -> Result<(Game, Position), CliError> {
         setup(&self.rules, &self.position)
+    }
+
+    /// The Bao board and the position to start from, under `--rules bao`
+    /// ([`kalah_analysis::setup::bao::setup`]).
+    pub fn bao_setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
+        let s = bao_setup::setup(&BaoOptions {
+            pits: self.rules.houses.map(usize::from),
+            seeds: self.rules.seeds.map(usize::from),
+            position: self.position.position.as_deref(),
+            moves: self.position.moves.as_deref(),
+        })
+        .map_err(|e| CliError::Input(e.to_string()))?;
+        Ok((s.rules, s.pos))
     }
 }
 
@@ -207,4 +284,69 @@ pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Positi
         position.position.as_deref(),
         position.moves.as_deref(),
     )?)
+}
+
+/// Checks, after parsing, that the options given to the command `name` (`command` as clap
+/// defines it, `matches` as parsed) fit the game its rules name: under `--rules bao`, a
+/// command that plays Bao (`bao` lists the options it takes then besides the board's) and
+/// none of the options of the sowing games; under theirs, none of the options under
+/// [`BAO_HEADING`]. The first option given that does not fit is named.
+pub fn check_game(
+    name: &str,
+    command: &clap::Command,
+    matches: &ArgMatches,
+    bao: Option<&[&str]>,
+) -> Result<(), CliError> {
+    let rules_bao = matches
+        .try_get_raw("preset")
+        .ok()
+        .flatten()
+        .is_some_and(|mut v| v.any(|v| v == "bao"));
+    if rules_bao && bao.is_none() {
+        return Err(CliError::Input(format!(
+            "kalah {name} does not play --rules bao: the commands of Bao are {}",
+            BAO_COMMANDS.join(", ")
+        )));
+    }
+    let takes = |long: &str| BAO_BOARD.contains(&long) || bao.unwrap_or(&[]).contains(&long);
+    let given = command
+        .get_arguments()
+        .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
+        .filter_map(|a| Some((a.get_long()?, a)));
+    let misfit = match rules_bao {
+        true => given
+            .filter(|(long, _)| !takes(long))
+            .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str())),
+        false => given
+            .filter(|(_, a)| a.get_help_heading() == Some(BAO_HEADING))
+            .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str())),
+    };
+    let Some((long, _)) = misfit else {
+        return Ok(());
+    };
+    if !rules_bao {
+        return Err(CliError::Input(format!(
+            "--{long} applies to --rules bao only (see kalah {name} --help)"
+        )));
+    }
+    let longs: Vec<&str> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
+    let board = longs.iter().filter(|l| BAO_BOARD.contains(l));
+    let own = longs.iter().filter(|l| !BAO_BOARD.contains(l) && takes(l));
+    let options: Vec<String> = board
+        .chain(own)
+        .filter(|long| **long != "rules")
+        .map(|long| match *long {
+            "houses" => "--houses N (pits a row, 3 to 8)".to_string(),
+            "seeds" => "--seeds S".to_string(),
+            _ => format!("--{long}"),
+        })
+        .collect();
+    Err(CliError::Input(format!(
+        "--{long} does not apply to --rules bao: kalah {name} takes with it {} (see kalah \
+         {name} --help)",
+        options.join(", ")
+    )))
 }

@@ -30,10 +30,11 @@ mod solving;
 mod split;
 mod timed;
 
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::CliError;
 
@@ -85,7 +86,7 @@ fn main() -> ExitCode {
     // `--rules bao` has options of its own: its command lines are parsed apart.
     let result = match bao::requested(&args) {
         true => bao::run(args, &mut out),
-        false => run(&Cli::parse_from(args).command, &mut out),
+        false => parse(args).and_then(|command| run(&command, &mut out)),
     };
     let result = result.and_then(|()| out.flush().map_err(CliError::from));
     match result {
@@ -101,6 +102,45 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+impl Command {
+    /// The options the command takes with `--rules bao` besides the board's, or `None`
+    /// where it does not play Bao ([`args::check_game`]).
+    fn bao_options(&self) -> Option<&'static [&'static str]> {
+        match self {
+            Command::Show(_) => Some(show::BAO_OPTIONS),
+            Command::Perft(_) => Some(perft::BAO_OPTIONS),
+            Command::Solve(_) => Some(solve::BAO_OPTIONS),
+            Command::Openings(_) => Some(openings::BAO_OPTIONS),
+            Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
+            _ => None,
+        }
+    }
+}
+
+/// Parses the command line (clap's own errors end the program as clap's do) and checks
+/// that the options given fit the game the rules name ([`args::check_game`]).
+fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
+    let matches = Cli::command().get_matches_from(args);
+    let command = Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|e| e.exit())
+        .command;
+    let cli = Cli::command();
+    let Some((name, mut matched)) = matches.subcommand() else {
+        return Ok(command);
+    };
+    let mut defined = cli.find_subcommand(name);
+    // A nested subcommand (`kalah egdb build`) holds the options of its own.
+    while let Some((inner, m)) = matched.subcommand() {
+        defined = defined.and_then(|d| d.find_subcommand(inner));
+        matched = m;
+    }
+    match defined {
+        Some(defined) => args::check_game(name, defined, matched, command.bao_options())?,
+        None => return Err(CliError::Internal(format!("kalah {name} is not defined"))),
+    }
+    Ok(command)
 }
 
 /// Runs one subcommand, writing its output to `out`.

@@ -1,4 +1,7 @@
-//! `kalah openings`: every first turn of the player to move, each solved exactly.
+//! `kalah openings`: every first turn of the player to move, each solved exactly. With
+//! `--rules bao`, every first move of Bao ([`bao`]).
+
+mod bao;
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -11,7 +14,7 @@ use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 use crate::analysis_io::{
     analysis_error, interrupt_flag, invalid, opening_done, progress_bar, signed, with_output,
 };
-use crate::args::{GameArgs, OutputArgs};
+use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
@@ -34,7 +37,12 @@ use kalah_analysis::book::{Book, BookTurn};
 /// "value"), the CSV has the columns turn, exact, eval, lower, upper, depth,
 /// eval_mover, position_after, pv. No endgame database unless asked for.
 ///
-/// Example: `kalah openings --houses 6 --seeds 4 --capture empty`
+/// With --rules bao, the value of every legal move of a Bao position (win, loss or draw
+/// from its solved game graph, as `kalah solve --rules bao`), or with --time, --nodes or
+/// --depth each move's evaluation by the anytime analysis.
+///
+/// Example: `kalah openings --houses 6 --seeds 4 --capture empty` or `kalah openings
+/// --rules bao --houses 3`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print one JSON object with an array `turns` (turn, value, pv, ...) instead of text
@@ -49,6 +57,19 @@ pub struct Args {
     /// exact where proved in time, else a heuristic evaluation with its proven interval
     #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
     time: Option<std::time::Duration>,
+
+    /// Analyse for about N nodes (at least 1)
+    #[arg(long, value_name = "N", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Analyse to D moves (1 to 120)
+    #[arg(long, value_name = "D", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth: Option<u8>,
+
+    #[command(flatten)]
+    graph: crate::solve::bao::GraphArgs,
 
     #[command(flatten)]
     output: OutputArgs,
@@ -96,8 +117,14 @@ pub fn with_progress<T>(
     Ok((t, start.elapsed().as_secs_f64()))
 }
 
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
+
 /// Runs `kalah openings`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::openings(args, out);
+    }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     let inputs = args.solver.inputs();

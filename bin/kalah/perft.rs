@@ -1,5 +1,8 @@
 //! `kalah perft`: counts the sequences of sowings from a position at every depth up to a
-//! limit, optionally split by first sowing; the standard check of a move generator.
+//! limit, optionally split by first sowing; the standard check of a move generator. With
+//! `--rules bao`, Bao's whole moves ([`bao`]).
+
+mod bao;
 
 use std::io::Write;
 use std::time::Instant;
@@ -18,10 +21,14 @@ use crate::error::CliError;
 /// sowings playable from the position (an extra turn is a further sowing by the same player;
 /// a line that ends the game sooner is not counted).
 ///
+/// With --rules bao, the sequences of whole Bao moves (BAO.md R8.3), DEPTH 1 to 30: a move
+/// that ends the game counts, and nothing continues past it.
+///
 /// Example: `kalah perft --depth 8 --divide` or `kalah perft --houses 4 --seeds 3 --depth 10 --json`
+/// or `kalah perft --rules bao --depth 4 --divide`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Count sequences of 1 to DEPTH sowings
+    /// Count sequences of 1 to DEPTH sowings (Bao: moves)
     #[arg(long, short, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=200))]
     depth: u32,
 
@@ -37,12 +44,18 @@ pub struct Args {
     game: GameArgs,
 }
 
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["depth", "divide", "json"];
+
 /// Runs `kalah perft`.
 ///
 /// In text, each depth is printed as soon as it is counted (one traversal per depth, so a
 /// long count shows its progress; the last one also splits by first sowing); the JSON
 /// object comes at the end, from one traversal that counts every depth at once.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::perft(&args.game, args.depth, args.divide, args.json, out);
+    }
     let (game, pos) = args.game.setup()?;
     let depth = args.depth as usize;
     let timer = Instant::now();

@@ -1,5 +1,8 @@
 //! `kalah show`: draws a position as text in the layout of published analyses, with the
-//! side to move, the legal moves and the score; or prints the same as JSON.
+//! side to move, the legal moves and the score; or prints the same as JSON. With `--rules
+//! bao`, Bao's four rows ([`bao`]).
+
+mod bao;
 
 use std::io::Write;
 
@@ -18,7 +21,11 @@ pub use kalah_core::notation::{board, move_names};
 /// bin, North's store at the left end and South's at the right; then the side to move, the
 /// legal moves, the score (South's store minus North's) and the board notation.
 ///
+/// With --rules bao, a Bao position: its four rows, the side to move and the legal moves
+/// (JSON: position, pits, side, rows, moves, over).
+///
 /// Example: `kalah show --moves 3-6` or `kalah show --position 0,0,1,0,0,2,20,3,0,0,0,0,1,21:N`
+/// or `kalah show --rules bao --houses 4 --moves A1+`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print a JSON object (position, side, houses, stores, moves, over, score) instead of
@@ -30,8 +37,14 @@ pub struct Args {
     game: GameArgs,
 }
 
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["json"];
+
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::show(&args.game, args.json, out);
+    }
     let (game, pos) = args.game.setup()?;
     if args.json {
         writeln!(out, "{}", wire::report::show_json(&game, &pos))?;

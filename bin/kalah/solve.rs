@@ -1,5 +1,8 @@
 //! `kalah solve`: the exact value of a position, its best turn and a principal variation;
-//! with a limit, or when interrupted, what is proven and the best guess.
+//! with a limit, or when interrupted, what is proven and the best guess. With `--rules
+//! bao`, Bao's win, loss or draw ([`bao`]).
+
+pub mod bao;
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -32,7 +35,18 @@ const GUESS_TIME: Duration = Duration::from_millis(300);
 /// builds its endgame database for the cache, it keeps the seed levels finished there, and
 /// the next solve goes on from them.
 ///
-/// Example: `kalah solve --houses 6 --seeds 4 --capture empty --json`
+/// With --rules bao, a Bao position: win, loss or draw for the side to move, in how many
+/// moves, its best move, a principal variation and the value of every legal move. Every
+/// position reachable from it is solved by retrograde analysis, within --memory-mb;
+/// positions that only cycle are draws (BAO.md R9.1). This finishes on small boards only
+/// (4 rows of 3 pits with 2 seeds: 21.6 million positions); a larger graph stops at the
+/// memory limit with an error. With --time, --nodes or --depth, Bao's anytime analysis
+/// instead (`kalah analyse --rules bao`): the best move and what is proven, on any board.
+/// JSON: value, value_for_mover, result, best_turn, pv, turns, positions, seconds
+/// (docs/outputs.md).
+///
+/// Example: `kalah solve --houses 6 --seeds 4 --capture empty --json` or `kalah solve
+/// --rules bao --houses 3 --seeds 2`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print one JSON object (value, best_turn, pv, nodes, seconds, ...) instead of text
@@ -47,10 +61,19 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    #[command(flatten)]
+    graph: bao::GraphArgs,
 }
+
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
 
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::solve(args, out);
+    }
     let (game, pos) = args.game.setup()?;
     let seeds = pos.seeds_in_houses() as usize;
     // Ctrl-C from here on: a database build stops, a solve prints what it proved.

@@ -57,7 +57,11 @@ pub struct BatchArgs {
     exact: bool,
 
     #[command(flatten)]
-    graph: super::solve::GraphArgs,
+    graph: crate::solve::bao::GraphArgs,
+
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
 
     #[command(flatten)]
     limits: LimitArgs,
@@ -123,7 +127,7 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (ahead, failed) = read_ahead(&mut lines, 1);
     if ahead.is_empty() && failed.is_none() {
         crate::batch::drop_unfinished(output.as_ref(), &at)?;
-        if skip > 0 && !args.graph.quiet {
+        if skip > 0 && !args.quiet {
             eprintln!("all {skip} positions were already answered");
         }
         return Ok(());
@@ -137,8 +141,8 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         None => &mut *out,
     };
     let bar = match count {
-        Some(n) => progress_bar(args.graph.quiet, n - skip, "positions"),
-        None => progress_counter(args.graph.quiet, "positions"),
+        Some(n) => progress_bar(args.quiet, n - skip, "positions"),
+        None => progress_counter(args.quiet, "positions"),
     };
     if skip > 0 {
         bar.println(format!(

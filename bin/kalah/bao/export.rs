@@ -19,10 +19,10 @@ use kalah_solver::Limits;
 use serde_json::{json, Value as Json};
 
 use super::side_name;
-use super::solve::{solved_within, GraphArgs};
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
+use crate::solve::bao::{solved_within, GraphArgs};
 
 /// The most positions a table may hold.
 const MAX_POSITIONS: usize = 1_000_000;
@@ -86,6 +86,10 @@ pub struct ExportArgs {
     #[command(flatten)]
     graph: GraphArgs,
 
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
     #[command(flatten)]
     game: super::BaoArgs,
 }
@@ -111,7 +115,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules_text = rules.to_string();
     let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
     if exact {
-        let (graph, _) = solved_within(&args.graph, &start)?;
+        let (graph, _) = solved_within(&args.graph, args.quiet, &start)?;
         entries.extend(rows.iter().map(|r| exact_entry(&graph, r)));
     } else {
         let limits = LimitArgs {
@@ -259,10 +263,10 @@ fn analysed(
         .iter()
         .filter(|r| !kept.contains_key(&r.pos.to_string()))
         .count();
-    if !kept.is_empty() && !args.graph.quiet {
+    if !kept.is_empty() && !args.quiet {
         eprintln!("resuming: {} values kept", kept.len());
     }
-    let bar = progress_bar(args.graph.quiet, todo, "positions analysed");
+    let bar = progress_bar(args.quiet, todo, "positions analysed");
     let cancel = interrupt_flag();
     let mut entries = Vec::with_capacity(rows.len());
     for row in rows {

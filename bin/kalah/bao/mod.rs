@@ -4,13 +4,10 @@
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
-mod analyse;
 mod batch;
 mod export;
 mod matches;
 mod play;
-mod show;
-mod solve;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -22,16 +19,17 @@ use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
 
 use crate::error::CliError;
 
-/// The subcommands that play Bao.
-const COMMANDS: [&str; 9] = [
-    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
-];
+/// The subcommands whose `--rules bao` is still parsed here (the others take it as one
+/// more value of `--rules`).
+const HERE: [&str; 5] = ["play", "batch", "export", "match", "engine"];
 
-/// Whether the command line names `--rules bao`.
+/// Whether the command line names `--rules bao` for a command parsed here.
 pub fn requested(args: &[OsString]) -> bool {
-    args.iter().enumerate().any(|(i, a)| {
-        a == "--rules=bao" || (a == "--rules" && args.get(i + 1).is_some_and(|v| v == "bao"))
-    })
+    let command = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    HERE.contains(&command)
+        && args.iter().enumerate().any(|(i, a)| {
+            a == "--rules=bao" || (a == "--rules" && args.get(i + 1).is_some_and(|v| v == "bao"))
+        })
 }
 
 /// Runs a command line that names `--rules bao`, writing to `out`.
@@ -43,12 +41,6 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
              `rules bao --houses N --seeds S` (docs/engine.md)"
                 .to_string(),
         ));
-    }
-    if !COMMANDS.contains(&command) {
-        return Err(CliError::Input(format!(
-            "kalah {command} does not play --rules bao: the commands of Bao are {}",
-            COMMANDS.join(", ")
-        )));
     }
     let cli = match BaoCli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -64,12 +56,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e) => e.exit(),
     };
     match &cli.command {
-        BaoCommand::Show(a) => show::show(a, out),
-        BaoCommand::Perft(a) => show::perft(a, out),
-        BaoCommand::Solve(a) => solve::solve(a, out),
-        BaoCommand::Openings(a) => solve::openings(a, out),
         BaoCommand::Play(a) => play::play(a, out),
-        BaoCommand::Analyse(a) => analyse::analyse(a, out),
         BaoCommand::Batch(a) => batch::batch(a, out),
         BaoCommand::Export(a) => export::export(a, out),
         BaoCommand::Match(a) => matches::run(a, out),
@@ -87,12 +74,7 @@ struct BaoCli {
 /// The commands of Bao.
 #[derive(Subcommand, Debug)]
 enum BaoCommand {
-    Show(show::ShowArgs),
-    Perft(show::PerftArgs),
-    Solve(solve::SolveArgs),
-    Openings(solve::SolveArgs),
     Play(play::PlayArgs),
-    Analyse(analyse::AnalyseArgs),
     Batch(batch::BatchArgs),
     Export(export::ExportArgs),
     Match(matches::BaoMatchArgs),
@@ -144,22 +126,6 @@ impl BaoArgs {
 /// A refused board, position or move.
 pub fn bao_error(e: BaoError) -> CliError {
     CliError::Input(e.to_string())
-}
-
-/// The four rows of `pos` drawn as in BAO.md, North's back row on top, with the side to
-/// move.
-pub fn drawing(pos: &BaoPosition) -> String {
-    let rows = pos.text_rows();
-    let names = ["North b", "North a", "South A", "South B"];
-    let mut text = String::new();
-    for (i, (name, row)) in names.iter().zip(&rows).enumerate() {
-        if i == 2 {
-            text += &format!("          {}\n", "-".repeat(3 * row.len()));
-        }
-        let counts: String = row.iter().map(|c| format!("{c:>3}")).collect();
-        text += &format!(" {name}{counts}\n");
-    }
-    text
 }
 
 /// South or North.

@@ -12,10 +12,11 @@ use kalah_solver::bao::BaoSolved;
 use kalah_solver::bao_search;
 use kalah_solver::Limits;
 
-use super::solve::{solved_within, GraphArgs};
+use super::side_name;
 use super::BaoArgs;
-use super::{drawing, side_name};
 use crate::error::CliError;
+use crate::solve::bao::{solved_within, GraphArgs};
+use kalah_analysis::setup::bao::drawing;
 
 /// Play Bao against the engine in the terminal.
 ///
@@ -45,6 +46,10 @@ pub struct PlayArgs {
     #[command(flatten)]
     graph: GraphArgs,
 
+    /// No progress on standard error
+    #[arg(long, short)]
+    quiet: bool,
+
     #[command(flatten)]
     game: BaoArgs,
 }
@@ -67,7 +72,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Some(limit) => Engine::Timed(limit),
         None => {
             writeln!(out, "Solving the game graph first...")?;
-            Engine::Perfect(solved_within(&args.graph, &pos)?.0)
+            Engine::Perfect(solved_within(&args.graph, args.quiet, &pos)?.0)
         }
     };
     if let Engine::Timed(limit) = &engine {
@@ -170,7 +175,7 @@ fn timed_move(
     let mv = kalah_analysis::engine::bao::move_to_play(pos, &a)
         .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?;
     let said = match a.proven {
-        Some(o) => super::analyse::outcome_words("", o),
+        Some(o) => crate::analyse::bao::outcome_words("", o),
         None if a.best.is_none() => "not searched: the first legal move".to_string(),
         None => format!(
             "heuristic {:+} points from South, depth {}",

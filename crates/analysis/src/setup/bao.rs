@@ -130,6 +130,22 @@ pub fn end_words(pos: &BaoPosition) -> String {
     }
 }
 
+/// The four rows of `pos` drawn as in BAO.md, North's back row on top, each named, with a
+/// rule between the two sides (the drawing of `kalah show --rules bao` and `kalah play`).
+pub fn drawing(pos: &BaoPosition) -> String {
+    let rows = pos.text_rows();
+    let names = ["North b", "North a", "South A", "South B"];
+    let mut text = String::new();
+    for (i, (name, row)) in names.iter().zip(&rows).enumerate() {
+        if i == 2 {
+            text += &format!("          {}\n", "-".repeat(3 * row.len()));
+        }
+        let counts: String = row.iter().map(|c| format!("{c:>3}")).collect();
+        text += &format!(" {name}{counts}\n");
+    }
+    text
+}
+
 /// The one check of a position against a board: the same number of pits a row.
 pub fn check_board(rules: &BaoRules, pos: &BaoPosition) -> Result<(), BaoSetupError> {
     match pos.pits() == rules.pits() {

@@ -1,6 +1,7 @@
-//! `kalah solve --rules bao` and `kalah openings --rules bao`: the exact win/loss/draw
-//! value of a Bao position by retrograde analysis of its whole game graph, with every
-//! move's value (kalah_solver::bao).
+//! `kalah solve --rules bao`: the exact win/loss/draw value of a Bao position by
+//! retrograde analysis of its whole game graph, with every move's value
+//! (kalah_solver::bao); the graph solved within `--memory-mb` for the other commands of
+//! Bao that solve one (`openings`, `play`, `batch`, `export`).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -12,57 +13,26 @@ use kalah_solver::bao::{
 };
 use serde_json::json;
 
-use super::{side_name, BaoArgs};
+use crate::analyse::bao::{within, write_report};
 use crate::analysis_io::{interrupt_flag, on_terminal};
+use crate::args::BAO_HEADING;
 use crate::error::CliError;
 
 /// How long an interrupted solve analyses for its best guess.
 const GUESS_TIME: Duration = Duration::from_millis(300);
 
-/// Solve a Bao position exactly: win, loss or draw for the side to move, in how many
-/// moves, its best move, a principal variation and the value of every legal move.
-///
-/// Every position reachable from it is solved by retrograde analysis; positions that
-/// only cycle are draws (BAO.md R9.1). This finishes on small boards only (4 rows of 3
-/// pits with 2 seeds: 21.6 million positions); a larger graph stops at the memory limit
-/// with an error. `kalah openings --rules bao` prints the table of first moves alone.
-/// With --time, --nodes or --depth, the anytime analysis instead (`kalah analyse --rules
-/// bao`): the best move, every move's evaluation and what is proven, on any board.
-///
-/// Example: `kalah solve --rules bao --houses 3 --seeds 2`
-#[derive(clap::Args, Debug)]
-pub struct SolveArgs {
-    /// Print one JSON object (value, value_for_mover, result, best_turn, pv, turns,
-    /// positions, seconds: docs/outputs.md) instead of text
-    #[arg(long)]
-    json: bool,
-
-    #[command(flatten)]
-    pub(super) limits: crate::analyse::LimitArgs,
-
-    #[command(flatten)]
-    pub(super) graph: GraphArgs,
-
-    #[command(flatten)]
-    pub(super) game: BaoArgs,
-}
-
-/// How a game graph is solved: its memory and whether progress shows.
+/// The memory a Bao game graph may take (`--memory-mb`), for the commands that solve one.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GraphArgs {
-    /// The most memory the game graph may take, in MiB
-    #[arg(long, value_name = "MIB", default_value_t = 4096,
+    /// The most memory Bao's game graph may take, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4096, help_heading = BAO_HEADING,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub memory_mb: u64,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// A value for the side to move, as printed: `win in 3 (South wins)`.
 fn words(pos: &BaoPosition, v: Value) -> String {
-    let (mover, other) = (side_name(pos.side()), side_name(pos.side().other()));
+    let (mover, other) = (pos.side(), pos.side().other());
     match v {
         Value::Win(_) => format!("{} ({mover} wins)", v.describe()),
         Value::Loss(_) => format!("{} ({other} wins)", v.describe()),
@@ -72,7 +42,7 @@ fn words(pos: &BaoPosition, v: Value) -> String {
 
 /// Every move of `pos` with its exact value (`turn`, then `value` from South,
 /// `value_for_mover`, `result`, `plies`), best first as the solver lists them.
-fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Value)]) -> Vec<serde_json::Value> {
+pub(crate) fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Value)]) -> Vec<serde_json::Value> {
     moves
         .iter()
         .map(|(m, v)| {
@@ -84,23 +54,16 @@ fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Value)]) -> Vec<serde_json::
         .collect()
 }
 
-/// Solves `pos` with the limits of `args`, showing progress.
-pub(super) fn solved(
-    args: &SolveArgs,
-    pos: &BaoPosition,
-) -> Result<(BaoSolved, Duration), CliError> {
-    solved_within(&args.graph, pos)
-}
-
-/// Solves `pos` within the memory of `graph`, showing progress unless it is quiet.
-pub(super) fn solved_within(
+/// Solves `pos` within the memory of `graph`, showing progress unless `quiet`.
+pub(crate) fn solved_within(
     graph: &GraphArgs,
+    quiet: bool,
     pos: &BaoPosition,
 ) -> Result<(BaoSolved, Duration), CliError> {
     let memory_mb = graph.memory_mb;
     let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
     let spinner = on_terminal(
-        graph.quiet,
+        quiet,
         indicatif::ProgressBar::new_spinner,
         "{spinner} [{elapsed}] {msg}",
         120,
@@ -130,12 +93,12 @@ pub(super) fn solved_within(
 }
 
 /// Runs `kalah solve --rules bao`.
-pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (rules, pos) = args.game.setup()?;
+pub fn solve(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (rules, pos) = args.game.bao_setup()?;
     if let Some(limits) = args.limits.given() {
-        return super::analyse::within(&pos, &limits, args.json, false, out);
+        return within(&pos, &limits, args.json, false, out);
     }
-    let (solution, elapsed) = match solved(args, &pos) {
+    let (solution, elapsed) = match solved_within(&args.graph, args.solver.quiet, &pos) {
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
             return interrupted(&pos, args.json, out)
         }
@@ -149,7 +112,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let mut report = json!({
             "rules": rules.to_string(),
             "position": pos.to_string(),
-            "side_to_move": side_name(pos.side()),
+            "side_to_move": pos.side().to_string(),
         });
         for (k, v) in wire::bao::exact_fields(pos.side(), value) {
             report[k] = v;
@@ -170,7 +133,7 @@ pub fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         out,
         "value:    {} for {} to move",
         words(&pos, value),
-        side_name(pos.side())
+        pos.side()
     )?;
     if let Some((m, _)) = solution.best_move(&pos) {
         writeln!(out, "best:     {m}")?;
@@ -202,7 +165,7 @@ fn interrupted(pos: &BaoPosition, json: bool, out: &mut dyn Write) -> Result<(),
         &std::sync::atomic::AtomicBool::new(false),
         &mut |_| {},
     );
-    super::analyse::write_report(&a, json, true, out)?;
+    write_report(&a, json, true, out)?;
     Err(CliError::Incomplete(
         "interrupted: the game graph was not solved (nothing is until all of it is); \
          the line above is a short anytime analysis, exact only where it says proven"
@@ -211,32 +174,9 @@ fn interrupted(pos: &BaoPosition, json: bool, out: &mut dyn Write) -> Result<(),
 }
 
 /// The value of each move for its mover, one a line.
-fn write_moves(moves: &[(BaoMove, Value)], out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn write_moves(moves: &[(BaoMove, Value)], out: &mut dyn Write) -> Result<(), CliError> {
     for (m, v) in moves {
         writeln!(out, "  {:>4}  {}", m.to_string(), v.describe())?;
     }
     Ok(())
-}
-
-/// Runs `kalah openings --rules bao`: the value of every legal move of the position.
-pub fn openings(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (rules, pos) = args.game.setup()?;
-    if let Some(limits) = args.limits.given() {
-        return super::analyse::within(&pos, &limits, args.json, true, out);
-    }
-    let (solution, _) = solved(args, &pos)?;
-    let moves = solution.move_values(&pos).expect("the root is solved");
-    if args.json {
-        let report = json!({
-            "rules": rules.to_string(),
-            "position": pos.to_string(),
-            "side_to_move": side_name(pos.side()),
-            "best_turn": solution.best_move(&pos).map(|(m, _)| m.to_string()),
-            "turns": turns_json(&pos, &moves),
-        });
-        writeln!(out, "{report}")?;
-        return Ok(());
-    }
-    writeln!(out, "position: {pos}")?;
-    write_moves(&moves, out)
 }

@@ -11,42 +11,19 @@ use kalah_solver::bao_search::{self, BaoAnalysis, Outcome};
 use kalah_solver::Limits;
 use serde_json::json;
 
-use super::{side_name, BaoArgs};
-use crate::analyse::LimitArgs;
 use crate::analysis_io::interrupt_flag;
 use crate::error::CliError;
 
 /// The time limit when none is given, in seconds.
 const DEFAULT_SECONDS: f64 = 1.0;
 
-/// Analyse a Bao position within a time, node or depth limit (default: 1 second).
-///
-/// One line per completed depth (in whole moves): the heuristic evaluation (points, 100 a
-/// seed, from South), what is proven (a forced win or loss found within the searched
-/// tree), nodes, nodes per second, time and the line. Ctrl-C stops at once and prints the
-/// last completed depth.
-///
-/// Example: `kalah analyse --rules bao --time 1`
-#[derive(clap::Args, Debug)]
-pub struct AnalyseArgs {
-    /// Print one JSON object per completed depth, then the final one
-    #[arg(long)]
-    json: bool,
-
-    #[command(flatten)]
-    limits: LimitArgs,
-
-    #[command(flatten)]
-    pub game: BaoArgs,
-}
-
 /// Runs `kalah analyse --rules bao`.
-pub fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn analyse(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
     let limits = args
         .limits
         .given()
         .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
-    let (_, pos) = args.game.setup()?;
+    let (_, pos) = args.game.bao_setup()?;
     let cancel: &AtomicBool = interrupt_flag();
     let mut failed = None;
     let mut report = |a: &BaoAnalysis| {
@@ -94,7 +71,7 @@ pub fn within(
 
 /// What is proven, in words.
 fn proven_text(a: &BaoAnalysis) -> String {
-    let mover = format!("{} ", side_name(a.side));
+    let mover = format!("{} ", a.side);
     a.proven.map_or("not proven (heuristic)".to_string(), |o| {
         outcome_words(&mover, o)
     })
@@ -102,7 +79,7 @@ fn proven_text(a: &BaoAnalysis) -> String {
 
 /// A proven outcome in words, for `mover` (a name and a blank, or nothing):
 /// `proven: South wins within 3 moves`.
-pub(super) fn outcome_words(mover: &str, o: Outcome) -> String {
+pub(crate) fn outcome_words(mover: &str, o: Outcome) -> String {
     match o {
         Outcome::Won { moves } => format!("proven: {mover}wins within {moves} moves"),
         Outcome::Lost { moves } => format!("proven: {mover}loses within {moves} moves"),
@@ -116,7 +93,7 @@ fn line(a: &BaoAnalysis) -> String {
 }
 
 /// One report, in text or JSON; `last` marks the summary.
-pub(super) fn write_report(
+pub(crate) fn write_report(
     a: &BaoAnalysis,
     json: bool,
     last: bool,
@@ -139,7 +116,7 @@ pub(super) fn write_report(
         return writeln!(
             out,
             "best move {best} for {}: heuristic {:+} points from South (100 a seed) at depth {}; {}",
-            side_name(a.side),
+            a.side,
             a.eval_from_south(),
             a.depth,
             proven_text(a)
