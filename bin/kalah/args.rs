@@ -234,14 +234,7 @@ impl GameArgs {
     /// The Bao board and the position to start from, under `--rules bao`
     /// ([`kalah_analysis::setup::bao::setup`]).
     pub fn bao_setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
-        let s = bao_setup::setup(&BaoOptions {
-            pits: self.rules.houses.map(usize::from),
-            seeds: self.rules.seeds.map(usize::from),
-            position: self.position.position.as_deref(),
-            moves: self.position.moves.as_deref(),
-        })
-        .map_err(|e| CliError::Input(e.to_string()))?;
-        Ok((s.rules, s.pos))
+        bao(&self.rules, &self.position)
     }
 }
 
@@ -269,6 +262,23 @@ impl OutputArgs {
     pub fn force(&self) -> bool {
         self.force
     }
+}
+
+/// The Bao board and the position to start from, under `--rules bao`
+/// ([`kalah_analysis::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
+/// position of four rows, moves such as `A3+`.
+pub fn bao(
+    rules: &RulesArgs,
+    position: &PositionArgs,
+) -> Result<(BaoRules, BaoPosition), CliError> {
+    let s = bao_setup::setup(&BaoOptions {
+        pits: rules.houses.map(usize::from),
+        seeds: rules.seeds.map(usize::from),
+        position: position.position.as_deref(),
+        moves: position.moves.as_deref(),
+    })
+    .map_err(|e| CliError::Input(e.to_string()))?;
+    Ok((s.rules, s.pos))
 }
 
 /// Builds the game from the rule options and the position to start from

@@ -114,6 +114,7 @@ impl Command {
             Command::Solve(_) => Some(solve::BAO_OPTIONS),
             Command::Openings(_) => Some(openings::BAO_OPTIONS),
             Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
+            Command::Play(_) => Some(play::BAO_OPTIONS),
             _ => None,
         }
     }

@@ -5,6 +5,9 @@
 //! value. `--engine greedy` plays the simple [`greedy_turn`] instead (the largest store
 //! margin at the end of its own turn), for a weaker opponent. `--time S` (and the default
 //! on boards that do not solve quickly) moves within S seconds by the anytime analysis.
+//! With `--rules bao`, a game of Bao ([`bao`]).
+
+mod bao;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 
@@ -34,6 +37,15 @@ use crate::solving::{progress_message, SolverArgs};
 /// default: the anytime analysis, exact where it proves the value in time, else its best
 /// turn. `--time S` sets that time on any board; each engine move then says whether it
 /// was exact or heuristic (with the interval proved to hold the value).
+///
+/// With --rules bao, a game of Bao: type a move such as `A3+` (`printf 'A1+\n' | kalah
+/// play --rules bao --houses 3`). A position that comes back a third time ends the game
+/// as a draw (BAO.md R9.1: play that only cycles is a draw). On a small board (at most a
+/// billion ways to lay the seeds in the pits: 4 rows of 3 pits with 2 seeds, or fewer
+/// seeds) the engine plays perfectly: the whole game graph is solved first (minutes for
+/// 4×3 with 2 seeds, within --memory-mb). On larger boards, or with --time, it analyses
+/// each move for --time seconds (default 1) and says whether its move is proven (a forced
+/// win found) or a heuristic choice.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The side you play; South moves first
@@ -51,7 +63,7 @@ pub struct Args {
 
     /// Let the engine move within SECONDS (decimals allowed): exact where the analysis
     /// proves the value in time, else its best turn [default: the exact solver where the
-    /// game solves quickly, else 5]
+    /// game solves quickly, else 5; Bao: 1]
     #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds, conflicts_with = "engine")]
     time: Option<std::time::Duration>,
 
@@ -66,7 +78,13 @@ pub struct Args {
 
     #[command(flatten)]
     book: BookArgs,
+
+    #[command(flatten)]
+    graph: crate::solve::bao::GraphArgs,
 }
+
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &["as", "time", "memory-mb", "quiet"];
 
 /// The engine's way of playing.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +150,9 @@ fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<St
 
 /// Runs `kalah play`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.rules.bao() {
+        return bao::play(args, out);
+    }
     let (game, mut pos) = setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
     let (engine, note) = engine(args, &game, &pos)?;

@@ -7,7 +7,6 @@
 mod batch;
 mod export;
 mod matches;
-mod play;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -21,7 +20,7 @@ use crate::error::CliError;
 
 /// The subcommands whose `--rules bao` is still parsed here (the others take it as one
 /// more value of `--rules`).
-const HERE: [&str; 5] = ["play", "batch", "export", "match", "engine"];
+const HERE: [&str; 4] = ["batch", "export", "match", "engine"];
 
 /// Whether the command line names `--rules bao` for a command parsed here.
 pub fn requested(args: &[OsString]) -> bool {
@@ -56,7 +55,6 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e) => e.exit(),
     };
     match &cli.command {
-        BaoCommand::Play(a) => play::play(a, out),
         BaoCommand::Batch(a) => batch::batch(a, out),
         BaoCommand::Export(a) => export::export(a, out),
         BaoCommand::Match(a) => matches::run(a, out),
@@ -74,7 +72,6 @@ struct BaoCli {
 /// The commands of Bao.
 #[derive(Subcommand, Debug)]
 enum BaoCommand {
-    Play(play::PlayArgs),
     Batch(batch::BatchArgs),
     Export(export::ExportArgs),
     Match(matches::BaoMatchArgs),

@@ -5,74 +5,27 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
 use kalah_analysis::play::{typed, Typed};
-use kalah_analysis::setup::bao::{BaoEnd, BaoGame};
+use kalah_analysis::setup::bao::{drawing, BaoEnd, BaoGame};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 use kalah_solver::bao::BaoSolved;
 use kalah_solver::bao_search;
 use kalah_solver::Limits;
 
-use super::side_name;
-use super::BaoArgs;
+use crate::analyse::bao::outcome_words;
+use crate::args::bao as bao_setup;
 use crate::error::CliError;
-use crate::solve::bao::{solved_within, GraphArgs};
-use kalah_analysis::setup::bao::drawing;
-
-/// Play Bao against the engine in the terminal.
-///
-/// Type a move such as `A3+` when it is your move, `help` for help, `quit` to stop; moves
-/// can be piped in: `printf 'A1+\n' | kalah play --rules bao --houses 3`. A position that
-/// comes back a third time ends the game as a draw (BAO.md R9.1: play that only cycles is
-/// a draw).
-///
-/// On a small board (at most a billion ways to lay the seeds in the pits: 4 rows of 3
-/// pits with 2 seeds, or fewer seeds) the engine plays perfectly: the whole game graph is
-/// solved first (minutes for 4×3 with 2 seeds). On larger boards, or with --time, it
-/// analyses each move for --time seconds (default 1) and says whether its move is proven
-/// (a forced win found) or a heuristic choice.
-#[derive(clap::Args, Debug)]
-pub struct PlayArgs {
-    /// The side you play; South moves first
-    #[arg(long = "as", value_enum, value_name = "SIDE", default_value = "south")]
-    human: Player,
-
-    /// Seconds the engine thinks a move (decimals allowed): the anytime analysis instead
-    /// of the perfect engine [default on boards too large to solve: 1]
-    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
-    time: Option<Duration>,
-
-    // The graph's and the game's options, not the whole of `solve`'s: its --time (and
-    // --nodes, --depth, --json) would clash with this command's --time.
-    #[command(flatten)]
-    graph: GraphArgs,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
-
-    #[command(flatten)]
-    game: BaoArgs,
-}
-
-/// A side, as the command line names it.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Player {
-    South,
-    North,
-}
+use crate::solve::bao::solved_within;
 
 /// Runs `kalah play --rules bao`.
-pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (_, pos) = args.game.setup()?;
-    let human = match args.human {
-        Player::South => Side::South,
-        Player::North => Side::North,
-    };
+pub fn play(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (_, pos) = bao_setup(&args.rules, &args.position)?;
+    let human = Side::from(args.human);
     let engine = match engine_for(args.time, &pos) {
         Some(limit) => Engine::Timed(limit),
         None => {
             writeln!(out, "Solving the game graph first...")?;
-            Engine::Perfect(solved_within(&args.graph, args.quiet, &pos)?.0)
+            Engine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
         }
     };
     if let Engine::Timed(limit) = &engine {
@@ -85,8 +38,8 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(
         out,
         "You play {}, the engine plays {}. Type 'help' for help.\n",
-        side_name(human),
-        side_name(human.other())
+        human,
+        human.other()
     )?;
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -109,7 +62,7 @@ pub fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 Engine::Timed(limit) => timed_move(*limit, &pos, out)?,
             },
         };
-        game.play(mv).map_err(super::bao_error)?;
+        game.play(mv)?;
     }
 }
 
@@ -152,12 +105,7 @@ fn engine_move(
     let (mv, value) = engine
         .best_move(pos)
         .ok_or_else(|| CliError::Internal(format!("no solved move in {pos}")))?;
-    writeln!(
-        out,
-        "{} plays {mv} ({})\n",
-        side_name(pos.side()),
-        value.describe()
-    )?;
+    writeln!(out, "{} plays {mv} ({})\n", pos.side(), value.describe())?;
     Ok(mv)
 }
 
@@ -175,7 +123,7 @@ fn timed_move(
     let mv = kalah_analysis::engine::bao::move_to_play(pos, &a)
         .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?;
     let said = match a.proven {
-        Some(o) => crate::analyse::bao::outcome_words("", o),
+        Some(o) => outcome_words("", o),
         None if a.best.is_none() => "not searched: the first legal move".to_string(),
         None => format!(
             "heuristic {:+} points from South, depth {}",
@@ -183,7 +131,7 @@ fn timed_move(
             a.depth
         ),
     };
-    writeln!(out, "{} plays {mv} ({said})\n", side_name(pos.side()))?;
+    writeln!(out, "{} plays {mv} ({said})\n", pos.side())?;
     Ok(mv)
 }
 
@@ -197,14 +145,9 @@ fn human_move(
 ) -> Result<Option<BaoMove>, CliError> {
     let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
     loop {
-        write!(
-            out,
-            "{} to move ({})> ",
-            side_name(pos.side()),
-            moves.join(" ")
-        )?;
+        write!(out, "{} to move ({})> ", pos.side(), moves.join(" "))?;
         out.flush()?;
-        let Some(line) = crate::play::read_typed(input, out)? else {
+        let Some(line) = super::read_typed(input, out)? else {
             return Ok(None);
         };
         let Some(line) = line else { continue };
