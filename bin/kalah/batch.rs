@@ -1,5 +1,7 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
-//! resumable after an interruption.
+//! resumable after an interruption. With `--rules bao`, Bao's positions ([`bao`]).
+
+mod bao;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -22,7 +24,7 @@ use kalah_solver::{Limits, Solver};
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter, signed,
 };
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{setup, PositionArgs, RulesArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -71,7 +73,23 @@ use crate::solving::{parallel_solver, SolverArgs};
 /// (other rules are refused), a half-written last line is dropped, and the rest is
 /// appended, so nothing is lost or written twice. A finished FILE resumed adds nothing.
 ///
-/// Example: `kalah batch positions.txt --houses 6 --seeds 4 --output answers.jsonl`
+/// With --rules bao, Bao positions: each input line is a position (four rows and the side
+/// to move, as --position takes it: `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`) of the batch's
+/// board (--houses pits a row, default 8), or moves played from the start of the board
+/// (`A3+ b8-`, with --seeds, default 2). By default each position is analysed for 1 second
+/// (or --time, --nodes, --depth): an answer is exact (`"exact": true`, `"result"` win or
+/// loss for the side to move within `"within_moves"`, `"value"` +1 or -1 from South) only
+/// where the analysis proved a forced win; otherwise it is heuristic (`"exact": false`,
+/// `"eval"` from South and `"eval_mover"` in points, 100 a seed, at `"depth"`, the
+/// `"best_turn"` and `"pv"` guessed; a draw is never claimed). With --exact each
+/// position's whole game graph is solved instead (small boards only: win, loss or draw
+/// with its distance in `"plies"`); a graph larger than --memory-mb is answered with an
+/// error line (docs/outputs.md). Positions of one graph (a game's later positions) are
+/// answered from it without solving again. --output, --resume, --force and --shard work as
+/// above; one position at a time, on one thread.
+///
+/// Example: `kalah batch positions.txt --houses 6 --seeds 4 --output answers.jsonl` or
+/// `kalah batch --rules bao positions.txt --time 0.5 --output answers.jsonl`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -87,7 +105,38 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    /// Analyse each position for about N nodes (at least 1)
+    #[arg(long, value_name = "N", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Analyse each position to D moves (1 to 120)
+    #[arg(long, value_name = "D", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth: Option<u8>,
+
+    /// Solve each position's whole game graph (exact win, loss or draw; small boards)
+    #[arg(long, help_heading = BAO_HEADING, conflicts_with_all = ["time", "nodes", "depth"])]
+    exact: bool,
+
+    #[command(flatten)]
+    graph: crate::solve::bao::GraphArgs,
 }
+
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &[
+    "output",
+    "resume",
+    "force",
+    "shard",
+    "time",
+    "nodes",
+    "depth",
+    "exact",
+    "memory-mb",
+    "quiet",
+];
 
 /// The input and output of a batch, and how they are shared out and resumed (the sowing
 /// games' and Bao's).
@@ -150,6 +199,9 @@ impl BatchFiles {
 
 /// Runs `kalah batch`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.rules.bao() {
+        return bao::batch(args, out);
+    }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     // The output is checked and locked before any work.

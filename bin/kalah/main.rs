@@ -115,6 +115,7 @@ impl Command {
             Command::Openings(_) => Some(openings::BAO_OPTIONS),
             Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
             Command::Play(_) => Some(play::BAO_OPTIONS),
+            Command::Batch(_) => Some(batch::BAO_OPTIONS),
             _ => None,
         }
     }

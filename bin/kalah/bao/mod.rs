@@ -4,7 +4,6 @@
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
-mod batch;
 mod export;
 mod matches;
 
@@ -14,13 +13,13 @@ use std::io::Write;
 use clap::error::{ContextKind, ErrorKind};
 use clap::{Parser, Subcommand};
 use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
-use kalah_core::bao::{BaoError, BaoPosition, BaoRules};
+use kalah_core::bao::{BaoPosition, BaoRules};
 
 use crate::error::CliError;
 
 /// The subcommands whose `--rules bao` is still parsed here (the others take it as one
 /// more value of `--rules`).
-const HERE: [&str; 4] = ["batch", "export", "match", "engine"];
+const HERE: [&str; 3] = ["export", "match", "engine"];
 
 /// Whether the command line names `--rules bao` for a command parsed here.
 pub fn requested(args: &[OsString]) -> bool {
@@ -55,7 +54,6 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e) => e.exit(),
     };
     match &cli.command {
-        BaoCommand::Batch(a) => batch::batch(a, out),
         BaoCommand::Export(a) => export::export(a, out),
         BaoCommand::Match(a) => matches::run(a, out),
     }
@@ -72,7 +70,6 @@ struct BaoCli {
 /// The commands of Bao.
 #[derive(Subcommand, Debug)]
 enum BaoCommand {
-    Batch(batch::BatchArgs),
     Export(export::ExportArgs),
     Match(matches::BaoMatchArgs),
 }
@@ -118,11 +115,6 @@ impl BaoArgs {
         .map_err(|e| CliError::Input(e.to_string()))?;
         Ok((s.rules, s.pos))
     }
-}
-
-/// A refused board, position or move.
-pub fn bao_error(e: BaoError) -> CliError {
-    CliError::Input(e.to_string())
 }
 
 /// South or North.

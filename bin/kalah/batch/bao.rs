@@ -17,67 +17,10 @@ use kalah_solver::bao_search;
 use kalah_solver::Limits;
 use serde_json::Value as Json;
 
+use super::{drop_unfinished, kept, open_input};
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar, progress_counter};
-use crate::batch::BatchFiles;
 use crate::error::CliError;
-
-/// Answer many Bao positions: one a line, answers as JSON lines in input order.
-///
-/// Each input line is a position (four rows and the side to move, as --position takes it:
-/// `0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S`) of the batch's board (--houses pits a row), or
-/// moves played from the start of the board (`A3+ b8-`, with --seeds). `#` starts a
-/// comment; blank lines are skipped. A line that cannot be read is answered with
-/// `{"line", "input", "rules", "error"}` and the batch goes on.
-///
-/// By default each position is analysed for 1 second (or --time, --nodes, --depth): an
-/// answer is exact (`"exact": true`, `"result"` win or loss for the side to move within
-/// `"within_moves"`, `"value"` +1 or -1 from South) only where the analysis proved a
-/// forced win; otherwise it is heuristic (`"exact": false`, `"eval"` from South and
-/// `"eval_mover"` in points, 100 a seed, at `"depth"`, the `"best_turn"` and `"pv"`
-/// guessed; a draw is never claimed). With --exact each position's whole game graph is
-/// solved instead (small boards only: win, loss or draw with its distance in `"plies"`);
-/// a graph larger than --memory-mb is answered with an error line (docs/outputs.md).
-/// Positions of one graph (a game's later positions) are answered from it without
-/// solving again.
-///
-/// --output FILE, --resume, --force and --shard I/N work as for the sowing games (see
-/// `kalah batch --help`): the output is checked and locked before any work, never
-/// overwritten, and an interrupted run (Ctrl-C keeps every finished answer) goes on with
-/// --resume. One position at a time, on one thread.
-///
-/// Example: `kalah batch --rules bao positions.txt --time 0.5 --output answers.jsonl`
-#[derive(clap::Args, Debug)]
-pub struct BatchArgs {
-    #[command(flatten)]
-    files: BatchFiles,
-
-    /// Solve each position's whole game graph (exact win, loss or draw; small boards)
-    #[arg(long, conflicts_with_all = ["time", "nodes", "depth"])]
-    exact: bool,
-
-    #[command(flatten)]
-    graph: crate::solve::bao::GraphArgs,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
-
-    #[command(flatten)]
-    limits: LimitArgs,
-
-    /// `bao`: Bao la Kujifunza, four rows of N pits (docs/bao.md)
-    #[arg(long = "rules", value_name = "RULES", value_parser = ["bao"])]
-    rules: String,
-
-    /// Pits a row, 3 to 8
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    houses: usize,
-
-    /// Seeds in each pit at the start (for lines of moves) [default: 2]
-    #[arg(long, value_name = "S", default_value_t = 2)]
-    seeds: usize,
-}
 
 /// The analysis time a position when no limit is given.
 const DEFAULT_SECONDS: f64 = 1.0;
@@ -94,12 +37,21 @@ enum Mode {
 }
 
 /// Runs `kalah batch --rules bao`.
-pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn batch(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
-    let rules = BaoRules::new(args.houses, args.seeds).map_err(super::bao_error)?;
+    let houses = args
+        .rules
+        .houses
+        .map_or(bao_setup::DEFAULT_PITS, usize::from);
+    let seeds = args
+        .rules
+        .seeds
+        .map_or(bao_setup::DEFAULT_SEEDS, usize::from);
+    let rules = BaoRules::new(houses, seeds)?;
+    let quiet = args.solver.quiet;
     let rules_text = rules.to_string();
     let output = args.files.open_output(&[])?;
-    let (reader, count) = crate::batch::open_input(args.files.input.as_deref(), args.files.shard)?;
+    let (reader, count) = open_input(args.files.input.as_deref(), args.files.shard)?;
     let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
     let input_name = args.files.input_name();
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
@@ -126,8 +78,8 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let skip = at.answered;
     let (ahead, failed) = read_ahead(&mut lines, 1);
     if ahead.is_empty() && failed.is_none() {
-        crate::batch::drop_unfinished(output.as_ref(), &at)?;
-        if skip > 0 && !args.quiet {
+        drop_unfinished(output.as_ref(), &at)?;
+        if skip > 0 && !quiet {
             eprintln!("all {skip} positions were already answered");
         }
         return Ok(());
@@ -141,8 +93,8 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         None => &mut *out,
     };
     let bar = match count {
-        Some(n) => progress_bar(args.quiet, n - skip, "positions"),
-        None => progress_counter(args.quiet, "positions"),
+        Some(n) => progress_bar(quiet, n - skip, "positions"),
+        None => progress_counter(quiet, "positions"),
     };
     if skip > 0 {
         bar.println(format!(
@@ -155,9 +107,13 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
             last: None,
         },
         false => Mode::Analyse(
-            args.limits
-                .given()
-                .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS))),
+            LimitArgs {
+                time: args.time,
+                nodes: args.nodes,
+                depth: args.depth,
+            }
+            .given()
+            .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS))),
         ),
     };
     let mut answered = 0;
@@ -186,7 +142,7 @@ pub fn batch(args: &BatchArgs, out: &mut dyn Write) -> Result<(), CliError> {
         f.sync_all().ok();
     }
     if interrupt_flag().load(Ordering::Relaxed) {
-        let kept = crate::batch::kept(output.as_ref(), skip, answered);
+        let kept = kept(output.as_ref(), skip, answered);
         return Err(crate::analysis_io::interrupted(&kept));
     }
     Ok(())
