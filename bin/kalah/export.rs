@@ -1,5 +1,8 @@
 //! `kalah export`: the evaluation table of every position within N turns of the start,
-//! written atomically, with finished work kept across interruptions.
+//! written atomically, with finished work kept across interruptions. With `--rules bao`,
+//! Bao's table ([`bao`]).
+
+mod bao;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -17,7 +20,7 @@ use kalah_solver::Solver;
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, interrupted, invalid, progress_bar,
 };
-use crate::args::GameArgs;
+use crate::args::{GameArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -57,10 +60,23 @@ enum Format {
 /// on from there, solving again any value that fails its check. A FILE.partial of
 /// another export (other rules, start or depth) is refused, saying what differs.
 ///
-/// Example: `kalah export --houses 6 --seeds 4 --depth 2 --output book.json`
+/// With --rules bao, the table of every Bao position within --depth moves (0 to 40) of the
+/// start, each once, with the side to move, the fewest moves that reach it, its value from
+/// South, its best move and every legal move's value, in one FILE. On a board whose game
+/// graph solves by default (4×3 with 2 seeds, or fewer seeds), or with --exact, the graph
+/// is solved once (within --memory-mb) and every value is exact (win, loss or draw).
+/// Otherwise each position is analysed for --time seconds (default 0.2) or --nodes or
+/// --depth-limit moves: `"exact": true` only where a forced win or loss is proven, else
+/// `"eval"` (from South; `"eval_mover"` for the side to move) is a heuristic (points, 100
+/// a seed) and each move's `"eval"` is the analysis' with its bound (a move's `"value"` is
+/// set where its result is proven). The fields are those of docs/outputs.md. The values
+/// found so far are kept in FILE.partial as they come, as above.
+///
+/// Example: `kalah export --houses 6 --seeds 4 --depth 2 --output book.json` or `kalah
+/// export --rules bao --depth 2 --time 0.1 --output bao.json`
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Turns from the start to cover
+    /// Turns from the start to cover (Bao: moves)
     #[arg(long, value_name = "N")]
     depth: u32,
 
@@ -83,10 +99,49 @@ pub struct Args {
 
     #[command(flatten)]
     solver: SolverArgs,
+
+    /// Solve the start's whole game graph even where the board is large (it may not fit)
+    #[arg(long, help_heading = BAO_HEADING, conflicts_with_all = ["time", "nodes", "depth_limit"])]
+    exact: bool,
+
+    /// Analyse each position for at most SECONDS (boards too large to solve)
+    #[arg(long, value_name = "SECONDS", help_heading = BAO_HEADING,
+          value_parser = crate::analyse::parse_seconds)]
+    time: Option<std::time::Duration>,
+
+    /// Analyse each position for about N nodes
+    #[arg(long, value_name = "N", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+
+    /// Analyse each position to D moves
+    #[arg(long, value_name = "D", help_heading = BAO_HEADING,
+          value_parser = clap::value_parser!(u8).range(1..=120))]
+    depth_limit: Option<u8>,
+
+    #[command(flatten)]
+    graph: crate::solve::bao::GraphArgs,
 }
+
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &[
+    "depth",
+    "output",
+    "force",
+    "format",
+    "exact",
+    "time",
+    "nodes",
+    "depth-limit",
+    "memory-mb",
+    "quiet",
+];
 
 /// Runs `kalah export`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.game.rules.bao() {
+        return bao::export(args, out);
+    }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
     let (game, start) = args.game.setup()?;

@@ -116,6 +116,7 @@ impl Command {
             Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
             Command::Play(_) => Some(play::BAO_OPTIONS),
             Command::Batch(_) => Some(batch::BAO_OPTIONS),
+            Command::Export(_) => Some(export::BAO_OPTIONS),
             _ => None,
         }
     }

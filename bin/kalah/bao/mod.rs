@@ -4,7 +4,6 @@
 //! by its own argument structs: an option that does not apply to Bao is refused with a
 //! message that says so.
 
-mod export;
 mod matches;
 
 use std::ffi::OsString;
@@ -19,7 +18,7 @@ use crate::error::CliError;
 
 /// The subcommands whose `--rules bao` is still parsed here (the others take it as one
 /// more value of `--rules`).
-const HERE: [&str; 3] = ["export", "match", "engine"];
+const HERE: [&str; 2] = ["match", "engine"];
 
 /// Whether the command line names `--rules bao` for a command parsed here.
 pub fn requested(args: &[OsString]) -> bool {
@@ -54,7 +53,6 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Err(e) => e.exit(),
     };
     match &cli.command {
-        BaoCommand::Export(a) => export::export(a, out),
         BaoCommand::Match(a) => matches::run(a, out),
     }
 }
@@ -70,7 +68,6 @@ struct BaoCli {
 /// The commands of Bao.
 #[derive(Subcommand, Debug)]
 enum BaoCommand {
-    Export(export::ExportArgs),
     Match(matches::BaoMatchArgs),
 }
 
@@ -114,13 +111,5 @@ impl BaoArgs {
         })
         .map_err(|e| CliError::Input(e.to_string()))?;
         Ok((s.rules, s.pos))
-    }
-}
-
-/// South or North.
-pub fn side_name(side: kalah_core::Side) -> &'static str {
-    match side {
-        kalah_core::Side::South => "South",
-        kalah_core::Side::North => "North",
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -18,81 +18,18 @@ use kalah_solver::bao_search::{self, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value as Json};
 
-use super::side_name;
+use super::Format;
 use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
-use crate::solve::bao::{solved_within, GraphArgs};
+use crate::solve::bao::solved_within;
 
+/// The most moves from the start a table covers.
+const MAX_DEPTH: u32 = 40;
 /// The most positions a table may hold.
 const MAX_POSITIONS: usize = 1_000_000;
 /// The analysis time a position when no limit is given (boards too large to solve).
 const DEFAULT_SECONDS: f64 = 0.2;
-
-/// Export the table of every Bao position within N moves of the start.
-///
-/// Each position reached from the start (or --position/--moves) within --depth moves,
-/// each once however many lines reach it, with the side to move, the fewest moves that
-/// reach it, its value from South and its best move, and every legal move's value. On a
-/// board whose game graph solves by default (4×3 with 2 seeds, or fewer seeds), or with
-/// --exact, the graph is solved once and every value is exact (win, loss or draw).
-/// Otherwise each position is analysed for --time seconds (default 0.2) or --nodes or
-/// --depth-limit moves: `"exact": true` only where a forced win or loss is proven, else
-/// `"eval"` (from South; `"eval_mover"` for the side to move) is a heuristic (points, 100
-/// a seed) and each move's `"eval"` is the analysis' with its bound (a move's `"value"` is
-/// set where its result is proven). The fields are those of docs/outputs.md.
-///
-/// FILE is checked before any work and written atomically at the end (a JSON object, or
-/// CSV for a .csv name or --format csv); an existing file that is not a table written by
-/// kalah export is refused unless --force. The values found so far are kept in
-/// FILE.partial as they come; after an interruption the same command goes on from there.
-///
-/// Example: `kalah export --rules bao --depth 2 --time 0.1 --output bao.json`
-#[derive(clap::Args, Debug)]
-pub struct ExportArgs {
-    /// Moves from the start to cover
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=40))]
-    depth: u32,
-
-    /// The table file to write
-    #[arg(long, short, value_name = "FILE")]
-    output: PathBuf,
-
-    /// Replace an existing FILE that is not a table written by kalah export, a read-only
-    /// one, or a symbolic link (the link itself; its target is left alone)
-    #[arg(long)]
-    force: bool,
-
-    /// Table format [default: csv for a .csv FILE, json otherwise]
-    #[arg(long, value_parser = ["json", "csv"])]
-    format: Option<String>,
-
-    /// Solve the start's whole game graph even where the board is large (it may not fit)
-    #[arg(long, conflicts_with_all = ["time", "nodes", "depth_limit"])]
-    exact: bool,
-
-    /// Analyse each position for at most SECONDS (boards too large to solve)
-    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
-    time: Option<Duration>,
-
-    /// Analyse each position for about N nodes
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-
-    /// Analyse each position to D moves
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
-    depth_limit: Option<u8>,
-
-    #[command(flatten)]
-    graph: GraphArgs,
-
-    /// No progress on standard error
-    #[arg(long, short)]
-    quiet: bool,
-
-    #[command(flatten)]
-    game: super::BaoArgs,
-}
 
 /// One row of the table.
 struct Row {
@@ -101,10 +38,24 @@ struct Row {
 }
 
 /// Runs `kalah export --rules bao`.
-pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn export(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
-    let (rules, start) = args.game.setup()?;
-    let output = Output::open_with(&args.output, &Checks::of(outputs::TABLE, args.force))?;
+    if args.depth > MAX_DEPTH {
+        return Err(CliError::Input(format!(
+            "--depth {} is more than Bao's table covers: 0 to {MAX_DEPTH} moves",
+            args.depth
+        )));
+    }
+    let file = match args.output.as_slice() {
+        [file] => file,
+        _ => {
+            return Err(CliError::Input(
+                "--rules bao writes one table: give --output once".to_string(),
+            ))
+        }
+    };
+    let (rules, start) = args.game.bao_setup()?;
+    let output = Output::open_with(file, &Checks::of(outputs::TABLE, args.force))?;
     let started = Instant::now();
     let rows = reachable(&start, args.depth)?;
     let exact = args.exact
@@ -115,7 +66,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules_text = rules.to_string();
     let mut entries: Vec<Json> = Vec::with_capacity(rows.len());
     if exact {
-        let (graph, _) = solved_within(&args.graph, args.quiet, &start)?;
+        let (graph, _) = solved_within(&args.graph, args.solver.quiet, &start)?;
         entries.extend(rows.iter().map(|r| exact_entry(&graph, r)));
     } else {
         let limits = LimitArgs {
@@ -140,10 +91,9 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
             let _ = std::fs::remove_file(p);
         }
     }
-    let csv = match args.format.as_deref() {
-        Some(f) => f == "csv",
-        None => args
-            .output
+    let csv = match args.format {
+        Some(f) => f == Format::Csv,
+        None => file
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("csv")),
     };
@@ -157,7 +107,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "{} positions within {} moves written to {} ({}, {:.1} s)",
         entries.len(),
         args.depth,
-        args.output.display(),
+        file.display(),
         if exact { "exact" } else { "analysed" },
         started.elapsed().as_secs_f64()
     )?;
@@ -217,7 +167,7 @@ fn exact_entry(graph: &BaoSolved, row: &Row) -> Json {
         .collect();
     let mut entry = json!({
         "position": pos.to_string(),
-        "side": side_name(pos.side()),
+        "side": pos.side().to_string(),
         "turns": row.turns,
         "exact": true,
     });
@@ -234,7 +184,7 @@ fn exact_entry(graph: &BaoSolved, row: &Row) -> Json {
 /// sowing games' export, [`kalah_analysis::export::resume`], with `POSITION<tab>ENTRY`
 /// records).
 fn analysed(
-    args: &ExportArgs,
+    args: &super::Args,
     rows: &[Row],
     limits: &Limits,
     header: &Header,
@@ -263,10 +213,10 @@ fn analysed(
         .iter()
         .filter(|r| !kept.contains_key(&r.pos.to_string()))
         .count();
-    if !kept.is_empty() && !args.quiet {
+    if !kept.is_empty() && !args.solver.quiet {
         eprintln!("resuming: {} values kept", kept.len());
     }
-    let bar = progress_bar(args.quiet, todo, "positions analysed");
+    let bar = progress_bar(args.solver.quiet, todo, "positions analysed");
     let cancel = interrupt_flag();
     let mut entries = Vec::with_capacity(rows.len());
     for row in rows {
@@ -326,7 +276,7 @@ fn analysed_entry(row: &Row, limits: &Limits) -> Json {
     let value = a.proven.map(|o| o.sign() * sign);
     json!({
         "position": pos.to_string(),
-        "side": side_name(pos.side()),
+        "side": pos.side().to_string(),
         "turns": row.turns,
         "exact": value.is_some(),
         "value": value,
