@@ -47,6 +47,11 @@ pub struct Args {
 
     #[command(flatten)]
     pub book: BookArgs,
+
+    /// Refused: the rules come in the protocol's `rules` line (`--rules bao` too), not on
+    /// the command line; given, it is named in the error that says so
+    #[arg(long, value_name = "RULES", hide = true)]
+    pub rules: Option<String>,
 }
 
 /// What the session hears from the input: a line (or why it could not be read, the
@@ -129,6 +134,22 @@ const POLL: Duration = Duration::from_millis(50);
 /// runs on a thread of its own; this thread only writes what it and its `go` say, as
 /// they say it.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    match args.rules.as_deref() {
+        Some("bao") => {
+            return Err(CliError::Input(
+                "kalah engine takes Bao through its protocol: start it without --rules and \
+                 send `rules bao --houses N --seeds S` (docs/engine.md)"
+                    .to_string(),
+            ))
+        }
+        Some(rules) => {
+            return Err(CliError::Input(format!(
+                "kalah engine takes its rules through its protocol: start it without --rules \
+                 and send `rules {rules} ...` (docs/engine.md)"
+            )))
+        }
+        None => {}
+    }
     let interrupt = interrupt_flag();
     let (send, events) = mpsc::channel();
     let shared: engine::Out = Arc::new(Mutex::new(ToMain {

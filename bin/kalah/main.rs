@@ -8,7 +8,6 @@
 mod analyse;
 mod analysis_io;
 mod args;
-mod bao;
 mod batch;
 mod bench;
 mod book;
@@ -80,14 +79,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<_> = std::env::args_os().collect();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    // `--rules bao` has options of its own: its command lines are parsed apart.
-    let result = match bao::requested(&args) {
-        true => bao::run(args, &mut out),
-        false => parse(args).and_then(|command| run(&command, &mut out)),
-    };
+    let result = parse(std::env::args_os()).and_then(|command| run(&command, &mut out));
     let result = result.and_then(|()| out.flush().map_err(CliError::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -117,6 +111,7 @@ impl Command {
             Command::Play(_) => Some(play::BAO_OPTIONS),
             Command::Batch(_) => Some(batch::BAO_OPTIONS),
             Command::Export(_) => Some(export::BAO_OPTIONS),
+            Command::Match(_) => Some(r#match::BAO_OPTIONS),
             _ => None,
         }
     }
@@ -124,7 +119,7 @@ impl Command {
 
 /// Parses the command line (clap's own errors end the program as clap's do) and checks
 /// that the options given fit the game the rules name ([`args::check_game`]).
-fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> {
     let matches = Cli::command().get_matches_from(args);
     let command = Cli::from_arg_matches(&matches)
         .unwrap_or_else(|e| e.exit())

@@ -1,7 +1,9 @@
 //! `kalah match`: two engine settings (or the engine and another program speaking the
 //! engine protocol) play a match from varied openings with the colours swapped; the score
 //! with its error bar, the games as JSON lines. The match itself is
-//! [`kalah_analysis::matches`].
+//! [`kalah_analysis::matches`]. With `--rules bao`, a match of Bao ([`bao`]).
+
+mod bao;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,7 +42,15 @@ const EXACT_HASH_MB: u64 = 64;
 /// turns, the result and the exact value of every position that --exact-nodes nodes
 /// prove. Ctrl-C stops after the game in progress and reports the games played.
 ///
-/// Example: `kalah match --houses 6 --seeds 6 --count 50 --nodes1 20000 --nodes2 5000`
+/// With --rules bao, a match of Bao between two settings of its anytime analysis (moves
+/// for turns, depths in moves), or against a program speaking the protocol's `rules bao`:
+/// from the start of the board, without evaluations, threads or exact values. A game ends
+/// when the mover's front row is empty or it cannot move (the other player wins) or when a
+/// position comes back a third time (a draw); one still going after 1000 moves is a draw,
+/// marked adjudicated.
+///
+/// Example: `kalah match --houses 6 --seeds 6 --count 50 --nodes1 20000 --nodes2 5000` or
+/// `kalah match --rules bao --houses 4 --count 20 --depth1 4 --depth2 2`
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -158,7 +168,7 @@ struct PlayerOne {
     /// Player 1's nodes per move
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes1: Option<u64>,
-    /// Player 1's depth per move, in sowings (1 to 120)
+    /// Player 1's depth per move, in sowings (Bao: moves; 1 to 120)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth1: Option<u8>,
     /// Player 1's evaluation: `default` (the learned one on standard Kalah of six houses,
@@ -182,7 +192,7 @@ struct PlayerTwo {
     /// Player 2's nodes per move
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes2: Option<u64>,
-    /// Player 2's depth per move, in sowings (1 to 120)
+    /// Player 2's depth per move, in sowings (Bao: moves; 1 to 120)
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=120))]
     depth2: Option<u8>,
     /// Player 2's evaluation: `default` (the learned one on standard Kalah of six houses,
@@ -240,8 +250,30 @@ impl Setting {
     }
 }
 
+/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
+pub const BAO_OPTIONS: &[&str] = &[
+    "count",
+    "opening-turns",
+    "seed",
+    "engine2",
+    "move-timeout",
+    "games",
+    "force",
+    "json",
+    "time1",
+    "nodes1",
+    "depth1",
+    "time2",
+    "nodes2",
+    "depth2",
+    "quiet",
+];
+
 /// Runs `kalah match`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.rules.bao() {
+        return bao::run(args, out);
+    }
     let (game, _) = crate::args::setup(
         &args.rules,
         &PositionArgs {
