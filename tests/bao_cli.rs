@@ -153,6 +153,25 @@ fn openings_values_every_first_move() {
     );
 }
 
+/// One clap tree: `bao` is a value of `--rules`, each command's help says what it means,
+/// an option of Bao's own is refused under the sowing games' rules, and the engine takes
+/// Bao only through its protocol.
+#[test]
+fn bao_is_one_value_of_the_rules_of_every_command_that_plays_it() {
+    for cmd in [
+        "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
+    ] {
+        let help = String::from_utf8(kalah_ok(&[cmd, "--help"]).stdout).unwrap();
+        assert!(help.contains("bao") && help.contains("pits a row"), "{cmd}");
+    }
+    let e = refused(&["solve", "--houses", "3", "--memory-mb", "64"]);
+    assert!(e.contains("--memory-mb applies to --rules bao only"), "{e}");
+    let e = refused(&["solve", "--rules", "bao", "--houses", "3", "--threads", "2"]);
+    assert!(e.contains("--threads does not apply to --rules bao"), "{e}");
+    let e = refused(&["engine", "--rules", "bao"]);
+    assert!(e.contains("rules bao --houses N --seeds S"), "{e}");
+}
+
 #[test]
 fn options_that_do_not_apply_to_bao_are_refused() {
     let e = refused(&["show", "--rules", "bao", "--capture", "empty"]);

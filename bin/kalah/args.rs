@@ -81,6 +81,7 @@ pub struct RulesArgs {
         )
         .try_map(|s| s.parse::<RulesName>())
     )]
+    // Its id, `preset`, is the one [`check_game`] reads.
     pub preset: RulesName,
 
     /// What a last seed in an empty own house captures: `standard` needs seeds in the
@@ -307,6 +308,7 @@ pub fn check_game(
     matches: &ArgMatches,
     bao: Option<&[&str]>,
 ) -> Result<(), CliError> {
+    // The id of `RulesArgs::preset`, absent from the commands without rules.
     let rules_bao = matches
         .try_get_raw("preset")
         .ok()
@@ -323,14 +325,13 @@ pub fn check_game(
         .get_arguments()
         .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
         .filter_map(|a| Some((a.get_long()?, a)));
-    let misfit = match rules_bao {
-        true => given
-            .filter(|(long, _)| !takes(long))
-            .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str())),
-        false => given
-            .filter(|(_, a)| a.get_help_heading() == Some(BAO_HEADING))
-            .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str())),
+    let fits = |long: &str, a: &clap::Arg| match rules_bao {
+        true => takes(long),
+        false => a.get_help_heading() != Some(BAO_HEADING),
     };
+    let misfit = given
+        .filter(|(long, a)| !fits(long, a))
+        .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str()));
     let Some((long, _)) = misfit else {
         return Ok(());
     };

@@ -3,7 +3,8 @@
 //!
 //! Each subcommand is one module with a `clap::Args` struct named `Args` and a function
 //! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
-//! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`].
+//! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`] (and,
+//! where it plays Bao under `--rules bao`, in [`Command::bao_options`]).
 
 mod analyse;
 mod analysis_io;
@@ -120,11 +121,11 @@ impl Command {
 /// Parses the command line (clap's own errors end the program as clap's do) and checks
 /// that the options given fit the game the rules name ([`args::check_game`]).
 fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> {
-    let matches = Cli::command().get_matches_from(args);
+    let cli = Cli::command();
+    let matches = cli.clone().get_matches_from(args);
     let command = Cli::from_arg_matches(&matches)
         .unwrap_or_else(|e| e.exit())
         .command;
-    let cli = Cli::command();
     let Some((name, mut matched)) = matches.subcommand() else {
         return Ok(command);
     };
