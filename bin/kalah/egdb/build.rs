@@ -1,0 +1,244 @@
+//! `kalah egdb build`: a database file, one seed level after the other, resumable.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_analysis::levels::{LevelDisplay, LevelProgress};
+use kalah_analysis::outputs;
+use kalah_io::{Checks, Output, OutputKind};
+use kalah_solver::egdb::{self, file, FileBuild, PlanError};
+
+use super::MIB;
+use crate::analysis_io::{interrupt_flag, interrupted};
+use crate::args::RulesArgs;
+use crate::error::CliError;
+
+/// Build a database file, in parallel over all cores, one seed level after the other.
+///
+/// The memory and disk space needed are stated up front, and the build is refused when
+/// they are not available. It writes FILE.partial and renames it to FILE when done; an
+/// interrupted build resumes from the levels FILE.partial already holds.
+#[derive(clap::Args, Debug)]
+pub(super) struct BuildArgs {
+    /// The most seeds in the houses of a position in the database
+    #[arg(long, value_name = "K")]
+    pub(super) max_seeds: usize,
+
+    /// The file to write: an existing database is replaced; another file, a read-only
+    /// one or a symbolic link only with --force
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+
+    /// Replace an existing --out FILE that is no database, a read-only one, or a symbolic
+    /// link (the link itself; its target is left alone)
+    #[arg(long)]
+    pub(super) force: bool,
+
+    /// Start from a finished database file of fewer seeds for the same rules (say a
+    /// 24-seed file towards a 28-seed one): its levels are verified and copied, not
+    /// computed again
+    #[arg(long, value_name = "SMALLER")]
+    pub(super) from: Option<PathBuf>,
+
+    /// No progress display on standard error
+    #[arg(long, short)]
+    pub(super) quiet: bool,
+
+    #[command(flatten)]
+    pub(super) rules: RulesArgs,
+}
+
+pub(super) fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    args.rules.options().check()?;
+    let houses = args.rules.houses.unwrap_or(6);
+    let rules = args.rules.rules(houses, args.rules.seeds.unwrap_or(4));
+    let plan = FileBuild::plan(rules, args.max_seeds).map_err(|e| match e {
+        PlanError::Rules(e) => CliError::Rules(e),
+        PlanError::Unbuildable(e) => CliError::Egdb(e),
+        PlanError::Size(e) => CliError::EgdbBuild(e),
+    })?;
+    // The path checked and locked before any work, like every output: only a database
+    // is replaced without --force, never --from, and a second build fails at once.
+    let checks = Checks::of(outputs::DATABASE, args.force).reading(args.from.as_deref());
+    let output = Output::open_with(&args.out, &checks)?;
+    if output.kind() != OutputKind::File {
+        return Err(CliError::Input(format!(
+            "--out {}: a database is a file to map and resume, not a stream: name a file",
+            args.out.display()
+        )));
+    }
+    let out_file = output.target().to_path_buf();
+    if let Some(from) = &args.from {
+        start_from(&plan, args, from, &out_file)?;
+    }
+    if !args.quiet {
+        announce(args, &plan, plan.resumes(&out_file).as_deref());
+    }
+    // The bar of the level being built (none when quiet), replaced when the next level
+    // starts; reported from the build's worker threads.
+    let (bars, terminal) = (LevelProgress::default(), std::io::stderr().is_terminal());
+    let start = Instant::now();
+    let built = plan
+        .run(&out_file, interrupt_flag(), &|level, done, total| {
+            if !args.quiet {
+                bars.show(level, done, || LevelBar::new(level, total, terminal))
+            }
+        })
+        .map_err(|e| match e {
+            egdb::EgdbError::Cancelled => interrupted(&kept_partial(&out_file, args)),
+            e => CliError::EgdbBuild(e),
+        })?;
+    drop(output);
+    bars.finish();
+    let seconds = start.elapsed().as_secs_f64();
+    let (k, houses, resumed) = (args.max_seeds, plan.game.houses(), built.resumed);
+    writeln!(
+        out,
+        "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
+         ({:.1} M positions/s{})",
+        args.out.display(),
+        if houses == 1 { "" } else { "s" },
+        plan.need.entries,
+        plan.need.disk as f64 / MIB,
+        built.computed as f64 / seconds.max(1e-9) / 1e6,
+        if resumed > 0 {
+            format!(", {resumed} levels resumed")
+        } else {
+            String::new()
+        },
+    )?;
+    Ok(())
+}
+
+/// What an interrupted build to `out_file` kept, and how to resume it.
+fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
+    let partial = file::partial_path(out_file);
+    let levels = file::read_info(&partial).map_or(0, |info| info.levels);
+    let kept = match levels {
+        0 => "no finished seed level".to_string(),
+        n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
+    };
+    format!(
+        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
+         start over",
+        partial.display()
+    )
+}
+
+/// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).
+fn start_from(
+    plan: &FileBuild,
+    args: &BuildArgs,
+    from: &Path,
+    out_file: &Path,
+) -> Result<(), CliError> {
+    // The smaller file is loaded like any database: its own errors name it.
+    let levels = plan.start_from(from, out_file).map_err(|e| match e {
+        e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
+        e => CliError::Egdb(e),
+    })?;
+    if !args.quiet {
+        eprintln!(
+            "starting from {}: levels 0 to {}",
+            from.display(),
+            levels - 1
+        );
+    }
+    Ok(())
+}
+
+/// Says on standard error what the build will make and what it needs, and the partial
+/// file it resumes from.
+fn announce(args: &BuildArgs, plan: &FileBuild, partial: Option<&Path>) {
+    // A level of a cyclic family is built with two more bytes a board (its upper bound and
+    // best exit) and its moves packed within three quarters of the memory free then.
+    let rules = plan.game.rules();
+    let levels = match rules.family.is_cyclic() {
+        true => {
+            let lanes = 2 * rules.houses as u64;
+            let largest = kalah_core::binomial(args.max_seeds as u64 + lanes - 1, lanes - 1);
+            format!(
+                " (and {:.1} MiB more while the largest level is built, its moves packed \
+                 within three quarters of the memory then free)",
+                (2 * largest) as f64 / MIB
+            )
+        }
+        false => String::new(),
+    };
+    eprintln!(
+        "building {} for {}: {} positions, {:.1} MiB of memory{levels}, {:.1} MiB on disk{}",
+        args.out.display(),
+        egdb::describe(rules),
+        plan.need.entries,
+        plan.need.memory as f64 / MIB,
+        plan.need.disk as f64 / MIB,
+        partial.map_or(String::new(), |p| format!(
+            ", resuming from {}",
+            p.display()
+        ))
+    );
+}
+
+/// The progress display of one seed level.
+struct LevelBar {
+    level: usize,
+    bar: ProgressBar,
+    start: Instant,
+    terminal: bool,
+}
+
+impl LevelBar {
+    fn new(level: usize, total: u64, terminal: bool) -> LevelBar {
+        let bar = if terminal {
+            let bar = ProgressBar::new(total).with_style(
+                ProgressStyle::with_template(
+                    "{prefix:>9} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {rate} eta {eta}",
+                )
+                .map(|style| {
+                    style.with_key(
+                        "rate",
+                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+                        },
+                    )
+                })
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.set_prefix(format!("{level} seeds"));
+            bar
+        } else {
+            let bar = ProgressBar::hidden();
+            bar.set_length(total);
+            bar
+        };
+        LevelBar {
+            level,
+            bar,
+            start: Instant::now(),
+            terminal,
+        }
+    }
+}
+
+impl LevelDisplay for LevelBar {
+    fn set(&self, done: u64) {
+        self.bar.set_position(done);
+    }
+
+    /// Leaves the bar on screen, or prints one line where standard error is no terminal.
+    fn finish(self) {
+        if self.terminal {
+            self.bar.finish();
+        } else {
+            let s = self.start.elapsed().as_secs_f64();
+            let n = self.bar.length().unwrap_or(0);
+            eprintln!(
+                "{:>3} seeds: {n} positions in {s:.2} s ({:.1} M/s)",
+                self.level,
+                n as f64 / s.max(1e-9) / 1e6
+            );
+        }
+    }
+}
