@@ -13,18 +13,14 @@ use kalah_solver::{line, Analysis, Limits, ReportKind, RootTurn, Solver};
 use serde_json::{json, Value};
 
 use crate::analysis_io::{interrupt_flag, signed};
-use crate::args::GameArgs;
+use crate::args::{GameArgs, LimitArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{analysis_solver, SolverArgs};
 use kalah_analysis::book::Entry;
 
 /// The time limit of `kalah analyse` when no limit is given, in seconds.
 const DEFAULT_SECONDS: f64 = 3.0;
-/// The longest time limit taken, in seconds (about eleven days).
-const MAX_SECONDS: f64 = 1e6;
-/// The largest node limit taken.
-const MAX_NODES: u64 = 1_000_000_000_000_000;
 
 /// Analyse a position within a time, node or depth limit: the heuristic evaluation, the
 /// interval proved to hold the exact value, the best turn and its line.
@@ -86,54 +82,6 @@ pub struct Args {
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
 pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth"];
 
-/// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Limits")]
-pub struct LimitArgs {
-    /// Stop after SECONDS of search (decimals allowed, more than 0)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time: Option<Duration>,
-
-    /// Stop after about N nodes (at least 1)
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
-    pub nodes: Option<u64>,
-
-    /// Stop after the depth-limited search of D sowings (1 to 120)
-    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=Limits::MAX_DEPTH as i64))]
-    pub depth: Option<u8>,
-}
-
-impl LimitArgs {
-    /// The limits given, if any.
-    pub fn given(&self) -> Option<Limits> {
-        let limits = Limits {
-            time: self.time,
-            nodes: self.nodes,
-            depth: self.depth,
-        };
-        (!limits.is_unbounded()).then_some(limits)
-    }
-}
-
-/// A time limit in seconds: a number above 0 and at most [`MAX_SECONDS`].
-pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds (say 1 or 0.5)"))?;
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!(
-            "the time limit must be more than 0 seconds, not {s}"
-        ));
-    }
-    if secs > MAX_SECONDS {
-        return Err(format!(
-            "a time limit of {s} seconds is more than the {MAX_SECONDS} taken"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
 /// Runs `kalah analyse`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
@@ -171,24 +119,6 @@ fn book_entry(
     Ok(args
         .load(game.rules())?
         .and_then(|b| Some((b.lookup(pos)?.clone(), b.origin().to_string()))))
-}
-
-/// A solver for an analysis to `limits`: the solve's, but with no endgame database built
-/// unless one is asked for, since building one can take longer than the analysis (a file
-/// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
-/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`].
-pub fn analysis_solver(
-    args: &SolverArgs,
-    game: &Game,
-    seeds: usize,
-    limits: &Limits,
-) -> Result<Solver, CliError> {
-    let args = args.for_analysis(limits.time);
-    let mut config = args.config(game, seeds, 1)?;
-    if let (None, Some(cap)) = (args.hash_mb, limits.table_mb_cap()) {
-        config.hash_mb = config.hash_mb.min(cap);
-    }
-    args.make_solver(config, game)
 }
 
 /// The analysis of `pos` to `limits`, each report rendered by `view` as it comes; Ctrl-C

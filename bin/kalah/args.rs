@@ -5,6 +5,7 @@
 //! parsing, that an option given fits the game the rules name ([`check_game`]).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
@@ -13,6 +14,7 @@ use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::setup::RuleOptions;
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
+use kalah_solver::Limits;
 
 use crate::error::CliError;
 
@@ -360,4 +362,57 @@ pub fn check_game(
          {name} --help)",
         options.join(", ")
     )))
+}
+
+/// The longest time limit taken, in seconds (about eleven days).
+const MAX_SECONDS: f64 = 1e6;
+/// The largest node limit taken.
+const MAX_NODES: u64 = 1_000_000_000_000_000;
+
+/// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Stop after SECONDS of search (decimals allowed, more than 0)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time: Option<Duration>,
+
+    /// Stop after about N nodes (at least 1)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    pub nodes: Option<u64>,
+
+    /// Stop after the depth-limited search of D sowings (1 to 120)
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = clap::value_parser!(u8).range(1..=Limits::MAX_DEPTH as i64))]
+    pub depth: Option<u8>,
+}
+
+impl LimitArgs {
+    /// The limits given, if any.
+    pub fn given(&self) -> Option<Limits> {
+        let limits = Limits {
+            time: self.time,
+            nodes: self.nodes,
+            depth: self.depth,
+        };
+        (!limits.is_unbounded()).then_some(limits)
+    }
+}
+
+/// A time limit in seconds: a number above 0 and at most [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds (say 1 or 0.5)"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "the time limit must be more than 0 seconds, not {s}"
+        ));
+    }
+    if secs > MAX_SECONDS {
+        return Err(format!(
+            "a time limit of {s} seconds is more than the {MAX_SECONDS} taken"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }

@@ -11,9 +11,9 @@ use kalah_analysis::AnalysisError;
 use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
-use crate::analyse::LimitArgs;
 use crate::analysis_io::{analysis_error, file_error, interrupt_flag, progress_bar};
 use crate::args::GameArgs;
+use crate::args::LimitArgs;
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
@@ -149,7 +149,7 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         None => None,
     };
-    let solver = crate::analyse::analysis_solver(
+    let solver = crate::solving::analysis_solver(
         &args.solver,
         &game,
         start.seeds_in_houses() as usize,

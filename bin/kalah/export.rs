@@ -106,7 +106,7 @@ pub struct Args {
 
     /// Analyse each position for at most SECONDS (boards too large to solve)
     #[arg(long, value_name = "SECONDS", help_heading = BAO_HEADING,
-          value_parser = crate::analyse::parse_seconds)]
+          value_parser = crate::args::parse_seconds)]
     time: Option<std::time::Duration>,
 
     /// Analyse each position for about N nodes

@@ -55,7 +55,7 @@ pub struct Args {
 
     /// Analyse each turn for at most SECONDS (decimals allowed) instead of solving it:
     /// exact where proved in time, else a heuristic evaluation with its proven interval
-    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds)]
     time: Option<std::time::Duration>,
 
     /// Analyse for about N nodes (at least 1)

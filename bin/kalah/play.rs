@@ -64,7 +64,7 @@ pub struct Args {
     /// Let the engine move within SECONDS (decimals allowed): exact where the analysis
     /// proves the value in time, else its best turn [default: the exact solver where the
     /// game solves quickly, else 5; Bao: 1]
-    #[arg(long, value_name = "SECONDS", value_parser = crate::analyse::parse_seconds, conflicts_with = "engine")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds, conflicts_with = "engine")]
     time: Option<std::time::Duration>,
 
     #[command(flatten)]
@@ -126,7 +126,7 @@ enum Engine {
 fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<String>), CliError> {
     let seeds = pos.seeds_in_houses() as usize;
     let timed = |limits: Limits| -> Result<Engine, CliError> {
-        let solver = crate::analyse::analysis_solver(&args.solver, game, seeds, &limits)?;
+        let solver = crate::solving::analysis_solver(&args.solver, game, seeds, &limits)?;
         Ok(Engine::Timed(solver, limits))
     };
     if let Some(time) = args.time {

@@ -13,9 +13,10 @@ use kalah_analysis::wire;
 use kalah_core::{Game, Position};
 use kalah_solver::{Config, Database, Limits, Progress, SolveError, Solver};
 
-use crate::analyse::{self, LimitArgs, View};
+use crate::analyse::{self, View};
 use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
+use crate::args::LimitArgs;
 use crate::error::CliError;
 use crate::solving::{progress_message, pv_strings, verify, BuildStopped, SolverArgs};
 
@@ -79,7 +80,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Ctrl-C from here on: a database build stops, a solve prints what it proved.
     interrupt_flag();
     if let Some(limits) = args.limits.given() {
-        let solver = analyse::analysis_solver(&args.solver, &game, seeds, &limits)?;
+        let solver = crate::solving::analysis_solver(&args.solver, &game, seeds, &limits)?;
         let view = View {
             game: &game,
             pos: &pos,

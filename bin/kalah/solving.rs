@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Config, Database, OverrideError, Overrides, Solution, Solver, SolverError};
+use kalah_solver::{
+    Config, Database, Limits, OverrideError, Overrides, Solution, Solver, SolverError,
+};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
@@ -285,4 +287,22 @@ pub fn verify(game: &Game, pos: &Position, solution: &Solution) -> Result<(), Cl
 /// The principal variation in the published notation.
 pub fn pv_strings(game: &Game, solution: &Solution) -> Vec<String> {
     kalah_solver::line::notations(game.houses(), &solution.pv)
+}
+
+/// A solver for an analysis to `limits`: the solve's, but with no endgame database built
+/// unless one is asked for, since building one can take longer than the analysis (a file
+/// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
+/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`].
+pub fn analysis_solver(
+    args: &SolverArgs,
+    game: &Game,
+    seeds: usize,
+    limits: &Limits,
+) -> Result<Solver, CliError> {
+    let args = args.for_analysis(limits.time);
+    let mut config = args.config(game, seeds, 1)?;
+    if let (None, Some(cap)) = (args.hash_mb, limits.table_mb_cap()) {
+        config.hash_mb = config.hash_mb.min(cap);
+    }
+    args.make_solver(config, game)
 }

@@ -18,8 +18,8 @@ use kalah_solver::Limits;
 use serde_json::Value as Json;
 
 use super::{drop_unfinished, kept, open_input};
-use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, invalid, progress_bar, progress_counter};
+use crate::args::LimitArgs;
 use crate::error::CliError;
 
 /// The analysis time a position when no limit is given.

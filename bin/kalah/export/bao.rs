@@ -19,8 +19,8 @@ use kalah_solver::Limits;
 use serde_json::{json, Value as Json};
 
 use super::Format;
-use crate::analyse::LimitArgs;
 use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
+use crate::args::LimitArgs;
 use crate::error::CliError;
 use crate::solve::bao::solved_within;
 

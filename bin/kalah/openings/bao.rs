@@ -6,7 +6,7 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::analyse::bao::within;
-use crate::analyse::LimitArgs;
+use crate::args::LimitArgs;
 use crate::error::CliError;
 use crate::solve::bao::{solved_within, turns_json, write_moves};
 
