@@ -1,7 +1,6 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
-//! resumable after an interruption. With `--rules bao`, Bao's positions ([`bao`]).
-
-mod bao;
+//! resumable after an interruption; the sowing games' and Bao's through one loop over the
+//! library's `front::Front`.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -10,21 +9,21 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    first_unit, parse_shard, read_ahead, rules_agree, solve_stream_within, Item, Lines, Sharded,
-    Streamed,
+    first_unit, parse_shard, read_ahead, rules_agree, Item, Lines, Sharded, Streamed,
 };
+use kalah_analysis::front::{answer_stream, Bao, BaoHow, Front, Sowing};
 use kalah_analysis::outputs;
-use kalah_analysis::wire::answer;
+use kalah_analysis::setup::bao as bao_setup;
 use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
+use kalah_core::bao::BaoRules;
 use kalah_core::Game;
 use kalah_io::{Checks, Output, OutputError, OutputKind};
-use kalah_solver::{Limits, Solver};
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter, signed,
+    analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter,
 };
-use crate::args::{setup, PositionArgs, RulesArgs, BAO_HEADING};
+use crate::args::{setup, LimitArgs, PositionArgs, RulesArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -197,27 +196,46 @@ impl BatchFiles {
     }
 }
 
-/// Runs `kalah batch`.
+/// The game a batch answers, known before its positions are read ahead: the sowing
+/// game (its solver is sized by the positions read ahead), or Bao's rules.
+enum Board {
+    Sowing(Box<Game>),
+    Bao(BaoRules),
+}
+
+/// Runs `kalah batch`: one loop for both kinds of game, over the library's [`Front`].
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.rules.bao() {
-        return bao::batch(args, out);
-    }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
+    let bao = args.rules.bao();
     // The output is checked and locked before any work.
-    let output = args.files.open_output(&args.solver.inputs())?;
+    let databases = match bao {
+        true => Vec::new(),
+        false => args.solver.inputs(),
+    };
+    let output = args.files.open_output(&databases)?;
     let (reader, count) = open_input(args.files.input.as_deref(), args.files.shard)?;
     let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
     let input_name = args.files.input_name();
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
-    // The rules: the options', or those of the work units the input holds.
-    let (read, first_unit) = first_unit(&mut lines);
+    // The rules: the options', or those of the work units the input holds (sowing games).
+    let (read, board) = match bao {
+        true => (Vec::new(), Board::Bao(bao_rules(&args.rules)?)),
+        false => {
+            let (read, first_unit) = first_unit(&mut lines);
+            let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
+            (read, Board::Sowing(Box::new(game)))
+        }
+    };
     let mut lines = read.into_iter().chain(lines);
-    let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
+    let rules_text = match &board {
+        Board::Sowing(game) => game.rules().to_string(),
+        Board::Bao(rules) => rules.to_string(),
+    };
     let at = resume_point(
         output.as_ref(),
         &mut lines,
-        &game,
+        &rules_text,
         args.files.resume,
         &read_error,
     )?;
@@ -225,7 +243,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
     // A read error (a line too long) is kept for its turn: the lines before it are answered.
-    let (ahead, failed) = read_ahead(&mut lines, READ_AHEAD);
+    let read_ahead_n = match board {
+        Board::Sowing(_) => READ_AHEAD,
+        Board::Bao(_) => 1,
+    };
+    let (ahead, failed) = read_ahead(&mut lines, read_ahead_n);
     if ahead.is_empty() {
         if let Some(e) = failed {
             return Err(read_error(e));
@@ -241,11 +263,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         None => None,
     };
     let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
-    let solver_args = match args.time {
-        Some(time) => args.solver.for_analysis(Some(time)),
-        None => args.solver.clone(),
-    };
-    let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;
+    let front = front(args, board, solves)?;
     let bar = match count {
         Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
         None => progress_counter(args.solver.quiet, "positions"),
@@ -264,8 +282,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .map(Ok)
         .chain(failed.map(Err))
         .chain(lines);
-    let limits = crate::timed::limits(args.time);
-    let ended = answer_all(&solver, limits.as_ref(), workers, &mut next, sink, &bar);
+    let ended = answer_all(&*front, &mut next, sink, &bar);
     bar.finish_and_clear();
     let done = ended.done.map_err(|e| analysis_error(e, ""))?;
     if let Some(e) = ended.write {
@@ -287,12 +304,52 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The front that answers the batch's positions: the sowing game's solver, sized for
+/// `solves` positions (analysing within --time where given), or Bao's analysis within
+/// the limits given (1 second a position by default) or, with --exact, its graphs.
+fn front(args: &Args, board: Board, solves: usize) -> Result<Box<dyn Front>, CliError> {
+    Ok(match board {
+        Board::Sowing(game) => {
+            let solver_args = match args.time {
+                Some(time) => args.solver.for_analysis(Some(time)),
+                None => args.solver.clone(),
+            };
+            let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;
+            let limits = crate::timed::limits(args.time);
+            Box::new(Sowing::new(solver, limits, workers))
+        }
+        Board::Bao(rules) => {
+            let how = match args.exact {
+                true => BaoHow::Exact {
+                    memory_mb: args.graph.memory_mb,
+                },
+                false => BaoHow::analyse(
+                    LimitArgs {
+                        time: args.time,
+                        nodes: args.nodes,
+                        depth: args.depth,
+                    }
+                    .given(),
+                ),
+            };
+            Box::new(Bao::new(rules, how))
+        }
+    })
+}
+
+/// Bao's rules of the options: --houses pits a row, --seeds a pit.
+fn bao_rules(rules: &RulesArgs) -> Result<BaoRules, CliError> {
+    let houses = rules.houses.map_or(bao_setup::DEFAULT_PITS, usize::from);
+    let seeds = rules.seeds.map_or(bao_setup::DEFAULT_SEEDS, usize::from);
+    Ok(BaoRules::new(houses, seeds)?)
+}
+
 /// Where the batch starts: after the answers the output already holds, checked against
-/// the input (`lines` is left after them) and the rules.
+/// the input (`lines` is left after them) and the rules (`rules`, as answers write them).
 fn resume_point(
     output: Option<&Output>,
     lines: &mut dyn Iterator<Item = io::Result<Item>>,
-    game: &Game,
+    rules: &str,
     resuming: bool,
     read_error: &dyn Fn(io::Error) -> CliError,
 ) -> Result<Resume, CliError> {
@@ -303,8 +360,7 @@ fn resume_point(
         });
     };
     let existing = o.existing()?.unwrap_or_default();
-    let rules = game.rules().to_string();
-    resume(&existing, o.path(), resuming, lines, &rules).map_err(|e| match e {
+    resume(&existing, o.path(), resuming, lines, rules).map_err(|e| match e {
         ResumeError::Read(e) => read_error(e),
         e => invalid(e.to_string()),
     })
@@ -313,7 +369,7 @@ fn resume_point(
 /// Cuts off what an interrupted run left after its last whole answer (a line that a
 /// kill cut short), where every position is answered and nothing is appended after it
 /// (an append cuts it off itself): the output ends with whole answer lines only.
-pub(crate) fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<(), CliError> {
+fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<(), CliError> {
     if let Some(o) = output {
         if o.existing()?.is_some_and(|e| e.len() as u64 > at.length) {
             o.append(at.length)?;
@@ -322,25 +378,22 @@ pub(crate) fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<()
     Ok(())
 }
 
-/// How the solve of the input ended: the positions answered, and the write or read error
-/// that stopped it.
+/// How the answers of the input ended: the positions answered, and the write or read
+/// error that stopped them.
 struct Ended {
     done: Result<Streamed, AnalysisError>,
     write: Option<io::Error>,
     read: Option<io::Error>,
 }
 
-/// Solves the items of `items` (analysed within `limits` where given) on `workers`
-/// threads and writes each answer line to `sink` in input order, flushed at once.
+/// Answers the items of `items` by `front` and writes each answer line to `sink` in
+/// input order, flushed at once.
 fn answer_all(
-    solver: &Solver,
-    limits: Option<&Limits>,
-    workers: usize,
+    front: &dyn Front,
     items: &mut (dyn Iterator<Item = io::Result<Item>> + Send),
     sink: &mut dyn Write,
     bar: &ProgressBar,
 ) -> Ended {
-    let rules = *solver.game().rules();
     let mut write = None;
     let mut read = None;
     let mut next = || match items.next()? {
@@ -350,35 +403,20 @@ fn answer_all(
             None
         }
     };
-    let done = solve_stream_within(
-        solver,
-        limits,
-        &mut next,
-        workers,
-        interrupt_flag(),
-        &mut |_, item, r| {
-            let result = r.as_ref().map_err(|e| e as &dyn std::fmt::Display);
-            let line = answer::write(item.line, &item.input, &rules, result);
-            if let Err(e) = writeln!(sink, "{line}").and_then(|()| sink.flush()) {
-                write = Some(e);
-                return false;
-            }
-            bar.set_message(match &r {
-                Ok(a) if a.bound.is_heuristic() => {
-                    format!("line {}: about {}", item.line, signed(a.value))
-                }
-                Ok(a) => format!("line {}: {}", item.line, signed(a.value)),
-                Err(_) => format!("line {}: error", item.line),
-            });
-            bar.inc(1);
-            true
-        },
-    );
+    let done = answer_stream(front, &mut next, interrupt_flag(), &mut |_, answered| {
+        if let Err(e) = writeln!(sink, "{}", answered.line).and_then(|()| sink.flush()) {
+            write = Some(e);
+            return false;
+        }
+        bar.set_message(answered.note);
+        bar.inc(1);
+        true
+    });
     Ended { done, write, read }
 }
 
 /// What an interrupted batch kept: where its answers are and how to go on.
-pub(crate) fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
+fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
     match output {
         Some(o) => format!(
             "{} positions answered in {}; run the same command with --resume to answer \
@@ -415,7 +453,7 @@ fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<
 
 /// The input as a reader, and its number of positions in the shard when it is a file
 /// (counted in a first pass, for the progress bar); standard input is read as it comes.
-pub(crate) fn open_input(
+fn open_input(
     path: Option<&Path>,
     shard: Option<(usize, usize)>,
 ) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {

@@ -1,14 +1,13 @@
 //! `kalah export`: the evaluation table of every position within N turns of the start,
 //! written atomically, with finished work kept across interruptions. With `--rules bao`,
-//! Bao's table ([`bao`]).
-
-mod bao;
+//! Bao's table (`kalah_analysis::export::bao`).
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use kalah_analysis::export::bao::{self as bao_table, AnalyseStop};
 use kalah_analysis::export::resume::{self, Partial, ResumeError};
 use kalah_analysis::export::{evaluate, max_positions, plan_bounded, Entry, Plan, PlanError};
 use kalah_analysis::outputs;
@@ -20,7 +19,7 @@ use kalah_solver::Solver;
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, interrupted, invalid, progress_bar,
 };
-use crate::args::{GameArgs, BAO_HEADING};
+use crate::args::{GameArgs, LimitArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -140,7 +139,7 @@ pub const BAO_OPTIONS: &[&str] = &[
 /// Runs `kalah export`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
-        return bao::export(args, out);
+        return bao_export(args, out);
     }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
@@ -272,4 +271,113 @@ fn resume_error(e: ResumeError) -> CliError {
         ResumeError::Io { path, error } => file_error(&path, error),
         e @ ResumeError::Refused { .. } => CliError::Input(e.to_string()),
     }
+}
+
+/// Runs `kalah export --rules bao`: Bao's table, exact where the start's graph is solved,
+/// else the anytime analysis', labelled (its finished entries kept across interruptions).
+fn bao_export(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    interrupt_flag();
+    if args.depth > bao_table::MAX_DEPTH {
+        return Err(CliError::Input(
+            bao_table::TableError::TooDeep(args.depth).to_string(),
+        ));
+    }
+    let file = match args.output.as_slice() {
+        [file] => file,
+        _ => {
+            return Err(CliError::Input(
+                "--rules bao writes one table: give --output once".to_string(),
+            ))
+        }
+    };
+    let (rules, start) = args.game.bao_setup()?;
+    let output = Output::open_with(file, &Checks::of(outputs::TABLE, args.force))?;
+    let started = Instant::now();
+    let rows =
+        bao_table::reachable(&start, args.depth).map_err(|e| CliError::Input(e.to_string()))?;
+    let given = LimitArgs {
+        time: args.time,
+        nodes: args.nodes,
+        depth: args.depth_limit,
+    }
+    .given();
+    let exact = bao_table::solves_exactly(args.exact, given.as_ref(), &start);
+    let entries = match exact {
+        true => {
+            let (graph, _) =
+                crate::solve::bao::solved_within(&args.graph, args.solver.quiet, &start)?;
+            rows.iter()
+                .map(|r| bao_table::exact_entry(&graph, r))
+                .collect()
+        }
+        false => {
+            let limits = bao_table::limits_or_default(given);
+            let header = bao_table::partial_header(&rules, &start, args.depth, &limits);
+            let partial = output.sibling(".partial");
+            let entries = bao_analysed(args, &rows, &limits, &header, partial.as_deref())?;
+            if let Some(p) = &partial {
+                let _ = std::fs::remove_file(p);
+            }
+            entries
+        }
+    };
+    let text = match format(args, file) {
+        Format::Csv => wire::bao::table_csv(&entries),
+        Format::Json => wire::bao::table_json(&rules.to_string(), &start, args.depth, &entries),
+    };
+    output.replace(text.as_bytes())?;
+    writeln!(
+        out,
+        "{} positions within {} moves written to {} ({}, {:.1} s)",
+        entries.len(),
+        args.depth,
+        file.display(),
+        if exact { "exact" } else { "analysed" },
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// The entries of `rows` by the anytime analysis within `limits`, with a progress bar,
+/// kept in `partial` as they come and taken from it where an interrupted run left them.
+fn bao_analysed(
+    args: &Args,
+    rows: &[bao_table::Row],
+    limits: &kalah_solver::Limits,
+    header: &Header,
+    partial: Option<&Path>,
+) -> Result<Vec<serde_json::Value>, CliError> {
+    let resume_error = |e: ResumeError| CliError::Input(e.to_string());
+    let kept = bao_table::load_kept(partial, header).map_err(resume_error)?;
+    let file = match partial {
+        Some(p) => Some(bao_table::start_partial(p, header, &kept).map_err(resume_error)?),
+        None => None,
+    };
+    let todo = rows
+        .iter()
+        .filter(|r| !kept.contains_key(&r.pos.to_string()))
+        .count();
+    if !kept.is_empty() && !args.solver.quiet {
+        eprintln!("resuming: {} values kept", kept.len());
+    }
+    let bar = progress_bar(args.solver.quiet, todo, "positions analysed");
+    let entries = bao_table::analyse_rows(
+        rows,
+        limits,
+        kept,
+        file.as_ref(),
+        interrupt_flag(),
+        &mut || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    entries.map_err(|e| match e {
+        AnalyseStop::Cancelled => interrupted(&match partial {
+            Some(p) => format!(
+                "the values found so far are kept in {}; run the same command again to go on",
+                p.display()
+            ),
+            None => "nothing kept: the output is not a regular file".to_string(),
+        }),
+        AnalyseStop::Partial(e) => resume_error(e),
+    })
 }

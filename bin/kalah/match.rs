@@ -235,15 +235,7 @@ impl Setting {
     /// A name for reports: `store, 0.1 s, 1 thread`.
     fn name(&self) -> String {
         let mut parts = vec![self.evaluation.name().to_string()];
-        if let Some(t) = self.limits.time {
-            parts.push(format!("{} s", t.as_secs_f64()));
-        }
-        if let Some(n) = self.limits.nodes {
-            parts.push(format!("{n} nodes"));
-        }
-        if let Some(d) = self.limits.depth {
-            parts.push(format!("depth {d}"));
-        }
+        parts.extend(kalah_analysis::matches::limits_words(&self.limits));
         let s = if self.threads == 1 { "" } else { "s" };
         parts.push(format!("{} thread{s}", self.threads));
         parts.join(", ")

@@ -1,7 +1,5 @@
 //! `kalah openings`: every first turn of the player to move, each solved exactly. With
-//! `--rules bao`, every first move of Bao ([`bao`]).
-
-mod bao;
+//! `--rules bao`, every first move of Bao ([`bao_openings`]).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -123,7 +121,7 @@ pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb"
 /// Runs `kalah openings`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
-        return bao::openings(args, out);
+        return bao_openings(args, out);
     }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
@@ -250,4 +248,27 @@ fn timed_report(
         openings::write_timed_text(game, pos, &list, seconds, out)?;
     }
     Ok(())
+}
+
+/// Runs `kalah openings --rules bao`: the value of every legal move of a Bao position,
+/// exact from its solved game graph, or the anytime analysis' within limits.
+fn bao_openings(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (rules, pos) = args.game.bao_setup()?;
+    let limits = crate::args::LimitArgs {
+        time: args.time,
+        nodes: args.nodes,
+        depth: args.depth,
+    };
+    if let Some(limits) = limits.given() {
+        return crate::analyse::bao::within(&pos, &limits, args.json, true, out);
+    }
+    let (solution, _) = crate::solve::bao::solved_within(&args.graph, args.solver.quiet, &pos)?;
+    if args.json {
+        let report = kalah_analysis::wire::bao::report::openings_report(&rules, &pos, &solution);
+        writeln!(out, "{report}")?;
+        return Ok(());
+    }
+    writeln!(out, "position: {pos}")?;
+    let moves = solution.move_values(&pos).expect("the root is solved");
+    crate::solve::bao::write_moves(&moves, out)
 }

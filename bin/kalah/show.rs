@@ -1,8 +1,6 @@
 //! `kalah show`: draws a position as text in the layout of published analyses, with the
 //! side to move, the legal moves and the score; or prints the same as JSON. With `--rules
-//! bao`, Bao's four rows ([`bao`]).
-
-mod bao;
+//! bao`, Bao's four rows.
 
 use std::io::Write;
 
@@ -43,7 +41,16 @@ pub const BAO_OPTIONS: &[&str] = &["json"];
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
-        return bao::show(&args.game, args.json, out);
+        let (rules, pos) = args.game.bao_setup()?;
+        match args.json {
+            true => writeln!(out, "{}", wire::bao::report::show_json(&rules, &pos))?,
+            false => write!(
+                out,
+                "{}",
+                kalah_analysis::setup::bao::describe(&rules, &pos)
+            )?,
+        }
+        return Ok(());
     }
     let (game, pos) = args.game.setup()?;
     if args.json {

@@ -9,7 +9,6 @@ use std::time::Duration;
 use kalah_analysis::wire;
 use kalah_solver::bao_search::{self, BaoAnalysis, Outcome};
 use kalah_solver::Limits;
-use serde_json::json;
 
 use crate::analysis_io::interrupt_flag;
 use crate::error::CliError;
@@ -100,14 +99,7 @@ pub(crate) fn write_report(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     if json {
-        let mut value = serde_json::Map::new();
-        value.insert(
-            "kind".into(),
-            json!(if last { "final" } else { "iteration" }),
-        );
-        value.insert("final".into(), json!(last));
-        value.extend(wire::bao::analysis_fields(a, 0));
-        return writeln!(out, "{}", serde_json::Value::Object(value));
+        return writeln!(out, "{}", wire::bao::report::analysis_report(a, last));
     }
     if last {
         let best = a

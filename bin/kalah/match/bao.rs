@@ -17,23 +17,13 @@ use crate::analysis_io::{interrupt_flag, progress_bar};
 use crate::args::{bao as bao_setup, PositionArgs};
 use crate::error::CliError;
 
-/// A player's limits (0.1 s a move when none is given) and its name for reports.
-fn setting(time: Option<Duration>, nodes: Option<u64>, depth: Option<u8>) -> (Limits, String) {
-    let mut limits = Limits { time, nodes, depth };
-    if limits.is_unbounded() {
-        limits = Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS));
+/// A player's limits: those given, else 0.1 s a move.
+fn limits(time: Option<Duration>, nodes: Option<u64>, depth: Option<u8>) -> Limits {
+    let limits = Limits { time, nodes, depth };
+    match limits.is_unbounded() {
+        true => Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)),
+        false => limits,
     }
-    let mut parts = vec!["bao search".to_string()];
-    if let Some(t) = limits.time {
-        parts.push(format!("{} s", t.as_secs_f64()));
-    }
-    if let Some(n) = limits.nodes {
-        parts.push(format!("{n} nodes"));
-    }
-    if let Some(d) = limits.depth {
-        parts.push(format!("depth {d}"));
-    }
-    (limits, parts.join(", "))
 }
 
 /// Runs `kalah match --rules bao`.
@@ -46,12 +36,11 @@ pub fn run(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
     let rules_text = rules.to_string();
     let output = args.common.games_output()?;
     let (one, two) = (&args.one, &args.two);
-    let (limits1, name1) = setting(one.time1, one.nodes1, one.depth1);
-    let (limits2, name2) = setting(two.time2, two.nodes2, two.depth2);
-    let mut a = BaoSearchPlayer::new(name1, limits1);
+    let limits2 = limits(two.time2, two.nodes2, two.depth2);
+    let mut a = BaoSearchPlayer::with_limits(limits(one.time1, one.nodes1, one.depth1));
     let mut b: Box<dyn Player<Bao>> = match args.common.engine2(limits2)? {
         Some(program) => Box::new(program),
-        None => Box::new(BaoSearchPlayer::new(name2, limits2)),
+        None => Box::new(BaoSearchPlayer::with_limits(limits2)),
     };
     let names = [a.name().to_string(), b.name().to_string()];
     let plan = args.common.plan(0);

@@ -2,15 +2,12 @@
 //! game graph solves quickly, the anytime analysis within a time a move elsewhere.
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::time::Duration;
 
+use kalah_analysis::play::bao::{engine_time, engine_turn, Backing, BaoEngine};
 use kalah_analysis::play::{typed, Typed};
 use kalah_analysis::setup::bao::{drawing, BaoEnd, BaoGame};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
-use kalah_solver::bao::BaoSolved;
-use kalah_solver::bao_search;
-use kalah_solver::Limits;
 
 use crate::analyse::bao::outcome_words;
 use crate::args::bao as bao_setup;
@@ -21,14 +18,14 @@ use crate::solve::bao::solved_within;
 pub fn play(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (_, pos) = bao_setup(&args.rules, &args.position)?;
     let human = Side::from(args.human);
-    let engine = match engine_for(args.time, &pos) {
-        Some(limit) => Engine::Timed(limit),
+    let engine = match engine_time(args.time, &pos) {
+        Some(limit) => BaoEngine::Timed(limit),
         None => {
             writeln!(out, "Solving the game graph first...")?;
-            Engine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
+            BaoEngine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
         }
     };
-    if let Engine::Timed(limit) = &engine {
+    if let BaoEngine::Timed(limit) = &engine {
         writeln!(
             out,
             "The engine thinks {:.2} s a move (not a perfect engine on this board).",
@@ -57,31 +54,10 @@ pub fn play(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
                 Some(mv) => mv,
                 None => return Ok(()),
             },
-            false => match &engine {
-                Engine::Perfect(solved) => engine_move(solved, &pos, out)?,
-                Engine::Timed(limit) => timed_move(*limit, &pos, out)?,
-            },
+            false => engine_move(&engine, &pos, out)?,
         };
         game.play(mv)?;
     }
-}
-
-/// The engine a game gets.
-enum Engine {
-    /// The solved game graph: the best move and its exact value.
-    Perfect(BaoSolved),
-    /// The anytime analysis for this long a move.
-    Timed(Duration),
-}
-
-/// The time a move for the anytime engine, or `None` for the perfect one: `--time` if
-/// given, else the perfect engine where the board is small (see [`kalah_analysis::play::bao_solves_quickly`]) and one
-/// second a move where it is not.
-fn engine_for(time: Option<Duration>, pos: &BaoPosition) -> Option<Duration> {
-    if time.is_some() {
-        return time;
-    }
-    (!kalah_analysis::play::bao_solves_quickly(pos)).then_some(Duration::from_secs(1))
 }
 
 /// How the game ended at `pos`, in words.
@@ -96,40 +72,26 @@ fn end_words(pos: &BaoPosition, end: &BaoEnd) -> String {
     }
 }
 
-/// The engine's best move in `pos`, said on `out`.
+/// The engine's move in `pos`, said on `out` with what backs it (its exact value, what
+/// is proven, or the heuristic evaluation).
 fn engine_move(
-    engine: &BaoSolved,
+    engine: &BaoEngine,
     pos: &BaoPosition,
     out: &mut dyn Write,
 ) -> Result<BaoMove, CliError> {
-    let (mv, value) = engine
-        .best_move(pos)
-        .ok_or_else(|| CliError::Internal(format!("no solved move in {pos}")))?;
-    writeln!(out, "{} plays {mv} ({})\n", pos.side(), value.describe())?;
-    Ok(mv)
-}
-
-/// The anytime engine's move in `pos` after thinking `limit`, said on `out` with what is
-/// proven about it.
-fn timed_move(
-    limit: Duration,
-    pos: &BaoPosition,
-    out: &mut dyn Write,
-) -> Result<BaoMove, CliError> {
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let a = bao_search::analyse(pos, &Limits::time(limit), &never, &mut |_| {});
-    // Without a searched move (the root's own moves outlasted the limit) the first
-    // legal move is played.
-    let mv = kalah_analysis::engine::bao::move_to_play(pos, &a)
-        .ok_or_else(|| CliError::Internal(format!("no legal move in {pos}")))?;
-    let said = match a.proven {
-        Some(o) => outcome_words("", o),
-        None if a.best.is_none() => "not searched: the first legal move".to_string(),
-        None => format!(
-            "heuristic {:+} points from South, depth {}",
-            a.eval_from_south(),
-            a.depth
-        ),
+    let (mv, backing) = engine_turn(engine, pos).ok_or_else(|| {
+        CliError::Internal(match engine {
+            BaoEngine::Perfect(_) => format!("no solved move in {pos}"),
+            BaoEngine::Timed(_) => format!("no legal move in {pos}"),
+        })
+    })?;
+    let said = match backing {
+        Backing::Exact(value) => value.describe(),
+        Backing::Proven(o) => outcome_words("", o),
+        Backing::NotSearched => "not searched: the first legal move".to_string(),
+        Backing::Heuristic { eval, depth } => {
+            format!("heuristic {eval:+} points from South, depth {depth}")
+        }
     };
     writeln!(out, "{} plays {mv} ({said})\n", pos.side())?;
     Ok(mv)

@@ -11,7 +11,6 @@ use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao::{
     solve_position, BaoSolveError, BaoSolved, GraphStop, Value, BAO_BYTES_PER_POSITION,
 };
-use serde_json::json;
 
 use crate::analyse::bao::{within, write_report};
 use crate::analysis_io::{interrupt_flag, on_terminal};
@@ -38,20 +37,6 @@ fn words(pos: &BaoPosition, v: Value) -> String {
         Value::Loss(_) => format!("{} ({other} wins)", v.describe()),
         Value::Draw => "draw (best play repeats for ever)".to_string(),
     }
-}
-
-/// Every move of `pos` with its exact value (`turn`, then `value` from South,
-/// `value_for_mover`, `result`, `plies`), best first as the solver lists them.
-pub(crate) fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Value)]) -> Vec<serde_json::Value> {
-    moves
-        .iter()
-        .map(|(m, v)| {
-            let mut turn = serde_json::Map::new();
-            turn.insert("turn".into(), json!(m.to_string()));
-            turn.extend(wire::bao::exact_fields(pos.side(), *v));
-            serde_json::Value::Object(turn)
-        })
-        .collect()
 }
 
 /// Solves `pos` within the memory of `graph`, showing progress unless `quiet`.
@@ -104,30 +89,15 @@ pub fn solve(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         other => other?,
     };
+    if args.json {
+        let report = wire::bao::report::solve_report(&rules, &pos, &solution, elapsed);
+        writeln!(out, "{report}")?;
+        return Ok(());
+    }
     let value = solution.value(&pos).expect("the root is solved");
     let moves = solution.move_values(&pos).expect("the root is solved");
     let pv: Vec<String> = solution.line(&pos).iter().map(|m| m.to_string()).collect();
     let stats = solution.stats();
-    if args.json {
-        let mut report = json!({
-            "rules": rules.to_string(),
-            "position": pos.to_string(),
-            "side_to_move": pos.side().to_string(),
-        });
-        for (k, v) in wire::bao::exact_fields(pos.side(), value) {
-            report[k] = v;
-        }
-        report["best_turn"] = json!(solution.best_move(&pos).map(|(m, _)| m.to_string()));
-        report["pv"] = json!(pv);
-        report["turns"] = json!(turns_json(&pos, &moves));
-        report["positions"] = json!(stats.positions);
-        report["won"] = json!(stats.won);
-        report["lost"] = json!(stats.lost);
-        report["drawn"] = json!(stats.drawn);
-        report["seconds"] = json!(elapsed.as_secs_f64());
-        writeln!(out, "{report}")?;
-        return Ok(());
-    }
     writeln!(out, "position: {pos}")?;
     writeln!(
         out,

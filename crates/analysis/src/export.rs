@@ -12,6 +12,7 @@
 //! `depth` turns) are solved by the exact solver, in parallel; every value in the table
 //! follows from theirs by exact negamax over the table's own positions, so it is exact too.
 
+pub mod bao;
 mod budget;
 pub mod resume;
 

@@ -41,6 +41,7 @@ pub mod bounds;
 pub mod distributed;
 pub mod engine;
 pub mod export;
+pub mod front;
 pub mod greedy;
 pub mod levels;
 pub mod matches;

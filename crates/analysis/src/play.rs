@@ -2,7 +2,10 @@
 //! perfect turn (the first turn of the exact solver's principal variation, checked by
 //! replaying it), the engine's turn within a time ([`timed_turn`]: exact when the
 //! analysis proves it, else the analysis' best turn), and the result of a finished game
-//! for one side. The greedy engine is [`crate::greedy::greedy_turn`].
+//! for one side. The greedy engine is [`crate::greedy::greedy_turn`]; Bao's engine is
+//! [`bao`].
+
+pub mod bao;
 
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;

@@ -357,7 +357,7 @@ impl Streamed {
 
 /// The answer for one item (analysed within `limits` where given); the solve's error
 /// when it stopped (cancelled, or a graph too large).
-fn solve_one(
+pub(crate) fn solve_one(
     solver: &Solver,
     item: &Item,
     limits: Option<&Limits>,

@@ -34,6 +34,13 @@ impl BaoSearchPlayer {
     pub fn new(name: String, limits: Limits) -> BaoSearchPlayer {
         BaoSearchPlayer { name, limits }
     }
+
+    /// A player that analyses every move to `limits`, named by them: `bao search, 0.1 s`.
+    pub fn with_limits(limits: Limits) -> BaoSearchPlayer {
+        let mut parts = vec!["bao search".to_string()];
+        parts.extend(super::limits_words(&limits));
+        BaoSearchPlayer::new(parts.join(", "), limits)
+    }
 }
 
 impl Player<Bao> for BaoSearchPlayer {
@@ -195,6 +202,21 @@ mod tests {
                 .expect("a legal move")
                 .to_string())
         }
+    }
+
+    #[test]
+    fn a_search_player_is_named_by_its_limits() {
+        let limits = Limits {
+            time: Some(std::time::Duration::from_millis(100)),
+            nodes: Some(500),
+            depth: Some(4),
+        };
+        let p = BaoSearchPlayer::with_limits(limits);
+        assert_eq!(p.name(), "bao search, 0.1 s, 500 nodes, depth 4");
+        assert_eq!(
+            BaoSearchPlayer::with_limits(Limits::depth(3)).name(),
+            "bao search, depth 3"
+        );
     }
 
     /// Replays a game's moves from its opening: every move legal, and the result the

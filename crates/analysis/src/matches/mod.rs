@@ -399,6 +399,22 @@ fn exact_value(solver: &Solver, pos: &Position, nodes: u64) -> Option<i32> {
     a.is_exact().then(|| a.bounds_from_south().0)
 }
 
+/// A player's limits in words, for its name in reports: `0.1 s`, `1000 nodes`, `depth 6`,
+/// each given limit in that order.
+pub fn limits_words(limits: &Limits) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(t) = limits.time {
+        parts.push(format!("{} s", t.as_secs_f64()));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    parts
+}
+
 /// How a match is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchPlan {

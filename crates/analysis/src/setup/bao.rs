@@ -146,6 +146,27 @@ pub fn drawing(pos: &BaoPosition) -> String {
     text
 }
 
+/// `pos` under `rules` described as `kalah show --rules bao` prints it: the board, the
+/// drawing, who moves or how the game ended, the legal moves and the position's text.
+pub fn describe(rules: &BaoRules, pos: &BaoPosition) -> String {
+    let mut text = format!(
+        "Bao la Kujifunza, 4 rows of {} pits, {} seeds a pit at the start\n",
+        rules.pits(),
+        rules.seeds()
+    );
+    text += &drawing(pos);
+    text += &match is_over(pos) {
+        true => format!("game over: {}\n", end_words(pos)),
+        false => format!("{} to move\n", pos.side()),
+    };
+    let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
+    if !moves.is_empty() {
+        text += &format!("moves: {}\n", moves.join(" "));
+    }
+    text += &format!("position: {pos}\n");
+    text
+}
+
 /// The one check of a position against a board: the same number of pits a row.
 pub fn check_board(rules: &BaoRules, pos: &BaoPosition) -> Result<(), BaoSetupError> {
     match pos.pits() == rules.pits() {
@@ -301,6 +322,21 @@ impl BaoGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_description_draws_the_rows_and_says_who_moves_or_how_it_ended() {
+        let rules = BaoRules::new(4, 2).unwrap();
+        let e6: BaoPosition = "0,3,0,0/0,2,0,0/0,1,0,2/0,0,0,0:S".parse().unwrap();
+        let text = describe(&rules, &e6);
+        assert!(text.starts_with("Bao la Kujifunza, 4 rows of 4 pits, 2 seeds a pit"));
+        assert!(text.contains(&drawing(&e6)));
+        assert!(
+            text.contains("S to move") || text.contains("South to move"),
+            "{text}"
+        );
+        assert!(text.contains("\nmoves: "));
+        assert!(text.ends_with(&format!("position: {e6}\n")));
+    }
 
     #[test]
     fn no_options_give_the_standard_board_from_its_start() {

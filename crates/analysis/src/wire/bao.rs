@@ -10,7 +10,10 @@
 //! [`read_table`]) and [`table_csv`]. The answer line of `kalah batch --rules bao`
 //! ([`answer_line`]) is read back by the
 //! sowing games' reader, [`AnswerLine`](super::answer::AnswerLine), to resume a batch:
-//! both have `line`, `input` and `rules`, and `error` for a line not answered.
+//! both have `line`, `input` and `rules`, and `error` for a line not answered. The reports
+//! of `kalah solve`, `openings` and `analyse` are in [`report`].
+
+pub mod report;
 
 use std::fmt;
 
