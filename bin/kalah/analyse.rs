@@ -1,14 +1,16 @@
 //! `kalah analyse` (and `kalah solve` with a limit): the anytime analysis of a position,
 //! one line per completed depth with the heuristic evaluation and the proven interval,
 //! then a summary that says whether the value is exact. With `--rules bao`, Bao's anytime
-//! analysis ([`bao`]).
-
-pub mod bao;
+//! analysis (`kalah_solver::bao_search`), rendered by `kalah_analysis::wire::bao`.
 
 use std::io::Write;
 use std::time::Duration;
 
+use kalah_analysis::front::BAO_DEFAULT_SECONDS;
+use kalah_analysis::wire::bao::{report, text};
+use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position};
+use kalah_solver::bao_search::{self, BaoAnalysis};
 use kalah_solver::{line, Analysis, Limits, ReportKind, RootTurn, Solver};
 use serde_json::{json, Value};
 
@@ -85,7 +87,7 @@ pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth"];
 /// Runs `kalah analyse`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
-        return bao::analyse(args, out);
+        return bao(args, out);
     }
     let limits = args
         .limits
@@ -107,6 +109,63 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     view.book_line(out)?;
     let a = analyse(&solver, &pos, &limits, &view, out)?;
     view.summary(&a, out)
+}
+
+/// Runs `kalah analyse --rules bao`: one line per completed depth; forced wins and losses
+/// found are labelled proven, everything else is a heuristic guess (a draw is never
+/// claimed).
+fn bao(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let limits = args
+        .limits
+        .given()
+        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(BAO_DEFAULT_SECONDS)));
+    let (_, pos) = args.game.bao_setup()?;
+    let mut failed = None;
+    let mut report = |a: &BaoAnalysis| {
+        if let Err(e) = write_bao_report(a, args.json, false, out) {
+            failed.get_or_insert(e);
+        }
+    };
+    let last = bao_search::analyse(&pos, &limits, interrupt_flag(), &mut report);
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    write_bao_report(&last, args.json, true, out)?;
+    Ok(())
+}
+
+/// `kalah solve --rules bao` within `limits` (and `openings`, with `moves`): the
+/// analysis's final report alone (as the last line of `kalah analyse --rules bao`), then
+/// with `moves` every move's evaluation, depth and what is proven, best first. Ctrl-C
+/// stops the analysis and prints what it has.
+pub fn bao_within(
+    pos: &BaoPosition,
+    limits: &Limits,
+    json: bool,
+    moves: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let last = bao_search::analyse(pos, limits, interrupt_flag(), &mut |_| {});
+    write_bao_report(&last, json, true, out)?;
+    if moves && !json {
+        for line in text::analysed_moves(&last) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// One report of Bao's analysis, in text or JSON; `last` marks the summary.
+pub(crate) fn write_bao_report(
+    a: &BaoAnalysis,
+    json: bool,
+    last: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match json {
+        true => writeln!(out, "{}", report::analysis_report(a, last)),
+        false => writeln!(out, "{}", text::analysis_line(a, last)),
+    }
 }
 
 /// The opening book's entry for `pos`, with the book's origin, where the book of the

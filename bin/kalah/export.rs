@@ -119,7 +119,7 @@ pub struct Args {
     depth_limit: Option<u8>,
 
     #[command(flatten)]
-    graph: crate::solve::bao::GraphArgs,
+    graph: crate::solving::GraphArgs,
 }
 
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
@@ -304,8 +304,7 @@ fn bao_export(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let exact = bao_table::solves_exactly(args.exact, given.as_ref(), &start);
     let entries = match exact {
         true => {
-            let (graph, _) =
-                crate::solve::bao::solved_within(&args.graph, args.solver.quiet, &start)?;
+            let (graph, _) = crate::solving::solved_within(&args.graph, args.solver.quiet, &start)?;
             rows.iter()
                 .map(|r| bao_table::exact_entry(&graph, r))
                 .collect()

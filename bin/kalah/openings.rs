@@ -67,7 +67,7 @@ pub struct Args {
     depth: Option<u8>,
 
     #[command(flatten)]
-    graph: crate::solve::bao::GraphArgs,
+    graph: crate::solving::GraphArgs,
 
     #[command(flatten)]
     output: OutputArgs,
@@ -260,9 +260,9 @@ fn bao_openings(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         depth: args.depth,
     };
     if let Some(limits) = limits.given() {
-        return crate::analyse::bao::within(&pos, &limits, args.json, true, out);
+        return crate::analyse::bao_within(&pos, &limits, args.json, true, out);
     }
-    let (solution, _) = crate::solve::bao::solved_within(&args.graph, args.solver.quiet, &pos)?;
+    let (solution, _) = crate::solving::solved_within(&args.graph, args.solver.quiet, &pos)?;
     if args.json {
         let report = kalah_analysis::wire::bao::report::openings_report(&rules, &pos, &solution);
         writeln!(out, "{report}")?;
@@ -270,5 +270,8 @@ fn bao_openings(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(out, "position: {pos}")?;
     let moves = solution.move_values(&pos).expect("the root is solved");
-    crate::solve::bao::write_moves(&moves, out)
+    for line in kalah_analysis::wire::bao::text::solved_moves(&moves) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
 }

@@ -80,7 +80,7 @@ pub struct Args {
     book: BookArgs,
 
     #[command(flatten)]
-    graph: crate::solve::bao::GraphArgs,
+    graph: crate::solving::GraphArgs,
 }
 
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).

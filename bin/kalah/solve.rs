@@ -1,13 +1,13 @@
 //! `kalah solve`: the exact value of a position, its best turn and a principal variation;
 //! with a limit, or when interrupted, what is proven and the best guess. With `--rules
-//! bao`, Bao's win, loss or draw ([`bao`]).
-
-pub mod bao;
+//! bao`, Bao's win, loss or draw by retrograde analysis of the whole game graph
+//! (`kalah_solver::bao`), rendered by `kalah_analysis::wire::bao`.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use kalah_analysis::front::bao_guess;
 use kalah_analysis::solved::SolveReport;
 use kalah_analysis::wire;
 use kalah_core::{Game, Position};
@@ -18,7 +18,9 @@ use crate::analysis_io::{interrupt_flag, signed};
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
-use crate::solving::{progress_message, pv_strings, verify, BuildStopped, SolverArgs};
+use crate::solving::{
+    progress_message, pv_strings, solved_within, verify, BuildStopped, GraphArgs, SolverArgs,
+};
 
 /// How long an interrupted solve looks for a best guess, over what its table holds.
 const GUESS_TIME: Duration = Duration::from_millis(300);
@@ -64,7 +66,7 @@ pub struct Args {
     solver: SolverArgs,
 
     #[command(flatten)]
-    graph: bao::GraphArgs,
+    graph: GraphArgs,
 }
 
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
@@ -73,7 +75,7 @@ pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb"
 /// Runs `kalah solve`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     if args.game.rules.bao() {
-        return bao::solve(args, out);
+        return bao(args, out);
     }
     let (game, pos) = args.game.setup()?;
     let seeds = pos.seeds_in_houses() as usize;
@@ -127,6 +129,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         egdb_file: wire::report::egdb_file(&solver),
     };
     report.write(args.json, out)?;
+    Ok(())
+}
+
+/// Runs `kalah solve --rules bao`: the graph solved within `--memory-mb`, or with a limit
+/// the anytime analysis's final report; interrupted, a short analysis's best guess.
+fn bao(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let (rules, pos) = args.game.bao_setup()?;
+    if let Some(limits) = args.limits.given() {
+        return analyse::bao_within(&pos, &limits, args.json, false, out);
+    }
+    let (solution, elapsed) = match solved_within(&args.graph, args.solver.quiet, &pos) {
+        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+            analyse::write_bao_report(&bao_guess(&pos), args.json, true, out)?;
+            return Err(CliError::Incomplete(
+                "interrupted: the game graph was not solved (nothing is until all of it is); \
+                 the line above is a short anytime analysis, exact only where it says proven"
+                    .to_string(),
+            ));
+        }
+        other => other?,
+    };
+    if args.json {
+        let report = wire::bao::report::solve_report(&rules, &pos, &solution, elapsed);
+        writeln!(out, "{report}")?;
+        return Ok(());
+    }
+    for line in wire::bao::text::solve_lines(&pos, &solution, elapsed) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

@@ -306,3 +306,56 @@ pub fn analysis_solver(
     }
     args.make_solver(config, game)
 }
+
+/// The memory a Bao game graph may take (`--memory-mb`), for the commands that solve one.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GraphArgs {
+    /// The most memory Bao's game graph may take, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 4096, help_heading = crate::args::BAO_HEADING,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub memory_mb: u64,
+}
+
+/// Solves the game graph of the Bao position `pos` within the memory of `graph`
+/// ([`kalah_analysis::front::bao_solve_within`]), showing progress unless `quiet`.
+pub(crate) fn solved_within(
+    graph: &GraphArgs,
+    quiet: bool,
+    pos: &kalah_core::bao::BaoPosition,
+) -> Result<(kalah_solver::bao::BaoSolved, Duration), CliError> {
+    use kalah_solver::bao::{BaoSolveError, GraphStop};
+    let memory_mb = graph.memory_mb;
+    let spinner = on_terminal(
+        quiet,
+        indicatif::ProgressBar::new_spinner,
+        "{spinner} [{elapsed}] {msg}",
+        120,
+    );
+    let timer = Instant::now();
+    let result = kalah_analysis::front::bao_solve_within(
+        pos,
+        memory_mb,
+        crate::analysis_io::interrupt_flag(),
+        &mut |p| {
+            spinner.set_message(match p.decided {
+                None => format!("{} positions found", p.positions),
+                Some(d) => format!("{d} of {} positions decided", p.positions),
+            })
+        },
+    );
+    spinner.finish_and_clear();
+    match result {
+        Ok(s) => Ok((s, timer.elapsed())),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
+            "nothing is solved until the whole graph is; --time S gives the anytime \
+             analysis's best move and what it proves",
+        )),
+        Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => {
+            Err(CliError::Input(format!(
+                "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best \
+                 move and what it proves on any board"
+            )))
+        }
+        Err(e) => Err(CliError::Input(e.to_string())),
+    }
+}

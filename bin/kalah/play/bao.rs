@@ -9,10 +9,10 @@ use kalah_analysis::setup::bao::{drawing, BaoEnd, BaoGame};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 
-use crate::analyse::bao::outcome_words;
 use crate::args::bao as bao_setup;
 use crate::error::CliError;
-use crate::solve::bao::solved_within;
+use crate::solving::solved_within;
+use kalah_analysis::wire::bao::text::outcome_words;
 
 /// Runs `kalah play --rules bao`.
 pub fn play(args: &super::Args, out: &mut dyn Write) -> Result<(), CliError> {

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_solver::bao::{
-    solve_position, BaoSolveError, BaoSolved, GraphStop, BAO_BYTES_PER_POSITION,
+    solve_position, BaoSolveError, BaoSolved, GraphProgress, GraphStop, BAO_BYTES_PER_POSITION,
 };
-use kalah_solver::{bao_search, Limits};
+use kalah_solver::bao_search::{self, BaoAnalysis};
+use kalah_solver::Limits;
 use serde_json::Value;
 
 use super::{Answered, Front};
@@ -21,6 +22,32 @@ use crate::AnalysisError;
 
 /// The analysis time a position of a batch when no limit is given.
 pub const BAO_DEFAULT_SECONDS: f64 = 1.0;
+
+/// How long an interrupted solve analyses for its best guess.
+const GUESS_TIME: Duration = Duration::from_millis(300);
+
+/// Solves the whole game graph of `pos` in at most `memory_mb` megabytes (every command
+/// that solves a Bao position exactly), `progress` told as it goes; `cancel` stops it.
+pub fn bao_solve_within(
+    pos: &BaoPosition,
+    memory_mb: u64,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&GraphProgress),
+) -> Result<BaoSolved, BaoSolveError> {
+    let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
+    solve_position(pos, limit, cancel, progress)
+}
+
+/// The best guess of a solve that was interrupted: the graph solves nothing until it is
+/// whole, so a short anytime analysis (under a flag of its own: the interrupt's is up).
+pub fn bao_guess(pos: &BaoPosition) -> BaoAnalysis {
+    bao_search::analyse(
+        pos,
+        &Limits::time(GUESS_TIME),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+}
 
 /// How Bao's positions are answered.
 #[derive(Clone, Debug)]
@@ -90,8 +117,7 @@ impl Bao {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         let known = last.as_ref().is_some_and(|s| s.value(pos).is_some());
         if !known {
-            let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
-            match solve_position(pos, limit, cancel, &mut |_| {}) {
+            match bao_solve_within(pos, memory_mb, cancel, &mut |_| {}) {
                 Ok(s) => *last = Some(Box::new(s)),
                 Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => return None,
                 Err(e) => return Some(line(Err(&e))),
@@ -174,6 +200,16 @@ mod tests {
         let again = front.answer(&item(2, E16), &never).unwrap();
         assert_eq!(again.line["reused_graph"], true);
         assert_eq!(again.line["value"], first.line["value"]);
+    }
+
+    #[test]
+    fn a_graph_solves_within_its_memory_and_a_guess_is_an_analysis() {
+        let pos: BaoPosition = E16.parse().unwrap();
+        let never = AtomicBool::new(false);
+        let solved = bao_solve_within(&pos, 64, &never, &mut |_| {}).unwrap();
+        assert!(solved.value(&pos).is_some());
+        assert!(bao_solve_within(&pos, 0, &never, &mut |_| {}).is_err());
+        assert!(bao_guess(&pos).best.is_some());
     }
 
     #[test]

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::batch::{Item, Streamed};
 use crate::{pool, AnalysisError};
-pub use bao::{Bao, BaoHow, BAO_DEFAULT_SECONDS};
+pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on

@@ -11,9 +11,10 @@
 //! ([`answer_line`]) is read back by the
 //! sowing games' reader, [`AnswerLine`](super::answer::AnswerLine), to resume a batch:
 //! both have `line`, `input` and `rules`, and `error` for a line not answered. The reports
-//! of `kalah solve`, `openings` and `analyse` are in [`report`].
+//! of `kalah solve`, `openings` and `analyse` are in [`report`], their text in [`text`].
 
 pub mod report;
+pub mod text;
 
 use std::fmt;
 
