@@ -1,16 +1,11 @@
 //! `kalah perft`: counts the sequences of sowings from a position at every depth up to a
 //! limit, optionally split by first sowing; the standard check of a move generator. With
-//! `--rules bao`, Bao's whole moves ([`bao`]).
-
-mod bao;
+//! `--rules bao`, Bao's whole moves. One run for both (`kalah_analysis::perft`).
 
 use std::io::Write;
-use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_core::notation::{bin, format_move};
-use kalah_core::{perft_depths, PerftDepths, CLOCKWISE};
-use serde_json::json;
+use kalah_analysis::perft::{self, PerftStep, Start};
 
 use crate::args::GameArgs;
 use crate::error::CliError;
@@ -53,69 +48,53 @@ pub const BAO_OPTIONS: &[&str] = &["depth", "divide", "json"];
 /// long count shows its progress; the last one also splits by first sowing); the JSON
 /// object comes at the end, from one traversal that counts every depth at once.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        return bao::perft(&args.game, args.depth, args.divide, args.json, out);
-    }
-    let (game, pos) = args.game.setup()?;
-    let depth = args.depth as usize;
-    let timer = Instant::now();
-    if !args.json {
-        writeln!(out, "rules:    {}", game.rules())?;
-        writeln!(out, "position: {pos}")?;
-        for d in 1..depth {
-            let counts = perft_depths(&game, &pos, d, |_| {}).counts;
-            writeln!(out, "perft({d}) = {}", counts[d - 1])?;
-            out.flush()?;
+    let sowing;
+    let bao;
+    let start = match args.game.rules.bao() {
+        true => {
+            bao = args.game.bao_setup()?;
+            Start::Bao(&bao.0, &bao.1)
         }
-    }
-    let bar = ProgressBar::new(game.legal_moves(&pos).len() as u64).with_style(
-        ProgressStyle::with_template("perft {pos}/{len} first sowings [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        false => {
+            sowing = args.game.setup()?;
+            Start::Sowing(&sowing.0, &sowing.1)
+        }
+    };
+    let mut bar: Option<ProgressBar> = None;
+    let mut failed = None;
+    let counted = perft::run(
+        &start,
+        args.depth,
+        args.divide,
+        !args.json,
+        &mut |step| match step {
+            PerftStep::Line(line) => {
+                if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                    failed.get_or_insert(e);
+                }
+            }
+            PerftStep::Splitting(n) => {
+                bar = Some(
+                    ProgressBar::new(n).with_style(
+                        ProgressStyle::with_template("perft {pos}/{len} first sowings [{elapsed}]")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    ),
+                )
+            }
+            PerftStep::Split => bar.iter().for_each(|b| b.inc(1)),
+        },
     );
-    let counted = perft_depths(&game, &pos, depth, |_| bar.inc(1));
-    bar.finish_and_clear();
-    let seconds = timer.elapsed().as_secs_f64();
-    let nodes = counted.nodes();
-    let PerftDepths {
-        counts,
-        divide: per_move,
-    } = counted;
-
+    bar.iter().for_each(ProgressBar::finish_and_clear);
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let counted = counted.map_err(|e| CliError::Input(e.to_string()))?;
     if args.json {
-        let mut report = json!({
-            "rules": game.rules().to_string(),
-            "position": pos.to_string(),
-            "counts": counts,
-            "nodes": nodes,
-            "seconds": seconds,
-        });
-        if args.divide {
-            report["divide"] = per_move
-                .iter()
-                .map(|&(j, n)| {
-                    let b = bin(game.houses(), pos.side_to_move(), j % CLOCKWISE);
-                    match j >= CLOCKWISE {
-                        true => json!({ "bin": b, "clockwise": true, "count": n }),
-                        false => json!({ "bin": b, "count": n }),
-                    }
-                })
-                .collect();
-        }
-        writeln!(out, "{report}")?;
+        writeln!(out, "{}", counted.json(args.divide))?;
         return Ok(());
     }
-    writeln!(out, "perft({depth}) = {}", counts[depth - 1])?;
-    if args.divide {
-        writeln!(out, "divide at depth {depth}:")?;
-        for &(j, n) in &per_move {
-            let name = format_move(game.houses(), pos.side_to_move(), j);
-            writeln!(out, "  {name:>3}: {n}")?;
-        }
+    for line in counted.closing_lines(args.divide) {
+        writeln!(out, "{line}")?;
     }
-    writeln!(
-        out,
-        "{nodes} nodes in {seconds:.3} s ({:.1} Mnodes/s)",
-        nodes as f64 / seconds.max(1e-9) / 1e6
-    )?;
     Ok(())
 }

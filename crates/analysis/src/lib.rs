@@ -47,6 +47,7 @@ pub mod levels;
 pub mod matches;
 pub mod openings;
 pub mod outputs;
+pub mod perft;
 pub mod pie;
 pub mod play;
 mod pool;
