@@ -11,10 +11,12 @@ use kalah_analysis::wire::bao::{report, text};
 use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position};
 use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::{line, Analysis, Limits, ReportKind, RootTurn, Solver};
-use serde_json::{json, Value};
+use kalah_solver::{Analysis, Limits, Solver};
 
-use crate::analysis_io::{interrupt_flag, signed};
+use kalah_analysis::wire::analysis::SummaryError;
+pub use kalah_analysis::wire::analysis::View;
+
+use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
@@ -108,7 +110,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     view.book_line(out)?;
     let a = analyse(&solver, &pos, &limits, &view, out)?;
-    view.summary(&a, out)
+    summary(&view, &a, out)
 }
 
 /// Runs `kalah analyse --rules bao`: one line per completed depth; forced wins and losses
@@ -209,243 +211,11 @@ pub fn analyse(
     a.map_err(|e| crate::analysis_io::invalid(e.to_string()))
 }
 
-/// How the reports of an analysis are shown.
-pub struct View<'a> {
-    /// The game (for the notation).
-    pub game: &'a Game,
-    /// The position analysed.
-    pub pos: &'a Position,
-    /// The turns shown under each line (0: all).
-    pub multi: usize,
-    /// JSON lines instead of text.
-    pub json: bool,
-    /// Text: a line for every progress tick too ([`ReportKind::Tick`]).
-    pub verbose: bool,
-    /// The endgame database file the analysis reads, if any (named in the summary).
-    pub database: Option<String>,
-    /// The opening book's entry for the position and the book's origin, if it holds it:
-    /// reported beside the analysis, never mixed into its values.
-    pub book: Option<(Entry, String)>,
-}
-
-impl View<'_> {
-    /// The text line of the book's entry, before the analysis's (JSON: in the final
-    /// object, `book`).
-    fn book_line(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        match (&self.book, self.json) {
-            (Some((e, origin)), false) => writeln!(
-                out,
-                "{}, best turn {} ({origin})",
-                e.describe(),
-                e.best_turn.notation(self.game.houses())
-            ),
-            _ => Ok(()),
-        }
-    }
-
-    /// The book's entry as JSON (values from South, as every field), or null.
-    fn book_json(&self) -> Value {
-        match &self.book {
-            None => Value::Null,
-            Some((e, origin)) => {
-                kalah_analysis::book::report::entry_json(self.game.houses(), e, origin)
-            }
-        }
-    }
-
-    /// One report: in JSON every one, in text one line per new depth (`shown`: the depth
-    /// of the last line printed).
-    fn report(
-        &self,
-        a: &Analysis,
-        shown: &mut Option<u8>,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        if self.json {
-            return writeln!(out, "{}", self.json_of(a, false));
-        }
-        if a.report == ReportKind::Tick {
-            return if self.verbose {
-                self.tick_line(a, out)
-            } else {
-                Ok(())
-            };
-        }
-        if *shown == Some(a.depth) {
-            return Ok(());
-        }
-        *shown = Some(a.depth);
-        let (lo, hi) = a.bounds_from_south();
-        writeln!(
-            out,
-            "depth {:>3}  heuristic {:>4} from South  proven {}..{}  nodes {:>11}  {:>7} n/s  {:>7.2} s  line {}",
-            a.depth,
-            signed(a.eval_from_south()),
-            signed(lo),
-            signed(hi),
-            a.nodes,
-            rate(a.nodes_per_second()),
-            a.elapsed.as_secs_f64(),
-            line::notations(self.game.houses(), &a.pv).join(" "),
-        )?;
-        if self.multi != 1 {
-            for t in self.shown_turns(a) {
-                self.turn_line(t, out)?;
-            }
-        }
-        out.flush()
-    }
-
-    /// A progress tick: the search goes on past the depth shown.
-    fn tick_line(&self, a: &Analysis, out: &mut dyn Write) -> std::io::Result<()> {
-        let (lo, hi) = a.bounds_from_south();
-        writeln!(
-            out,
-            "  ...  searching beyond depth {}  proven {}..{}  nodes {:>11}  {:>7} n/s  {:>7.2} s",
-            a.depth,
-            signed(lo),
-            signed(hi),
-            a.nodes,
-            rate(a.nodes_per_second()),
-            a.elapsed.as_secs_f64(),
-        )?;
-        out.flush()
-    }
-
-    /// The turns to show: the `multi` best.
-    fn shown_turns<'t>(&self, a: &'t Analysis) -> &'t [RootTurn] {
-        let n = if self.multi == 0 {
-            a.turns.len()
-        } else {
-            self.multi.min(a.turns.len())
-        };
-        &a.turns[..n]
-    }
-
-    /// One turn of the multi-line view.
-    fn turn_line(&self, t: &RootTurn, out: &mut dyn Write) -> std::io::Result<()> {
-        let (lo, hi) = t.bounds_from_south();
-        let value = if t.is_exact() {
-            format!("exact {:>4}", signed(lo))
-        } else {
-            format!(
-                "heuristic {:>4} at depth {:>2}",
-                signed(t.eval_from_south()),
-                t.depth
-            )
-        };
-        writeln!(
-            out,
-            "    {:<12} {value}  proven {}..{}",
-            t.turn.notation(self.game.houses()),
-            signed(lo),
-            signed(hi)
-        )
-    }
-
-    /// The final summary.
-    /// An exact value is printed only with a line that replays to it.
-    pub fn summary(&self, a: &Analysis, out: &mut dyn Write) -> Result<(), CliError> {
-        if a.is_exact() {
-            line::replay(self.game, self.pos, &a.pv, a.bounds_from_south().0).map_err(|e| {
-                CliError::Internal(format!("principal variation does not replay: {e}"))
-            })?;
-        }
-        if self.json {
-            writeln!(out, "{}", self.json_of(a, true))?;
-            return Ok(());
-        }
-        let best = a.best_turn().map_or("none (the game is over)".into(), |t| {
-            t.notation(self.game.houses())
-        });
-        let line = line::notations(self.game.houses(), &a.pv).join(" ");
-        let (lo, hi) = a.bounds_from_south();
-        let work = format!(
-            "{} nodes, {:.2} s, depth {}",
-            a.nodes,
-            a.elapsed.as_secs_f64(),
-            a.depth
-        );
-        if let Some(file) = &self.database {
-            writeln!(out, "endgame database {file}")?;
-        }
-        if a.is_exact() {
-            writeln!(
-                out,
-                "exact: value {} from South, best turn {best}, line {line} ({work})",
-                signed(lo)
-            )?;
-        } else {
-            writeln!(
-                out,
-                "not exact: the value from South is proven in {}..{}; best guess {best}, \
-                 heuristic {} from South, line {line} ({work})",
-                signed(lo),
-                signed(hi),
-                signed(a.eval_from_south())
-            )?;
-        }
-        Ok(())
-    }
-
-    /// One report as JSON (values from South; `eval_mover` and the bounds for the mover
-    /// as well).
-    fn json_of(&self, a: &Analysis, last: bool) -> Value {
-        let houses = self.game.houses();
-        let (lo, hi) = a.bounds_from_south();
-        let turns: Vec<Value> = self
-            .shown_turns(a)
-            .iter()
-            .map(|t| {
-                let (lo, hi) = t.bounds_from_south();
-                json!({
-                    "turn": t.turn.notation(houses),
-                    "eval": t.eval_from_south(),
-                    "eval_mover": t.eval,
-                    "depth": t.depth,
-                    "lower": lo,
-                    "upper": hi,
-                    "exact": t.is_exact(),
-                })
-            })
-            .collect();
-        let kind = match (last, a.report) {
-            (true, _) | (_, ReportKind::Final) => "final",
-            (false, ReportKind::Iteration) => "iteration",
-            (false, ReportKind::Proof) => "proof",
-            (false, ReportKind::Tick) => "tick",
-        };
-        let mut v = json!({
-            "kind": kind,
-            "final": last,
-            "depth": a.depth,
-            "eval": a.eval_from_south(),
-            "eval_mover": a.eval,
-            "lower": lo,
-            "upper": hi,
-            "exact": a.is_exact(),
-            "side": a.side.to_string(),
-            "best_turn": a.best_turn().map(|t| t.notation(houses)),
-            "pv": line::notations(houses, &a.pv),
-            "turns": turns,
-            "nodes": a.nodes,
-            "nodes_per_second": a.nodes_per_second().round() as u64,
-            "seconds": a.elapsed.as_secs_f64(),
-            "egdb_file": self.database,
-        });
-        if last {
-            v["book"] = self.book_json();
-        }
-        v
-    }
-}
-
-/// A rate with a unit prefix: `950`, `12.3k`, `4.56M`.
-fn rate(r: f64) -> String {
-    match r {
-        r if r >= 1e9 => format!("{:.2}G", r / 1e9),
-        r if r >= 1e6 => format!("{:.2}M", r / 1e6),
-        r if r >= 1e3 => format!("{:.1}k", r / 1e3),
-        r => format!("{r:.0}"),
-    }
+/// The final summary of an analysis by `view` ([`View::summary`]); a line that does not
+/// replay to its exact value is an internal error.
+pub fn summary(view: &View, a: &Analysis, out: &mut dyn Write) -> Result<(), CliError> {
+    view.summary(a, out).map_err(|e| match e {
+        SummaryError::Replay(_) => CliError::Internal(e.to_string()),
+        SummaryError::Io(e) => e.into(),
+    })
 }

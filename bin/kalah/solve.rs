@@ -93,7 +93,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             book: None,
         };
         let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
-        return view.summary(&a, out);
+        return analyse::summary(&view, &a, out);
     }
     let config = args.solver.config(&game, seeds, 1)?;
     let solver = match args.solver.try_make_solver(config.clone(), &game)? {
@@ -230,7 +230,7 @@ fn interrupted(
         database: wire::report::egdb_file(solver),
         book: None,
     };
-    view.summary(&a, out)?;
+    analyse::summary(&view, &a, out)?;
     let (lo, hi) = a.bounds_from_south();
     Err(CliError::Incomplete(if a.is_exact() {
         format!(

@@ -6,6 +6,7 @@
 //! vocabulary ([`bao`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 
+pub mod analysis;
 pub mod answer;
 pub mod bao;
 pub mod games;
