@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The processor time this process has spent so far, in user mode and in the kernel
 /// (`getrusage`, every thread); `None` where the system does not tell. The kernel's share
@@ -208,10 +208,8 @@ fn unescape(field: &str) -> String {
 /// limit).
 fn cgroup_available() -> Option<u64> {
     let read = |path: &Path| std::fs::read_to_string(path).ok();
-    let cgroup = read(Path::new("/proc/self/cgroup"))?;
-    let mountinfo = read(Path::new("/proc/self/mountinfo"))?;
-    let left = cgroup_dirs(&cgroup, &mountinfo)
-        .into_iter()
+    let left = memory_groups()
+        .iter()
         .filter_map(|(dir, version)| {
             let (limit, usage) = match version {
                 Version::V2 => ("memory.max", "memory.current"),
@@ -224,6 +222,22 @@ fn cgroup_available() -> Option<u64> {
         })
         .collect::<Vec<_>>();
     left.into_iter().min()
+}
+
+/// The directories of this process's memory control groups ([`cgroup_dirs`]), found
+/// once a process: reading `/proc/self/mountinfo` takes longer than solving a small
+/// position, which asks for the memory available every time, and a process stays in the
+/// group it was started in (Slurm and container runtimes place it before it runs). What
+/// the groups allow is read afresh at every call.
+fn memory_groups() -> &'static [(PathBuf, Version)] {
+    static GROUPS: OnceLock<Vec<(PathBuf, Version)>> = OnceLock::new();
+    GROUPS.get_or_init(|| {
+        let read = |path: &str| std::fs::read_to_string(path).ok();
+        match (read("/proc/self/cgroup"), read("/proc/self/mountinfo")) {
+            (Some(cgroup), Some(mountinfo)) => cgroup_dirs(&cgroup, &mountinfo),
+            _ => Vec::new(),
+        }
+    })
 }
 
 /// Bytes the running solvers of this process have reserved ([`reserve_memory`]).

@@ -56,6 +56,7 @@ use crate::line::Turn;
 use crate::os;
 use dense::Dense;
 use graph::Graph;
+use pipeline::Index;
 use pv::principal_variation;
 
 /// A position seen from the player to move: the mover-first houses and, under the early
@@ -211,21 +212,27 @@ impl Retro {
         let mut backend = self.lock();
         let before = (backend.positions(), backend.clock());
         let exits = self.exits.as_deref();
-        // The graph grows by at most what this process's budget still holds (nine tenths
-        // of it), shared with the retrograde solves running beside this one.
-        let budget = os::reserve_memory(self.memory, |free| (free / 10 * 9).min(self.memory));
-        let limit = self.limit.min(before.0 + budget.bytes() / self.per);
-        let result = match (pos.is_over(), &mut *backend) {
-            (true, _) => Ok(()),
-            (false, Backend::Hash(graph)) => {
-                pipeline::solve(graph, game, pos, exits, limit, cancel, start, progress)
-            }
-            (false, Backend::Dense(dense)) => {
-                pipeline::solve(dense, game, pos, exits, limit, cancel, start, progress)
-            }
-        };
-        drop(budget);
-        result?;
+        let held = pos.is_over()
+            || match &*backend {
+                Backend::Hash(graph) => graph.holds(game, pos),
+                Backend::Dense(dense) => dense.holds(game, pos),
+            };
+        if !held {
+            // The graph grows by at most what this process's budget still holds (nine
+            // tenths of it), shared with the retrograde solves running beside this one.
+            // (Asked only where it grows: reading the memory available takes longer than
+            // answering from the graph.)
+            let budget = os::reserve_memory(self.memory, |free| (free / 10 * 9).min(self.memory));
+            let limit = self.limit.min(before.0 + budget.bytes() / self.per);
+            match &mut *backend {
+                Backend::Hash(graph) => {
+                    pipeline::solve(graph, game, pos, exits, limit, cancel, start, progress)
+                }
+                Backend::Dense(dense) => {
+                    pipeline::solve(dense, game, pos, exits, limit, cancel, start, progress)
+                }
+            }?;
+        }
         let (relative, pv) = match &*backend {
             _ if pos.is_over() => (0, Vec::new()),
             Backend::Hash(g) => {
