@@ -83,16 +83,7 @@ fn bao_moves(pos: &BaoPosition) -> Vec<String> {
 /// The four rows of a Bao position drawn as `kalah show --rules bao` draws them, North's
 /// back row on top.
 fn bao_drawing(pos: &BaoPosition) -> String {
-    let rows = pos.text_rows();
-    let names = ["North b", "North a", "South A", "South B"];
-    let mut text = String::new();
-    for (i, (name, row)) in names.iter().zip(&rows).enumerate() {
-        if i == 2 {
-            text += &format!("          {}\n", "-".repeat(3 * row.len()));
-        }
-        let counts: String = row.iter().map(|c| format!("{c:>3}")).collect();
-        text += &format!(" {name}{counts}\n");
-    }
+    let mut text = setup::bao::drawing(pos);
     let side = match pos.side() {
         Side::South => "South",
         Side::North => "North",

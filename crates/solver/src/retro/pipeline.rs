@@ -48,8 +48,9 @@ pub(super) struct NewLevels {
     pub(super) positions: u64,
 }
 
-/// Solves `root` in `index`: the positions it reaches that the index lacks are found, then
-/// solved level by level from the bottom (nothing to do where the index holds it).
+/// Solves `root` in `index`, which does not hold it yet (the caller asks
+/// [`Index::holds`] first, before it reserves the memory to grow by): the positions it
+/// reaches that the index lacks are found, then solved level by level from the bottom.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve(
     index: &mut impl Index,
@@ -61,9 +62,7 @@ pub(super) fn solve(
     start: Instant,
     progress: &mut dyn FnMut(&RetroProgress),
 ) -> Result<(), RetroStop> {
-    if index.holds(game, root) {
-        return Ok(());
-    }
+    debug_assert!(!index.holds(game, root), "solve asked for a position held");
     let new = index.discover(game, root, exits, limit, cancel, start, progress)?;
     for (level, range) in new.levels {
         if cancel.load(Relaxed) {
