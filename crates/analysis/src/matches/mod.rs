@@ -18,7 +18,7 @@ use kalah_solver::{Limits, Solver};
 
 pub use score::Score;
 
-use crate::play::typed_turn;
+use crate::setup::typed_turn;
 
 /// The most turns a game lasts; a game still going then is scored as it stands
 /// ([`GameRecord::adjudicated`]): the families whose positions repeat could go on for ever.
