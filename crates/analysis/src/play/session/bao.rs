@@ -118,3 +118,39 @@ impl Session for BaoSession {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{run, Silent};
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use kalah_io::LineReader;
+
+    #[test]
+    fn the_engine_says_what_backs_its_move_and_the_human_gets_bao_s_help() {
+        // A small position of Bao(4,2) whose graph solves at once.
+        let pos: BaoPosition = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S".parse().unwrap();
+        let solved =
+            kalah_solver::bao::solve_position(&pos, 1 << 20, &AtomicBool::new(false), &mut |_| {})
+                .unwrap();
+        let transcript = |engine| {
+            let mut session = BaoSession::new(pos, Side::North, engine);
+            let mut out = Vec::new();
+            let mut input = LineReader::new(&b"help\nquit\n"[..]);
+            run(&mut session, &mut input, true, &mut out, &mut Silent).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let perfect = transcript(BaoEngine::Perfect(solved));
+        assert!(perfect.starts_with("You play North, the engine plays South."));
+        assert!(perfect.contains("\nSouth plays "), "{perfect}");
+        assert!(perfect.contains("> help\nA move is a row letter (yours: a front, b back)"));
+        assert!(perfect.ends_with("> quit\ngame abandoned\n"), "{perfect}");
+        let timed = transcript(BaoEngine::Timed(Duration::from_millis(20)));
+        assert!(
+            timed.starts_with("The engine thinks 0.02 s a move"),
+            "{timed}"
+        );
+    }
+}
