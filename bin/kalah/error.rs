@@ -9,7 +9,6 @@ use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
 
-pub use kalah_analysis::setup::move_message;
 use kalah_analysis::setup::SetupError;
 
 /// Why a command failed.

@@ -1,32 +1,31 @@
 //! `kalah match`: two engine settings (or the engine and another program speaking the
 //! engine protocol) play a match from varied openings with the colours swapped; the score
-//! with its error bar, the games as JSON lines. The match itself is
-//! [`kalah_analysis::matches`]. With `--rules bao`, a match of Bao ([`bao`]).
-
-mod bao;
+//! with its error bar, the games as JSON lines. The match itself, of either kind of game,
+//! is [`kalah_analysis::matches::Match`] and its result
+//! [`kalah_analysis::wire::match_report`]; this file parses the options and builds the
+//! players.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use kalah_analysis::engine::{self, command::seconds, EvaluationChoice, Go};
+use kalah_analysis::matches::bao::BaoSearchPlayer;
 use kalah_analysis::matches::{
-    accuracy, protocol::ProtocolPlayer, run_match, Accuracy, Failure, MatchOutcome, MatchPlan,
-    Player, Score, SearchPlayer,
+    limits_or_default, protocol::ProtocolPlayer, search_name, Bao, Failure, Match, MatchPlan,
+    Player, SearchPlayer, Sowing,
 };
 use kalah_analysis::wire::games;
+use kalah_analysis::wire::match_report::{percent, MatchReport};
 use kalah_core::Game;
 use kalah_solver::Limits;
-use serde_json::{json, Value};
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_bar};
-use crate::args::{PositionArgs, RulesArgs};
+use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::engine::engine_solver;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
-/// The time per move of a player given no limit, in seconds.
-const DEFAULT_SECONDS: f64 = 0.1;
 /// The table size of the solver of the exact values, in MiB, unless --hash-mb says.
 const EXACT_HASH_MB: u64 = 64;
 
@@ -76,7 +75,7 @@ pub struct Args {
 /// The options of every match, Bao's too: the games and their openings, player 2 as a
 /// program, the games file and the output's form.
 #[derive(clap::Args, Debug)]
-pub(crate) struct MatchArgs {
+struct MatchArgs {
     /// Games to play (an odd number is raised by one: every opening twice)
     #[arg(long, value_name = "N", default_value_t = 20,
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
@@ -112,12 +111,12 @@ pub(crate) struct MatchArgs {
 
     /// Print the result as one JSON object instead of text
     #[arg(long)]
-    pub(crate) json: bool,
+    json: bool,
 }
 
 impl MatchArgs {
     /// The plan of the match, with `exact_nodes` a position for its exact values.
-    pub(crate) fn plan(&self, exact_nodes: u64) -> MatchPlan {
+    fn plan(&self, exact_nodes: u64) -> MatchPlan {
         MatchPlan {
             games: self.count as usize,
             opening_turns: self.opening_turns as usize,
@@ -127,7 +126,7 @@ impl MatchArgs {
     }
 
     /// The games file (`--games`), checked and locked before any game is played.
-    pub(crate) fn games_output(&self) -> Result<Option<kalah_io::Output>, CliError> {
+    fn games_output(&self) -> Result<Option<kalah_io::Output>, CliError> {
         let open = |path: &std::path::Path| {
             let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, self.force);
             kalah_io::Output::open_with(path, &checks)
@@ -136,7 +135,7 @@ impl MatchArgs {
     }
 
     /// Player 2 as the program of `--engine2`, asked with `limits`, where one is given.
-    pub(crate) fn engine2(&self, limits: Limits) -> Result<Option<ProtocolPlayer>, CliError> {
+    fn engine2(&self, limits: Limits) -> Result<Option<ProtocolPlayer>, CliError> {
         let Some(command) = &self.engine2 else {
             return Ok(None);
         };
@@ -144,17 +143,6 @@ impl MatchArgs {
         ProtocolPlayer::start(command, go, self.move_timeout)
             .map(Some)
             .map_err(|e| invalid(format!("--engine2: {e}")))
-    }
-
-    /// The result's text (the score, its interval and Elo) for the players `names`.
-    pub(crate) fn write_score(
-        &self,
-        rules: &str,
-        names: &[String; 2],
-        s: &Score,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        write_score(rules, names, s, self.opening_turns, self.seed, out)
     }
 }
 
@@ -214,6 +202,8 @@ struct Setting {
 }
 
 impl Setting {
+    /// A player's settings: its limits (0.1 s a move where none is given), evaluation
+    /// and threads.
     fn new(
         time: Option<Duration>,
         nodes: Option<u64>,
@@ -221,24 +211,11 @@ impl Setting {
         evaluation: EvaluationChoice,
         threads: u32,
     ) -> Setting {
-        let mut limits = Limits { time, nodes, depth };
-        if limits.is_unbounded() {
-            limits = Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS));
-        }
         Setting {
-            limits,
+            limits: limits_or_default(Limits { time, nodes, depth }),
             evaluation,
             threads,
         }
-    }
-
-    /// A name for reports: `store, 0.1 s, 1 thread`.
-    fn name(&self) -> String {
-        let mut parts = vec![self.evaluation.name().to_string()];
-        parts.extend(kalah_analysis::matches::limits_words(&self.limits));
-        let s = if self.threads == 1 { "" } else { "s" };
-        parts.push(format!("{} thread{s}", self.threads));
-        parts.join(", ")
     }
 }
 
@@ -263,68 +240,105 @@ pub const BAO_OPTIONS: &[&str] = &[
 
 /// Runs `kalah match`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.rules.bao() {
-        return bao::run(args, out);
-    }
-    let (game, _) = crate::args::setup(
-        &args.rules,
-        &PositionArgs {
-            position: None,
-            moves: None,
-        },
-    )?;
-    let output = args.common.games_output()?;
-    let one = Setting::new(
-        args.one.time1,
-        args.one.nodes1,
-        args.one.depth1,
-        args.one.evaluation1,
-        args.one.threads1,
-    );
-    let two = Setting::new(
-        args.two.time2,
-        args.two.nodes2,
-        args.two.depth2,
-        args.two.evaluation2,
-        args.two.threads2,
-    );
-    let mut a = SearchPlayer::new(one.name(), search_solver(args, &game, &one)?, one.limits);
-    let mut b: Box<dyn Player> = match args.common.engine2(two.limits)? {
-        Some(program) => Box::new(program),
-        None => Box::new(SearchPlayer::new(
-            two.name(),
-            search_solver(args, &game, &two)?,
-            two.limits,
-        )),
+    let start = PositionArgs {
+        position: None,
+        moves: None,
     };
-    let names = [a.name().to_string(), b.name().to_string()];
-    let exact = exact_solver(args, &game)?;
+    let (mut m, output) = match args.rules.bao() {
+        true => {
+            let (rules, _) = bao_setup(&args.rules, &start)?;
+            let output = args.common.games_output()?;
+            let players = bao_players(args)?;
+            (Match::Bao { rules, players }, output)
+        }
+        false => {
+            let (game, _) = setup(&args.rules, &start)?;
+            let output = args.common.games_output()?;
+            let players = sowing_players(args, &game)?;
+            let exact = exact_solver(args, &game)?;
+            let m = Match::Sowing {
+                game,
+                players,
+                exact,
+            };
+            (m, output)
+        }
+    };
+    let names = m.names();
     let plan = args.common.plan(args.exact_nodes);
     let bar = progress_bar(args.solver.quiet, plan.games.div_ceil(2) * 2, "games");
-    let stop = interrupt_flag();
-    let mut outcome = run_match(
-        &game,
-        &plan,
-        &mut [&mut a, b.as_mut()],
-        exact.as_ref(),
-        stop,
-        &mut |_, score| {
-            bar.set_message(format!("player 1 {}", percent(score)));
-            bar.inc(1);
-        },
-    );
+    let mut outcome = m.play(&plan, interrupt_flag(), &mut |_, score| {
+        bar.set_message(format!("player 1 {}", percent(score)));
+        bar.inc(1);
+    });
     bar.finish_and_clear();
     let failure = outcome.failure.take();
     if let Some(output) = &output {
-        let rules = game.rules().to_string();
-        output.replace(games::write_games(&rules, &names, &outcome.games).as_bytes())?;
+        let text = games::write_games(&m.rules_text(), &names, &outcome.games);
+        output.replace(text.as_bytes())?;
     }
-    report(args, &game, &names, &outcome, out)?;
+    let report = MatchReport::new(&m, &plan, &outcome);
+    match args.common.json {
+        true => writeln!(out, "{}", report.json())?,
+        false => write!(out, "{}", report.text())?,
+    }
     finish(failure, &names, outcome.games.len(), plan.games)
 }
 
+/// The players of a sowing game's match: the engine's own search with player 1's
+/// settings, and player 2's or the program of `--engine2`.
+fn sowing_players(args: &Args, game: &Game) -> Result<[Box<dyn Player<Sowing>>; 2], CliError> {
+    let (one, two) = (&args.one, &args.two);
+    let one = Setting::new(
+        one.time1,
+        one.nodes1,
+        one.depth1,
+        one.evaluation1,
+        one.threads1,
+    );
+    let two = Setting::new(
+        two.time2,
+        two.nodes2,
+        two.depth2,
+        two.evaluation2,
+        two.threads2,
+    );
+    let search = |s: &Setting| -> Result<SearchPlayer, CliError> {
+        let name = search_name(s.evaluation.name(), &s.limits, s.threads);
+        let solver = engine_solver(&args.solver, game, Some(s.threads), s.evaluation)?;
+        Ok(SearchPlayer::new(name, solver, s.limits))
+    };
+    let a = search(&one)?;
+    let b: Box<dyn Player<Sowing>> = match args.common.engine2(two.limits)? {
+        Some(program) => Box::new(program),
+        None => Box::new(search(&two)?),
+    };
+    Ok([Box::new(a), b])
+}
+
+/// The players of a match of Bao: Bao's anytime analysis with player 1's limits, and
+/// player 2's or the program of `--engine2`.
+fn bao_players(args: &Args) -> Result<[Box<dyn Player<Bao>>; 2], CliError> {
+    let (one, two) = (&args.one, &args.two);
+    let limits2 = limits_or_default(Limits {
+        time: two.time2,
+        nodes: two.nodes2,
+        depth: two.depth2,
+    });
+    let a = BaoSearchPlayer::with_limits(limits_or_default(Limits {
+        time: one.time1,
+        nodes: one.nodes1,
+        depth: one.depth1,
+    }));
+    let b: Box<dyn Player<Bao>> = match args.common.engine2(limits2)? {
+        Some(program) => Box::new(program),
+        None => Box::new(BaoSearchPlayer::with_limits(limits2)),
+    };
+    Ok([Box::new(a), b])
+}
+
 /// The exit of a match: an error when a player failed or Ctrl-C stopped it.
-pub(crate) fn finish(
+fn finish(
     failure: Option<Failure>,
     names: &[String; 2],
     played: usize,
@@ -346,20 +360,6 @@ pub(crate) fn finish(
     Ok(())
 }
 
-/// The solver of a player of the engine's own.
-fn search_solver(
-    args: &Args,
-    game: &Game,
-    setting: &Setting,
-) -> Result<kalah_solver::Solver, CliError> {
-    engine_solver(
-        &args.solver,
-        game,
-        Some(setting.threads),
-        setting.evaluation,
-    )
-}
-
 /// The solver of the exact values (one thread, a small table), if they are asked for.
 fn exact_solver(args: &Args, game: &Game) -> Result<Option<kalah_solver::Solver>, CliError> {
     if args.exact_nodes == 0 {
@@ -368,148 +368,4 @@ fn exact_solver(args: &Args, game: &Game) -> Result<Option<kalah_solver::Solver>
     let mut solver_args = args.solver.clone();
     solver_args.hash_mb = Some(solver_args.hash_mb.unwrap_or(EXACT_HASH_MB));
     engine_solver(&solver_args, game, Some(1), EvaluationChoice::Store).map(Some)
-}
-
-/// `55.0% ± 6.1%`.
-pub(crate) fn percent(score: &Score) -> String {
-    match score.half_width95() {
-        Some(hw) => format!("{:.1}% ± {:.1}%", 100.0 * score.mean(), 100.0 * hw),
-        None => format!("{:.1}%", 100.0 * score.mean()),
-    }
-}
-
-/// The result: the players, the score with its interval and Elo, the exact values known.
-fn report(
-    args: &Args,
-    game: &Game,
-    names: &[String; 2],
-    outcome: &MatchOutcome,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let s = &outcome.score;
-    let known: usize = outcome
-        .games
-        .iter()
-        .map(|g| g.values.iter().filter(|v| v.is_some()).count())
-        .sum();
-    let positions: usize = outcome.games.iter().map(|g| g.values.len()).sum();
-    let mut acc = [Accuracy::default(); 2];
-    for g in &outcome.games {
-        for (total, a) in acc.iter_mut().zip(accuracy(game, g)) {
-            total.add(&a);
-        }
-    }
-    if args.common.json {
-        let mut v = score_json(&game.rules().to_string(), names, s);
-        v.extend([
-            (
-                "exact_values".to_string(),
-                json!({"known": known, "positions": positions}),
-            ),
-            (
-                "accuracy".to_string(),
-                json!(acc
-                    .iter()
-                    .map(|a| json!({
-                        "judged": a.judged,
-                        "mistakes": a.mistakes,
-                        "seeds_lost": a.seeds_lost,
-                    }))
-                    .collect::<Vec<_>>()),
-            ),
-        ]);
-        writeln!(out, "{}", Value::Object(v))?;
-        return Ok(());
-    }
-    args.common
-        .write_score(&game.rules().to_string(), names, s, out)?;
-    if positions > 0 {
-        writeln!(
-            out,
-            "exact values: {known} of the {positions} positions played proved within {} nodes",
-            args.exact_nodes
-        )?;
-        for (k, a) in acc.iter().enumerate() {
-            writeln!(
-                out,
-                "player {}: {} of {} turns judged by exact values lost value, {} seeds in all",
-                k + 1,
-                a.mistakes,
-                a.judged,
-                a.seeds_lost
-            )?;
-        }
-    }
-    Ok(())
-}
-
-/// The fields of a match's JSON result that every game has: the rules, the players and
-/// the score with its interval and Elo.
-pub(crate) fn score_json(
-    rules: &str,
-    names: &[String; 2],
-    s: &Score,
-) -> serde_json::Map<String, Value> {
-    let v = json!({
-        "rules": rules,
-        "players": names,
-        "games": s.played(),
-        "wins": s.wins,
-        "draws": s.draws,
-        "losses": s.losses,
-        "points": s.points(),
-        "score": s.mean(),
-        "interval95": s.half_width95(),
-        "interval_from": if s.pairs.len() >= 2 { "pairs" } else { "games" },
-        "elo": s.elo(),
-    });
-    match v {
-        Value::Object(map) => map,
-        _ => unreachable!("a JSON object"),
-    }
-}
-
-/// The text of a match's result that every game has: the rules, the players, the games,
-/// the score with its 95% interval and the Elo difference.
-pub(crate) fn write_score(
-    rules: &str,
-    names: &[String; 2],
-    s: &Score,
-    opening_turns: u64,
-    seed: u64,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    let from = if s.pairs.len() >= 2 { "pairs" } else { "games" };
-    writeln!(out, "match: {rules}")?;
-    writeln!(out, "player 1: {}", names[0])?;
-    writeln!(out, "player 2: {}", names[1])?;
-    writeln!(
-        out,
-        "games: {} ({} openings of {opening_turns} random turns, seed {seed}, each with both colours)",
-        s.played(),
-        s.played().div_ceil(2),
-    )?;
-    writeln!(
-        out,
-        "player 1: {} wins, {} draws, {} losses: {} of {} points = {} (95% interval from the {from})",
-        s.wins,
-        s.draws,
-        s.losses,
-        s.points(),
-        s.played(),
-        percent(s)
-    )?;
-    let bound = |e: Option<f64>, inf: &str| e.map_or(inf.to_string(), |e| format!("{e:+.0}"));
-    if let Some(hw) = s.half_width95() {
-        let lo = kalah_analysis::matches::score::elo((s.mean() - hw).max(0.0));
-        let hi = kalah_analysis::matches::score::elo((s.mean() + hw).min(1.0));
-        writeln!(
-            out,
-            "Elo difference: {} (95%: {} to {})",
-            bound(s.elo(), "unbounded"),
-            bound(lo, "-inf"),
-            bound(hi, "+inf")
-        )?;
-    }
-    Ok(())
 }

@@ -2,28 +2,27 @@
 //!
 //! The engine plays perfectly by default: each of its turns is the first turn of the
 //! exact solver's principal variation, so it never gives away a seed of the position's
-//! value. `--engine greedy` plays the simple [`greedy_turn`] instead (the largest store
-//! margin at the end of its own turn), for a weaker opponent. `--time S` (and the default
-//! on boards that do not solve quickly) moves within S seconds by the anytime analysis.
-//! With `--rules bao`, a game of Bao ([`bao`]).
+//! value. `--engine greedy` plays the simple [`kalah_analysis::greedy::greedy_turn`]
+//! instead (the largest store margin at the end of its own turn), for a weaker opponent.
+//! `--time S` (and the default on boards that do not solve quickly) moves within S
+//! seconds by the anytime analysis. With `--rules bao`, a game of Bao. The game loop is
+//! [`kalah_analysis::play::session`]; this file parses the options and builds the game.
 
-mod bao;
+use std::io::{self, IsTerminal, Write};
 
-use std::io::{self, BufRead, IsTerminal, Write};
-
-use kalah_core::notation::{bin, format_turn};
+use kalah_analysis::play;
+use kalah_analysis::play::bao::{engine_time, BaoEngine};
+use kalah_analysis::play::session::{
+    self, default_time_note, BaoSession, Session, SessionError, SowingEngine, SowingSession,
+    Thinking,
+};
 use kalah_core::{Game, Position, Side};
+use kalah_solver::Limits;
 
-use kalah_analysis::greedy::greedy_turn;
-use kalah_analysis::play::{self, result_for, typed, typed_turn, EngineError, Typed};
-use kalah_solver::{Analysis, Limits, Solver};
-
-use crate::analysis_io::signed;
-use crate::args::{setup, PositionArgs, RulesArgs};
+use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::book_args::BookArgs;
-use crate::error::{move_message, CliError};
-use crate::show;
-use crate::solving::{progress_message, SolverArgs};
+use crate::error::CliError;
+use crate::solving::{solved_within, SolverArgs};
 
 /// Play against the engine in the terminal.
 ///
@@ -111,279 +110,102 @@ impl From<Player> for Side {
     }
 }
 
-/// The engine of one game.
-enum Engine {
-    /// The exact solver.
-    Perfect(Solver),
-    /// The anytime analysis within the limits.
-    Timed(Solver, Limits),
-    /// The greedy turn.
-    Greedy,
-}
-
 /// The engine `args` ask for in the game of `game` from `pos`, and a line that says how
 /// it plays where it is not the one asked for (the default time on a large board).
-fn engine(args: &Args, game: &Game, pos: &Position) -> Result<(Engine, Option<String>), CliError> {
+fn engine(
+    args: &Args,
+    game: &Game,
+    pos: &Position,
+) -> Result<(SowingEngine, Option<String>), CliError> {
     let seeds = pos.seeds_in_houses() as usize;
-    let timed = |limits: Limits| -> Result<Engine, CliError> {
+    let timed = |limits: Limits| -> Result<SowingEngine, CliError> {
         let solver = crate::solving::analysis_solver(&args.solver, game, seeds, &limits)?;
-        Ok(Engine::Timed(solver, limits))
+        // The book serves the timed engine (the exact solver needs none).
+        let book = args.book.load(game.rules())?;
+        Ok(SowingEngine::Timed(solver, limits, book))
     };
     if let Some(time) = args.time {
         return Ok((timed(Limits::time(time))?, None));
     }
     if args.engine == EngineKind::Greedy {
-        return Ok((Engine::Greedy, None));
+        return Ok((SowingEngine::Greedy(args.seed), None));
     }
     match play::default_engine(game, pos) {
-        None => Ok((Engine::Perfect(args.solver.solver(game, seeds)?), None)),
+        None => Ok((
+            SowingEngine::Perfect(args.solver.solver(game, seeds)?),
+            None,
+        )),
         Some(limits) => {
-            let secs = limits.time.map_or(0.0, |t| t.as_secs_f64());
-            let note = format!(
-                "This board does not solve quickly: the engine takes {secs} s a move, exact \
-                 where it can prove it (set the time with --time)."
-            );
-            Ok((timed(limits)?, Some(note)))
+            let note = limits.time.map(default_time_note);
+            Ok((timed(limits)?, note))
         }
     }
+}
+
+/// The game of Bao `args` ask for: its engine solves the game graph first where the
+/// board is small (said on `out`, with a spinner while it runs).
+fn bao_session(args: &Args, out: &mut dyn Write) -> Result<BaoSession, CliError> {
+    let (_, pos) = bao_setup(&args.rules, &args.position)?;
+    let engine = match engine_time(args.time, &pos) {
+        Some(limit) => BaoEngine::Timed(limit),
+        None => {
+            writeln!(out, "Solving the game graph first...")?;
+            BaoEngine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
+        }
+    };
+    Ok(BaoSession::new(pos, Side::from(args.human), engine))
 }
 
 /// Runs `kalah play`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.rules.bao() {
-        return bao::play(args, out);
-    }
-    let (game, mut pos) = setup(&args.rules, &args.position)?;
-    let human = Side::from(args.human);
-    let (engine, note) = engine(args, &game, &pos)?;
-    // The book serves the timed engine (the exact solver needs none).
-    let book = match &engine {
-        Engine::Timed(..) => args.book.load(game.rules())?,
-        _ => None,
+    let mut game: Box<dyn Session> = match args.rules.bao() {
+        true => Box::new(bao_session(args, out)?),
+        false => {
+            let (game, pos) = setup(&args.rules, &args.position)?;
+            let (engine, note) = engine(args, &game, &pos)?;
+            Box::new(SowingSession::new(
+                game,
+                pos,
+                Side::from(args.human),
+                engine,
+                note,
+            ))
+        }
     };
-    let h = game.houses();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut input = kalah_io::LineReader::new(stdin.lock());
-    writeln!(out, "rules: {}", game.rules())?;
-    writeln!(
-        out,
-        "You play {human} (bins {} to {}), the engine plays {}. Type 'help' for help.\n",
-        bin(h, human, 0),
-        bin(h, human, h - 1),
-        human.other()
-    )?;
-    if let Some(note) = note {
-        writeln!(out, "{note}\n")?;
-    }
-    loop {
-        writeln!(out, "{}", show::board(&pos))?;
-        if pos.is_over() {
-            return finish(&pos, human, out);
-        }
-        let mover = pos.side_to_move();
-        if mover != human {
-            let (turn, how) = match &engine {
-                Engine::Perfect(solver) => (perfect_turn(solver, &pos, &args.solver)?, None),
-                Engine::Timed(solver, limits) => match book.as_ref().and_then(|b| b.lookup(&pos)) {
-                    Some(e) => (e.best_turn.sowings.clone(), Some(e.describe())),
-                    None => {
-                        let t = timed_turn(solver, &pos, limits, &args.solver)?;
-                        let how = how_timed(&t.analysis);
-                        (t.sowings, Some(how))
-                    }
-                },
-                Engine::Greedy => (greedy_turn(&game, &pos, args.seed), None),
-            };
-            for &j in &turn {
-                pos = game.play_unchecked(&pos, j);
-            }
-            let how = how.map_or(String::new(), |how| format!(" ({how})"));
-            writeln!(out, "{mover} plays {}{how}\n", format_turn(h, mover, &turn))?;
-            continue;
-        }
-        match human_turn(&game, &pos, &mut input, echo, out)? {
-            Some(next) => pos = next,
-            None => return Ok(()),
-        }
-    }
-}
-
-/// The next line the player typed: `None` where the input ends (the game abandoned, as
-/// said on `out`), `Some(None)` for a line that cannot be a move (not UTF-8: said on
-/// `out`, to ask again).
-pub(crate) fn read_typed(
-    input: &mut kalah_io::LineReader<impl BufRead>,
-    out: &mut dyn Write,
-) -> Result<Option<Option<String>>, CliError> {
-    let read = play::next_typed_line(input)
-        .map_err(|e| CliError::Input(format!("cannot read standard input: {e}")))?;
-    match read {
-        None => {
-            writeln!(out, "\nend of input: game abandoned")?;
-            Ok(None)
-        }
-        Some(Err(e)) => {
-            writeln!(out, "\nnot played: {e}; try again, or type 'help'")?;
-            Ok(Some(None))
-        }
-        Some(Ok(line)) => Ok(Some(Some(line))),
-    }
-}
-
-/// The human's sowing (or turn) in `pos`: asks until the input is playable, and gives the
-/// position it leads to; `None` where the human quits or the input ends (the game is then
-/// abandoned, as said on `out`). `echo`: the input is not a terminal, so each line read is
-/// shown after the prompt.
-fn human_turn(
-    game: &Game,
-    pos: &Position,
-    input: &mut kalah_io::LineReader<impl BufRead>,
-    echo: bool,
-    out: &mut dyn Write,
-) -> Result<Option<Position>, CliError> {
-    let mover = pos.side_to_move();
-    loop {
-        write!(
-            out,
-            "{mover} to move ({})> ",
-            show::move_names(game, pos).join(" ")
-        )?;
-        out.flush()?;
-        let Some(line) = read_typed(input, out)? else {
-            return Ok(None);
-        };
-        let Some(line) = line else { continue };
-        let line = line.as_str();
-        if echo {
-            writeln!(out, "{line}")?;
-        }
-        let line = match typed(line) {
-            Typed::Nothing => continue,
-            Typed::Quit => {
-                writeln!(out, "game abandoned")?;
-                return Ok(None);
-            }
-            Typed::Help => {
-                write_help(game, pos, out)?;
-                continue;
-            }
-            Typed::Turn(line) => line,
-        };
-        match typed_turn(game, pos, line) {
-            Ok(next) => {
-                writeln!(out)?;
-                return Ok(Some(next));
-            }
-            Err(e) => writeln!(
-                out,
-                "not played: {}; try again, or type 'help'",
-                move_message(&e)
-            )?,
-        }
-    }
-}
-
-/// Explains the input the prompt accepts.
-fn write_help(game: &Game, pos: &Position, out: &mut dyn Write) -> io::Result<()> {
-    let h = pos.houses_per_side();
-    let side = pos.side_to_move();
-    writeln!(
-        out,
-        "Type the bin of the house to sow: {side} owns bins {} to {} (bins {} and {} are the \
-         stores). A last seed in your own store gives you another sowing; you may also type \
-         a whole turn at once as bins joined by '-'.{} 'quit' ends the game.",
-        bin(h, side, 0),
-        bin(h, side, h - 1),
-        h + 1,
-        2 * h + 2,
-        match game.rules().family.has_direction() {
-            true => " Add '<' to sow clockwise (3<).",
-            false => "",
-        },
-    )
-}
-
-/// Announces the result of a finished game.
-fn finish(pos: &Position, human: Side, out: &mut dyn Write) -> Result<(), CliError> {
-    let (south, north) = (pos.store(Side::South), pos.store(Side::North));
-    let score = pos.score();
-    let verdict = match result_for(pos, human) {
-        1 => "you win",
-        -1 => "the engine wins",
-        _ => "a draw",
+    let mut spinner = Spinner {
+        options: &args.solver,
+        bar: None,
     };
-    writeln!(
-        out,
-        "game over: South {south}, North {north}, score {score:+} (South - North): {verdict}"
-    )?;
-    Ok(())
+    session::run(game.as_mut(), &mut input, echo, out, &mut spinner).map_err(|e| match e {
+        SessionError::Write(e) => CliError::Io(e),
+        SessionError::Read(_) => CliError::Input(e.to_string()),
+        SessionError::Engine(what) => CliError::Internal(what),
+    })
 }
 
-/// The first turn of the exact solver's principal variation from `pos`, with a spinner.
-fn perfect_turn(
-    solver: &Solver,
-    pos: &Position,
-    options: &SolverArgs,
-) -> Result<Vec<usize>, CliError> {
-    let spinner = options.spinner();
-    let sign = pos.side_to_move().sign();
-    let turn = play::perfect_turn(solver, pos, &mut |p| {
-        spinner.set_message(progress_message(p, sign))
-    });
-    spinner.finish_and_clear();
-    turn.map_err(engine_error)
+/// A spinner on the terminal while the engine thinks (none with `--quiet`).
+struct Spinner<'a> {
+    options: &'a SolverArgs,
+    bar: Option<indicatif::ProgressBar>,
 }
 
-/// The turn of the anytime analysis of `pos` within `limits`, with a spinner that shows
-/// each depth, evaluation and proven interval as they come.
-fn timed_turn(
-    solver: &Solver,
-    pos: &Position,
-    limits: &Limits,
-    options: &SolverArgs,
-) -> Result<play::TimedTurn, CliError> {
-    let spinner = options.spinner();
-    let cancel = std::sync::atomic::AtomicBool::new(false);
-    let turn = play::timed_turn(solver, pos, limits, &cancel, &mut |a| {
-        let (lo, hi) = a.bounds_from_south();
-        spinner.set_message(format!(
-            "depth {}, heuristic {} from South, proven {}..{}, {} nodes",
-            a.depth,
-            signed(a.eval_from_south()),
-            signed(lo),
-            signed(hi),
-            a.nodes
-        ))
-    });
-    spinner.finish_and_clear();
-    turn.map_err(engine_error)
-}
-
-/// How an engine turn of the analysis `a` was chosen: exact, or heuristic with the
-/// interval proved to hold the value.
-fn how_timed(a: &Analysis) -> String {
-    let (lo, hi) = a.bounds_from_south();
-    let secs = a.elapsed.as_secs_f64();
-    match a.is_exact() {
-        true => format!("exact, value {} from South, {secs:.2} s", signed(lo)),
-        false => format!(
-            "heuristic, proven interval {}..{} from South, evaluation {} at depth {}, \
-             {secs:.2} s",
-            signed(lo),
-            signed(hi),
-            signed(a.eval_from_south()),
-            a.depth
-        ),
+impl Thinking for Spinner<'_> {
+    fn start(&mut self) {
+        self.bar = Some(self.options.spinner());
     }
-}
 
-/// The command-line error for an engine that has no turn.
-fn engine_error(e: EngineError) -> CliError {
-    match e {
-        EngineError::Solve(_) => CliError::Internal("the search was cancelled".into()),
-        EngineError::Replay(e) => {
-            CliError::Internal(format!("principal variation does not replay: {e}"))
+    fn say(&mut self, message: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message.to_string());
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
         }
     }
 }

@@ -10,9 +10,6 @@ use kalah_core::notation;
 use crate::args::GameArgs;
 use crate::error::CliError;
 
-/// The drawing and the move names, for `kalah play` too.
-pub use kalah_core::notation::{board, move_names};
-
 /// Draw a position, its legal moves and its score.
 ///
 /// North's houses on top (right to left), South's at the bottom, each labelled with its

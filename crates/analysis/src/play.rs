@@ -3,16 +3,17 @@
 //! replaying it), the engine's turn within a time ([`timed_turn`]: exact when the
 //! analysis proves it, else the analysis' best turn), and the result of a finished game
 //! for one side. The greedy engine is [`crate::greedy::greedy_turn`]; Bao's engine is
-//! [`bao`].
+//! [`bao`]; the game loop over either kind of game is [`session`].
 
 pub mod bao;
+pub mod session;
 
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 
 use std::time::Duration;
 
-use kalah_core::{notation, Game, Position, PositionError, Side};
+use kalah_core::{Game, Position, Side};
 use kalah_io::LineReader;
 use kalah_solver::line::{replay, ReplayError};
 use kalah_solver::{Analysis, Limits, Progress, SolveError, Solver};
@@ -166,16 +167,6 @@ pub fn timed_turn(
     Ok(TimedTurn { sowings, analysis })
 }
 
-/// Plays the turn a player typed: a bin, or bins joined by `-` where every sowing but the
-/// last gives an extra turn (`3<` sows clockwise where the family allows it), all or
-/// nothing; a list of turns (commas, blanks) is refused.
-pub fn typed_turn(game: &Game, pos: &Position, text: &str) -> Result<Position, PositionError> {
-    if text.contains(|c: char| c == ',' || c.is_whitespace()) {
-        return Err(PositionError::BadMove(text.to_string()));
-    }
-    notation::play_moves(game, *pos, text).map(|(next, _)| next)
-}
-
 /// What a line typed at the prompt asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Typed<'a> {
@@ -185,7 +176,7 @@ pub enum Typed<'a> {
     Quit,
     /// Explain the input (`help`, `h`, `?`).
     Help,
-    /// A turn to play with [`typed_turn`].
+    /// A turn to play ([`crate::setup::typed_turn`] for the sowing games).
     Turn(&'a str),
 }
 
@@ -228,18 +219,6 @@ mod tests {
         assert_eq!(typed("?"), Typed::Help);
         assert_eq!(typed("3-6"), Typed::Turn("3-6"));
         assert_eq!(typed("Help me"), Typed::Turn("Help me"));
-    }
-
-    #[test]
-    fn a_typed_turn_is_one_turn_played_whole() {
-        let game = Game::new(Rules::kalah(6, 4)).unwrap();
-        let start = game.start();
-        // Bin 3 of Kalah(6,4) ends in the store: an extra turn, then bin 6.
-        let after = typed_turn(&game, &start, "3-6").unwrap();
-        assert_eq!(after.side_to_move(), Side::North);
-        for refused in ["3,6", "3 6", "3-", "x"] {
-            assert!(typed_turn(&game, &start, refused).is_err(), "{refused}");
-        }
     }
 
     #[test]

@@ -191,6 +191,16 @@ pub fn move_message(e: &PositionError) -> String {
     }
 }
 
+/// Plays the turn a player typed: a bin, or bins joined by `-` where every sowing but the
+/// last gives an extra turn (`3<` sows clockwise where the family allows it), all or
+/// nothing; a list of turns (commas, blanks) is refused.
+pub fn typed_turn(game: &Game, pos: &Position, text: &str) -> Result<Position, PositionError> {
+    if text.contains(|c: char| c == ',' || c.is_whitespace()) {
+        return Err(PositionError::BadMove(text.to_string()));
+    }
+    notation::play_moves(game, *pos, text).map(|(next, _)| next)
+}
+
 /// Builds the game from the rule options and the position to start from: the board
 /// `position` (else the game's start) with the `moves` played.
 ///
@@ -271,6 +281,18 @@ fn seeds_for(options: &RuleOptions, pos: &Position) -> Result<u8, SetupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_turn_is_one_turn_played_whole() {
+        let game = Game::new(Rules::kalah(6, 4)).unwrap();
+        let start = game.start();
+        // Bin 3 of Kalah(6,4) ends in the store: an extra turn, then bin 6.
+        let after = typed_turn(&game, &start, "3-6").unwrap();
+        assert_eq!(after.side_to_move(), kalah_core::Side::North);
+        for refused in ["3,6", "3 6", "3-", "x"] {
+            assert!(typed_turn(&game, &start, refused).is_err(), "{refused}");
+        }
+    }
 
     #[test]
     fn no_options_give_kalah_six_by_four_from_its_start() {

@@ -2,10 +2,12 @@
 //! colours swapped, each game's turns and result, the exact value of the positions a
 //! small budget proves, and the score with its error bar ([`score`]). A player is the
 //! engine's own analysis under some limits ([`SearchPlayer`]) or a program that speaks
-//! the engine protocol ([`protocol::ProtocolPlayer`]).
+//! the engine protocol ([`protocol::ProtocolPlayer`]). A match of either kind of game,
+//! played and summed up in one flow, is [`Match`].
 
 pub mod bao;
 pub mod protocol;
+mod run;
 pub mod score;
 
 use std::fmt;
@@ -16,9 +18,10 @@ use std::time::Duration;
 use kalah_core::{notation, Game, Position, PositionError, Side};
 use kalah_solver::{Limits, Solver};
 
+pub use run::{ExactSummary, Match};
 pub use score::Score;
 
-use crate::play::typed_turn;
+use crate::setup::typed_turn;
 
 /// The most turns a game lasts; a game still going then is scored as it stands
 /// ([`GameRecord::adjudicated`]): the families whose positions repeat could go on for ever.
@@ -413,6 +416,27 @@ pub fn limits_words(limits: &Limits) -> Vec<String> {
         parts.push(format!("depth {d}"));
     }
     parts
+}
+
+/// The name of the engine's own player in reports: its evaluation's name, its limits
+/// ([`limits_words`]) and its threads: `store, 0.1 s, 1 thread`.
+pub fn search_name(evaluation: &str, limits: &Limits, threads: u32) -> String {
+    let mut parts = vec![evaluation.to_string()];
+    parts.extend(limits_words(limits));
+    let s = if threads == 1 { "" } else { "s" };
+    parts.push(format!("{threads} thread{s}"));
+    parts.join(", ")
+}
+
+/// The time a move of a player given no limit.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(100);
+
+/// A player's limits: `limits`, or [`DEFAULT_MOVE_TIME`] a move where they bound nothing.
+pub fn limits_or_default(limits: Limits) -> Limits {
+    match limits.is_unbounded() {
+        true => Limits::time(DEFAULT_MOVE_TIME),
+        false => limits,
+    }
 }
 
 /// How a match is played.

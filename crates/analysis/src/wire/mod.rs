@@ -2,14 +2,16 @@
 //! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answer
 //! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
 //! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
-//! `kalah match` ([`games`]) and Bao's values, analyses and answer lines in the same
-//! vocabulary ([`bao`]). The manifest of a split is the tree's own format
-//! (`distributed::manifest`). The helpers here read the fields they share.
+//! `kalah match` ([`games`]) and its result ([`match_report`]), and Bao's values,
+//! analyses and answer lines in the same vocabulary ([`bao`]). The manifest of a split
+//! is the tree's own format (`distributed::manifest`). The helpers here read the fields
+//! they share.
 
 pub mod analysis;
 pub mod answer;
 pub mod bao;
 pub mod games;
+pub mod match_report;
 pub mod report;
 pub mod rules;
 pub mod table;
