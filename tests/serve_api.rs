@@ -619,23 +619,15 @@ fn a_new_analysis_cancels_the_oldest_and_a_closed_one_stops() {
     }
 }
 
-/// The CPU time process `pid` has used (clock ticks, `/proc/PID/stat`) and whether any of
-/// its threads is running or waiting to run (state `R`: a solve is, however loaded the
-/// machine).
+/// The CPU time process `pid` has used (clock ticks) and whether any of its threads is
+/// running or waiting to run (state `R`: a solve is, however loaded the machine).
 #[cfg(target_os = "linux")]
 fn cpu(pid: u32) -> (u64, bool) {
-    let after_name = |stat: &str| stat.rsplit(')').next().unwrap().to_string();
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the server's stat");
-    let ticks: u64 = after_name(&stat)
-        .split_whitespace()
-        .skip(11)
-        .take(2)
-        .map(|f| f.parse::<u64>().unwrap())
-        .sum();
+    let (_, ticks) = guard::processor(pid).expect("the server's stat");
     let running = std::fs::read_dir(format!("/proc/{pid}/task"))
         .expect("the server's threads")
         .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
-        .any(|stat| after_name(&stat).split_whitespace().next() == Some("R"));
+        .any(|stat| stat.rsplit(')').next().unwrap().split_whitespace().next() == Some("R"));
     (ticks, running)
 }
 

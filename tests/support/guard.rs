@@ -70,3 +70,19 @@ pub fn holds_flock(pid: u32, path: &std::path::Path) -> bool {
             && fields[5].rsplit(':').next() == Some(&inode.to_string())
     })
 }
+
+/// What `/proc/PID/stat` says of process `pid` (Linux): its state (`R` running, `S`
+/// sleeping, `Z` ended and not yet waited for, ...) and the processor time it has used,
+/// user and system, in clock ticks (a hundredth of a second). `None` once it is gone.
+pub fn processor(pid: u32) -> Option<(char, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name, which is in parentheses and may hold blanks.
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let state = fields.first()?.chars().next()?;
+    let ticks = fields
+        .get(11..13)?
+        .iter()
+        .map(|f| f.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    Some((state, ticks))
+}
