@@ -11,7 +11,6 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
 
 use guard::{finish, HANG_GUARD};
 
@@ -96,17 +95,18 @@ fn signalled(cmd: Command, signal: &str) -> Output {
         cmd,
         signal,
         |line| line.trim_start().starts_with("12 seeds:"),
-        Duration::ZERO,
+        0,
     )
 }
 
-/// Starts `cmd`, sends `signal` `pause` after it prints a line on standard error that
-/// `ready` accepts, and returns what it printed.
+/// Starts `cmd`, sends `signal` once it has printed a line on standard error that `ready`
+/// accepts and then used `work` more clock ticks (hundredths of a second) of processor
+/// time, and returns what it printed.
 fn signalled_after(
     mut cmd: Command,
     signal: &str,
     ready: impl Fn(&str) -> bool,
-    pause: Duration,
+    work: u64,
 ) -> Output {
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -131,7 +131,11 @@ fn signalled_after(
             break;
         }
     }
-    std::thread::sleep(pause);
+    let ticks = || guard::processor(child.id()).map_or(0, |(_, t)| t);
+    let at_ready = ticks();
+    guard::wait_until("processor time after the ready line", || {
+        ticks() >= at_ready + work
+    });
     let pid = child.id().to_string();
     assert!(Command::new("kill")
         .args([signal, &pid])
@@ -330,8 +334,9 @@ fn an_interrupted_cache_grow_resumes_from_its_partial_file() {
 
 /// `kalah solve --json` of Kalah(5,5) with the cache in `dir`: its database (23 seeds, 92
 /// M positions) takes many seconds to build in a debug build. SIGINT is sent once it says
-/// that it builds (and a moment later, its first levels finished, where `pause`).
-fn solve_stopped_in_its_build(dir: &Path, pause: Duration) -> Output {
+/// that it builds (and, where `work`, after that many clock ticks of processor time more:
+/// its first levels finished).
+fn solve_stopped_in_its_build(dir: &Path, work: u64) -> Output {
     let mut cmd = kalah();
     cmd.env("KALAH_CACHE", dir).args([
         "solve",
@@ -347,7 +352,7 @@ fn solve_stopped_in_its_build(dir: &Path, pause: Duration) -> Output {
         cmd,
         "-INT",
         |line| line.starts_with("building the endgame database of 23 seeds"),
-        pause,
+        work,
     )
 }
 
@@ -356,7 +361,7 @@ fn a_solve_interrupted_in_its_database_build_guesses_and_keeps_the_build() {
     // Once, this printed only "the endgame database build stopped; nothing of
     // it was kept" and threw the build away.
     let dir = Scratch::new("solvebuild");
-    let out = solve_stopped_in_its_build(dir.path(), Duration::from_secs(2));
+    let out = solve_stopped_in_its_build(dir.path(), 200);
     let err = stderr(&out);
     // What every interrupted solve prints: the interval, a best guess, "not exact", 3.
     assert_eq!(out.status.code(), Some(3), "{err}");
@@ -378,7 +383,7 @@ fn a_solve_interrupted_in_its_database_build_guesses_and_keeps_the_build() {
     let list = stdout(&in_cache(dir.path(), &["egdb", "cache", "list"]));
     assert!(list.contains("unfinished build"), "{list}");
     // The next solve goes on from them (and, interrupted at once, keeps them).
-    let again = solve_stopped_in_its_build(dir.path(), Duration::ZERO);
+    let again = solve_stopped_in_its_build(dir.path(), 0);
     let err = stderr(&again);
     assert_eq!(again.status.code(), Some(3), "{err}");
     assert!(
