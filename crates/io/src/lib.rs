@@ -810,7 +810,7 @@ mod tests {
 
     #[test]
     fn the_lock_covers_the_partial_file_and_is_never_taken_through_a_link() {
-        // Issue 51, case 10: a second command could write `x.json.partial` while an
+        // Once, a second command could write `x.json.partial` while an
         // export to `x.json` kept its values there, and a symbolic link at
         // `x.json.kalah-lock` was followed.
         let dir = std::env::temp_dir().join(format!("kalah-output-lock-{}", std::process::id()));

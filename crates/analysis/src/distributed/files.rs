@@ -69,7 +69,7 @@ mod tests {
         assert_eq!(write_once(&m, &u, &m1, &u1, false).unwrap(), Once::Kept);
         assert_eq!(write_once(&m, &u, &m2, &u1, false).unwrap(), Once::Another);
         assert_eq!(std::fs::read_to_string(&u).unwrap(), u1);
-        // Issue 51, case 10: `merge --next` over the split's units file left units that
+        // Once, `merge --next` over the split's units file left units that
         // are not the split's beside its manifest, and the same split was then refused;
         // it writes its units again.
         let (_, next) = split_files(2);

@@ -563,7 +563,7 @@ mod tests {
 
     #[test]
     fn a_cancel_is_heard_at_the_next_position() {
-        // Issue 51, case 2: the flag was looked at every 65,536 positions, most of a
+        // Once, the flag was looked at every 65,536 positions, most of a
         // minute of Bao on 8 pits.
         let cancel = AtomicBool::new(false);
         let game = Raising {
