@@ -3,12 +3,14 @@
 //! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
 //! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
 //! `kalah match` ([`games`]) and Bao's values, analyses and answer lines in the same
-//! vocabulary ([`bao`]). The manifest of a split is the tree's own format
+//! vocabulary ([`bao`]); what `kalah egdb` says of database files and the cache
+//! ([`egdb`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 
 pub mod analysis;
 pub mod answer;
 pub mod bao;
+pub mod egdb;
 pub mod games;
 pub mod report;
 pub mod rules;
