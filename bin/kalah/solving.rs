@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{
-    Config, Limits, OverrideError, Overrides, Solution, Solver, SolverError,
-};
+use kalah_solver::{Config, Limits, OverrideError, Overrides, Solution, Solver, SolverError};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;

@@ -4,12 +4,13 @@
 //! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
 //! `kalah match` ([`games`]) and Bao's values, analyses and answer lines in the same
 //! vocabulary ([`bao`]); what `kalah egdb` says of database files and the cache
-//! ([`egdb`]). The manifest of a split is the tree's own format
+//! ([`egdb`]) and what `kalah bench` prints ([`bench`]). The manifest of a split is the tree's own format
 //! (`distributed::manifest`). The helpers here read the fields they share.
 
 pub mod analysis;
 pub mod answer;
 pub mod bao;
+pub mod bench;
 pub mod egdb;
 pub mod games;
 pub mod report;
