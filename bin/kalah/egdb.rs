@@ -45,6 +45,3 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Cache(a) => cache(a, out),
     }
 }
-
-/// A mebibyte, for the sizes the commands print.
-const MIB: f64 = (1u64 << 20) as f64;

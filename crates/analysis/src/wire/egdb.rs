@@ -1,5 +1,6 @@
-//! What `kalah egdb` says of endgame database files, in text and JSON: a file's header
-//! and check (`info`), a position looked up in one (`probe`), the database cache's
+//! What `kalah egdb` says of endgame database files, in text and JSON: a build announced,
+//! done or stopped (`build`), a file's header and check (`info`), a position looked up in
+//! one (`probe`), the database cache's
 //! listing (`cache list`) and what a clearing removed (`cache clear`, `cache clean`).
 //! Each text form is a list of lines; each JSON form one object.
 
@@ -7,7 +8,7 @@ use std::path::Path;
 
 use kalah_core::{Family, Rules};
 use kalah_solver::cache::{Cached, Cleared, Leftover, LeftoverKind, Listing};
-use kalah_solver::egdb::{self, file, Inspection, Probed};
+use kalah_solver::egdb::{self, file, FileBuild, Inspection, Probed};
 use serde_json::{json, Map, Value};
 
 use super::rules::pick;
@@ -24,6 +25,81 @@ pub fn rules(r: &Rules) -> Map<String, Value> {
         Family::Oware => pick(r, &[EGDB_RULES, &["grand_slam"]].concat()),
         _ => pick(r, EGDB_RULES),
     }
+}
+
+/// What the build of `plan` into `path` will take, said before it starts: positions,
+/// memory (for a cyclic family, the more its largest level takes while built), disk, and
+/// the partial file it resumes from, if any.
+pub fn build_announcement(path: &Path, plan: &FileBuild, partial: Option<&Path>) -> String {
+    // A level of a cyclic family is built with two more bytes a board (its upper bound and
+    // best exit) and its moves packed within three quarters of the memory free then.
+    let rules = plan.game.rules();
+    let levels = match rules.family.is_cyclic() {
+        true => {
+            let lanes = 2 * rules.houses as u64;
+            let largest = kalah_core::binomial(plan.max_seeds as u64 + lanes - 1, lanes - 1);
+            format!(
+                " (and {:.1} MiB more while the largest level is built, its moves packed \
+                 within three quarters of the memory then free)",
+                (2 * largest) as f64 / MIB
+            )
+        }
+        false => String::new(),
+    };
+    format!(
+        "building {} for {}: {} positions, {:.1} MiB of memory{levels}, {:.1} MiB on disk{}",
+        path.display(),
+        egdb::describe(rules),
+        plan.need.entries,
+        plan.need.memory as f64 / MIB,
+        plan.need.disk as f64 / MIB,
+        partial.map_or(String::new(), |p| format!(
+            ", resuming from {}",
+            p.display()
+        ))
+    )
+}
+
+/// The build of `plan` written to `path` in `seconds`: its size, and the rate of the
+/// `computed` positions (the `resumed` levels read back from a partial file aside).
+pub fn build_summary(
+    path: &Path,
+    plan: &FileBuild,
+    computed: u64,
+    resumed: usize,
+    seconds: f64,
+) -> String {
+    let (k, houses) = (plan.max_seeds, plan.game.houses());
+    format!(
+        "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
+         ({:.1} M positions/s{})",
+        path.display(),
+        plural(houses),
+        plan.need.entries,
+        plan.need.disk as f64 / MIB,
+        computed as f64 / seconds.max(1e-9) / 1e6,
+        if resumed > 0 {
+            format!(", {resumed} levels resumed")
+        } else {
+            String::new()
+        },
+    )
+}
+
+/// What a stopped build of `max_seeds` seeds into `path` kept: the seed levels its partial
+/// file holds, and how to go on.
+pub fn build_kept(path: &Path, max_seeds: usize) -> String {
+    let partial = file::partial_path(path);
+    let levels = file::read_info(&partial).map_or(0, |info| info.levels);
+    let kept = match levels {
+        0 => "no finished seed level".to_string(),
+        n => format!("seed levels 0 to {} of {max_seeds}", n - 1),
+    };
+    format!(
+        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
+         start over",
+        partial.display()
+    )
 }
 
 /// `kalah egdb info --json`: the header of the file at `path` and whether it is finished.
@@ -308,5 +384,35 @@ mod tests {
         let json = cache_json(Path::new("/c"), 1 << 20, &listing);
         assert_eq!(json["leftovers"][0]["stale"], true);
         assert_eq!(json["leftovers"][1]["kind"], "partial");
+    }
+
+    #[test]
+    fn a_cyclic_build_announces_the_memory_of_its_largest_level() {
+        let kalah = FileBuild::plan(Rules::kalah(4, 3), 8).unwrap();
+        let said = build_announcement(Path::new("k.egdb"), &kalah, None);
+        assert!(said.starts_with("building k.egdb for "), "{said}");
+        assert!(!said.contains("largest level") && !said.contains("resuming"));
+        let oware = FileBuild::plan(Rules::oware(4, 3), 8).unwrap();
+        let said = build_announcement(Path::new("o.egdb"), &oware, Some(Path::new("p")));
+        assert!(
+            said.contains("MiB more while the largest level is built"),
+            "{said}"
+        );
+        assert!(said.ends_with(", resuming from p"), "{said}");
+        let done = build_summary(Path::new("k.egdb"), &kalah, 0, 2, 1.0);
+        assert!(
+            done.starts_with("wrote k.egdb: 4 houses, up to 8 seeds, "),
+            "{done}"
+        );
+        assert!(
+            done.ends_with("(0.0 M positions/s, 2 levels resumed)"),
+            "{done}"
+        );
+    }
+
+    #[test]
+    fn a_build_stopped_before_its_first_level_keeps_none() {
+        let said = build_kept(Path::new("/no/such/dir/k.egdb"), 9);
+        assert!(said.contains(" keeps no finished seed level; run the same command again"));
     }
 }
