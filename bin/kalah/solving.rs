@@ -291,12 +291,7 @@ pub(crate) fn solved_within(
         pos,
         memory_mb,
         crate::analysis_io::interrupt_flag(),
-        &mut |p| {
-            spinner.set_message(match p.decided {
-                None => format!("{} positions found", p.positions),
-                Some(d) => format!("{d} of {} positions decided", p.positions),
-            })
-        },
+        &mut |p| spinner.set_message(progress::bao_graph_message(p)),
     );
     spinner.finish_and_clear();
     match result {

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use kalah_core::Game;
+use kalah_solver::bao::GraphProgress;
 use kalah_solver::egdb::file;
 use kalah_solver::{Database, Phase, Progress, Solver};
 
@@ -76,6 +77,15 @@ pub fn cache_build_notice(game: &Game, database: &Database) -> Option<String> {
         database_size(game, *seeds),
         cache.dir().display()
     ))
+}
+
+/// The progress of solving a Bao game graph, in words: the positions found so far, then
+/// how many of them are decided.
+pub fn bao_graph_message(p: &GraphProgress) -> String {
+    match p.decided {
+        None => format!("{} positions found", p.positions),
+        Some(d) => format!("{d} of {} positions decided", p.positions),
+    }
 }
 
 /// The partial file in the cache that the build of `database` for `game` goes on from (a
@@ -249,5 +259,17 @@ mod tests {
         };
         let solver = Solver::new(game, config).unwrap();
         assert!(setup_notes(&solver, 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_bao_graph_is_first_found_then_decided() {
+        let mut p = GraphProgress {
+            positions: 12,
+            decided: None,
+            elapsed: std::time::Duration::ZERO,
+        };
+        assert_eq!(bao_graph_message(&p), "12 positions found");
+        p.decided = Some(5);
+        assert_eq!(bao_graph_message(&p), "5 of 12 positions decided");
     }
 }
