@@ -4,8 +4,9 @@
 //! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
 //! `kalah match` ([`games`]) and Bao's values, analyses and answer lines in the same
 //! vocabulary ([`bao`]); what `kalah egdb` says of database files and the cache
-//! ([`egdb`]) and what `kalah bench` prints ([`bench`]). The manifest of a split is the tree's own format
-//! (`distributed::manifest`). The helpers here read the fields they share.
+//! ([`egdb`]) and what `kalah bench` prints ([`mod@bench`]). The manifest of a split is
+//! the tree's own format (`distributed::manifest`). The helpers here read the fields they
+//! share.
 
 pub mod analysis;
 pub mod answer;
