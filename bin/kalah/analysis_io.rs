@@ -116,13 +116,7 @@ pub fn opening_done(
     houses: usize,
 ) -> impl Fn(&kalah_analysis::Opening) + Sync + '_ {
     move |o| {
-        bar.println(format!(
-            "{:<10} {:>4} from South  ({:.1} s, {} nodes)",
-            o.step.turn.notation(houses),
-            signed(o.value),
-            o.elapsed.as_secs_f64(),
-            o.nodes
-        ));
+        bar.println(o.done_line(houses));
         bar.inc(1);
     }
 }

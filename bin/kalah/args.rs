@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
+use kalah_analysis::front::Board;
 use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::setup::RuleOptions;
 use kalah_core::bao::{BaoPosition, BaoRules};
@@ -238,6 +239,20 @@ impl GameArgs {
     /// ([`kalah_analysis::setup::bao::setup`]).
     pub fn bao_setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
         bao(&self.rules, &self.position)
+    }
+
+    /// The game and position of either kind the options ask for (`--rules bao`: Bao's).
+    pub fn board(&self) -> Result<Board, CliError> {
+        Ok(match self.rules.bao() {
+            true => {
+                let (rules, pos) = self.bao_setup()?;
+                Board::Bao(rules, pos)
+            }
+            false => {
+                let (game, pos) = self.setup()?;
+                Board::Sowing(Box::new(game), pos)
+            }
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
-use kalah_analysis::batch::resume::{resume, Resume, ResumeError};
+use kalah_analysis::batch::resume::{kept_words, resume, Resume, ResumeError};
 use kalah_analysis::batch::{
     first_unit, parse_shard, read_ahead, rules_agree, Item, Lines, Sharded, Streamed,
 };
@@ -298,7 +298,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(read_error(e));
     }
     if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
-        let kept = kept(output.as_ref(), skip, done.answered);
+        let kept = kept_words(output.as_ref().map(|o| o.path()), skip, done.answered);
         return Err(analysis_error(done.stop_reason(), &kept));
     }
     Ok(())
@@ -319,19 +319,12 @@ fn front(args: &Args, board: Board, solves: usize) -> Result<Box<dyn Front>, Cli
             Box::new(Sowing::new(solver, limits, workers))
         }
         Board::Bao(rules) => {
-            let how = match args.exact {
-                true => BaoHow::Exact {
-                    memory_mb: args.graph.memory_mb,
-                },
-                false => BaoHow::analyse(
-                    LimitArgs {
-                        time: args.time,
-                        nodes: args.nodes,
-                        depth: args.depth,
-                    }
-                    .given(),
-                ),
+            let limits = LimitArgs {
+                time: args.time,
+                nodes: args.nodes,
+                depth: args.depth,
             };
+            let how = BaoHow::of(args.exact, args.graph.memory_mb, limits.given());
             Box::new(Bao::new(rules, how))
         }
     })
@@ -413,19 +406,6 @@ fn answer_all(
         true
     });
     Ended { done, write, read }
-}
-
-/// What an interrupted batch kept: where its answers are and how to go on.
-fn kept(output: Option<&Output>, skip: usize, done: usize) -> String {
-    match output {
-        Some(o) => format!(
-            "{} positions answered in {}; run the same command with --resume to answer \
-             the rest",
-            skip + done,
-            o.path().display()
-        ),
-        None => format!("{done} positions answered"),
-    }
 }
 
 /// Positions read before the solver is made: enough to size its database for several

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
+use kalah_analysis::wire::bench as wire;
 use kalah_solver::bench::{self, Case, Totals};
 use kalah_solver::Overrides;
-use serde_json::json;
 
 use crate::error::CliError;
 
@@ -87,46 +87,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let config = case.fingerprint_config(threads as usize, args.hash_mb as usize)?;
         let run = case.run(config).map_err(run_error)?;
         totals.add(&run);
-        let sol = run.solution;
         if !args.json {
-            writeln!(
-                out,
-                "{:<48} value {:+4}  nodes {:>11}  {:>8.3} s",
-                case.line,
-                sol.value_from_south(),
-                sol.nodes,
-                sol.elapsed.as_secs_f64()
-            )?;
+            writeln!(out, "{}", wire::case_text(case, &run))?;
         }
-        rows.push(json!({
-            "case": case.line,
-            "value": sol.value_from_south(),
-            "nodes": sol.nodes,
-            "seconds": sol.elapsed.as_secs_f64(),
-        }));
+        rows.push(wire::case_json(case, &run));
     }
     let seconds = timer.elapsed().as_secs_f64();
-    let (total_nodes, search_seconds) = (totals.nodes, totals.search_seconds);
-    let nps = totals.nodes_per_second();
     if args.json {
-        let obj = json!({
-            "nodes": total_nodes,
-            "seconds": seconds,
-            "search_seconds": search_seconds,
-            "nodes_per_second": nps.round(),
-            "threads": threads,
-            "hash_mb": args.hash_mb,
-            "cases": rows,
-        });
+        let obj = wire::totals_json(&totals, seconds, threads, args.hash_mb, rows);
         writeln!(out, "{obj}")?;
     } else {
-        writeln!(
-            out,
-            "Bench: {total_nodes} nodes in {seconds:.3} s ({search_seconds:.3} s searching, \
-             {:.2} M nodes/s, {} threads; the rest is set-up: tables and databases)",
-            nps / 1e6,
-            threads
-        )?;
+        writeln!(out, "{}", wire::totals_text(&totals, seconds, threads))?;
     }
     Ok(())
 }
@@ -137,7 +108,6 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
     let mut totals = Totals::default();
     let mut rows = Vec::new();
     for case in cases {
-        let seeds = case.pos.seeds_in_houses() as usize;
         let database = Overrides {
             no_cache: args.no_cache,
             ..Overrides::default()
@@ -145,50 +115,20 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         .database()?;
         let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
         let run = case.run(config).map_err(run_error)?;
-        let (sol, ready, db) = (&run.solution, run.setup.as_secs_f64(), run.egdb_seeds);
-        let searching = sol.elapsed.as_secs_f64();
         totals.add(&run);
         if !args.json {
-            writeln!(
-                out,
-                "{:<52} seeds {seeds:>2}  value {:+4}  nodes {:>11}  db {:>2}  set-up {ready:>6.2} s  \
-                 search {searching:>7.2} s",
-                case.line,
-                sol.value_from_south(),
-                sol.nodes,
-                db.map_or("-".to_string(), |k| k.to_string()),
-            )?;
+            writeln!(out, "{}", wire::suite_case_text(case, &run))?;
         }
-        rows.push(json!({
-            "case": case.line,
-            "seeds": seeds,
-            "value": sol.value_from_south(),
-            "nodes": sol.nodes,
-            "egdb_seeds": db,
-            "setup_seconds": ready,
-            "search_seconds": searching,
-        }));
+        rows.push(wire::suite_case_json(case, &run));
     }
     let seconds = timer.elapsed().as_secs_f64();
-    let (nodes, setup, search) = (totals.nodes, totals.setup_seconds, totals.search_seconds);
+    let cache = !args.no_cache;
     if args.json {
-        let obj = json!({
-            "nodes": nodes,
-            "seconds": seconds,
-            "setup_seconds": setup,
-            "search_seconds": search,
-            "cache": !args.no_cache,
-            "cases": rows,
-        });
+        let obj = wire::suite_totals_json(&totals, seconds, cache, rows);
         writeln!(out, "{obj}")?;
     } else {
-        writeln!(
-            out,
-            "Suite: {} positions, {nodes} nodes in {seconds:.2} s ({setup:.2} s set-up, \
-             {search:.2} s searching; database cache {})",
-            cases.len(),
-            if args.no_cache { "off" } else { "on" }
-        )?;
+        let line = wire::suite_totals_text(&totals, seconds, cases.len(), cache);
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -5,7 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use kalah_analysis::book::about;
 use kalah_analysis::book::build::{self, Partial, PartialError};
+use kalah_analysis::book::report as book_report;
 use kalah_analysis::book::{format, Book, Entry};
 use kalah_analysis::AnalysisError;
 use kalah_io::{Checks, Output};
@@ -100,15 +102,8 @@ fn run_show(args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
             game.rules()
         )));
     };
-    writeln!(out, "book {} ({} positions)", book.origin(), book.len())?;
-    match book.lookup(&pos) {
-        Some(e) => writeln!(
-            out,
-            "{pos}: {}, best turn {}",
-            e.describe(),
-            e.best_turn.notation(game.houses())
-        )?,
-        None => writeln!(out, "{pos}: not in the book")?,
+    for line in book_report::show_lines(&book, &game, &pos) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -198,7 +193,21 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let seconds = started.elapsed().as_secs_f64();
     let book = Book::new(
         *game.rules(),
-        about(args, &start, &limits_text, entries.len(), exact, seconds),
+        about::about(&about::Made {
+            start: &start,
+            turns: args.turns,
+            limits: &limits_text,
+            threads: args.solver.threads,
+            args: &std::env::args().skip(1).collect::<Vec<_>>(),
+            version: env!("CARGO_PKG_VERSION"),
+            commit: &commit(),
+            unix_secs: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            seconds,
+            positions: entries.len(),
+            exact,
+        }),
         entries,
     );
     output.replace(format::write(&book).as_bytes())?;
@@ -215,52 +224,6 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The header fields of a book built by `args`: how it was made, and when.
-fn about(
-    args: &BuildArgs,
-    start: &kalah_core::Position,
-    limits: &str,
-    positions: usize,
-    exact: usize,
-    seconds: f64,
-) -> Vec<(String, String)> {
-    let command: Vec<String> = std::env::args()
-        .skip(1)
-        .map(|a| match a.contains(char::is_whitespace) {
-            true => format!("'{a}'"),
-            false => a,
-        })
-        .collect();
-    let threads = args
-        .solver
-        .threads
-        .map_or("all cores".to_string(), |t| t.to_string());
-    let mut about = vec![("start".to_string(), start.to_string())];
-    about.extend([
-        ("turns".to_string(), args.turns.to_string()),
-        ("limits".to_string(), limits.to_string()),
-        ("threads".to_string(), threads),
-        (
-            "command".to_string(),
-            format!("kalah {}", command.join(" ")),
-        ),
-        (
-            "version".to_string(),
-            format!("kalah {}", env!("CARGO_PKG_VERSION")),
-        ),
-        ("commit".to_string(), commit()),
-        (
-            "built".to_string(),
-            format!("{} (this run: {seconds:.0} s)", utc_now()),
-        ),
-        (
-            "positions".to_string(),
-            format!("{positions} ({exact} exact)"),
-        ),
-    ]);
-    about
-}
-
 /// The commit of the working directory (`git rev-parse --short HEAD`), or `unknown`.
 fn commit() -> String {
     std::process::Command::new("git")
@@ -272,29 +235,6 @@ fn commit() -> String {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string())
-}
-
-/// The time now, UTC, as `2026-12-05 12:34 UTC`.
-fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        rest / 3600,
-        rest % 3600 / 60
-    )
 }
 
 /// The command-line error for a partial file that could not be read, written or used.

@@ -6,8 +6,6 @@ mod info;
 
 use std::io::Write;
 
-use kalah_analysis::wire::rules;
-
 use crate::error::CliError;
 
 use build::{build, BuildArgs};
@@ -45,19 +43,5 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Info(a) => info(a, out),
         Command::Probe(a) => probe(a, out),
         Command::Cache(a) => cache(a, out),
-    }
-}
-
-/// A mebibyte, for the sizes the commands print.
-const MIB: f64 = (1u64 << 20) as f64;
-
-/// The fields of the rules that a database's JSON states: those its positions depend on.
-const EGDB_RULES: &[&str] = &["family", "houses", "capture", "end", "leftovers"];
-
-/// The rules a database's JSON states ([`EGDB_RULES`], and Oware's grand slam rule).
-fn egdb_rules(r: &kalah_core::Rules) -> serde_json::Map<String, serde_json::Value> {
-    match r.family {
-        kalah_core::Family::Oware => rules::pick(r, &[EGDB_RULES, &["grand_slam"]].concat()),
-        _ => rules::pick(r, EGDB_RULES),
     }
 }

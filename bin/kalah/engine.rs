@@ -3,14 +3,13 @@
 
 use std::io::{self, Write};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use kalah_analysis::engine::{self, say, EvaluationChoice, Flow, Session};
+use kalah_analysis::engine::driver::{self, Ended, Input};
+use kalah_analysis::engine::{self, EvaluationChoice, Session};
 use kalah_core::Game;
-use kalah_io::{LineReader, TooLong};
 use kalah_solver::{Config, Solver};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
@@ -54,14 +53,6 @@ pub struct Args {
     pub rules: Option<String>,
 }
 
-/// What the session hears from the input: a line (or why it could not be read, the
-/// session going on), the end of the input, or a failure that ends it (a line too long).
-enum Input {
-    Line(Result<String, String>),
-    End,
-    Failed(String),
-}
-
 /// What the main thread hears: output to write, or the end of the session with its result.
 enum Event {
     Output(Vec<u8>),
@@ -89,45 +80,6 @@ impl Write for ToMain {
             .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the output is closed"))
     }
 }
-
-/// Reads standard input on a thread of its own, each line an [`Input`]: a line that is
-/// not UTF-8 is an error the session goes on after; a line too long (or a read that
-/// fails) ends the input, which is not read past the limit.
-fn read_input(send: Sender<Input>) {
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut input = LineReader::new(stdin.lock());
-        loop {
-            let event = match input.next_line() {
-                Ok(Some(l)) => Input::Line(match std::str::from_utf8(l.bytes) {
-                    Ok(text) => Ok(text.to_string()),
-                    Err(_) => Err(format!("line {} is not UTF-8", l.number)),
-                }),
-                Ok(None) => Input::End,
-                Err(e) => Input::Failed(read_failure(&e)),
-            };
-            let last = !matches!(event, Input::Line(_));
-            if send.send(event).is_err() || last {
-                return;
-            }
-        }
-    });
-}
-
-/// Why reading the protocol failed, in the protocol's words.
-fn read_failure(e: &io::Error) -> String {
-    match e.get_ref().and_then(|e| e.downcast_ref::<TooLong>()) {
-        Some(TooLong::Line { line, limit }) => format!(
-            "line {line} is longer than {limit} bytes, the most a protocol line may hold: \
-             the engine reads no further"
-        ),
-        _ => format!("cannot read standard input: {e}"),
-    }
-}
-
-/// How often the session looks for a signal while it waits (for a line, or for a `go`
-/// to end after the input did).
-const POLL: Duration = Duration::from_millis(50);
 
 /// Runs `kalah engine` until `quit`, the end of the input (after a running `go` has
 /// answered), or Ctrl-C or SIGTERM (a running `go` stops and answers first). The session
@@ -178,7 +130,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         session = session.with_books(books);
     }
     let (to_session, input) = mpsc::channel();
-    read_input(to_session);
+    driver::read_lines(|| io::stdin().lock(), to_session);
     std::thread::Builder::new()
         .name("kalah-engine-session".into())
         .spawn(move || {
@@ -208,45 +160,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The session: each input line handled in turn, until `quit`, the end of the input (a
-/// running `go` answers first: it has its limits, or runs to the exact value) or a signal
-/// (a running `go` is stopped and answers its `bestmove`).
+/// The session driven by `input` ([`driver::drive`]), its end as the command's result.
 fn serve(
-    mut session: Session,
+    session: Session,
     input: &Receiver<Input>,
     out: &engine::Out,
     interrupt: &AtomicBool,
 ) -> Result<(), CliError> {
-    let mut ended: Option<Result<(), CliError>> = None;
-    loop {
-        if interrupt.load(Relaxed) {
-            session.stop();
-            return Err(interrupted(
-                "the session ended; a running go was stopped and answered its bestmove",
-            ));
-        }
-        if let Some(result) = ended.take() {
-            if !session.is_running() {
-                return result;
-            }
-            ended = Some(result);
-            std::thread::sleep(POLL);
-            continue;
-        }
-        match input.recv_timeout(POLL) {
-            Ok(Input::Line(Ok(text))) => {
-                if session.handle_line(&text)? == Flow::Quit {
-                    return Ok(());
-                }
-            }
-            Ok(Input::Line(Err(why))) => say(out, &format!("error {why}"))?,
-            Ok(Input::Failed(why)) => {
-                say(out, &format!("error {why}"))?;
-                ended = Some(Err(CliError::Input(format!("standard input: {why}"))));
-            }
-            Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => ended = Some(Ok(())),
-            Err(RecvTimeoutError::Timeout) => {}
-        }
+    match driver::drive(session, input, out, interrupt)? {
+        Ended::Done => Ok(()),
+        Ended::InputFailed(why) => Err(CliError::Input(format!("standard input: {why}"))),
+        Ended::Interrupted => Err(interrupted(
+            "the session ended; a running go was stopped and answered its bestmove",
+        )),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::perft::{self, PerftStep, Start};
+use kalah_analysis::perft::{self, PerftStep};
 
 use crate::args::GameArgs;
 use crate::error::CliError;
@@ -48,18 +48,8 @@ pub const BAO_OPTIONS: &[&str] = &["depth", "divide", "json"];
 /// long count shows its progress; the last one also splits by first sowing); the JSON
 /// object comes at the end, from one traversal that counts every depth at once.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let sowing;
-    let bao;
-    let start = match args.game.rules.bao() {
-        true => {
-            bao = args.game.bao_setup()?;
-            Start::Bao(&bao.0, &bao.1)
-        }
-        false => {
-            sowing = args.game.setup()?;
-            Start::Sowing(&sowing.0, &sowing.1)
-        }
-    };
+    let board = args.game.board()?;
+    let start = board.perft_start();
     let mut bar: Option<ProgressBar> = None;
     let mut failed = None;
     let counted = perft::run(

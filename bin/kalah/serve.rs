@@ -84,13 +84,13 @@ pub struct Args {
 /// command line, so these options apply to the families that search; the page's user
 /// cannot change the server's command line and is never told to.
 fn for_family(solver: &SolverArgs, family: Family) -> SolverArgs {
-    let mut solver = solver.clone();
-    if family.is_cyclic() {
-        solver.hash_mb = None;
-        solver.egdb_seeds = solver.egdb_seeds.filter(|&k| k == 0);
-        solver.deepening = None;
+    let kept = solver.overrides().for_family(family);
+    SolverArgs {
+        hash_mb: kept.hash_mb,
+        egdb_seeds: kept.egdb_seeds,
+        deepening: kept.deepening,
+        ..solver.clone()
     }
-    solver
 }
 
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).

@@ -4,9 +4,6 @@
 
 use std::io::Write;
 
-use kalah_analysis::wire;
-use kalah_core::notation;
-
 use crate::args::GameArgs;
 use crate::error::CliError;
 
@@ -37,23 +34,10 @@ pub const BAO_OPTIONS: &[&str] = &["json"];
 
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        let (rules, pos) = args.game.bao_setup()?;
-        match args.json {
-            true => writeln!(out, "{}", wire::bao::report::show_json(&rules, &pos))?,
-            false => write!(
-                out,
-                "{}",
-                kalah_analysis::setup::bao::describe(&rules, &pos)
-            )?,
-        }
-        return Ok(());
-    }
-    let (game, pos) = args.game.setup()?;
-    if args.json {
-        writeln!(out, "{}", wire::report::show_json(&game, &pos))?;
-    } else {
-        write!(out, "{}", notation::describe(&game, &pos))?;
+    let board = args.game.board()?;
+    match args.json {
+        true => writeln!(out, "{}", board.show_json())?,
+        false => write!(out, "{}", board.describe())?,
     }
     Ok(())
 }

@@ -4,26 +4,21 @@
 //! (`kalah_solver::bao`), rendered by `kalah_analysis::wire::bao`.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use kalah_analysis::front::bao_guess;
-use kalah_analysis::solved::SolveReport;
+use kalah_analysis::solved::{self, SolveReport};
 use kalah_analysis::wire;
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, Database, Limits, Progress, SolveError, Solver};
+use kalah_solver::{Config, Progress, SolveError, Solver};
 
 use crate::analyse::{self, View};
-use crate::analysis_io::{interrupt_flag, signed};
+use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
 use crate::solving::{
     progress_message, pv_strings, solved_within, verify, BuildStopped, GraphArgs, SolverArgs,
 };
-
-/// How long an interrupted solve looks for a best guess, over what its table holds.
-const GUESS_TIME: Duration = Duration::from_millis(300);
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -173,15 +168,7 @@ fn build_interrupted(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let cap = Limits::time(GUESS_TIME)
-        .table_mb_cap()
-        .unwrap_or(config.hash_mb);
-    let quick = Config {
-        database: Database::None,
-        hash_mb: config.hash_mb.min(cap),
-        ..config
-    };
-    let solver = Solver::new(game.clone(), quick)?;
+    let solver = Solver::new(game.clone(), solved::guess_config(config))?;
     match interrupted(&solver, game, pos, None, json, out) {
         Err(CliError::Incomplete(msg)) => {
             Err(CliError::Incomplete(format!("{msg}; {}", stopped.kept)))
@@ -201,26 +188,8 @@ fn interrupted(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let quick = Limits::time(GUESS_TIME);
-    // The interrupt flag is up: the guess gets a flag of its own (a second Ctrl-C ends the
-    // program at once).
-    let mut a = match solver.analyse_lines(pos, &quick, 1, &AtomicBool::new(false), &mut |_| {}) {
-        Ok(a) => a,
-        Err(e) => {
-            return Err(CliError::Incomplete(format!(
-                "interrupted: not exact ({e})"
-            )))
-        }
-    };
-    if let Some(p) = last {
-        let (lower, upper) = (a.lower.max(p.lower), a.upper.min(p.upper));
-        // An interval closed without a line to the end stays open: exact means a line
-        // that replays to the value.
-        if lower < upper {
-            (a.lower, a.upper) = (lower, upper);
-            a.eval = a.eval.clamp(lower, upper);
-        }
-    }
+    let a = solved::interrupted_guess(solver, pos, last)
+        .map_err(|e| CliError::Incomplete(format!("interrupted: not exact ({e})")))?;
     let view = View {
         game,
         pos,
@@ -231,17 +200,5 @@ fn interrupted(
         book: None,
     };
     analyse::summary(&view, &a, out)?;
-    let (lo, hi) = a.bounds_from_south();
-    Err(CliError::Incomplete(if a.is_exact() {
-        format!(
-            "interrupted: the value {} from South was proved by the analysis",
-            signed(lo)
-        )
-    } else {
-        format!(
-            "interrupted: not exact; the value from South is proven in {}..{}",
-            signed(lo),
-            signed(hi)
-        )
-    }))
+    Err(CliError::Incomplete(solved::interrupted_words(&a)))
 }

@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use kalah_core::{Game, Position};
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{
-    Config, Database, Limits, OverrideError, Overrides, Solution, Solver, SolverError,
-};
+use kalah_solver::{Config, Limits, OverrideError, Overrides, Solution, Solver, SolverError};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
@@ -168,34 +166,8 @@ impl SolverArgs {
             solver.warm_up();
         }
         spinner.finish_and_clear();
-        for (path, why) in solver.skipped_files() {
-            self.say(&format!(
-                "warning: passed over the endgame database {} ({why})",
-                path.display()
-            ));
-        }
-        if let Some(report) = solver.cache_report() {
-            if let Some((path, why)) = &report.removed {
-                self.say(&format!(
-                    "warning: removed the damaged cached database {} ({why}); built again",
-                    path.display()
-                ));
-            }
-            match &report.kept {
-                Some(Ok(path)) => self.say(&format!(
-                    "built in {:.1} s{} and kept as {}",
-                    timer.elapsed().as_secs_f64(),
-                    match report.resumed {
-                        0 => String::new(),
-                        n => format!(" ({n} seed levels resumed)"),
-                    },
-                    path.display()
-                )),
-                Some(Err(why)) => self.say(&format!(
-                    "warning: the endgame database was built but not kept in the cache: {why}"
-                )),
-                None => {}
-            }
+        for note in progress::setup_notes(&solver, timer.elapsed().as_secs_f64()) {
+            self.say(&note);
         }
         Ok(Ok(solver))
     }
@@ -254,24 +226,7 @@ pub struct BuildStopped {
 impl BuildStopped {
     /// The stop of the build of `config`'s database for `game`.
     fn of(game: &Game, config: &Config) -> BuildStopped {
-        let kept = match (
-            progress::kept_build(game, &config.database),
-            &config.database,
-        ) {
-            (Some((partial, levels)), Database::Cached { seeds, .. }) => format!(
-                "the endgame database build stopped; its seed levels 0 to {} of {seeds} are \
-                 kept in {}, and the next run goes on from them",
-                levels - 1,
-                partial.display()
-            ),
-            (None, Database::Cached { .. }) => "the endgame database build stopped before \
-                 its first seed level was finished; nothing of it was kept"
-                .to_string(),
-            _ => "the endgame database build stopped; nothing of it was kept (a database \
-                  built in memory for this run alone; one built for the database cache \
-                  keeps its finished levels)"
-                .to_string(),
-        };
+        let kept = progress::build_stopped(game, &config.database);
         BuildStopped { kept }
     }
 }
@@ -336,12 +291,7 @@ pub(crate) fn solved_within(
         pos,
         memory_mb,
         crate::analysis_io::interrupt_flag(),
-        &mut |p| {
-            spinner.set_message(match p.decided {
-                None => format!("{} positions found", p.positions),
-                Some(d) => format!("{d} of {} positions decided", p.positions),
-            })
-        },
+        &mut |p| spinner.set_message(progress::bao_graph_message(p)),
     );
     spinner.finish_and_clear();
     match result {

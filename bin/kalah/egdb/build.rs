@@ -7,10 +7,10 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::levels::{LevelDisplay, LevelProgress};
 use kalah_analysis::outputs;
+use kalah_analysis::wire::egdb as wire;
 use kalah_io::{Checks, Output, OutputKind};
-use kalah_solver::egdb::{self, file, FileBuild, PlanError};
+use kalah_solver::egdb::{self, FileBuild, PlanError};
 
-use super::MIB;
 use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::args::RulesArgs;
 use crate::error::CliError;
@@ -74,7 +74,11 @@ pub(super) fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliErro
         start_from(&plan, args, from, &out_file)?;
     }
     if !args.quiet {
-        announce(args, &plan, plan.resumes(&out_file).as_deref());
+        let partial = plan.resumes(&out_file);
+        eprintln!(
+            "{}",
+            wire::build_announcement(&args.out, &plan, partial.as_deref())
+        );
     }
     // The bar of the level being built (none when quiet), replaced when the next level
     // starts; reported from the build's worker threads.
@@ -87,44 +91,15 @@ pub(super) fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliErro
             }
         })
         .map_err(|e| match e {
-            egdb::EgdbError::Cancelled => interrupted(&kept_partial(&out_file, args)),
+            egdb::EgdbError::Cancelled => interrupted(&wire::build_kept(&out_file, args.max_seeds)),
             e => CliError::EgdbBuild(e),
         })?;
     drop(output);
     bars.finish();
     let seconds = start.elapsed().as_secs_f64();
-    let (k, houses, resumed) = (args.max_seeds, plan.game.houses(), built.resumed);
-    writeln!(
-        out,
-        "wrote {}: {houses} house{}, up to {k} seeds, {} positions ({:.1} MiB) in {seconds:.1} s \
-         ({:.1} M positions/s{})",
-        args.out.display(),
-        if houses == 1 { "" } else { "s" },
-        plan.need.entries,
-        plan.need.disk as f64 / MIB,
-        built.computed as f64 / seconds.max(1e-9) / 1e6,
-        if resumed > 0 {
-            format!(", {resumed} levels resumed")
-        } else {
-            String::new()
-        },
-    )?;
+    let summary = wire::build_summary(&args.out, &plan, built.computed, built.resumed, seconds);
+    writeln!(out, "{summary}")?;
     Ok(())
-}
-
-/// What an interrupted build to `out_file` kept, and how to resume it.
-fn kept_partial(out_file: &Path, args: &BuildArgs) -> String {
-    let partial = file::partial_path(out_file);
-    let levels = file::read_info(&partial).map_or(0, |info| info.levels);
-    let kept = match levels {
-        0 => "no finished seed level".to_string(),
-        n => format!("seed levels 0 to {} of {}", n - 1, args.max_seeds),
-    };
-    format!(
-        "{} keeps {kept}; run the same command again to resume from it, or remove it to \
-         start over",
-        partial.display()
-    )
 }
 
 /// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).
@@ -147,38 +122,6 @@ fn start_from(
         );
     }
     Ok(())
-}
-
-/// Says on standard error what the build will make and what it needs, and the partial
-/// file it resumes from.
-fn announce(args: &BuildArgs, plan: &FileBuild, partial: Option<&Path>) {
-    // A level of a cyclic family is built with two more bytes a board (its upper bound and
-    // best exit) and its moves packed within three quarters of the memory free then.
-    let rules = plan.game.rules();
-    let levels = match rules.family.is_cyclic() {
-        true => {
-            let lanes = 2 * rules.houses as u64;
-            let largest = kalah_core::binomial(args.max_seeds as u64 + lanes - 1, lanes - 1);
-            format!(
-                " (and {:.1} MiB more while the largest level is built, its moves packed \
-                 within three quarters of the memory then free)",
-                (2 * largest) as f64 / MIB
-            )
-        }
-        false => String::new(),
-    };
-    eprintln!(
-        "building {} for {}: {} positions, {:.1} MiB of memory{levels}, {:.1} MiB on disk{}",
-        args.out.display(),
-        egdb::describe(rules),
-        plan.need.entries,
-        plan.need.memory as f64 / MIB,
-        plan.need.disk as f64 / MIB,
-        partial.map_or(String::new(), |p| format!(
-            ", resuming from {}",
-            p.display()
-        ))
-    );
 }
 
 /// The progress display of one seed level.

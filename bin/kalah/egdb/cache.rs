@@ -3,13 +3,12 @@
 use std::io::Write;
 use std::path::Path;
 
+use kalah_analysis::wire::egdb as wire;
 use kalah_core::Game;
-use kalah_solver::cache::{self, Cache, GrowError, Grown, LeftoverKind};
+use kalah_solver::cache::{self, Cache, GrowError, Grown};
 use kalah_solver::egdb::{self, file};
-use serde_json::json;
 
 use super::build::{build, BuildArgs};
-use super::{egdb_rules, MIB};
 use crate::args::RulesArgs;
 use crate::error::CliError;
 
@@ -86,6 +85,14 @@ pub(super) fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliErro
     }
 }
 
+/// Writes `lines`, one a line.
+fn write_lines(lines: Vec<String>, out: &mut dyn Write) -> Result<(), CliError> {
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 /// What `cache clear` or `cache clean` removed and kept.
 fn report_cleared(
     cache: &Cache,
@@ -93,132 +100,24 @@ fn report_cleared(
     cleared: &cache::Cleared,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let n = cleared.removed.len();
-    writeln!(
-        out,
-        "{done} {}: {n} file{} removed, {:.1} MiB freed",
-        cache.dir().display(),
-        if n == 1 { "" } else { "s" },
-        cleared.freed as f64 / MIB
-    )?;
-    for path in &cleared.foreign {
-        writeln!(
-            out,
-            "  kept {}: not a kalah endgame database",
-            path.display()
-        )?;
-    }
-    for path in &cleared.in_use {
-        writeln!(
-            out,
-            "  kept {}: a running process is writing it",
-            path.display()
-        )?;
-    }
-    Ok(())
+    write_lines(wire::cleared_lines(cache.dir(), done, cleared), out)
 }
 
+/// `cache list`: the cache's files and leftovers, in text or JSON.
 fn list_cache(cache: &Cache, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let listing = cache.list();
     if json {
-        let rows: Vec<serde_json::Value> = listing.files.iter().map(cached_json).collect();
-        let left: Vec<serde_json::Value> = listing.leftovers.iter().map(leftover_json).collect();
-        let obj = json!({
-            "dir": cache.dir().display().to_string(),
-            "bytes": listing.bytes,
-            "max_bytes": cache.max_bytes(),
-            "files": rows,
-            "leftovers": left,
-        });
-        writeln!(out, "{obj}")?;
+        writeln!(
+            out,
+            "{}",
+            wire::cache_json(cache.dir(), cache.max_bytes(), &listing)
+        )?;
         return Ok(());
     }
-    let n = listing.files.len();
-    writeln!(
+    write_lines(
+        wire::cache_lines(cache.dir(), cache.max_bytes(), &listing),
         out,
-        "cache {}: {n} file{}, {:.1} MiB of at most {:.1} MiB",
-        cache.dir().display(),
-        if n == 1 { "" } else { "s" },
-        listing.bytes as f64 / MIB,
-        cache.max_bytes() as f64 / MIB
-    )?;
-    for f in &listing.files {
-        let what = match &f.info {
-            Ok(info) => format!(
-                "{}, up to {} seeds",
-                egdb::describe(&info.rules),
-                info.max_seeds
-            ),
-            Err(e) => format!("unreadable: {e}"),
-        };
-        writeln!(
-            out,
-            "  {}  {:.1} MiB  {what}",
-            f.path.file_name().unwrap_or_default().to_string_lossy(),
-            f.bytes as f64 / MIB
-        )?;
-    }
-    for left in &listing.leftovers {
-        writeln!(
-            out,
-            "  {}  {:.1} MiB  {}",
-            left.path.file_name().unwrap_or_default().to_string_lossy(),
-            left.bytes as f64 / MIB,
-            leftover_words(left)
-        )?;
-    }
-    Ok(())
-}
-
-/// What a leftover of the cache is, in words.
-fn leftover_words(left: &cache::Leftover) -> String {
-    match left.kind {
-        LeftoverKind::Temporary { pid, alive: false } => format!(
-            "stale temporary of process {pid}, which no longer runs (`kalah egdb cache clean` \
-             removes it)"
-        ),
-        LeftoverKind::Temporary { pid, alive: true } => {
-            format!("temporary of process {pid}, being written")
-        }
-        LeftoverKind::Partial { levels } => format!(
-            "unfinished build, {levels} seed level{} done (the same build resumes it; \
-             `kalah egdb cache clear` removes it)",
-            if levels == 1 { "" } else { "s" }
-        ),
-    }
-}
-
-/// One leftover as a row of `cache list --json`.
-fn leftover_json(left: &cache::Leftover) -> serde_json::Value {
-    let file = left.path.display().to_string();
-    match left.kind {
-        LeftoverKind::Temporary { pid, alive } => json!({
-            "file": file, "bytes": left.bytes, "kind": "temporary", "pid": pid,
-            "stale": !alive,
-        }),
-        LeftoverKind::Partial { levels } => json!({
-            "file": file, "bytes": left.bytes, "kind": "partial", "levels": levels,
-            "stale": false,
-        }),
-    }
-}
-
-/// One cached file as a row of `cache list --json`.
-fn cached_json(f: &cache::Cached) -> serde_json::Value {
-    match &f.info {
-        Ok(info) => json!({
-            "file": f.path.display().to_string(),
-            "bytes": f.bytes,
-            "rules": egdb_rules(&info.rules),
-            "max_seeds": info.max_seeds,
-            "finished": info.is_finished(),
-        }),
-        Err(e) => json!({
-            "file": f.path.display().to_string(),
-            "bytes": f.bytes,
-            "error": e.to_string(),
-        }),
-    }
+    )
 }
 
 fn grow_cache(

@@ -4,11 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use kalah_analysis::wire::egdb as wire;
 use kalah_core::Position;
-use kalah_solver::egdb::{self, file, Inspection, ProbeError};
-use serde_json::json;
+use kalah_solver::egdb::{self, ProbeError};
 
-use super::{egdb_rules, MIB};
 use crate::error::CliError;
 
 /// Describe a database file and verify it (checksum, and a sample of entries against
@@ -40,44 +39,14 @@ pub(super) struct ProbeArgs {
 }
 
 pub(super) fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let Inspection { info, finished } = egdb::inspect(&args.file)?;
+    let inspection = egdb::inspect(&args.file)?;
     if args.json {
-        let obj = json!({
-            "file": args.file.display().to_string(),
-            "version": file::VERSION,
-            "rules": egdb_rules(&info.rules),
-            "max_seeds": info.max_seeds,
-            "levels": info.levels,
-            "entries": info.entries,
-            "bytes": info.file_size(),
-            "checksum": format!("{:016x}", info.checksum),
-            "finished": finished,
-        });
-        writeln!(out, "{obj}")?;
+        writeln!(out, "{}", wire::info_json(&args.file, &inspection))?;
         return Ok(());
     }
-    let status = if finished {
-        "verified (checksum and sampled entries)".to_string()
-    } else {
-        format!(
-            "unfinished: {} of {} seed levels (run the build again to resume)",
-            info.levels,
-            info.max_seeds + 1
-        )
-    };
-    writeln!(out, "file       {}", args.file.display())?;
-    writeln!(out, "format     version {}", file::VERSION)?;
-    writeln!(out, "rules      {}", egdb::describe(&info.rules))?;
-    writeln!(out, "max seeds  {}", info.max_seeds)?;
-    writeln!(out, "positions  {}", info.entries)?;
-    writeln!(
-        out,
-        "size       {} bytes ({:.1} MiB)",
-        info.file_size(),
-        info.file_size() as f64 / MIB
-    )?;
-    writeln!(out, "checksum   {:016x}", info.checksum)?;
-    writeln!(out, "status     {status}")?;
+    for line in wire::info_lines(&args.file, &inspection) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 
@@ -100,31 +69,12 @@ pub(super) fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliErro
             max_seeds,
         },
     })?;
-    let (pos, value) = (probed.position, probed.value);
     if args.json {
-        let obj = json!({
-            "position": pos.to_string(),
-            "side_to_move": pos.side_to_move().to_string(),
-            "value": value,
-            "value_for_mover": probed.value_for_mover(),
-            "moves": probed.sowings.iter().map(|s| json!({
-                "bin": s.bin, "clockwise": s.clockwise, "sowing": s.name(), "value": s.value,
-                "best": probed.is_best(s)
-            })).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{obj}")?;
+        writeln!(out, "{}", wire::probe_json(&probed))?;
         return Ok(());
     }
-    writeln!(out, "position   {pos}")?;
-    writeln!(
-        out,
-        "value      {value:+} (final South store minus North store; {:+} for {})",
-        probed.value_for_mover(),
-        pos.side_to_move()
-    )?;
-    for s in &probed.sowings {
-        let mark = if probed.is_best(s) { "  best" } else { "" };
-        writeln!(out, "sow {:>3}    {:+}{mark}", s.name(), s.value)?;
+    for line in wire::probe_lines(&probed) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

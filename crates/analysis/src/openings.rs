@@ -118,6 +118,19 @@ impl Opening {
     pub fn value_for_mover(&self) -> i32 {
         self.step.turn.side.sign() * self.value
     }
+
+    /// The move solved, as a progress display prints it when it is done: the turn, its
+    /// value from South, the time and the nodes (`3-6         +2 from South  (0.4 s, 1200
+    /// nodes)`) on a board of `houses` houses.
+    pub fn done_line(&self, houses: usize) -> String {
+        format!(
+            "{:<10} {:>4} from South  ({:.1} s, {} nodes)",
+            self.step.turn.notation(houses),
+            crate::bounds::signed(self.value),
+            self.elapsed.as_secs_f64(),
+            self.nodes
+        )
+    }
 }
 
 /// Solves every first move of the mover in `pos` (see [`first_steps`]) on `workers`
@@ -576,5 +589,11 @@ mod tests {
         let best = list[0].step.turn.notation(game.houses());
         assert!(text.contains(&format!("best turn  {best} (value")));
         assert!(text.contains(&format!("{} turns solved exactly in 0.50 s", list.len())));
+        let done = list[0].done_line(game.houses());
+        assert!(done.starts_with(&format!("{best:<10} ")), "{done}");
+        assert!(
+            done.contains(" from South  (") && done.ends_with(" nodes)"),
+            "{done}"
+        );
     }
 }

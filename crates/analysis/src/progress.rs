@@ -1,11 +1,13 @@
 //! A solve's progress in words, as the front ends show it (the command line's spinner,
-//! the analysis board's status line).
+//! the analysis board's status line), and what a solver's set-up and a stopped database
+//! build leave to say.
 
 use std::path::PathBuf;
 
 use kalah_core::Game;
+use kalah_solver::bao::GraphProgress;
 use kalah_solver::egdb::file;
-use kalah_solver::{Database, Phase, Progress};
+use kalah_solver::{Database, Phase, Progress, Solver};
 
 /// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
 pub fn phase_name(phase: Phase) -> String {
@@ -77,6 +79,15 @@ pub fn cache_build_notice(game: &Game, database: &Database) -> Option<String> {
     ))
 }
 
+/// The progress of solving a Bao game graph, in words: the positions found so far, then
+/// how many of them are decided.
+pub fn bao_graph_message(p: &GraphProgress) -> String {
+    match p.decided {
+        None => format!("{} positions found", p.positions),
+        Some(d) => format!("{d} of {} positions decided", p.positions),
+    }
+}
+
 /// The partial file in the cache that the build of `database` for `game` goes on from (a
 /// cached database with no file yet, whose last build was interrupted:
 /// [`kalah_solver::egdb::Egdb::build_resumable`]) and the seed levels it holds, where
@@ -97,6 +108,67 @@ pub fn kept_build(game: &Game, database: &Database) -> Option<(PathBuf, usize)> 
     // The name says the rules and the seeds (`Cache::path_for`).
     let info = file::read_info(&partial).ok()?;
     (info.max_seeds == *seeds && info.levels > 0).then_some((partial, info.levels))
+}
+
+/// What became of the build of `database` for `game` that Ctrl-C (or a signal) stopped,
+/// in words: a build for the database cache keeps its finished seed levels there, where
+/// the next run goes on from them ([`kept_build`]); any other keeps nothing.
+pub fn build_stopped(game: &Game, database: &Database) -> String {
+    match (kept_build(game, database), database) {
+        (Some((partial, levels)), Database::Cached { seeds, .. }) => format!(
+            "the endgame database build stopped; its seed levels 0 to {} of {seeds} are \
+             kept in {}, and the next run goes on from them",
+            levels - 1,
+            partial.display()
+        ),
+        (None, Database::Cached { .. }) => "the endgame database build stopped before \
+             its first seed level was finished; nothing of it was kept"
+            .to_string(),
+        _ => "the endgame database build stopped; nothing of it was kept (a database \
+              built in memory for this run alone; one built for the database cache \
+              keeps its finished levels)"
+            .to_string(),
+    }
+}
+
+/// What a front end tells its user once `solver` is set up, `seconds` after it began: the
+/// database files passed over and why, a damaged cached file removed, and the database
+/// built and kept in the cache (or why it was not kept).
+pub fn setup_notes(solver: &Solver, seconds: f64) -> Vec<String> {
+    let mut notes: Vec<String> = solver
+        .skipped_files()
+        .iter()
+        .map(|(path, why)| {
+            format!(
+                "warning: passed over the endgame database {} ({why})",
+                path.display()
+            )
+        })
+        .collect();
+    let Some(report) = solver.cache_report() else {
+        return notes;
+    };
+    if let Some((path, why)) = &report.removed {
+        notes.push(format!(
+            "warning: removed the damaged cached database {} ({why}); built again",
+            path.display()
+        ));
+    }
+    match &report.kept {
+        Some(Ok(path)) => notes.push(format!(
+            "built in {seconds:.1} s{} and kept as {}",
+            match report.resumed {
+                0 => String::new(),
+                n => format!(" ({n} seed levels resumed)"),
+            },
+            path.display()
+        )),
+        Some(Err(why)) => notes.push(format!(
+            "warning: the endgame database was built but not kept in the cache: {why}"
+        )),
+        None => {}
+    }
+    notes
 }
 
 /// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
@@ -161,5 +233,43 @@ mod tests {
         };
         assert_eq!(cache_build_notice(&game, &kept), None);
         assert_eq!(cache_build_notice(&game, &Database::Build(6)), None);
+    }
+
+    #[test]
+    fn a_stopped_build_keeps_levels_only_for_the_cache() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let memory = build_stopped(&game, &Database::Build(6));
+        assert!(memory.contains("nothing of it was kept (a database built in memory"));
+        let fresh = Database::Cached {
+            cache: Cache::at("no-such-cache", 1 << 30),
+            seeds: 6,
+            file: None,
+        };
+        assert!(build_stopped(&game, &fresh).contains("before its first seed level"));
+    }
+
+    #[test]
+    fn a_solver_without_a_database_has_nothing_to_say() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let config = kalah_solver::Config {
+            threads: 1,
+            hash_mb: 1,
+            database: Database::None,
+            ..kalah_solver::Config::default()
+        };
+        let solver = Solver::new(game, config).unwrap();
+        assert!(setup_notes(&solver, 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_bao_graph_is_first_found_then_decided() {
+        let mut p = GraphProgress {
+            positions: 12,
+            decided: None,
+            elapsed: std::time::Duration::ZERO,
+        };
+        assert_eq!(bao_graph_message(&p), "12 positions found");
+        p.decided = Some(5);
+        assert_eq!(bao_graph_message(&p), "5 of 12 positions decided");
     }
 }

@@ -1,10 +1,16 @@
 //! What `kalah solve` says about a solved position, for people: the value and its line,
-//! then the work (the positions of the game graph, or the search's nodes and database).
+//! then the work (the positions of the game graph, or the search's nodes and database);
+//! and, for a solve that was interrupted, its best guess and what it proved
+//! ([`interrupted_guess`], [`interrupted_words`]).
 
 use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use kalah_core::{Game, Position};
-use kalah_solver::{Solution, Solver};
+use kalah_solver::{Analysis, Config, Database, Limits, Progress, Solution, SolveError, Solver};
+
+use crate::bounds::signed;
 
 use crate::wire::report::solve_json;
 
@@ -141,6 +147,64 @@ fn pv_ends_game(game: &Game, pos: &Position, solution: &Solution) -> bool {
         .is_ok_and(|end| end.is_over())
 }
 
+/// How long an interrupted solve looks for a best guess, over what its table holds.
+pub const GUESS_TIME: Duration = Duration::from_millis(300);
+
+/// The solver settings for the best guess of a solve interrupted while its endgame
+/// database was built: `config` with no database, its table no larger than a short
+/// analysis takes ([`GUESS_TIME`]).
+pub fn guess_config(config: Config) -> Config {
+    let cap = Limits::time(GUESS_TIME)
+        .table_mb_cap()
+        .unwrap_or(config.hash_mb);
+    Config {
+        database: Database::None,
+        hash_mb: config.hash_mb.min(cap),
+        ..config
+    }
+}
+
+/// The best guess of a solve of `pos` that was interrupted: a short analysis over the
+/// table `solver` holds, its interval narrowed by the one the proof had reached (`last`).
+/// An interval closed without a line to the end stays open: exact means a line that
+/// replays to the value.
+pub fn interrupted_guess(
+    solver: &Solver,
+    pos: &Position,
+    last: Option<&Progress>,
+) -> Result<Analysis, SolveError> {
+    let quick = Limits::time(GUESS_TIME);
+    // The interrupt flag is up: the guess gets a flag of its own (a second Ctrl-C ends the
+    // program at once).
+    let mut a = solver.analyse_lines(pos, &quick, 1, &AtomicBool::new(false), &mut |_| {})?;
+    if let Some(p) = last {
+        let (lower, upper) = (a.lower.max(p.lower), a.upper.min(p.upper));
+        if lower < upper {
+            (a.lower, a.upper) = (lower, upper);
+            a.eval = a.eval.clamp(lower, upper);
+        }
+    }
+    Ok(a)
+}
+
+/// What an interrupted solve proved, in words: the value from South where the guess's
+/// analysis proved it, else the interval from South that holds it.
+pub fn interrupted_words(a: &Analysis) -> String {
+    let (lo, hi) = a.bounds_from_south();
+    if a.is_exact() {
+        format!(
+            "interrupted: the value {} from South was proved by the analysis",
+            signed(lo)
+        )
+    } else {
+        format!(
+            "interrupted: not exact; the value from South is proven in {}..{}",
+            signed(lo),
+            signed(hi)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +268,37 @@ mod tests {
                 v["system_seconds"].as_f64().is_some_and(|s| s >= 0.0),
                 "{v}"
             );
+        }
+    }
+
+    #[test]
+    fn an_interrupted_guess_keeps_within_what_the_proof_reached() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let config = guess_config(kalah_solver::Config {
+            threads: 1,
+            hash_mb: 1 << 14,
+            ..kalah_solver::Config::default()
+        });
+        assert!(matches!(config.database, Database::None));
+        assert!(
+            config.hash_mb < 1 << 14,
+            "the table is capped for a short analysis"
+        );
+        let solver = Solver::new(game.clone(), config).unwrap();
+        let pos = game.start();
+        let free = interrupted_guess(&solver, &pos, None).unwrap();
+        let words = interrupted_words(&free);
+        assert!(words.starts_with("interrupted: "), "{words}");
+        if !free.is_exact() {
+            let last = Progress {
+                lower: free.lower,
+                upper: free.lower + 1,
+                phase: kalah_solver::Phase::Proving,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            };
+            let a = interrupted_guess(&solver, &pos, Some(&last)).unwrap();
+            assert!(a.lower >= free.lower && a.upper <= free.lower + 1 || a.is_exact());
         }
     }
 }

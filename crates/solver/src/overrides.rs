@@ -76,6 +76,20 @@ impl Overrides {
         family.is_cyclic().then_some(option)
     }
 
+    /// These overrides without the search options `family` has none of, where it is
+    /// solved by retrograde analysis ([`Overrides::refused_for`]): for a front end that
+    /// serves every family from one set of options, which apply to the families that
+    /// search.
+    pub fn for_family(&self, family: Family) -> Overrides {
+        let mut kept = self.clone();
+        if family.is_cyclic() {
+            kept.hash_mb = None;
+            kept.egdb_seeds = kept.egdb_seeds.filter(|&k| k == 0);
+            kept.deepening = None;
+        }
+        kept
+    }
+
     /// The configuration for `solves` solves of positions of `game` with at most `seeds`
     /// seeds in the houses: [`Config::for_seeds`] with these overrides applied.
     pub fn config(
@@ -130,6 +144,26 @@ impl Config {
 mod tests {
     use super::*;
     use kalah_core::Rules;
+
+    #[test]
+    fn a_family_that_does_not_search_drops_the_search_options() {
+        let given = Overrides {
+            hash_mb: Some(64),
+            egdb_seeds: Some(12),
+            deepening: Some(8),
+            threads: Some(2),
+            ..Overrides::default()
+        };
+        assert_eq!(given.for_family(Family::General), given);
+        let oware = given.for_family(Family::Oware);
+        assert_eq!(oware.refused_for(Family::Oware), None);
+        assert_eq!(oware.threads, Some(2));
+        let none = Overrides {
+            egdb_seeds: Some(0),
+            ..Overrides::default()
+        };
+        assert_eq!(none.for_family(Family::Oware).egdb_seeds, Some(0));
+    }
 
     #[test]
     fn with_applies_each_override_and_rounds_the_table_down() {

@@ -1,6 +1,6 @@
 //! Resuming a batch: the answers an interrupted run left in its output, checked line by
 //! line against the input and the rules, so that the rest is appended with nothing lost
-//! or written twice.
+//! or written twice; and what an interrupted run kept, in words ([`kept_words`]).
 
 use std::fmt;
 use std::io;
@@ -185,6 +185,21 @@ fn check(
     Ok(())
 }
 
+/// What an interrupted batch kept, in words: the answers in its output file (`output`,
+/// where it writes to one: the `skip` there before this run and the `done` since) and
+/// how to go on, or the answers it wrote to a stream.
+pub fn kept_words(output: Option<&Path>, skip: usize, done: usize) -> String {
+    match output {
+        Some(path) => format!(
+            "{} positions answered in {}; run the same command with --resume to answer \
+             the rest",
+            skip + done,
+            path.display()
+        ),
+        None => format!("{done} positions answered"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +244,16 @@ mod tests {
         let refused = resume(b"x", Path::new("out"), false, &mut none, "R");
         assert!(matches!(refused, Err(ResumeError::Exists(_))));
         assert_eq!(run("", "1\n", "R").unwrap().answered, 0);
+    }
+
+    #[test]
+    fn an_interrupted_batch_counts_the_answers_its_file_holds() {
+        let kept = kept_words(Some(Path::new("a.jsonl")), 3, 2);
+        assert_eq!(
+            kept,
+            "5 positions answered in a.jsonl; run the same command with --resume to answer \
+             the rest"
+        );
+        assert_eq!(kept_words(None, 0, 2), "2 positions answered");
     }
 }

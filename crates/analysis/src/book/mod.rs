@@ -1,7 +1,7 @@
 //! The opening book (docs/book.md): for every position of the first few turns of a
 //! game, the best turn and its value found by an analysis far deeper than a move's
 //! budget, with the interval proved to hold the exact value. [`build`] makes one
-//! (resumable), [`mod@format`] writes and reads its text, and [`Book`] answers lookups:
+//! (resumable; [`about`] says how in its header), [`mod@format`] writes and reads its text, and [`Book`] answers lookups:
 //! the engine, `kalah play`, `analyse`, `openings` and `pie` consult it and say so.
 //!
 //! A book value is a heuristic evaluation unless its interval has closed
@@ -18,6 +18,7 @@
 //! assert!(entry.lower <= entry.eval && entry.eval <= entry.upper);
 //! ```
 
+pub mod about;
 pub mod build;
 pub mod format;
 pub mod report;

@@ -1,6 +1,7 @@
 //! `kalah openings` and `kalah pie` answered from an opening book ([`Book::first_turns`]):
 //! every first turn with the book's value of the position after it, as text, JSON or CSV,
-//! each value labelled heuristic unless the book proves it.
+//! each value labelled heuristic unless the book proves it; and one position looked up
+//! (`kalah book show`).
 
 use std::io::{self, Write};
 
@@ -9,6 +10,23 @@ use serde_json::{json, Value};
 
 use super::{Book, BookTurn, Entry};
 use crate::bounds::signed;
+
+/// `kalah book show`: the book (its origin and size), then the entry of `pos` with its
+/// best turn, or that the book does not hold it.
+pub fn show_lines(book: &Book, game: &Game, pos: &Position) -> Vec<String> {
+    let entry = match book.lookup(pos) {
+        Some(e) => format!(
+            "{pos}: {}, best turn {}",
+            e.describe(),
+            e.best_turn.notation(game.houses())
+        ),
+        None => format!("{pos}: not in the book"),
+    };
+    vec![
+        format!("book {} ({} positions)", book.origin(), book.len()),
+        entry,
+    ]
+}
 
 /// A value as the text shows it: `+4` when exact, `~+4` when heuristic.
 fn shown(exact: bool, v: i32) -> String {

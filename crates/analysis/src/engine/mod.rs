@@ -2,9 +2,11 @@
 //! command line at a time, keeps the rules and the position, runs each `go` as an
 //! anytime analysis on a thread of its own and writes its `info` lines and `bestmove`,
 //! so that programs can drive the engine and play against it, in the spirit of UCI.
+//! [`driver`] feeds a session its input lines until it ends.
 
 pub mod bao;
 pub mod command;
+pub mod driver;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -63,6 +63,15 @@ pub enum BaoHow {
 }
 
 impl BaoHow {
+    /// How a command answers: with `exact`, by solving each graph within `memory_mb`;
+    /// else by the analysis within `limits` ([`BaoHow::analyse`]).
+    pub fn of(exact: bool, memory_mb: u64, limits: Option<Limits>) -> BaoHow {
+        match exact {
+            true => BaoHow::Exact { memory_mb },
+            false => BaoHow::analyse(limits),
+        }
+    }
+
     /// The analysis within `limits`, or for [`BAO_DEFAULT_SECONDS`] where none are given.
     pub fn analyse(limits: Option<Limits>) -> BaoHow {
         BaoHow::Analyse(
@@ -232,5 +241,22 @@ mod tests {
             front.answer(&item(6, E16), &cancelled),
             Err(AnalysisError::Cancelled)
         ));
+    }
+
+    #[test]
+    fn exact_solves_the_graph_and_otherwise_the_analysis_has_a_default_time() {
+        assert!(matches!(
+            BaoHow::of(true, 64, None),
+            BaoHow::Exact { memory_mb: 64 }
+        ));
+        let BaoHow::Analyse(limits) = BaoHow::of(false, 64, None) else {
+            panic!("an analysis")
+        };
+        assert_eq!(
+            limits.time,
+            Some(Duration::from_secs_f64(BAO_DEFAULT_SECONDS))
+        );
+        let depth = Some(Limits::depth(3));
+        assert!(matches!(BaoHow::of(false, 64, depth), BaoHow::Analyse(l) if l.depth == Some(3)));
     }
 }

@@ -9,9 +9,11 @@
 //! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
 //! kinds (a parallel solver with its database, or Bao's analysis and game graphs) stays
 //! behind the trait; what a command does with the answers (the output file, resuming, the
-//! progress shown) is written once above it.
+//! progress shown) is written once above it. A command of one position (`show`,
+//! `perft`) sets up a [`Board`] of either kind and asks it.
 
 mod bao;
+mod board;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -22,6 +24,7 @@ use serde_json::Value;
 use crate::batch::{Item, Streamed};
 use crate::{pool, AnalysisError};
 pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
+pub use board::Board;
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on

@@ -3,13 +3,16 @@
 //! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
 //! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
 //! `kalah match` ([`games`]) and its result ([`match_report`]), and Bao's values,
-//! analyses and answer lines in the same vocabulary ([`bao`]). The manifest of a split
-//! is the tree's own format (`distributed::manifest`). The helpers here read the fields
-//! they share.
+//! analyses and answer lines in the same vocabulary ([`bao`]); what `kalah egdb` says of
+//! database files and the cache ([`egdb`]) and what `kalah bench` prints ([`mod@bench`]).
+//! The manifest of a split is the tree's own format (`distributed::manifest`). The
+//! helpers here read the fields they share.
 
 pub mod analysis;
 pub mod answer;
 pub mod bao;
+pub mod bench;
+pub mod egdb;
 pub mod games;
 pub mod match_report;
 pub mod report;
