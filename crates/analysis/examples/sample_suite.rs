@@ -4,7 +4,7 @@
 //! random). From each game it keeps the first position, at the start of a turn, with at
 //! most each of the given numbers of seeds in the houses.
 //!
-//! `cargo run --release -p kalah-analysis --example sample_suite -- PRESET HOUSES SEEDS
+//! `cargo run --release -p kalah-analysis --features examples --example sample_suite -- PRESET HOUSES SEEDS
 //! GAMES SEED MAX_SEEDS...` prints one bench line a position: `PRESET HOUSES SEEDS BOARD`
 //! (the values are added by solving them: `kalah bench --suite` checks them).
 

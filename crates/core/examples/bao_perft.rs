@@ -1,4 +1,4 @@
-//! Bao perft speed on one thread: `cargo run --release -p kalah-core --example bao_perft --
+//! Bao perft speed on one thread: `cargo run --release -p kalah-core --features examples --example bao_perft --
 //! [pits] [seeds] [depth]` counts perft of the start at each depth up to `depth` and prints
 //! the moves counted per second of wall time and of this thread's CPU time (read from
 //! `/proc/self/schedstat` where it exists, so that a loaded machine still measures the

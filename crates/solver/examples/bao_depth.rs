@@ -3,7 +3,7 @@
 //! short match of the search ([`MATCH_DEPTH`] moves deep) against seed-count play (the move that leaves
 //! the mover the most seeds, a winning move at once).
 //!
-//! `cargo run --release -p kalah-solver --example bao_depth [seconds]`
+//! `cargo run --release -p kalah-solver --features examples --example bao_depth [seconds]`
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

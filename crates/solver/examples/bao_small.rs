@@ -1,5 +1,5 @@
 //! Solves the start of small Bao boards exactly and prints one line of JSON a board:
-//! `cargo run --release -p kalah-solver --example bao_small -- 3x2 4x2` (the data of
+//! `cargo run --release -p kalah-solver --features examples --example bao_small -- 3x2 4x2` (the data of
 //! docs/bao.md and data/bao/).
 
 use std::sync::atomic::AtomicBool;

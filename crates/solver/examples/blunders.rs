@@ -2,7 +2,7 @@
 //! picks a turn that a much deeper look shows to lose seeds, each with the turns that look
 //! finds best; and how an analysis scores on it.
 //!
-//! `cargo run --release -p kalah-solver --example blunders -- make PRESET HOUSES SEEDS
+//! `cargo run --release -p kalah-solver --features examples --example blunders -- make PRESET HOUSES SEEDS
 //! GAMES SEED FAST DEEP EXACT_MAX` plays GAMES games of the analysis at FAST (a node budget
 //! such as `200k`, one thread, a fresh solver a move: reproducible) against itself, each
 //! from two random turns (generator seeded by SEED), and judges every pick that had a

@@ -1,5 +1,5 @@
 //! Times an endgame database build:
-//! `cargo run --release --example egdb_time -- H K [standard|empty] [stop [TOTAL]]`.
+//! `cargo run --release -p kalah-solver --features examples --example egdb_time -- H K [standard|empty] [stop [TOTAL]]`.
 //!
 //! Builds the plain database ([`Egdb`]) of `H` houses and `K` seeds, or with `stop` the
 //! early stop's ([`StopDb`]) for totals of the parity of `TOTAL` (default `2 * H * 4`),

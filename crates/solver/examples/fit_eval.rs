@@ -1,5 +1,5 @@
 //! Fits the evaluation's coefficients (`kalah_solver::eval::weights`) to exact values:
-//! `cargo run --release -p kalah-solver --example fit_eval -- [--quick] [--seed N] [CLASS ...]`
+//! `cargo run --release -p kalah-solver --features examples --example fit_eval -- [--quick] [--seed N] [CLASS ...]`
 //! (or `-- --bench [FILE]`: the node count of `kalah bench` with each evaluation in the
 //! exact solve's deepening; `-- --deep DEPTH [--min-left N] [--max-left N] [--quick]`: the
 //! coefficients of `kalah-6` as shipped, fitted to the values of DEPTH-sowing searches of

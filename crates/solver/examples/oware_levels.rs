@@ -1,6 +1,6 @@
 //! Measures an Oware endgame database level by level: for each level (seeds in the houses)
 //! its boards, build time, sweeps of the cycle rule and the database's size so far, and the
-//! process's peak memory. `cargo run --release -p kalah-solver --example oware_levels --
+//! process's peak memory. `cargo run --release -p kalah-solver --features examples --example oware_levels --
 //! HOUSES K [capture-all]`.
 
 use std::sync::atomic::AtomicBool;

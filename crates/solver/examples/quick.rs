@@ -1,4 +1,4 @@
-//! Quick timing of start positions (the solve's wall time, and its processor time, steadier on a shared machine): `cargo run --release --example quick -- H S empty|standard threads [deepening [hash_mb]]`
+//! Quick timing of start positions (the solve's wall time, and its processor time, steadier on a shared machine): `cargo run --release -p kalah-solver --features examples --example quick -- H S empty|standard threads [deepening [hash_mb]]`
 //! (the command line's settings when left out). Environment: KALAH_EGDB (seeds of an
 //! in-memory database), KALAH_EGDB_FILE (a database file), KALAH_SMALL, KALAH_ETC,
 //! KALAH_SHARE (the tuning fields of `Config`), KALAH_TRACE (print every progress report), KALAH_ONLINE (the online rules: early stop, mover stuck),

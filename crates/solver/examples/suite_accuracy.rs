@@ -7,7 +7,7 @@
 //! where the pick is not among them, its exact value and the error (best value minus the
 //! pick's, for the mover).
 //!
-//! `cargo run --release -p kalah-solver --example suite_accuracy -- [LIMIT [THREADS [FILTER [EVAL]]]]`
+//! `cargo run --release -p kalah-solver --features examples --example suite_accuracy -- [LIMIT [THREADS [FILTER [EVAL]]]]`
 //! (defaults 1 s, 2 threads; LIMIT: seconds, or a node budget such as `4M` or `500k`,
 //! which does not depend on the machine's load (with one thread the pick is then
 //! reproducible); FILTER: only the lines that contain it, or with a leading `!` those that

@@ -1,6 +1,6 @@
 //! Trains the learned evaluation of standard Kalah on six houses
 //! (`kalah_solver::eval::ntuple`, shipped in `data/kalah6-learned.txt`):
-//! `cargo run --release -p kalah-solver --example train_ntuple -- [--quick] [--seed N]
+//! `cargo run --release -p kalah-solver --features examples --example train_ntuple -- [--quick] [--seed N]
 //! [--depth D] [--threads T] [--exact N] [--deep N] [--epochs N] [--out FILE]
 //! [--data FILE] [--leaves store|learned]` (`--leaves`: the evaluation at the leaves of
 //! the analyses that value the fuller boards, the store difference by default; `learned`
@@ -248,7 +248,7 @@ fn main() {
         |exact: bool| -> Vec<&Row> { train.iter().copied().filter(|r| r.exact == exact).collect() };
     let mut report = Vec::new();
     report.push(format!(
-        "cargo run --release -p kalah-solver --example train_ntuple --{} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}",
+        "cargo run --release -p kalah-solver --features examples --example train_ntuple --{} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}",
         if o.quick { " --quick" } else { "" },
         o.seed,
         o.depth,
