@@ -5,9 +5,10 @@
 
 use std::io::Write;
 
-use kalah_analysis::front::bao_guess;
+use kalah_analysis::front::{bao_guess, bao_report, Board, Shown, SowingParts};
 use kalah_analysis::solved::{self, SolveReport};
 use kalah_analysis::wire;
+use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Game, Position};
 use kalah_solver::{Config, Progress, SolveError, Solver};
 
@@ -17,7 +18,8 @@ use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
 use crate::solving::{
-    progress_message, pv_strings, solved_within, verify, BuildStopped, GraphArgs, SolverArgs,
+    analysis_solver, progress_message, pv_strings, solved_within, verify, BuildStopped, GraphArgs,
+    SolverArgs,
 };
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
@@ -67,29 +69,39 @@ pub struct Args {
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
 pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
 
-/// Runs `kalah solve`.
+/// Runs `kalah solve`: within a limit, the board's analyst
+/// ([`kalah_analysis::front::Analyst::solve_within`]);
+/// else the exact solve of its kind.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        return bao(args, out);
-    }
-    let (game, pos) = args.game.setup()?;
-    let seeds = pos.seeds_in_houses() as usize;
+    let board = args.game.board()?;
     // Ctrl-C from here on: a database build stops, a solve prints what it proved.
     interrupt_flag();
     if let Some(limits) = args.limits.given() {
-        let solver = crate::solving::analysis_solver(&args.solver, &game, seeds, &limits)?;
-        let view = View {
-            game: &game,
-            pos: &pos,
+        let shown = Shown {
             multi: 1,
             json: args.json,
             verbose: false,
-            database: wire::report::egdb_file(&solver),
-            book: None,
         };
-        let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
-        return analyse::summary(&view, &a, out);
+        let analyst = board.analyst(shown, |game, pos| {
+            let seeds = pos.seeds_in_houses() as usize;
+            let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
+            Ok::<_, CliError>(SowingParts { solver, book: None })
+        })?;
+        analyst
+            .solve_within(&limits, interrupt_flag(), out)
+            .map_err(analyse::analyst_error)?;
+        return Ok(());
     }
+    match board {
+        Board::Sowing(game, pos) => exact(args, *game, pos, out),
+        Board::Bao(rules, pos) => bao(args, rules, pos, out),
+    }
+}
+
+/// The exact solve of a sowing game's position: value, best turn and principal variation,
+/// checked by replaying it; interrupted, what is proven and the best guess.
+fn exact(args: &Args, game: Game, pos: Position, out: &mut dyn Write) -> Result<(), CliError> {
+    let seeds = pos.seeds_in_houses() as usize;
     let config = args.solver.config(&game, seeds, 1)?;
     let solver = match args.solver.try_make_solver(config.clone(), &game)? {
         Ok(solver) => solver,
@@ -127,16 +139,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs `kalah solve --rules bao`: the graph solved within `--memory-mb`, or with a limit
-/// the anytime analysis's final report; interrupted, a short analysis's best guess.
-fn bao(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (rules, pos) = args.game.bao_setup()?;
-    if let Some(limits) = args.limits.given() {
-        return analyse::bao_within(&pos, &limits, args.json, false, out);
-    }
+/// Runs `kalah solve --rules bao` without a limit: the graph solved within
+/// `--memory-mb`; interrupted, a short analysis's best guess.
+fn bao(
+    args: &Args,
+    rules: BaoRules,
+    pos: BaoPosition,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let (solution, elapsed) = match solved_within(&args.graph, args.solver.quiet, &pos) {
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
-            analyse::write_bao_report(&bao_guess(&pos), args.json, true, out)?;
+            bao_report(&bao_guess(&pos), args.json, true, out)?;
             return Err(CliError::Incomplete(
                 "interrupted: the game graph was not solved (nothing is until all of it is); \
                  the line above is a short anytime analysis, exact only where it says proven"
