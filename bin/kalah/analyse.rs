@@ -9,10 +9,7 @@ use kalah_analysis::front::{Analyst, AnalystError, Shown, SowingParts};
 use kalah_analysis::wire::bao::text;
 use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position};
-use kalah_solver::{Analysis, Limits};
-
-use kalah_analysis::wire::analysis::SummaryError;
-pub use kalah_analysis::wire::analysis::View;
+use kalah_solver::Limits;
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
@@ -144,13 +141,4 @@ fn book_entry(
     Ok(args
         .load(game.rules())?
         .and_then(|b| Some((b.lookup(pos)?.clone(), b.origin().to_string()))))
-}
-
-/// The final summary of an analysis by `view` ([`View::summary`]); a line that does not
-/// replay to its exact value is an internal error.
-pub fn summary(view: &View, a: &Analysis, out: &mut dyn Write) -> Result<(), CliError> {
-    view.summary(a, out).map_err(|e| match e {
-        SummaryError::Replay(_) => CliError::Internal(e.to_string()),
-        SummaryError::Io(e) => e.into(),
-    })
 }
