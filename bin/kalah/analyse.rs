@@ -1,20 +1,15 @@
 //! `kalah analyse` (and `kalah solve` with a limit): the anytime analysis of a position,
 //! one line per completed depth with the heuristic evaluation and the proven interval,
-//! then a summary that says whether the value is exact. With `--rules bao`, Bao's anytime
-//! analysis (`kalah_solver::bao_search`), rendered by `kalah_analysis::wire::bao`.
+//! then a summary that says whether the value is exact. Either kind of game (`--rules
+//! bao` too) is analysed by the board's `kalah_analysis::front::Analyst`.
 
 use std::io::Write;
-use std::time::Duration;
 
-use kalah_analysis::front::BAO_DEFAULT_SECONDS;
-use kalah_analysis::wire::bao::{report, text};
+use kalah_analysis::front::{Analyst, AnalystError, Shown, SowingParts};
+use kalah_analysis::wire::bao::text;
 use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position};
-use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::{Analysis, Limits, Solver};
-
-use kalah_analysis::wire::analysis::SummaryError;
-pub use kalah_analysis::wire::analysis::View;
+use kalah_solver::Limits;
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
@@ -22,9 +17,6 @@ use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{analysis_solver, SolverArgs};
 use kalah_analysis::book::Entry;
-
-/// The time limit of `kalah analyse` when no limit is given, in seconds.
-const DEFAULT_SECONDS: f64 = 3.0;
 
 /// Analyse a position within a time, node or depth limit: the heuristic evaluation, the
 /// interval proved to hold the exact value, the best turn and its line.
@@ -88,58 +80,28 @@ pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth"];
 
 /// Runs `kalah analyse`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        return bao(args, out);
-    }
-    let limits = args
-        .limits
-        .given()
-        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(DEFAULT_SECONDS)));
-    let (game, pos) = args.game.setup()?;
-    let seeds = pos.seeds_in_houses() as usize;
+    let board = args.game.board()?;
+    let limits = board.analysis_limits(args.limits.given());
     interrupt_flag();
-    let solver = analysis_solver(&args.solver, &game, seeds, &limits)?;
-    let view = View {
-        game: &game,
-        pos: &pos,
+    let shown = Shown {
         multi: args.multi,
         json: args.json,
         verbose: args.verbose,
-        database: kalah_analysis::wire::report::egdb_file(&solver),
-        book: book_entry(&args.book, &game, &pos)?,
     };
-    view.book_line(out)?;
-    let a = analyse(&solver, &pos, &limits, &view, out)?;
-    summary(&view, &a, out)
+    let analyst = board.analyst(shown, |game, pos| {
+        let seeds = pos.seeds_in_houses() as usize;
+        let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
+        let book = book_entry(&args.book, game, pos)?;
+        Ok::<_, CliError>(SowingParts { solver, book })
+    })?;
+    analyst
+        .analyse(&limits, interrupt_flag(), out)
+        .map_err(analyst_error)
 }
 
-/// Runs `kalah analyse --rules bao`: one line per completed depth; forced wins and losses
-/// found are labelled proven, everything else is a heuristic guess (a draw is never
-/// claimed).
-fn bao(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let limits = args
-        .limits
-        .given()
-        .unwrap_or_else(|| Limits::time(Duration::from_secs_f64(BAO_DEFAULT_SECONDS)));
-    let (_, pos) = args.game.bao_setup()?;
-    let mut failed = None;
-    let mut report = |a: &BaoAnalysis| {
-        if let Err(e) = write_bao_report(a, args.json, false, out) {
-            failed.get_or_insert(e);
-        }
-    };
-    let last = bao_search::analyse(&pos, &limits, interrupt_flag(), &mut report);
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    write_bao_report(&last, args.json, true, out)?;
-    Ok(())
-}
-
-/// `kalah solve --rules bao` within `limits` (and `openings`, with `moves`): the
-/// analysis's final report alone (as the last line of `kalah analyse --rules bao`), then
-/// with `moves` every move's evaluation, depth and what is proven, best first. Ctrl-C
-/// stops the analysis and prints what it has.
+/// `kalah openings --rules bao` within `limits`: the analysis's final report alone (as
+/// the last line of `kalah analyse --rules bao`), then in text every move's evaluation,
+/// depth and what is proven, best first. Ctrl-C stops the analysis and prints what it has.
 pub fn bao_within(
     pos: &BaoPosition,
     limits: &Limits,
@@ -147,9 +109,11 @@ pub fn bao_within(
     moves: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let last = bao_search::analyse(pos, limits, interrupt_flag(), &mut |_| {});
-    write_bao_report(&last, json, true, out)?;
-    if moves && !json {
+    let analyst = Analyst::Bao { pos, json };
+    let last = analyst
+        .solve_within(limits, interrupt_flag(), out)
+        .map_err(analyst_error)?;
+    if let (Some(last), true, false) = (last, moves, json) {
         for line in text::analysed_moves(&last) {
             writeln!(out, "{line}")?;
         }
@@ -157,16 +121,13 @@ pub fn bao_within(
     Ok(())
 }
 
-/// One report of Bao's analysis, in text or JSON; `last` marks the summary.
-pub(crate) fn write_bao_report(
-    a: &BaoAnalysis,
-    json: bool,
-    last: bool,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    match json {
-        true => writeln!(out, "{}", report::analysis_report(a, last)),
-        false => writeln!(out, "{}", text::analysis_line(a, last)),
+/// The command-line error of an analysis that ended without its summary: a line that does
+/// not replay to its exact value is an internal error.
+pub fn analyst_error(e: AnalystError) -> CliError {
+    match e {
+        AnalystError::Failed(msg) => crate::analysis_io::invalid(msg),
+        AnalystError::Replay(msg) => CliError::Internal(msg),
+        AnalystError::Io(e) => e.into(),
     }
 }
 
@@ -180,42 +141,4 @@ fn book_entry(
     Ok(args
         .load(game.rules())?
         .and_then(|b| Some((b.lookup(pos)?.clone(), b.origin().to_string()))))
-}
-
-/// The analysis of `pos` to `limits`, each report rendered by `view` as it comes; Ctrl-C
-/// (or SIGTERM) ends it with what it knows.
-pub fn analyse(
-    solver: &Solver,
-    pos: &Position,
-    limits: &Limits,
-    view: &View,
-    out: &mut dyn Write,
-) -> Result<Analysis, CliError> {
-    let mut shown = None;
-    let mut failed = None;
-    let lines = if view.multi == 0 {
-        usize::MAX
-    } else {
-        view.multi
-    };
-    let a = solver.analyse_lines(pos, limits, lines, interrupt_flag(), &mut |a| {
-        if failed.is_none() {
-            if let Err(e) = view.report(a, &mut shown, out) {
-                failed = Some(e);
-            }
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    a.map_err(|e| crate::analysis_io::invalid(e.to_string()))
-}
-
-/// The final summary of an analysis by `view` ([`View::summary`]); a line that does not
-/// replay to its exact value is an internal error.
-pub fn summary(view: &View, a: &Analysis, out: &mut dyn Write) -> Result<(), CliError> {
-    view.summary(a, out).map_err(|e| match e {
-        SummaryError::Replay(_) => CliError::Internal(e.to_string()),
-        SummaryError::Io(e) => e.into(),
-    })
 }

@@ -1,24 +1,22 @@
 //! `kalah solve`: the exact value of a position, its best turn and a principal variation;
 //! with a limit, or when interrupted, what is proven and the best guess. With `--rules
-//! bao`, Bao's win, loss or draw by retrograde analysis of the whole game graph
-//! (`kalah_solver::bao`), rendered by `kalah_analysis::wire::bao`.
+//! bao`, Bao's win, loss or draw by retrograde analysis of the whole game graph. Either
+//! kind is solved by the board's `kalah_analysis::front::Exact` (within a limit, its
+//! `Analyst`).
 
 use std::io::Write;
 
-use kalah_analysis::front::bao_guess;
-use kalah_analysis::solved::{self, SolveReport};
-use kalah_analysis::wire;
+use kalah_analysis::front::{Exact, ExactError, Shown, SowingParts};
+use kalah_analysis::solved;
 use kalah_core::{Game, Position};
-use kalah_solver::{Config, Progress, SolveError, Solver};
+use kalah_solver::{Config, Solver};
 
-use crate::analyse::{self, View};
+use crate::analyse;
 use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
-use crate::solving::{
-    progress_message, pv_strings, solved_within, verify, BuildStopped, GraphArgs, SolverArgs,
-};
+use crate::solving::{analysis_solver, graph_error, BuildStopped, GraphArgs, SolverArgs};
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -67,99 +65,61 @@ pub struct Args {
 /// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
 pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
 
-/// Runs `kalah solve`.
+/// Runs `kalah solve`: within a limit, the board's analyst
+/// ([`kalah_analysis::front::Analyst::solve_within`]); else the board's exact solve, with
+/// a spinner, its best guess where it is interrupted.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        return bao(args, out);
-    }
-    let (game, pos) = args.game.setup()?;
-    let seeds = pos.seeds_in_houses() as usize;
+    let board = args.game.board()?;
     // Ctrl-C from here on: a database build stops, a solve prints what it proved.
     interrupt_flag();
     if let Some(limits) = args.limits.given() {
-        let solver = crate::solving::analysis_solver(&args.solver, &game, seeds, &limits)?;
-        let view = View {
-            game: &game,
-            pos: &pos,
+        let shown = Shown {
             multi: 1,
             json: args.json,
             verbose: false,
-            database: wire::report::egdb_file(&solver),
-            book: None,
         };
-        let a = analyse::analyse(&solver, &pos, &limits, &view, out)?;
-        return analyse::summary(&view, &a, out);
-    }
-    let config = args.solver.config(&game, seeds, 1)?;
-    let solver = match args.solver.try_make_solver(config.clone(), &game)? {
-        Ok(solver) => solver,
-        Err(stopped) => return build_interrupted(config, &game, &pos, &stopped, args.json, out),
-    };
-    let spinner = args.solver.spinner();
-    let sign = pos.side_to_move().sign();
-    let mut last: Option<Progress> = None;
-    let solved = solver.solve(&pos, interrupt_flag(), &mut |p| {
-        last = Some(*p);
-        spinner.set_message(progress_message(p, sign))
-    });
-    spinner.finish_and_clear();
-    let solution = match solved {
-        Ok(solution) => solution,
-        Err(SolveError::Cancelled) => {
-            return interrupted(&solver, &game, &pos, last.as_ref(), args.json, out)
-        }
-        Err(e @ SolveError::GraphTooLarge { .. }) => {
-            return Err(crate::analysis_io::invalid(e.to_string()))
-        }
-    };
-    verify(&game, &pos, &solution)?;
-
-    let report = SolveReport {
-        game: &game,
-        pos: &pos,
-        solver: &solver,
-        solution: &solution,
-        pv: pv_strings(&game, &solution),
-        best: solution.best_turn().map(|t| t.notation(game.houses())),
-        egdb_file: wire::report::egdb_file(&solver),
-    };
-    report.write(args.json, out)?;
-    Ok(())
-}
-
-/// Runs `kalah solve --rules bao`: the graph solved within `--memory-mb`, or with a limit
-/// the anytime analysis's final report; interrupted, a short analysis's best guess.
-fn bao(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let (rules, pos) = args.game.bao_setup()?;
-    if let Some(limits) = args.limits.given() {
-        return analyse::bao_within(&pos, &limits, args.json, false, out);
-    }
-    let (solution, elapsed) = match solved_within(&args.graph, args.solver.quiet, &pos) {
-        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
-            analyse::write_bao_report(&bao_guess(&pos), args.json, true, out)?;
-            return Err(CliError::Incomplete(
-                "interrupted: the game graph was not solved (nothing is until all of it is); \
-                 the line above is a short anytime analysis, exact only where it says proven"
-                    .to_string(),
-            ));
-        }
-        other => other?,
-    };
-    if args.json {
-        let report = wire::bao::report::solve_report(&rules, &pos, &solution, elapsed);
-        writeln!(out, "{report}")?;
+        let analyst = board.analyst(shown, |game, pos| {
+            let seeds = pos.seeds_in_houses() as usize;
+            let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
+            Ok::<_, CliError>(SowingParts { solver, book: None })
+        })?;
+        analyst
+            .solve_within(&limits, interrupt_flag(), out)
+            .map_err(analyse::analyst_error)?;
         return Ok(());
     }
-    for line in wire::bao::text::solve_lines(&pos, &solution, elapsed) {
-        writeln!(out, "{line}")?;
-    }
+    let exact = board.exact(args.graph.memory_mb, |game, pos| {
+        let config = args
+            .solver
+            .config(game, pos.seeds_in_houses() as usize, 1)?;
+        match args.solver.try_make_solver(config.clone(), game)? {
+            Ok(solver) => Ok(solver),
+            Err(stopped) => Err(build_interrupted(
+                config, game, pos, &stopped, args.json, out,
+            )),
+        }
+    })?;
+    let spinner = args.solver.spinner();
+    let solved = exact.solve(interrupt_flag(), &mut |m| spinner.set_message(m));
+    spinner.finish_and_clear();
+    let solved = match solved {
+        Ok(solved) => solved,
+        Err(ExactError::Cancelled(last)) => {
+            let words = exact.interrupted(last.as_ref(), args.json, out);
+            return Err(CliError::Incomplete(words.map_err(analyse::analyst_error)?));
+        }
+        Err(ExactError::Sowing(e)) => return Err(crate::analysis_io::invalid(e.to_string())),
+        Err(ExactError::Bao(e)) => return Err(graph_error(e, args.graph.memory_mb)),
+        Err(ExactError::Replay(msg)) => return Err(CliError::Internal(msg)),
+    };
+    exact.write(&solved, args.json, out)?;
     Ok(())
 }
 
 /// The end of a solve interrupted while its endgame database was built: what every
-/// interrupted solve prints ([`interrupted`]), from a short analysis without the database
-/// (a solver of `config` with none, its table no larger than a short analysis takes), and
-/// what of the build was kept, so that the next solve goes on from it.
+/// interrupted solve prints ([`Exact::interrupted`]), from a short analysis without the
+/// database (a solver of `config` with none, its table no larger than a short analysis
+/// takes), and what of the build was kept, so that the next solve goes on from it.
 fn build_interrupted(
     config: Config,
     game: &Game,
@@ -167,38 +127,14 @@ fn build_interrupted(
     stopped: &BuildStopped,
     json: bool,
     out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let solver = Solver::new(game.clone(), solved::guess_config(config))?;
-    match interrupted(&solver, game, pos, None, json, out) {
-        Err(CliError::Incomplete(msg)) => {
-            Err(CliError::Incomplete(format!("{msg}; {}", stopped.kept)))
-        }
-        other => other,
-    }
-}
-
-/// The end of an interrupted solve: the interval its proof had reached (`last`), narrowed
-/// by a short analysis over the table it left, which also gives the best guess; printed,
-/// then the "not exact" error (exit status 3).
-fn interrupted(
-    solver: &Solver,
-    game: &Game,
-    pos: &Position,
-    last: Option<&Progress>,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let a = solved::interrupted_guess(solver, pos, last)
-        .map_err(|e| CliError::Incomplete(format!("interrupted: not exact ({e})")))?;
-    let view = View {
-        game,
-        pos,
-        multi: 1,
-        json,
-        verbose: false,
-        database: wire::report::egdb_file(solver),
-        book: None,
+) -> CliError {
+    let solver = match Solver::new(game.clone(), solved::guess_config(config)) {
+        Ok(solver) => Box::new(solver),
+        Err(e) => return e.into(),
     };
-    analyse::summary(&view, &a, out)?;
-    Err(CliError::Incomplete(solved::interrupted_words(&a)))
+    let exact = Exact::Sowing { game, pos, solver };
+    match exact.interrupted(None, json, out) {
+        Ok(words) => CliError::Incomplete(format!("{words}; {}", stopped.kept)),
+        Err(e) => analyse::analyst_error(e),
+    }
 }

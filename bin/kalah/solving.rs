@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use kalah_core::{Game, Position};
+use kalah_core::Game;
 use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Config, Limits, OverrideError, Overrides, Solution, Solver, SolverError};
+use kalah_solver::{Config, Limits, OverrideError, Overrides, Solver, SolverError};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
@@ -231,19 +231,6 @@ impl BuildStopped {
     }
 }
 
-/// Checks that the principal variation of `solution` replays from `pos` to exactly the
-/// value claimed ([`Solution::verify`]): every value printed is backed by a line of play.
-pub fn verify(game: &Game, pos: &Position, solution: &Solution) -> Result<(), CliError> {
-    solution
-        .verify(game, pos)
-        .map_err(|e| CliError::Internal(format!("principal variation does not replay: {e}")))
-}
-
-/// The principal variation in the published notation.
-pub fn pv_strings(game: &Game, solution: &Solution) -> Vec<String> {
-    kalah_solver::line::notations(game.houses(), &solution.pv)
-}
-
 /// A solver for an analysis to `limits`: the solve's, but with no endgame database built
 /// unless one is asked for, since building one can take longer than the analysis (a file
 /// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
@@ -300,12 +287,19 @@ pub(crate) fn solved_within(
             "nothing is solved until the whole graph is; --time S gives the anytime \
              analysis's best move and what it proves",
         )),
-        Err(e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. })) => {
-            Err(CliError::Input(format!(
-                "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best \
-                 move and what it proves on any board"
-            )))
-        }
-        Err(e) => Err(CliError::Input(e.to_string())),
+        Err(e) => Err(graph_error(e, memory_mb)),
+    }
+}
+
+/// The command-line error of a Bao game graph not solved within `memory_mb` (or for
+/// another reason than an interrupt).
+pub(crate) fn graph_error(e: kalah_solver::bao::BaoSolveError, memory_mb: u64) -> CliError {
+    use kalah_solver::bao::{BaoSolveError, GraphStop};
+    match e {
+        e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. }) => CliError::Input(format!(
+            "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best move \
+             and what it proves on any board"
+        )),
+        e => CliError::Input(e.to_string()),
     }
 }

@@ -10,10 +10,14 @@
 //! kinds (a parallel solver with its database, or Bao's analysis and game graphs) stays
 //! behind the trait; what a command does with the answers (the output file, resuming, the
 //! progress shown) is written once above it. A command of one position (`show`,
-//! `perft`) sets up a [`Board`] of either kind and asks it.
+//! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
+//! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
+//! exactly (`solve`) its [`Exact`].
 
+mod analyst;
 mod bao;
 mod board;
+mod exact;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -23,8 +27,10 @@ use serde_json::Value;
 
 use crate::batch::{Item, Streamed};
 use crate::{pool, AnalysisError};
+pub use analyst::{bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS};
 pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
 pub use board::Board;
+pub use exact::{Exact, ExactError, Solved};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on

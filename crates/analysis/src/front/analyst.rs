@@ -1,0 +1,310 @@
+//! One position of either kind analysed within limits, for the commands of one position
+//! (`kalah analyse`, and `kalah solve` given a limit): the command sets up a [`Board`],
+//! makes its [`Analyst`] and runs it; the sowing games' solver and Bao's anytime analysis,
+//! and the reports each renders (`wire::analysis`, `wire::bao`), stay behind it.
+
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use kalah_core::bao::BaoPosition;
+use kalah_core::{Game, Position};
+use kalah_solver::bao_search::{self, BaoAnalysis};
+use kalah_solver::{Limits, Solver};
+
+use super::{Board, BAO_DEFAULT_SECONDS};
+use crate::book::Entry;
+use crate::wire::analysis::{SummaryError, View};
+use crate::wire::bao::{report, text};
+
+/// The analysis time of a sowing game's position when no limit is given, in seconds.
+pub const ANALYSE_DEFAULT_SECONDS: f64 = 3.0;
+
+/// How a command shows the reports of one position's analysis.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown {
+    /// The best turns shown under each line of a sowing game's analysis (0: all).
+    pub multi: usize,
+    /// JSON lines instead of text.
+    pub json: bool,
+    /// Text: a line for every progress tick of a sowing game's analysis too.
+    pub verbose: bool,
+}
+
+/// What analyses a sowing game's position besides the game: the solver, and the opening
+/// book's entry for the position with the book's origin, where a book holds it.
+pub struct SowingParts {
+    /// The solver that analyses (its endgame database named in the summary).
+    pub solver: Solver,
+    /// The book's entry and origin, reported beside the analysis.
+    pub book: Option<(Entry, String)>,
+}
+
+/// One position of either kind with what analyses it and how its reports are shown.
+pub enum Analyst<'a> {
+    /// A sowing game's position, analysed by its solver (the proof beside the deepening).
+    Sowing {
+        /// How the reports are shown (the game, the position, the book's entry).
+        view: View<'a>,
+        /// The solver that analyses (boxed: Bao's variant is a few words).
+        solver: Box<Solver>,
+    },
+    /// A Bao position, analysed by `bao_search` (exact only where it proves a win or a
+    /// loss).
+    Bao {
+        /// The position analysed.
+        pos: &'a BaoPosition,
+        /// JSON lines instead of text.
+        json: bool,
+    },
+}
+
+/// Why an analysis of one position ended without its summary.
+#[derive(Debug)]
+pub enum AnalystError {
+    /// The solver refused the analysis (the message says why).
+    Failed(String),
+    /// The summary's exact value did not replay along its line: a bug.
+    Replay(String),
+    /// The output could not be written.
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for AnalystError {
+    fn from(e: std::io::Error) -> AnalystError {
+        AnalystError::Io(e)
+    }
+}
+
+impl From<SummaryError> for AnalystError {
+    fn from(e: SummaryError) -> AnalystError {
+        match e {
+            SummaryError::Replay(_) => AnalystError::Replay(e.to_string()),
+            SummaryError::Io(e) => AnalystError::Io(e),
+        }
+    }
+}
+
+impl Board {
+    /// The limits of an analysis of this position: those given, else a time that suits
+    /// the kind ([`ANALYSE_DEFAULT_SECONDS`], Bao's [`BAO_DEFAULT_SECONDS`]).
+    pub fn analysis_limits(&self, given: Option<Limits>) -> Limits {
+        let seconds = match self {
+            Board::Sowing(..) => ANALYSE_DEFAULT_SECONDS,
+            Board::Bao(..) => BAO_DEFAULT_SECONDS,
+        };
+        given.unwrap_or_else(|| Limits::time(Duration::from_secs_f64(seconds)))
+    }
+
+    /// The analyst of this position, shown as `shown` says; a sowing game's solver and
+    /// book entry come from `sowing` (the command's options make them), Bao needs neither.
+    pub fn analyst<E>(
+        &self,
+        shown: Shown,
+        sowing: impl FnOnce(&Game, &Position) -> Result<SowingParts, E>,
+    ) -> Result<Analyst<'_>, E> {
+        Ok(match self {
+            Board::Sowing(game, pos) => {
+                let parts = sowing(game, pos)?;
+                let view = View {
+                    game,
+                    pos,
+                    multi: shown.multi,
+                    json: shown.json,
+                    verbose: shown.verbose,
+                    database: crate::wire::report::egdb_file(&parts.solver),
+                    book: parts.book,
+                };
+                Analyst::Sowing {
+                    view,
+                    solver: Box::new(parts.solver),
+                }
+            }
+            Board::Bao(_, pos) => Analyst::Bao {
+                pos,
+                json: shown.json,
+            },
+        })
+    }
+}
+
+impl Analyst<'_> {
+    /// `kalah analyse`: every report as it comes (a sowing game's after the book's line),
+    /// then the summary; `cancel` ends the analysis with what it knows.
+    pub fn analyse(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<(), AnalystError> {
+        match self {
+            Analyst::Sowing { view, solver } => {
+                view.book_line(out)?;
+                sowing(view, solver, limits, cancel, out)
+            }
+            Analyst::Bao { pos, json } => {
+                let mut failed = None;
+                let mut each = |a: &BaoAnalysis| {
+                    if let Err(e) = bao_report(a, *json, false, out) {
+                        failed.get_or_insert(e);
+                    }
+                };
+                let last = bao_search::analyse(pos, limits, cancel, &mut each);
+                if let Some(e) = failed {
+                    return Err(e.into());
+                }
+                Ok(bao_report(&last, *json, true, out)?)
+            }
+        }
+    }
+
+    /// `kalah solve` within a limit: a sowing game's reports and summary as
+    /// [`Analyst::analyse`] writes them (a book is never asked for), Bao's summary alone.
+    /// Returns Bao's analysis, whose every move a caller may list.
+    pub fn solve_within(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<Option<BaoAnalysis>, AnalystError> {
+        match self {
+            Analyst::Sowing { view, solver } => {
+                sowing(view, solver, limits, cancel, out)?;
+                Ok(None)
+            }
+            Analyst::Bao { pos, json } => {
+                let last = bao_search::analyse(pos, limits, cancel, &mut |_| {});
+                bao_report(&last, *json, true, out)?;
+                Ok(Some(last))
+            }
+        }
+    }
+}
+
+/// A sowing game's analysis of `view`'s position to `limits` by `solver`, each report
+/// rendered as it comes, then the summary.
+fn sowing(
+    view: &View,
+    solver: &Solver,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<(), AnalystError> {
+    let mut shown = None;
+    let mut failed = None;
+    let lines = match view.multi {
+        0 => usize::MAX,
+        n => n,
+    };
+    let a = solver.analyse_lines(view.pos, limits, lines, cancel, &mut |a| {
+        if failed.is_none() {
+            if let Err(e) = view.report(a, &mut shown, out) {
+                failed = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let a = a.map_err(|e| AnalystError::Failed(e.to_string()))?;
+    Ok(view.summary(&a, out)?)
+}
+
+/// One report of Bao's analysis, in text or JSON; `last` marks the summary.
+pub fn bao_report(
+    a: &BaoAnalysis,
+    json: bool,
+    last: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match json {
+        true => writeln!(out, "{}", report::analysis_report(a, last)),
+        false => writeln!(out, "{}", text::analysis_line(a, last)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::bao as bao_setup;
+    use kalah_core::Rules;
+    use kalah_solver::Config;
+
+    fn never() -> AtomicBool {
+        AtomicBool::new(false)
+    }
+
+    #[test]
+    fn each_kind_has_its_default_time_and_a_given_limit_wins() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let sowing = Board::Sowing(Box::new(game.clone()), game.start());
+        let secs = |l: Limits| l.time.map(|t| t.as_secs_f64());
+        assert_eq!(secs(sowing.analysis_limits(None)), Some(3.0));
+        assert_eq!(
+            sowing.analysis_limits(Some(Limits::depth(2))).depth,
+            Some(2)
+        );
+        let s = bao_setup::setup(&bao_setup::BaoOptions {
+            pits: Some(4),
+            seeds: Some(2),
+            position: None,
+            moves: None,
+        })
+        .unwrap();
+        let bao = Board::Bao(s.rules, s.pos);
+        assert_eq!(secs(bao.analysis_limits(None)), Some(BAO_DEFAULT_SECONDS));
+    }
+
+    #[test]
+    fn a_small_sowing_game_is_analysed_to_an_exact_summary() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let board = Board::Sowing(Box::new(game.clone()), game.start());
+        let shown = Shown {
+            multi: 1,
+            json: true,
+            verbose: false,
+        };
+        let analyst = board
+            .analyst(shown, |g, _| -> Result<_, String> {
+                let solver = Solver::new(g.clone(), Config::default()).unwrap();
+                Ok(SowingParts { solver, book: None })
+            })
+            .unwrap();
+        let mut out = Vec::new();
+        analyst
+            .analyse(&Limits::depth(30), &never(), &mut out)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(last["final"], true);
+    }
+
+    #[test]
+    fn bao_reports_every_depth_but_within_a_solve_only_its_summary() {
+        let pos: BaoPosition = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S".parse().unwrap();
+        let rules = kalah_core::bao::BaoRules::new(4, 2).unwrap();
+        let board = Board::Bao(rules, pos);
+        let shown = Shown {
+            multi: 1,
+            json: false,
+            verbose: false,
+        };
+        let analyst = board
+            .analyst(shown, |_, _| -> Result<SowingParts, String> {
+                panic!("Bao needs no solver")
+            })
+            .unwrap();
+        let limits = Limits::depth(3);
+        let mut every = Vec::new();
+        analyst.analyse(&limits, &never(), &mut every).unwrap();
+        let mut within = Vec::new();
+        let last = analyst
+            .solve_within(&limits, &never(), &mut within)
+            .unwrap();
+        let every = String::from_utf8(every).unwrap();
+        let within = String::from_utf8(within).unwrap();
+        assert_eq!(within.lines().count(), 1);
+        assert_eq!(every.lines().last(), within.lines().last());
+        assert!(last.is_some());
+    }
+}

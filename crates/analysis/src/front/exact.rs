@@ -1,0 +1,247 @@
+//! One position of either kind solved exactly, for `kalah solve` without a limit: the
+//! command sets up a [`Board`], makes its [`Exact`] and runs it with a progress display;
+//! a sowing game's parallel solver or Bao's game graph, the check of the principal
+//! variation, the report (`solved`, `wire::bao`) and an interrupted solve's best guess
+//! stay behind it.
+
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_core::{Game, Position};
+use kalah_solver::bao::{BaoSolveError, BaoSolved, GraphStop};
+use kalah_solver::{Progress, Solution, SolveError, Solver};
+
+use super::{bao_guess, bao_report, bao_solve_within, AnalystError, Board};
+use crate::progress::{bao_graph_message, progress_message};
+use crate::solved::{interrupted_guess, interrupted_words, SolveReport};
+use crate::wire;
+use crate::wire::analysis::View;
+
+/// What an interrupted Bao solve says: its graph solves nothing until all of it is.
+const BAO_INTERRUPTED: &str = "interrupted: the game graph was not solved (nothing is until \
+     all of it is); the line above is a short anytime analysis, exact only where it says \
+     proven";
+
+/// One position of either kind with what solves it exactly.
+pub enum Exact<'a> {
+    /// A sowing game's position and its solver (boxed: Bao's variant is a few words).
+    Sowing {
+        /// The game.
+        game: &'a Game,
+        /// The position solved.
+        pos: &'a Position,
+        /// The solver, its endgame database loaded or built.
+        solver: Box<Solver>,
+    },
+    /// A Bao position, solved by retrograde analysis of its whole game graph.
+    Bao {
+        /// The rules (named in the JSON report).
+        rules: &'a BaoRules,
+        /// The position solved.
+        pos: &'a BaoPosition,
+        /// The memory the graph may take, in megabytes.
+        memory_mb: u64,
+    },
+}
+
+/// A position solved exactly.
+pub enum Solved {
+    /// A sowing game's solution, its principal variation checked to replay to its value.
+    Sowing(Solution),
+    /// Bao's solved game graph and the time it took.
+    Bao(Box<BaoSolved>, Duration),
+}
+
+/// Why an exact solve gave no value.
+#[derive(Debug)]
+pub enum ExactError {
+    /// Interrupted; a sowing game's solve tells the last progress it reported (the
+    /// interval its proof had reached).
+    Cancelled(Option<Progress>),
+    /// A sowing game's solve that failed (a graph larger than its limit).
+    Sowing(SolveError),
+    /// Bao's game graph that could not be solved (larger than its memory).
+    Bao(BaoSolveError),
+    /// The principal variation does not replay to the value: a bug.
+    Replay(String),
+}
+
+impl Board {
+    /// What solves this position exactly: a sowing game's solver from `sowing` (the
+    /// command's options make it), Bao's game graph within `memory_mb` megabytes.
+    pub fn exact<E>(
+        &self,
+        memory_mb: u64,
+        sowing: impl FnOnce(&Game, &Position) -> Result<Solver, E>,
+    ) -> Result<Exact<'_>, E> {
+        Ok(match self {
+            Board::Sowing(game, pos) => Exact::Sowing {
+                game,
+                pos,
+                solver: Box::new(sowing(game, pos)?),
+            },
+            Board::Bao(rules, pos) => Exact::Bao {
+                rules,
+                pos,
+                memory_mb,
+            },
+        })
+    }
+}
+
+impl Exact<'_> {
+    /// Solves the position, `progress` told a line of words now and then; `cancel` stops
+    /// the solve ([`ExactError::Cancelled`]).
+    pub fn solve(
+        &self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(String),
+    ) -> Result<Solved, ExactError> {
+        match self {
+            Exact::Sowing { game, pos, solver } => {
+                let sign = pos.side_to_move().sign();
+                let mut last = None;
+                let solved = solver.solve(pos, cancel, &mut |p| {
+                    last = Some(*p);
+                    progress(progress_message(p, sign))
+                });
+                let solution = match solved {
+                    Ok(solution) => solution,
+                    Err(SolveError::Cancelled) => return Err(ExactError::Cancelled(last)),
+                    Err(e) => return Err(ExactError::Sowing(e)),
+                };
+                solution.verify(game, pos).map_err(|e| {
+                    ExactError::Replay(format!("principal variation does not replay: {e}"))
+                })?;
+                Ok(Solved::Sowing(solution))
+            }
+            Exact::Bao { pos, memory_mb, .. } => {
+                let timer = Instant::now();
+                let result = bao_solve_within(pos, *memory_mb, cancel, &mut |p| {
+                    progress(bao_graph_message(p))
+                });
+                match result {
+                    Ok(s) => Ok(Solved::Bao(Box::new(s), timer.elapsed())),
+                    Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
+                        Err(ExactError::Cancelled(None))
+                    }
+                    Err(e) => Err(ExactError::Bao(e)),
+                }
+            }
+        }
+    }
+
+    /// The report of `solved` (what [`Exact::solve`] returned), in text or JSON.
+    pub fn write(&self, solved: &Solved, json: bool, out: &mut dyn Write) -> io::Result<()> {
+        match (self, solved) {
+            (Exact::Sowing { game, pos, solver }, Solved::Sowing(solution)) => SolveReport {
+                game,
+                pos,
+                solver,
+                solution,
+                pv: kalah_solver::line::notations(game.houses(), &solution.pv),
+                best: solution.best_turn().map(|t| t.notation(game.houses())),
+                egdb_file: wire::report::egdb_file(solver),
+            }
+            .write(json, out),
+            (Exact::Bao { rules, pos, .. }, Solved::Bao(solution, elapsed)) => {
+                if json {
+                    let report = wire::bao::report::solve_report(rules, pos, solution, *elapsed);
+                    return writeln!(out, "{report}");
+                }
+                for line in wire::bao::text::solve_lines(pos, solution, *elapsed) {
+                    writeln!(out, "{line}")?;
+                }
+                Ok(())
+            }
+            _ => unreachable!("a position is solved by its own kind"),
+        }
+    }
+
+    /// The end of an interrupted solve (`last`: the progress it last reported): the best
+    /// guess written, a sowing game's as the summary of a short analysis over the table the
+    /// solve left, its interval narrowed by the one the proof had reached; Bao's as a short
+    /// analysis's report. Returns what the solve proved, in words: the value is not exact.
+    pub fn interrupted(
+        &self,
+        last: Option<&Progress>,
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<String, AnalystError> {
+        match self {
+            Exact::Sowing { game, pos, solver } => {
+                let a = match interrupted_guess(solver, pos, last) {
+                    Ok(a) => a,
+                    Err(e) => return Ok(format!("interrupted: not exact ({e})")),
+                };
+                let view = View {
+                    game,
+                    pos,
+                    multi: 1,
+                    json,
+                    verbose: false,
+                    database: wire::report::egdb_file(solver),
+                    book: None,
+                };
+                view.summary(&a, out)?;
+                Ok(interrupted_words(&a))
+            }
+            Exact::Bao { pos, .. } => {
+                bao_report(&bao_guess(pos), json, true, out)?;
+                Ok(BAO_INTERRUPTED.to_string())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+    use kalah_solver::Config;
+
+    #[test]
+    fn a_small_sowing_game_solves_and_reports_its_value() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let board = Board::Sowing(Box::new(game.clone()), game.start());
+        let exact = board
+            .exact(64, |g, _| Solver::new(g.clone(), Config::default()))
+            .unwrap();
+        let mut told = 0;
+        let solved = exact
+            .solve(&AtomicBool::new(false), &mut |_| told += 1)
+            .unwrap();
+        let mut out = Vec::new();
+        exact.write(&solved, true, &mut out).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let Solved::Sowing(solution) = &solved else {
+            panic!("a sowing game's solution")
+        };
+        assert_eq!(report["value"], solution.value_from_south());
+    }
+
+    #[test]
+    fn bao_solves_its_graph_and_an_interrupted_solve_says_it_is_not_exact() {
+        let pos: BaoPosition = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S".parse().unwrap();
+        let board = Board::Bao(BaoRules::new(4, 2).unwrap(), pos);
+        let exact = board
+            .exact(64, |_, _| -> Result<Solver, String> {
+                panic!("Bao needs no solver")
+            })
+            .unwrap();
+        let solved = exact.solve(&AtomicBool::new(false), &mut |_| {}).unwrap();
+        let mut out = Vec::new();
+        exact.write(&solved, false, &mut out).unwrap();
+        assert!(!out.is_empty());
+        assert!(matches!(
+            exact.solve(&AtomicBool::new(true), &mut |_| {}),
+            Err(ExactError::Cancelled(None))
+        ));
+        let mut guess = Vec::new();
+        let words = exact.interrupted(None, true, &mut guess).unwrap();
+        assert!(words.starts_with("interrupted"));
+        assert_eq!(guess.iter().filter(|&&b| b == b'\n').count(), 1);
+    }
+}
