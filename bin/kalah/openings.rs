@@ -16,7 +16,7 @@ use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
-use kalah_analysis::book::{Book, BookTurn};
+use kalah_analysis::book::{self, Book, BookTurn};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -179,17 +179,15 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The book's answer for every first turn of `pos`, where the book is to be used: with
 /// `--book FILE` (an error where it does not hold every first turn), or, without `--time`
-/// (`timed`), where the exact solve is not quick ([`kalah_analysis::play::solves_quickly`])
-/// and the compiled-in book holds every first turn.
+/// (`timed`), where the exact solve is not quick and the compiled-in book holds every
+/// first turn ([`book::answers_first_turns`]).
 pub fn from_book(
     args: &BookArgs,
     timed: bool,
     game: &kalah_core::Game,
     pos: &kalah_core::Position,
 ) -> Result<Option<(Book, Vec<BookTurn>)>, CliError> {
-    if args.no_book
-        || (args.book.is_none() && (timed || kalah_analysis::play::solves_quickly(game, pos)))
-    {
+    if args.no_book || !book::answers_first_turns(args.book.is_some(), timed, game, pos) {
         return Ok(None);
     }
     let Some(book) = args.load(game.rules())? else {
