@@ -8,7 +8,6 @@ use kalah_analysis::distributed::{Merge, Report, Tree};
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
-use serde_json::Value;
 
 use crate::analysis_io::file_error;
 use crate::error::CliError;
@@ -173,11 +172,5 @@ const MAX_MANIFEST: u64 = 1 << 30;
 /// The manifest at `path`, read and checked.
 fn read_manifest(path: &Path) -> Result<Tree, CliError> {
     let text = kalah_io::read_bounded(path, MAX_MANIFEST).map_err(|e| file_error(path, e))?;
-    let value: Value = serde_json::from_slice(&text).map_err(|e| {
-        CliError::Input(format!(
-            "{}: not a manifest written by kalah split: {e}",
-            path.display()
-        ))
-    })?;
-    Tree::from_json(&value).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+    Tree::from_manifest(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
 }
