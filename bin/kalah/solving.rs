@@ -257,7 +257,7 @@ pub fn analysis_solver(
 }
 
 /// Why the flags give no solver configuration, for the user.
-fn override_error(e: OverrideError) -> CliError {
+pub fn override_error(e: OverrideError) -> CliError {
     match e {
         OverrideError::Retrograde { family, option } => CliError::Retrograde { family, option },
         OverrideError::Environment(e) => e.into(),
