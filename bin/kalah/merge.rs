@@ -139,11 +139,7 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree, args: &SolverArgs) -> Result<(), C
         return Ok(());
     }
     let game = merge.game().clone();
-    let seeds = units
-        .iter()
-        .map(|&u| tree.unit_position(u).seeds_in_houses() as usize)
-        .max()
-        .unwrap_or(0);
+    let seeds = tree.most_seeds(&units);
     let (solver, workers) = parallel_solver(args, &game, seeds, units.len())?;
     // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
     // not yet proved), and the same command starts them again.

@@ -289,4 +289,14 @@ mod tests {
         let refused = Tree::from_manifest(b"[1,").unwrap_err().0;
         assert!(refused.starts_with("not a manifest written by kalah split: "));
     }
+
+    #[test]
+    fn the_units_most_seeds_size_their_solver() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        let all: Vec<usize> = (0..tree.units_in(Window::full(game.rules())).len()).collect();
+        // South's first turn from house 1 sows into houses only: all 24 seeds stay there.
+        assert_eq!(tree.most_seeds(&all), 24);
+        assert_eq!(tree.most_seeds(&[]), 0);
+    }
 }
