@@ -110,17 +110,6 @@ pub fn file_error(path: &Path, e: io::Error) -> CliError {
 
 pub use kalah_analysis::bounds::signed;
 
-/// The progress report of `openings` and `pie`: one line above the bar per move solved.
-pub fn opening_done(
-    bar: &ProgressBar,
-    houses: usize,
-) -> impl Fn(&kalah_analysis::Opening) + Sync + '_ {
-    move |o| {
-        bar.println(o.done_line(houses));
-        bar.inc(1);
-    }
-}
-
 /// A request that cannot be carried out as asked (say, the pie decision for a position
 /// where South is still to move); the message says what to change.
 pub fn invalid(msg: impl Into<String>) -> CliError {

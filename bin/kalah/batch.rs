@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{kept_words, resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    first_unit, parse_shard, read_ahead, rules_agree, Item, Lines, Sharded, Streamed,
+    batch_rules, first_unit, parse_shard, read_ahead, Item, Lines, Sharded, Streamed,
 };
 use kalah_analysis::front::{answer_stream, Bao, BaoHow, Front, Sowing};
 use kalah_analysis::outputs;
@@ -420,15 +420,10 @@ fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<
         position: None,
         moves: None,
     };
-    let Some(unit) = unit else {
-        return Ok(setup(rules, &no_position)?.0);
-    };
-    if rules.is_default() {
-        return Ok(Game::new(unit.rules)?);
-    }
     let (game, _) = setup(rules, &no_position)?;
-    rules_agree(game.rules(), unit).map_err(|e| invalid(format!("{input_name} {e}")))?;
-    Ok(game)
+    let chosen = batch_rules(game.rules(), !rules.is_default(), unit)
+        .map_err(|e| invalid(format!("{input_name} {e}")))?;
+    Ok(Game::new(chosen)?)
 }
 
 /// The input as a reader, and its number of positions in the shard when it is a file

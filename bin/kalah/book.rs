@@ -214,13 +214,15 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &partial_path {
         let _ = std::fs::remove_file(path);
     }
-    writeln!(
-        out,
-        "{} positions within {} turns written to {} ({exact} exact, {limits_text}, {seconds:.1} s)",
+    let line = build::written_line(
         book.len(),
         args.turns,
-        args.out.display(),
-    )?;
+        &args.out,
+        exact,
+        &limits_text,
+        seconds,
+    );
+    writeln!(out, "{line}")?;
     Ok(())
 }
 

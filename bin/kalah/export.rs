@@ -12,6 +12,7 @@ use kalah_analysis::export::resume::{self, Partial, ResumeError};
 use kalah_analysis::export::{evaluate, max_positions, plan_bounded, Entry, Plan, PlanError};
 use kalah_analysis::outputs;
 use kalah_analysis::wire;
+use kalah_analysis::wire::table::{bao_written_line, written_line, TableFormat};
 use kalah_core::Position;
 use kalah_io::{Checks, Header, Output};
 use kalah_solver::Solver;
@@ -175,38 +176,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let table = solve(args, &solver, workers, &plan, &known, partial.as_ref())?;
     for output in &outputs {
         let text = match format(args, output.path()) {
-            Format::Json => wire::table::write_json(&game, &start, args.depth, &table),
-            Format::Csv => wire::table::write_csv(&game, &table),
+            TableFormat::Json => wire::table::write_json(&game, &start, args.depth, &table),
+            TableFormat::Csv => wire::table::write_csv(&game, &table),
         };
         output.replace(text.as_bytes())?;
     }
     if let Some(path) = &partial_path {
         let _ = std::fs::remove_file(path);
     }
-    let names: Vec<String> = args
-        .output
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    writeln!(
-        out,
-        "{} positions within {} turns written to {} ({} solved, {:.1} s)",
-        table.len(),
-        args.depth,
-        names.join(" and "),
-        todo,
-        started.elapsed().as_secs_f64()
-    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let line = written_line(table.len(), args.depth, &args.output, todo, seconds);
+    writeln!(out, "{line}")?;
     Ok(())
 }
 
 /// The format of the table written to `path`: `--format`, else from its extension.
-fn format(args: &Args, path: &Path) -> Format {
-    args.format
-        .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
-            Some(e) if e.eq_ignore_ascii_case("csv") => Format::Csv,
-            _ => Format::Json,
-        })
+fn format(args: &Args, path: &Path) -> TableFormat {
+    match args.format {
+        Some(Format::Json) => TableFormat::Json,
+        Some(Format::Csv) => TableFormat::Csv,
+        None => TableFormat::of_path(path),
+    }
 }
 
 /// The values an interrupted run of this export kept at `path`, warning about the
@@ -321,19 +311,15 @@ fn bao_export(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     let text = match format(args, file) {
-        Format::Csv => wire::bao::table_csv(&entries),
-        Format::Json => wire::bao::table_json(&rules.to_string(), &start, args.depth, &entries),
+        TableFormat::Csv => wire::bao::table_csv(&entries),
+        TableFormat::Json => {
+            wire::bao::table_json(&rules.to_string(), &start, args.depth, &entries)
+        }
     };
     output.replace(text.as_bytes())?;
-    writeln!(
-        out,
-        "{} positions within {} moves written to {} ({}, {:.1} s)",
-        entries.len(),
-        args.depth,
-        file.display(),
-        if exact { "exact" } else { "analysed" },
-        started.elapsed().as_secs_f64()
-    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    let line = bao_written_line(entries.len(), args.depth, file, exact, seconds);
+    writeln!(out, "{line}")?;
     Ok(())
 }
 

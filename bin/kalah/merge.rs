@@ -8,7 +8,6 @@ use kalah_analysis::distributed::{Merge, Report, Tree};
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
-use serde_json::Value;
 
 use crate::analysis_io::file_error;
 use crate::error::CliError;
@@ -140,11 +139,7 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree, args: &SolverArgs) -> Result<(), C
         return Ok(());
     }
     let game = merge.game().clone();
-    let seeds = units
-        .iter()
-        .map(|&u| tree.unit_position(u).seeds_in_houses() as usize)
-        .max()
-        .unwrap_or(0);
+    let seeds = tree.most_seeds(&units);
     let (solver, workers) = parallel_solver(args, &game, seeds, units.len())?;
     // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
     // not yet proved), and the same command starts them again.
@@ -173,11 +168,5 @@ const MAX_MANIFEST: u64 = 1 << 30;
 /// The manifest at `path`, read and checked.
 fn read_manifest(path: &Path) -> Result<Tree, CliError> {
     let text = kalah_io::read_bounded(path, MAX_MANIFEST).map_err(|e| file_error(path, e))?;
-    let value: Value = serde_json::from_slice(&text).map_err(|e| {
-        CliError::Input(format!(
-            "{}: not a manifest written by kalah split: {e}",
-            path.display()
-        ))
-    })?;
-    Tree::from_json(&value).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+    Tree::from_manifest(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
 }

@@ -9,14 +9,16 @@ use kalah_analysis::openings::{self, timed_openings, TimedOpening};
 use kalah_analysis::wire::report;
 use kalah_analysis::{first_steps, AnalysisError, Offer, Opening};
 
+use indicatif::ProgressBar;
+
 use crate::analysis_io::{
-    analysis_error, interrupt_flag, invalid, opening_done, progress_bar, signed, with_output,
+    analysis_error, interrupt_flag, invalid, progress_bar, signed, with_output,
 };
 use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
-use kalah_analysis::book::{Book, BookTurn};
+use kalah_analysis::book::{self, Book, BookTurn};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -82,18 +84,30 @@ pub struct Args {
     book: BookArgs,
 }
 
-/// Runs `analysis` (openings or the pie rule) over every first move of the mover of `pos`
-/// with a progress bar (one line per move solved) and Ctrl-C, and times it.
-pub fn with_progress<T>(
+/// The progress of `openings` and `pie` solving: one line above the bar per move solved.
+pub fn solved_line(houses: usize) -> impl Fn(&ProgressBar, &Opening) + Sync {
+    move |bar, o| {
+        bar.println(o.done_line(houses));
+        bar.inc(1);
+    }
+}
+
+/// Runs `analysis` (openings, the pie rule, or openings within a time) over every first
+/// move of the mover of `pos`, several at once on one solver made with `solver_args`, with
+/// a progress bar counting them in `unit` (`done` shows each move finished) and Ctrl-C,
+/// and times it.
+pub fn with_progress<T, O>(
     solver_args: &SolverArgs,
     game: &kalah_core::Game,
     pos: &kalah_core::Position,
     offer: Offer,
+    unit: &str,
+    done: impl Fn(&ProgressBar, &O) + Sync,
     analysis: impl FnOnce(
         &kalah_solver::Solver,
         usize,
         &AtomicBool,
-        &(dyn Fn(&Opening) + Sync),
+        &(dyn Fn(&O) + Sync),
     ) -> Result<T, AnalysisError>,
 ) -> Result<(T, f64), CliError> {
     let steps = first_steps(game, pos, offer).len();
@@ -102,14 +116,9 @@ pub fn with_progress<T>(
     }
     let (solver, workers) =
         parallel_solver(solver_args, game, pos.seeds_in_houses() as usize, steps)?;
-    let bar = progress_bar(solver_args.quiet, steps, "first moves solved");
+    let bar = progress_bar(solver_args.quiet, steps, unit);
     let start = Instant::now();
-    let result = analysis(
-        &solver,
-        workers,
-        interrupt_flag(),
-        &opening_done(&bar, game.houses()),
-    );
+    let result = analysis(&solver, workers, interrupt_flag(), &|o: &O| done(&bar, o));
     bar.finish_and_clear();
     let t = result.map_err(|e| analysis_error(e, "nothing printed"))?;
     Ok((t, start.elapsed().as_secs_f64()))
@@ -158,6 +167,8 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         &game,
         &pos,
         Offer::AfterTurn,
+        "first moves solved",
+        solved_line(game.houses()),
         |solver, workers, cancel, on_done| {
             openings::openings(solver, &pos, Offer::AfterTurn, workers, cancel, on_done)
         },
@@ -179,17 +190,15 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// The book's answer for every first turn of `pos`, where the book is to be used: with
 /// `--book FILE` (an error where it does not hold every first turn), or, without `--time`
-/// (`timed`), where the exact solve is not quick ([`kalah_analysis::play::solves_quickly`])
-/// and the compiled-in book holds every first turn.
+/// (`timed`), where the exact solve is not quick and the compiled-in book holds every
+/// first turn ([`book::answers_first_turns`]).
 pub fn from_book(
     args: &BookArgs,
     timed: bool,
     game: &kalah_core::Game,
     pos: &kalah_core::Position,
 ) -> Result<Option<(Book, Vec<BookTurn>)>, CliError> {
-    if args.no_book
-        || (args.book.is_none() && (timed || kalah_analysis::play::solves_quickly(game, pos)))
-    {
+    if args.no_book || !book::answers_first_turns(args.book.is_some(), timed, game, pos) {
         return Ok(None);
     }
     let Some(book) = args.load(game.rules())? else {
@@ -213,33 +222,30 @@ fn timed_report(
     limits: &kalah_solver::Limits,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let steps = first_steps(game, pos, Offer::AfterTurn).len();
-    if steps == 0 {
-        return Err(analysis_error(AnalysisError::GameOver, ""));
-    }
-    let solver_args = args.solver.for_analysis(limits.time);
-    let seeds = pos.seeds_in_houses() as usize;
-    let (solver, workers) = parallel_solver(&solver_args, game, seeds, steps)?;
-    let bar = progress_bar(args.solver.quiet, steps, "first moves analysed");
     let h = game.houses();
-    let start = Instant::now();
-    let on_done = |o: &TimedOpening| {
+    let done = |bar: &ProgressBar, o: &TimedOpening| {
         bar.set_message(format!("{} ~{}", o.step.turn.notation(h), signed(o.eval)));
         bar.inc(1);
     };
-    let cancel = interrupt_flag();
-    let list = timed_openings(
-        &solver,
+    let (list, seconds) = with_progress(
+        &args.solver.for_analysis(limits.time),
+        game,
         pos,
         Offer::AfterTurn,
-        limits,
-        workers,
-        cancel,
-        &on_done,
-    );
-    bar.finish_and_clear();
-    let list = list.map_err(|e| analysis_error(e, "nothing printed"))?;
-    let seconds = start.elapsed().as_secs_f64();
+        "first moves analysed",
+        done,
+        |solver, workers, cancel, on_done| {
+            timed_openings(
+                solver,
+                pos,
+                Offer::AfterTurn,
+                limits,
+                workers,
+                cancel,
+                on_done,
+            )
+        },
+    )?;
     if args.json {
         writeln!(out, "{}", report::timed_json(game, pos, &list, seconds))?;
     } else if args.csv {

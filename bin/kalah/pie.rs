@@ -10,7 +10,7 @@ use crate::analysis_io::{analysis_error, interrupt_flag, invalid, with_output};
 use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::openings::{from_book, with_progress};
+use crate::openings::{from_book, solved_line, with_progress};
 use crate::solving::{progress_message, single_solver, SolverArgs};
 
 /// When the swap is offered.
@@ -106,6 +106,8 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         &game,
         &start,
         offer,
+        "first moves solved",
+        solved_line(game.houses()),
         |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
     )?;
     let plain = analysis

@@ -6,10 +6,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kalah_core::Family;
-
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{override_error, SolverArgs};
 
 /// Serve the analysis board: a page showing every legal turn's exact value.
 ///
@@ -78,28 +76,19 @@ pub struct Args {
     solver: SolverArgs,
 }
 
-/// The solver options for analyses of `family`: as given, but where the family is solved
-/// by retrograde analysis (Oware, Ethiopian), without the search's options it has none
-/// of (`--hash-mb`, `--egdb-seeds`, `--deepening`). The board serves every family from one
-/// command line, so these options apply to the families that search; the page's user
-/// cannot change the server's command line and is never told to.
-fn for_family(solver: &SolverArgs, family: Family) -> SolverArgs {
-    let kept = solver.overrides().for_family(family);
-    SolverArgs {
-        hash_mb: kept.hash_mb,
-        egdb_seeds: kept.egdb_seeds,
-        deepening: kept.deepening,
-        ..solver.clone()
-    }
-}
-
 /// Runs `kalah serve` until Ctrl-C (or SIGTERM).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    // Where a family is solved by retrograde analysis (Oware, Ethiopian), the search's
+    // options it has none of (`--hash-mb`, `--egdb-seeds`, `--deepening`) are dropped: the
+    // board serves every family from one command line, so these options apply to the
+    // families that search; the page's user cannot change the server's command line and
+    // is never told to.
     let configure = |solver: SolverArgs| -> Arc<kalah_serve::Configure> {
         Arc::new(move |game, seeds, solves| {
-            for_family(&solver, game.rules().family)
+            let overrides = solver.overrides().for_family(game.rules().family);
+            overrides
                 .config(game, seeds, solves)
-                .map_err(|e| e.to_string())
+                .map_err(|e| override_error(e).to_string())
         })
     };
     let options = kalah_serve::Options {

@@ -90,13 +90,7 @@ impl SolverArgs {
     pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
         self.overrides()
             .config(game, seeds, solves)
-            .map_err(|e| match e {
-                OverrideError::Retrograde { family, option } => {
-                    CliError::Retrograde { family, option }
-                }
-                OverrideError::Environment(e) => e.into(),
-                OverrideError::Egdb(e) => e.into(),
-            })
+            .map_err(override_error)
     }
 
     /// A solver for positions of `game` with at most `seeds` seeds in the houses (one
@@ -122,7 +116,7 @@ impl SolverArgs {
     /// fraction of the time ([`kalah_solver::Limits::file_bytes_cap`]).
     pub fn for_analysis(&self, time: Option<Duration>) -> SolverArgs {
         let mut args = self.clone();
-        args.existing_only = Some(kalah_solver::Limits::file_bytes_cap(time));
+        args.existing_only = self.overrides().for_analysis(time).existing_only;
         args
     }
 
@@ -234,19 +228,28 @@ impl BuildStopped {
 /// A solver for an analysis to `limits`: the solve's, but with no endgame database built
 /// unless one is asked for, since building one can take longer than the analysis (a file
 /// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
-/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`].
+/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`]
+/// ([`Overrides::analysis_config`]).
 pub fn analysis_solver(
     args: &SolverArgs,
     game: &Game,
     seeds: usize,
     limits: &Limits,
 ) -> Result<Solver, CliError> {
-    let args = args.for_analysis(limits.time);
-    let mut config = args.config(game, seeds, 1)?;
-    if let (None, Some(cap)) = (args.hash_mb, limits.table_mb_cap()) {
-        config.hash_mb = config.hash_mb.min(cap);
+    let config = args
+        .overrides()
+        .analysis_config(game, seeds, limits)
+        .map_err(override_error)?;
+    args.for_analysis(limits.time).make_solver(config, game)
+}
+
+/// Why the flags give no solver configuration, for the user.
+pub fn override_error(e: OverrideError) -> CliError {
+    match e {
+        OverrideError::Retrograde { family, option } => CliError::Retrograde { family, option },
+        OverrideError::Environment(e) => e.into(),
+        OverrideError::Egdb(e) => e.into(),
     }
-    args.make_solver(config, game)
 }
 
 /// The memory a Bao game graph may take (`--memory-mb`), for the commands that solve one.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
     estimated_units, sample, sample_lines, write_once, Once, SampleSummary, SplitSummary, Step,
-    Window,
+    Window, MAX_DEPTH,
 };
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
@@ -92,9 +92,6 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
 }
-
-/// Levels a split may have: beyond this the tree would not fit in memory on any board.
-const MAX_DEPTH: usize = 24;
 
 /// Runs `kalah split`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -228,10 +225,7 @@ fn bounded_split(
         cancel: interrupt_flag(),
         progress: &mut |g| {
             bar.set_position(g.positions as u64);
-            bar.set_message(match g.estimate {
-                Some(e) => format!("level {}/{}, about {e:.2e} in all", g.level, g.depth),
-                None => format!("level {}/{}", g.level, g.depth),
-            });
+            bar.set_message(g.message());
         },
     };
     let tree = split_bounded(game, pos, args.step, args.depth, budget);

@@ -6,7 +6,7 @@ use std::path::Path;
 use kalah_analysis::wire::egdb as wire;
 use kalah_core::Game;
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
-use kalah_solver::egdb::{self, file};
+use kalah_solver::egdb;
 
 use super::build::{build, BuildArgs};
 use crate::args::RulesArgs;
@@ -133,10 +133,7 @@ fn grow_cache(
         let args = BuildArgs {
             max_seeds: k,
             out: target.to_path_buf(),
-            // An interrupted growth resumes from its partial file, not from the smaller one.
-            from: from
-                .filter(|_| !file::partial_path(target).exists())
-                .map(Path::to_path_buf),
+            from: from.map(Path::to_path_buf),
             force: false,
             quiet,
             rules: rules.clone(),

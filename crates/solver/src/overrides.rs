@@ -2,13 +2,14 @@
 //! size, deepening and the endgame database, applied in one place onto a [`Config`].
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use kalah_core::{Family, Game};
 
 use crate::db::cache::CacheMaxError;
 use crate::db::egdb::EgdbError;
 use crate::db::egdb::Residence;
-use crate::{Config, Database};
+use crate::{Config, Database, Limits};
 
 /// What a user asked for over the tuned defaults of [`Config::for_seeds`]; `None` (or
 /// `false`) leaves the library's choice.
@@ -120,6 +121,35 @@ impl Overrides {
         }
         Ok(config.with(self))
     }
+
+    /// These overrides for an analysis within a time of `time` (none: no time limit), or
+    /// for the time a move or an answer may take: no endgame database is built unless one
+    /// is named (`egdb`, `egdb_seeds`), since a build can take longer than the analysis; a
+    /// file already there is read where it is small enough to load in a fraction of the
+    /// time ([`Limits::file_bytes_cap`]).
+    pub fn for_analysis(&self, time: Option<Duration>) -> Overrides {
+        Overrides {
+            existing_only: Some(Limits::file_bytes_cap(time)),
+            ..self.clone()
+        }
+    }
+
+    /// The configuration for one analysis to `limits` of positions of `game` with at
+    /// most `seeds` seeds in the houses: [`Overrides::for_analysis`]'s one solve, its
+    /// table at most [`Limits::table_mb_cap`] under a time limit unless `hash_mb` names
+    /// its size (every fresh page of the table costs time the analysis does not have).
+    pub fn analysis_config(
+        &self,
+        game: &Game,
+        seeds: usize,
+        limits: &Limits,
+    ) -> Result<Config, OverrideError> {
+        let mut config = self.for_analysis(limits.time).config(game, seeds, 1)?;
+        if let (None, Some(cap)) = (self.hash_mb, limits.table_mb_cap()) {
+            config.hash_mb = config.hash_mb.min(cap);
+        }
+        Ok(config)
+    }
 }
 
 impl Config {
@@ -212,6 +242,34 @@ mod tests {
         let game = Game::new(Rules::kalah(4, 2)).unwrap();
         let config = build_config(&game);
         assert_eq!(config.threads, 2);
+    }
+
+    #[test]
+    fn an_analysis_caps_the_table_by_its_time_unless_one_is_named() {
+        let game = Game::new(Rules::kalah(4, 2)).unwrap();
+        let none = Overrides {
+            egdb_seeds: Some(0),
+            ..Overrides::default()
+        };
+        let plain = none.config(&game, 8, 1).unwrap();
+        let second = Limits::time(Duration::from_secs(1));
+        let cap = second.table_mb_cap().unwrap();
+        let timed = none.analysis_config(&game, 8, &second).unwrap();
+        assert_eq!(timed.hash_mb, plain.hash_mb.min(cap));
+        let untimed = none.analysis_config(&game, 8, &Limits::default()).unwrap();
+        assert_eq!(untimed.hash_mb, plain.hash_mb);
+        let named = Overrides {
+            hash_mb: Some(1024),
+            ..none.clone()
+        };
+        assert_eq!(
+            named.analysis_config(&game, 8, &second).unwrap().hash_mb,
+            1024
+        );
+        assert_eq!(
+            none.for_analysis(None).existing_only,
+            Some(Limits::file_bytes_cap(None))
+        );
     }
 
     fn build_config(game: &Game) -> Config {

@@ -510,6 +510,21 @@ pub fn rules_agree(options: &Rules, unit: &Unit) -> Result<(), RulesDisagree> {
     }
 }
 
+/// The rules a batch answers: the rule options' (`options`), or, for an input of work
+/// units whose first is `first`, the units' where no rule option is given
+/// (`options_given` false); options given anyway must name the units' rules.
+pub fn batch_rules(
+    options: &Rules,
+    options_given: bool,
+    first: Option<&Unit>,
+) -> Result<Rules, RulesDisagree> {
+    match first {
+        Some(unit) if !options_given => Ok(unit.rules),
+        Some(unit) => rules_agree(options, unit).map(|()| *options),
+        None => Ok(*options),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -655,5 +670,16 @@ mod tests {
             Rules::kalah(4, 3),
             Rules::kalah(4, 4)
         )));
+    }
+
+    #[test]
+    fn a_batch_takes_the_rules_of_its_units_unless_options_name_them() {
+        let line = r#"{"id":7,"position":"0,4,4,4,0,0,4,4,4,0:S","rules":"Kalah(4,3) capture=standard end=row-empty leftovers=owner","window":[-25,25]}"#;
+        let unit = Unit::parse(line).unwrap();
+        let (k43, k64) = (Rules::kalah(4, 3), Rules::kalah(6, 4));
+        assert_eq!(batch_rules(&k64, false, None), Ok(k64));
+        assert_eq!(batch_rules(&k64, false, Some(&unit)), Ok(k43));
+        assert_eq!(batch_rules(&k43, true, Some(&unit)), Ok(k43));
+        assert!(batch_rules(&k64, true, Some(&unit)).is_err());
     }
 }

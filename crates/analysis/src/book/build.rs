@@ -93,6 +93,24 @@ pub fn partial_header(rules: &Rules, start: &Position, turns: u32, limits: &str)
     )
 }
 
+/// The line `kalah book build` ends with: the `positions` within `turns` turns written
+/// to `file`, how many of them are `exact`, the build's limits in words
+/// ([`limits_text`]), and how many `seconds` it took.
+pub fn written_line(
+    positions: usize,
+    turns: u32,
+    file: &Path,
+    exact: usize,
+    limits: &str,
+    seconds: f64,
+) -> String {
+    format!(
+        "{positions} positions within {turns} turns written to {} ({exact} exact, {limits}, \
+         {seconds:.1} s)",
+        file.display()
+    )
+}
+
 /// The limits of a build in words, as its header and the book's say them.
 pub fn limits_text(limits: &Limits) -> String {
     let mut parts = Vec::new();
@@ -290,4 +308,19 @@ pub fn build<E: From<AnalysisError>>(
         }
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_closing_line_says_what_was_written_and_how() {
+        let limits = limits_text(&Limits::none());
+        assert_eq!(
+            written_line(9, 2, Path::new("b.book"), 9, &limits, 1.04),
+            "9 positions within 2 turns written to b.book (9 exact, none (every position \
+             solved exactly), 1.0 s)"
+        );
+    }
 }

@@ -33,6 +33,15 @@ use crate::bounds::signed;
 use crate::openings::{first_steps, Offer, Step};
 pub use format::BookError;
 
+/// Whether the first turns of `pos` are read from an opening book rather than solved
+/// (`kalah openings`, `kalah pie`): always from a book the user named (`named`); from the
+/// compiled-in book only where the exact solve is not quick
+/// ([`crate::quick::solves_quickly`]) and no time limit asks for an analysis instead
+/// (`timed`).
+pub fn answers_first_turns(named: bool, timed: bool, game: &Game, pos: &Position) -> bool {
+    named || !(timed || crate::quick::solves_quickly(game, pos))
+}
+
 /// A book written by `kalah book build`, told by its first line ([`format::MAGIC`]), so
 /// that a build replaces only a book ([`kalah_io::Checks`]).
 pub const KIND: kalah_io::Kind = kalah_io::Kind {
@@ -305,5 +314,21 @@ impl BookTurn {
         let decision = crate::decide(sign * self.eval);
         let proven = lo > 0 || hi <= 0;
         (decision, proven)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_turns_come_from_a_book_named_or_where_solving_is_slow() {
+        let small = Game::new(Rules::kalah(6, 4)).unwrap();
+        let large = Game::new(Rules::kalah(6, 6)).unwrap();
+        assert!(!answers_first_turns(false, false, &small, &small.start()));
+        assert!(answers_first_turns(true, false, &small, &small.start()));
+        assert!(answers_first_turns(false, false, &large, &large.start()));
+        assert!(!answers_first_turns(false, true, &large, &large.start()));
+        assert!(answers_first_turns(true, true, &large, &large.start()));
     }
 }

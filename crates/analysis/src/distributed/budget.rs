@@ -53,6 +53,20 @@ pub struct Growth {
     pub estimate: Option<f64>,
 }
 
+impl Growth {
+    /// The progress line of a split being built: its level and, once a level is
+    /// finished, the estimate of the positions of the whole tree.
+    pub fn message(&self) -> String {
+        match self.estimate {
+            Some(e) => format!("level {}/{}, about {e:.2e} in all", self.level, self.depth),
+            None => format!("level {}/{}", self.level, self.depth),
+        }
+    }
+}
+
+/// Levels a split may have: beyond this the tree would not fit in memory on any board.
+pub const MAX_DEPTH: usize = 24;
+
 /// A split the memory does not hold ([`super::SplitError::TooLarge`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TooLarge {
@@ -150,6 +164,19 @@ mod tests {
     use crate::distributed::{split, split_bounded, SplitError, Step};
     use kalah_core::{Game, Rules};
     use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn the_progress_line_gives_the_estimate_once_there_is_one() {
+        let mut g = Growth {
+            level: 2,
+            depth: 5,
+            positions: 40,
+            estimate: None,
+        };
+        assert_eq!(g.message(), "level 2/5");
+        g.estimate = Some(12345.0);
+        assert_eq!(g.message(), "level 2/5, about 1.23e4 in all");
+    }
 
     fn kalah43() -> Game {
         Game::new(Rules::kalah(4, 3)).unwrap()

@@ -50,6 +50,14 @@ impl Tree {
         })
     }
 
+    /// Reads the text of a manifest file ([`Tree::from_json`]); the error says what is
+    /// wrong with it, for the caller to put after the file's name.
+    pub fn from_manifest(text: &[u8]) -> Result<Tree, FormatError> {
+        let value: Value = serde_json::from_slice(text)
+            .map_err(|e| FormatError(format!("not a manifest written by kalah split: {e}")))?;
+        Tree::from_json(&value)
+    }
+
     /// Reads a manifest written by [`Tree::to_json`], checking that every move is legal
     /// and leads to the node it names, that the units are numbered 0, 1, ... once each,
     /// and that every node but the root is reached.
@@ -276,6 +284,19 @@ mod tests {
             let text = tree.to_json().to_string();
             let back = Tree::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
             assert_eq!(back, tree);
+            assert_eq!(Tree::from_manifest(text.as_bytes()).unwrap(), tree);
         }
+        let refused = Tree::from_manifest(b"[1,").unwrap_err().0;
+        assert!(refused.starts_with("not a manifest written by kalah split: "));
+    }
+
+    #[test]
+    fn the_units_most_seeds_size_their_solver() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        let all: Vec<usize> = (0..tree.units_in(Window::full(game.rules())).len()).collect();
+        // South's first turn from house 1 sows into houses only: all 24 seeds stay there.
+        assert_eq!(tree.most_seeds(&all), 24);
+        assert_eq!(tree.most_seeds(&[]), 0);
     }
 }

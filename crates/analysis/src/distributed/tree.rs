@@ -285,6 +285,15 @@ impl Tree {
         &self.nodes[self.units[id]].position
     }
 
+    /// The most seeds in the houses among the positions of the units `ids` (0 for none):
+    /// what a solver for them is sized by.
+    pub fn most_seeds(&self, ids: &[usize]) -> usize {
+        ids.iter()
+            .map(|&u| self.unit_position(u).seeds_in_houses() as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Unit `id` to be solved in `window`.
     pub fn unit(&self, id: usize, window: Window) -> Unit {
         Unit {

@@ -6,6 +6,8 @@
 //! Kalah) is marked apart: `"clockwise": true` in JSON, a `_clockwise` column (and `<`
 //! after the best bin) in CSV.
 
+use std::path::{Path, PathBuf};
+
 use kalah_core::{notation, Game, Position, Rules, CLOCKWISE};
 use serde_json::{json, Value};
 
@@ -54,6 +56,58 @@ pub struct Table {
     pub depth: u32,
     /// The table's positions, in the order written.
     pub entries: Vec<Entry>,
+}
+
+/// The two formats of a table file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// One JSON object with an array `positions`.
+    Json,
+    /// A CSV table, one row per position.
+    Csv,
+}
+
+impl TableFormat {
+    /// The format of a table written to `path` where none is asked for: CSV for a file
+    /// named `.csv` (in any case), else JSON.
+    pub fn of_path(path: &Path) -> TableFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("csv") => TableFormat::Csv,
+            _ => TableFormat::Json,
+        }
+    }
+}
+
+/// The line `kalah export` ends with: the `positions` within `depth` turns written to
+/// `files`, how many of them were `solved`, and in how many `seconds`.
+pub fn written_line(
+    positions: usize,
+    depth: u32,
+    files: &[PathBuf],
+    solved: usize,
+    seconds: f64,
+) -> String {
+    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    format!(
+        "{positions} positions within {depth} turns written to {} ({solved} solved, {seconds:.1} s)",
+        names.join(" and ")
+    )
+}
+
+/// The line `kalah export --rules bao` ends with: the `positions` within `depth` moves
+/// written to `file`, `exact` from the solved graph or analysed, in how many `seconds`.
+pub fn bao_written_line(
+    positions: usize,
+    depth: u32,
+    file: &Path,
+    exact: bool,
+    seconds: f64,
+) -> String {
+    let how = if exact { "exact" } else { "analysed" };
+    format!(
+        "{positions} positions within {depth} moves written to {} ({how}, {seconds:.1} s)",
+        file.display()
+    )
 }
 
 /// A field for a CSV cell: quoted (its quotes doubled) when it holds a comma, a quote or a
@@ -312,6 +366,22 @@ mod tests {
     use super::*;
     use crate::export::plan;
     use kalah_core::Preset;
+
+    #[test]
+    fn the_format_follows_the_extension_and_the_lines_name_every_file() {
+        assert_eq!(TableFormat::of_path(Path::new("t.CSV")), TableFormat::Csv);
+        assert_eq!(TableFormat::of_path(Path::new("t.json")), TableFormat::Json);
+        assert_eq!(TableFormat::of_path(Path::new("-")), TableFormat::Json);
+        let files = [PathBuf::from("a.json"), PathBuf::from("b.csv")];
+        assert_eq!(
+            written_line(12, 2, &files, 7, 1.04),
+            "12 positions within 2 turns written to a.json and b.csv (7 solved, 1.0 s)"
+        );
+        assert_eq!(
+            bao_written_line(3, 1, Path::new("t.csv"), true, 1.0),
+            "3 positions within 1 moves written to t.csv (exact, 1.0 s)"
+        );
+    }
 
     /// A table with made-up values: every position of the plan, each sowing worth its
     /// house number, the last sowing best.

@@ -325,8 +325,10 @@ impl Cache {
     ///
     /// `build(target, from)` writes the database file `target` (in the cache, named by
     /// [`Cache::path_for`]) of `max_seeds` seeds, starting from the smaller file `from`
-    /// where there is one: the caller's, so that it can take its lock on the file and show
-    /// the build's progress (see [`Egdb::start_from`] and [`Egdb::build_file`]).
+    /// where there is one and no interrupted build of `target` left its partial file (the
+    /// build resumes from that instead): the caller's, so that it can take its lock on the
+    /// file and show the build's progress (see [`Egdb::start_from`] and
+    /// [`Egdb::build_file`]).
     pub fn grow<E>(
         &self,
         game: &Game,
@@ -343,7 +345,11 @@ impl Cache {
             dir: self.dir.clone(),
             error,
         })?;
-        build(&target, from.as_deref()).map_err(GrowError::Build)?;
+        // An interrupted growth resumes from its partial file, not from the smaller one.
+        let start = from
+            .as_deref()
+            .filter(|_| !file::partial_path(&target).exists());
+        build(&target, start).map_err(GrowError::Build)?;
         if let Some(smaller) = &from {
             std::fs::remove_file(smaller).map_err(|error| GrowError::Remove {
                 path: smaller.clone(),
@@ -431,6 +437,27 @@ mod grow_tests {
             panic!("built")
         });
         assert_eq!(held.unwrap(), Grown::Held(8));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_interrupted_growth_goes_on_from_its_partial_file_not_the_smaller_one() {
+        let dir = scratch("resume");
+        let cache = Cache::at(&dir, DEFAULT_MAX_BYTES);
+        let game = Game::new(Rules::kalah(3, 3)).unwrap();
+        cache.grow(&game, 6, build(&game, 6)).unwrap();
+        let target = cache.path_for(game.rules(), 8);
+        let given = |cache: &Cache| {
+            let mut seen = None;
+            let _ = cache.grow(&game, 8, |_, from| -> Result<(), ()> {
+                seen = Some(from.map(Path::to_path_buf));
+                Err(())
+            });
+            seen.expect("the build is called")
+        };
+        assert_eq!(given(&cache), Some(cache.path_for(game.rules(), 6)));
+        std::fs::write(file::partial_path(&target), b"partial").unwrap();
+        assert_eq!(given(&cache), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
