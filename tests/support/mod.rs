@@ -5,3 +5,4 @@ pub mod cli;
 pub mod declared;
 pub mod guard;
 pub mod serve;
+pub mod webdriver;
