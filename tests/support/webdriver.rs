@@ -1,7 +1,8 @@
 //! A small synchronous WebDriver (W3C) client for the browser test: exactly the commands it
 //! sends to chromedriver, each one HTTP/1.1 request on its own connection with a JSON
-//! body, its response read as far as its `Content-Length`. A full client (fantoccini) brought about forty
-//! crates and an async runtime into the test build for these few calls.
+//! body, its response read as far as its `Content-Length`. A full client (fantoccini)
+//! brought about forty crates and an async runtime into the test build for these few
+//! calls.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
