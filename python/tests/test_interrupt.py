@@ -13,6 +13,16 @@ import kalah
 LONG = dict(egdb_seeds=0, hash_mb=16, threads=1)
 
 
+@pytest.fixture(autouse=True)
+def sigint_raises_keyboard_interrupt():
+    # A process started in the background by a shell without job control inherits SIGINT
+    # ignored, and Python then installs no handler: the SIGINT these tests send would be
+    # lost and the long solves never end. Python's own handler, for each test.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def long_position():
     return kalah.start(houses=6, seeds=6)
 
