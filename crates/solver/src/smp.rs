@@ -2,8 +2,9 @@
 //! SMP); the first to finish gives the result and the others stop. What keeps them from
 //! all walking the same subtree is simplified ABDADA: a thread puts off a sibling that
 //! another thread is searching right now ([`Busy`]) and takes it up after the others, by
-//! which time the table usually holds its value. One thread is the same code with
-//! `threads = 1` (and no `Busy` lookups).
+//! which time the table usually holds its value. One thread is the same search run on
+//! the caller's thread (no thread started for each of the many short searches of a
+//! solve), which calls the progress callback itself.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
@@ -35,6 +36,9 @@ impl<'a> Context<'a> {
     }
 }
 
+/// How often a search calls its progress callback.
+const TICK: Duration = Duration::from_millis(100);
+
 /// Runs one search on every thread; `None` if it was cancelled or ran out of its budget
 /// ([`Shared::over_budget`]): an aborted search stores nothing. `tick` gets the node
 /// count a few times a second while it runs.
@@ -50,13 +54,19 @@ pub(crate) fn search(
     shared.done.store(false, Relaxed);
     let threads = ctx.config.threads.max(1);
     let key = ctx.game.key(pos);
+    if threads == 1 {
+        let mut w = ctx.worker(shared).ticking(tick, TICK);
+        let v = w.search(pos, key, alpha, beta, depth, 0);
+        w.flush();
+        shared.done.store(true, Relaxed);
+        return (!w.aborted).then_some(v);
+    }
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|s| {
         for id in 0..threads {
             let tx = tx.clone();
             s.spawn(move || {
-                let w = ctx.worker(shared);
-                let mut w = if threads > 1 { w.sharing(ctx.busy) } else { w };
+                let mut w = ctx.worker(shared).sharing(ctx.busy);
                 let v = w.search(pos, key, alpha, beta, depth, 0);
                 w.flush();
                 if !w.aborted && !shared.done.swap(true, Relaxed) {
@@ -68,7 +78,7 @@ pub(crate) fn search(
         }
         drop(tx);
         loop {
-            match rx.recv_timeout(Duration::from_millis(100)) {
+            match rx.recv_timeout(TICK) {
                 Ok(Some(v)) => {
                     shared.done.store(true, Relaxed);
                     return Some(v);

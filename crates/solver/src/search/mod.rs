@@ -22,6 +22,7 @@ mod shared;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
 
 use kalah_core::{Game, Position};
 
@@ -144,6 +145,17 @@ pub(crate) struct Worker<'a> {
     /// Heuristic leaves are searched on through extra turns and captures
     /// ([`Shared::quiescence`]).
     quiescence: bool,
+    /// The caller's progress callback, where the worker searches on the caller's thread
+    /// ([`Worker::ticking`]).
+    ticks: Option<Ticks<'a>>,
+}
+
+/// A progress callback the worker calls itself, at most every `every`, when it looks at
+/// the stop flags: the search runs on the caller's thread, so no other thread can.
+struct Ticks<'a> {
+    tick: &'a mut dyn FnMut(u64),
+    every: Duration,
+    next: Instant,
 }
 
 impl<'a> Worker<'a> {
@@ -178,7 +190,16 @@ impl<'a> Worker<'a> {
             deepening_hints: shared.deepening_hints.load(Relaxed),
             reductions: shared.reductions,
             quiescence: shared.quiescence,
+            ticks: None,
         }
+    }
+
+    /// Lets this worker, searching on the caller's thread, call `tick` with the shared
+    /// node count about every `every` while it searches.
+    pub(crate) fn ticking(mut self, tick: &'a mut dyn FnMut(u64), every: Duration) -> Worker<'a> {
+        let next = Instant::now() + every;
+        self.ticks = Some(Ticks { tick, every, next });
+        self
     }
 
     /// Lets this worker share siblings with the other threads through `busy`.
@@ -205,8 +226,21 @@ impl<'a> Worker<'a> {
             if self.shared.should_stop() {
                 self.aborted = true;
             }
+            self.tick_now_and_then();
         }
         self.aborted
+    }
+
+    /// Calls the caller's progress callback, if it has one and its time has come.
+    #[cold]
+    fn tick_now_and_then(&mut self) {
+        if let Some(t) = &mut self.ticks {
+            let now = Instant::now();
+            if now >= t.next {
+                t.next = now + t.every;
+                (t.tick)(self.shared.nodes.load(Relaxed));
+            }
+        }
     }
 
     /// The database's relative value of `pos`, which it holds (at most `db_seeds` seeds
