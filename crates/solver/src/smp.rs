@@ -2,9 +2,9 @@
 //! SMP); the first to finish gives the result and the others stop. What keeps them from
 //! all walking the same subtree is simplified ABDADA: a thread puts off a sibling that
 //! another thread is searching right now ([`Busy`]) and takes it up after the others, by
-//! which time the table usually holds its value. One thread is the same search run on
-//! the caller's thread (no thread started for each of the many short searches of a
-//! solve), which calls the progress callback itself.
+//! which time the table usually holds its value. The caller's thread is the first of the
+//! threads (one thread starts none: a solve makes many short searches) and calls the
+//! progress callback itself.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc;
@@ -39,9 +39,9 @@ impl<'a> Context<'a> {
 /// How often a search calls its progress callback.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Runs one search on every thread; `None` if it was cancelled or ran out of its budget
-/// ([`Shared::over_budget`]): an aborted search stores nothing. `tick` gets the node
-/// count a few times a second while it runs.
+/// Runs one search on every thread, the caller's the first of them; `None` if it was
+/// cancelled or ran out of its budget ([`Shared::over_budget`]): an aborted search stores
+/// nothing. `tick` gets the node count a few times a second while it runs.
 pub(crate) fn search(
     ctx: &Context,
     pos: &Position,
@@ -63,34 +63,27 @@ pub(crate) fn search(
     }
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|s| {
-        for id in 0..threads {
+        for _ in 1..threads {
             let tx = tx.clone();
             s.spawn(move || {
                 let mut w = ctx.worker(shared).sharing(ctx.busy);
                 let v = w.search(pos, key, alpha, beta, depth, 0);
                 w.flush();
                 if !w.aborted && !shared.done.swap(true, Relaxed) {
-                    let _ = tx.send(Some(v));
-                } else if w.aborted && id == 0 {
-                    let _ = tx.send(None);
+                    let _ = tx.send(v);
                 }
             });
         }
         drop(tx);
-        loop {
-            match rx.recv_timeout(TICK) {
-                Ok(Some(v)) => {
-                    shared.done.store(true, Relaxed);
-                    return Some(v);
-                }
-                Ok(None) => {
-                    if shared.cancel.load(Relaxed) || shared.over_budget() {
-                        return None;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => tick(shared.nodes.load(Relaxed)),
-                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
-            }
+        // The caller's thread is the first searcher, and the one that ticks.
+        let mut w = ctx.worker(shared).sharing(ctx.busy).ticking(tick, TICK);
+        let v = w.search(pos, key, alpha, beta, depth, 0);
+        w.flush();
+        if !w.aborted && !shared.done.swap(true, Relaxed) {
+            return Some(v);
         }
+        // Another thread finished first and sends its value, or the search was stopped
+        // and every thread ends without one.
+        rx.recv().ok()
     })
 }
