@@ -49,6 +49,34 @@ pub fn bao_guess(pos: &BaoPosition) -> BaoAnalysis {
     )
 }
 
+/// The most positions (symmetry classes) a quick solve ([`bao_solve_quick`]) may find
+/// before it gives up: about 32 MB, and a fraction of a second to find or to give up on.
+/// The start of 4×3 with 2 seeds reaches 21.6 million (docs/bao.md), so only boards with
+/// few seeds are solved so; the anytime search proves the short wins of the others.
+pub const BAO_QUICK_LIMIT: u64 = 250_000;
+
+/// Why a quick solve gave no value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuickMiss {
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The graph was too large or the solve failed: why, in words.
+    Unsolved(String),
+}
+
+/// An analysis that must answer at once (the board's): `pos` solved exactly where its game
+/// graph has at most [`BAO_QUICK_LIMIT`] positions; else why not, and the caller analyses.
+pub fn bao_solve_quick(pos: &BaoPosition, cancel: &AtomicBool) -> Result<BaoSolved, QuickMiss> {
+    match solve_position(pos, BAO_QUICK_LIMIT, cancel, &mut |_| {}) {
+        Ok(solved) => Ok(solved),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(QuickMiss::Cancelled),
+        Err(BaoSolveError::Stopped(GraphStop::TooLarge { limit })) => Err(QuickMiss::Unsolved(
+            format!("its game has more than {limit} positions"),
+        )),
+        Err(e) => Err(QuickMiss::Unsolved(e.to_string())),
+    }
+}
+
 /// How Bao's positions are answered.
 #[derive(Clone, Debug)]
 pub enum BaoHow {
@@ -241,6 +269,34 @@ mod tests {
             front.answer(&item(6, E16), &cancelled),
             Err(AnalysisError::Cancelled)
         ));
+    }
+
+    #[test]
+    fn a_quick_solve_answers_a_small_graph_and_says_why_not_otherwise() {
+        let small: BaoPosition = E16.parse().unwrap();
+        let never = AtomicBool::new(false);
+        let solved = bao_solve_quick(&small, &never).unwrap();
+        let whole = bao_solve_within(&small, 64, &never, &mut |_| {}).unwrap();
+        assert_eq!(solved.value(&small), whole.value(&small));
+        let start = bao_setup::setup(&bao_setup::BaoOptions {
+            pits: Some(8),
+            seeds: Some(2),
+            position: None,
+            moves: None,
+        })
+        .unwrap()
+        .pos;
+        assert_eq!(
+            bao_solve_quick(&start, &never).err(),
+            Some(QuickMiss::Unsolved(format!(
+                "its game has more than {BAO_QUICK_LIMIT} positions"
+            )))
+        );
+        let cancelled = AtomicBool::new(true);
+        assert_eq!(
+            bao_solve_quick(&start, &cancelled).err(),
+            Some(QuickMiss::Cancelled)
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The analysis behind `/api/bao/analyse`: the exact solver of small boards first
-//! (`kalah_solver::bao`, bounded to [`EXACT_LIMIT`] positions so that it answers within a
-//! fraction of a second or gives up as fast), else the anytime search
+//! (`kalah_analysis::front::bao_solve_quick`: the graphs of at most
+//! [`BAO_QUICK_LIMIT`] positions, so that it answers within a fraction of a second or gives
+//! up as fast), else the anytime search
 //! (`kalah_solver::bao_search`) within the request's time budget, each completed depth
 //! sent as a `depth` event.
 //!
@@ -14,22 +15,16 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
+use kalah_analysis::front::{bao_solve_quick, QuickMiss, BAO_QUICK_LIMIT};
 use kalah_core::bao::BaoPosition;
 use kalah_core::Side;
-use kalah_solver::bao::{solve_position, BaoSolveError, BaoSolved, GraphStop, Value as Wld};
+use kalah_solver::bao::{BaoSolved, Value as Wld};
 use kalah_solver::bao_search::{self, BaoAnalysis, Outcome, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value};
 
 use super::{end_words, letter, side_name};
 use crate::analysis::{Analyses, Sink, CANCELLED};
-
-/// The most positions (symmetry classes) the exact solver may find before the analysis
-/// turns to the search: about 32 MB, and a fraction of a second to find (or to give up
-/// on) on the development machine. The start of 4×3 with 2 seeds reaches 21.6 million
-/// (docs/bao.md), so only boards with few seeds are solved here; the search proves the
-/// short wins of the others.
-pub const EXACT_LIMIT: u64 = 250_000;
 
 /// Analyses `pos` (the events of docs/serve.md, section Bao): `moves`, then `status`,
 /// then `done` from the exact solver, or `depth` events and `done` from the search given
@@ -55,18 +50,15 @@ pub fn run(
     let _slot = analyses.slot(sink)?;
     let timer = Instant::now();
     sink.status(&format!(
-        "solving exactly (if its game has at most {EXACT_LIMIT} positions)"
+        "solving exactly (if its game has at most {BAO_QUICK_LIMIT} positions)"
     ));
-    let why = match solve_position(pos, EXACT_LIMIT, sink.cancel(), &mut |_| {}) {
+    let why = match bao_solve_quick(pos, sink.cancel()) {
         Ok(solved) => {
             sink.send("done", solved_event(pos, &solved, timer, budget));
             return Ok(());
         }
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => return Err(CANCELLED.to_string()),
-        Err(BaoSolveError::Stopped(GraphStop::TooLarge { limit })) => {
-            format!("its game has more than {limit} positions")
-        }
-        Err(e) => e.to_string(),
+        Err(QuickMiss::Cancelled) => return Err(CANCELLED.to_string()),
+        Err(QuickMiss::Unsolved(why)) => why,
     };
     sink.status(&format!(
         "not solved exactly ({why}): searching for {} s; evaluations are heuristic unless \
