@@ -1,28 +1,22 @@
 //! `kalah export`: the evaluation table of every position within N turns of the start,
-//! written atomically, with finished work kept across interruptions. With `--rules bao`,
-//! Bao's table (`kalah_analysis::export::bao`).
+//! written atomically, with finished work kept across interruptions; either kind of game
+//! (`--rules bao`: Bao's table) by the board's `kalah_analysis::front::Board::export`.
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
+use std::sync::Mutex;
 
-use kalah_analysis::export::bao::{self as bao_table, AnalyseStop};
-use kalah_analysis::export::resume::{self, Partial, ResumeError};
-use kalah_analysis::export::{evaluate, max_positions, plan_bounded, Entry, Plan, PlanError};
-use kalah_analysis::outputs;
-use kalah_analysis::wire;
-use kalah_analysis::wire::table::{bao_written_line, written_line, TableFormat};
-use kalah_core::Position;
-use kalah_io::{Checks, Header, Output};
-use kalah_solver::Solver;
+use indicatif::ProgressBar;
+use kalah_analysis::export::resume::ResumeError;
+use kalah_analysis::front::{Export, ExportError, ExportProgress};
+use kalah_analysis::wire::table::TableFormat;
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, interrupted, invalid, progress_bar,
+    analysis_error, file_error, interrupt_flag, interrupted, invalid, on_terminal, progress_bar,
 };
 use crate::args::{GameArgs, LimitArgs, BAO_HEADING};
 use crate::error::CliError;
-use crate::solving::{parallel_solver, SolverArgs};
+use crate::solving::{graph_error, parallel_solver, SolverArgs};
 
 /// Table format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,232 +131,118 @@ pub const BAO_OPTIONS: &[&str] = &[
     "quiet",
 ];
 
-/// Runs `kalah export`.
+/// Runs `kalah export`: the board's table ([`kalah_analysis::front::Board::export`]),
+/// its progress on standard error and the line that says what was written.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.game.rules.bao() {
-        return bao_export(args, out);
-    }
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let (game, start) = args.game.setup()?;
-    // Every output is checked and locked before any work.
-    let inputs = args.solver.inputs();
-    let checks = Checks::of(outputs::TABLE, args.force).reading(inputs.iter().map(|p| p.as_path()));
-    let outputs = args
-        .output
-        .iter()
-        .map(|p| Output::open_with(p, &checks))
-        .collect::<Result<Vec<_>, _>>()?;
-    let started = Instant::now();
-    // Bounded by the memory: a table too large is refused in its first turns, naming the
-    // deepest --depth that fits, before anything is solved or allocated for it.
-    let budget = max_positions(kalah_solver::egdb::file::available_memory());
-    let plan =
-        plan_bounded(&game, &start, args.depth, budget, interrupt_flag()).map_err(|e| match e {
-            PlanError::Cancelled => interrupted("nothing solved yet"),
-            e @ PlanError::TooLarge(_) => invalid(e.to_string()),
-        })?;
-    // The values solved so far are kept beside the first regular output (none for streams).
-    let partial_path = outputs.iter().find_map(|o| o.sibling(".partial"));
-    let header = resume::header(game.rules(), &start, args.depth);
-    let known = load_kept(partial_path.as_deref(), &header)?;
-    let todo = plan.to_solve(&known).len();
-    let (solver, workers) =
-        parallel_solver(&args.solver, &game, start.seeds_in_houses() as usize, todo)?;
-    let partial = match &partial_path {
-        Some(path) => Some(Partial::start(path, &header, &known).map_err(resume_error)?),
-        None => None,
-    };
-    let table = solve(args, &solver, workers, &plan, &known, partial.as_ref())?;
-    for output in &outputs {
-        let text = match format(args, output.path()) {
-            TableFormat::Json => wire::table::write_json(&game, &start, args.depth, &table),
-            TableFormat::Csv => wire::table::write_csv(&game, &table),
-        };
-        output.replace(text.as_bytes())?;
-    }
-    if let Some(path) = &partial_path {
-        let _ = std::fs::remove_file(path);
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    let line = written_line(table.len(), args.depth, &args.output, todo, seconds);
-    writeln!(out, "{line}")?;
-    Ok(())
-}
-
-/// The format of the table written to `path`: `--format`, else from its extension.
-fn format(args: &Args, path: &Path) -> TableFormat {
-    match args.format {
-        Some(Format::Json) => TableFormat::Json,
-        Some(Format::Csv) => TableFormat::Csv,
-        None => TableFormat::of_path(path),
-    }
-}
-
-/// The values an interrupted run of this export kept at `path`, warning about the
-/// records that failed their check (they are solved again).
-fn load_kept(path: Option<&Path>, header: &Header) -> Result<HashMap<Position, i32>, CliError> {
-    let Some(path) = path else {
-        return Ok(HashMap::new());
-    };
-    let kept = resume::load(path, header).map_err(resume_error)?;
-    if kept.damaged > 0 {
-        eprintln!(
-            "warning: {} values in {} failed their check and are solved again",
-            kept.damaged,
-            path.display()
-        );
-    }
-    Ok(kept.values)
-}
-
-/// Solves the table with a progress bar, each value going to `partial` as it comes; a
-/// failed write stops the run as Ctrl-C does.
-fn solve(
-    args: &Args,
-    solver: &Solver,
-    workers: usize,
-    plan: &Plan,
-    known: &HashMap<Position, i32>,
-    partial: Option<&Partial>,
-) -> Result<Vec<Entry>, CliError> {
-    let todo = plan.to_solve(known).len();
-    let bar = progress_bar(args.solver.quiet, todo, "positions past the table solved");
-    if let (false, Some(partial)) = (known.is_empty(), partial) {
-        bar.println(format!(
-            "resuming: {} values kept in {}",
-            known.len(),
-            partial.path().display()
-        ));
-    }
-    let result = evaluate(solver, plan, known, workers, interrupt_flag(), &|p, v| {
-        if partial.is_some_and(|f| !f.add(p, v)) {
-            interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        bar.inc(1);
-    });
-    bar.finish_and_clear();
-    if let Some(partial) = partial {
-        partial.failure().map_err(resume_error)?;
-    }
-    let kept = match partial {
-        Some(partial) => format!(
-            "the values solved so far are kept in {}; run the same command again to go on",
-            partial.path().display()
-        ),
-        None => "nothing kept: the outputs are not regular files".to_string(),
-    };
-    result.map_err(|e| analysis_error(e, &kept))
-}
-
-/// The command-line error for a partial file that could not be read, written or used.
-fn resume_error(e: ResumeError) -> CliError {
-    match e {
-        ResumeError::Io { path, error } => file_error(&path, error),
-        e @ ResumeError::Refused { .. } => CliError::Input(e.to_string()),
-    }
-}
-
-/// Runs `kalah export --rules bao`: Bao's table, exact where the start's graph is solved,
-/// else the anytime analysis', labelled (its finished entries kept across interruptions).
-fn bao_export(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    interrupt_flag();
-    if args.depth > bao_table::MAX_DEPTH {
-        return Err(CliError::Input(
-            bao_table::TableError::TooDeep(args.depth).to_string(),
-        ));
-    }
-    let file = match args.output.as_slice() {
-        [file] => file,
-        _ => {
-            return Err(CliError::Input(
-                "--rules bao writes one table: give --output once".to_string(),
-            ))
-        }
-    };
-    let (rules, start) = args.game.bao_setup()?;
-    let output = Output::open_with(file, &Checks::of(outputs::TABLE, args.force))?;
-    let started = Instant::now();
-    let rows =
-        bao_table::reachable(&start, args.depth).map_err(|e| CliError::Input(e.to_string()))?;
-    let given = LimitArgs {
-        time: args.time,
-        nodes: args.nodes,
-        depth: args.depth_limit,
-    }
-    .given();
-    let exact = bao_table::solves_exactly(args.exact, given.as_ref(), &start);
-    let entries = match exact {
-        true => {
-            let (graph, _) = crate::solving::solved_within(&args.graph, args.solver.quiet, &start)?;
-            rows.iter()
-                .map(|r| bao_table::exact_entry(&graph, r))
-                .collect()
-        }
-        false => {
-            let limits = bao_table::limits_or_default(given);
-            let header = bao_table::partial_header(&rules, &start, args.depth, &limits);
-            let partial = output.sibling(".partial");
-            let entries = bao_analysed(args, &rows, &limits, &header, partial.as_deref())?;
-            if let Some(p) = &partial {
-                let _ = std::fs::remove_file(p);
-            }
-            entries
-        }
-    };
-    let text = match format(args, file) {
-        TableFormat::Csv => wire::bao::table_csv(&entries),
-        TableFormat::Json => {
-            wire::bao::table_json(&rules.to_string(), &start, args.depth, &entries)
-        }
-    };
-    output.replace(text.as_bytes())?;
-    let seconds = started.elapsed().as_secs_f64();
-    let line = bao_written_line(entries.len(), args.depth, file, exact, seconds);
-    writeln!(out, "{line}")?;
-    Ok(())
-}
-
-/// The entries of `rows` by the anytime analysis within `limits`, with a progress bar,
-/// kept in `partial` as they come and taken from it where an interrupted run left them.
-fn bao_analysed(
-    args: &Args,
-    rows: &[bao_table::Row],
-    limits: &kalah_solver::Limits,
-    header: &Header,
-    partial: Option<&Path>,
-) -> Result<Vec<serde_json::Value>, CliError> {
-    let resume_error = |e: ResumeError| CliError::Input(e.to_string());
-    let kept = bao_table::load_kept(partial, header).map_err(resume_error)?;
-    let file = match partial {
-        Some(p) => Some(bao_table::start_partial(p, header, &kept).map_err(resume_error)?),
-        None => None,
-    };
-    let todo = rows
-        .iter()
-        .filter(|r| !kept.contains_key(&r.pos.to_string()))
-        .count();
-    if !kept.is_empty() && !args.solver.quiet {
-        eprintln!("resuming: {} values kept", kept.len());
-    }
-    let bar = progress_bar(args.solver.quiet, todo, "positions analysed");
-    let entries = bao_table::analyse_rows(
-        rows,
-        limits,
-        kept,
-        file.as_ref(),
-        interrupt_flag(),
-        &mut || bar.inc(1),
-    );
-    bar.finish_and_clear();
-    entries.map_err(|e| match e {
-        AnalyseStop::Cancelled => interrupted(&match partial {
-            Some(p) => format!(
-                "the values found so far are kept in {}; run the same command again to go on",
-                p.display()
-            ),
-            None => "nothing kept: the output is not a regular file".to_string(),
+    let board = args.game.board()?;
+    let request = Export {
+        depth: args.depth,
+        outputs: args.output.clone(),
+        force: args.force,
+        format: args.format.map(|f| match f {
+            Format::Json => TableFormat::Json,
+            Format::Csv => TableFormat::Csv,
         }),
-        AnalyseStop::Partial(e) => resume_error(e),
-    })
+        inputs: args.solver.inputs(),
+        exact: args.exact,
+        limits: LimitArgs {
+            time: args.time,
+            nodes: args.nodes,
+            depth: args.depth_limit,
+        }
+        .given(),
+        memory_mb: args.graph.memory_mb,
+    };
+    let shown = Shown {
+        quiet: args.solver.quiet,
+        bar: Mutex::new(ProgressBar::hidden()),
+    };
+    let line = board.export(
+        &request,
+        |game, start, todo| {
+            parallel_solver(&args.solver, game, start.seeds_in_houses() as usize, todo)
+        },
+        &shown,
+        interrupt_flag(),
+    )?;
+    writeln!(out, "{line}")?;
+    Ok(())
+}
+
+impl From<ExportError> for CliError {
+    /// The command-line error of an export that wrote no table.
+    fn from(e: ExportError) -> CliError {
+        match e {
+            ExportError::Refused(msg) => CliError::Input(msg),
+            ExportError::TooLarge(msg) => invalid(msg),
+            ExportError::Output(e) => CliError::Output(e),
+            ExportError::Partial(ResumeError::Io { path, error }) => file_error(&path, error),
+            ExportError::Partial(e @ ResumeError::Refused { .. }) => CliError::Input(e.to_string()),
+            ExportError::Graph { error, memory_mb } => graph_error(error, memory_mb),
+            ExportError::Cancelled { kept } => interrupted(&kept),
+            ExportError::Analysis { error, kept } => analysis_error(error, &kept),
+        }
+    }
+}
+
+/// The progress of an export on standard error: a bar (or spinner) while it works, hidden
+/// with --quiet or off a terminal.
+struct Shown {
+    quiet: bool,
+    bar: Mutex<ProgressBar>,
+}
+
+impl Shown {
+    /// The bar or spinner now shown.
+    fn current(&self) -> ProgressBar {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Shows `bar` from now on.
+    fn show(&self, bar: ProgressBar) {
+        *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = bar;
+    }
+}
+
+impl ExportProgress for Shown {
+    fn warn(&self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn say(&self, line: &str) {
+        if !self.quiet {
+            eprintln!("{line}");
+        }
+    }
+
+    fn bar(&self, len: usize, unit: &str) {
+        self.show(progress_bar(self.quiet, len, unit));
+    }
+
+    fn spinner(&self) {
+        self.show(on_terminal(
+            self.quiet,
+            ProgressBar::new_spinner,
+            "{spinner} [{elapsed}] {msg}",
+            120,
+        ));
+    }
+
+    fn note(&self, line: &str) {
+        self.current().println(line);
+    }
+
+    fn inc(&self) {
+        self.current().inc(1);
+    }
+
+    fn message(&self, msg: String) {
+        self.current().set_message(msg);
+    }
+
+    fn clear(&self) {
+        self.current().finish_and_clear();
+    }
 }

@@ -286,10 +286,9 @@ pub(crate) fn solved_within(
     spinner.finish_and_clear();
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
-            "nothing is solved until the whole graph is; --time S gives the anytime \
-             analysis's best move and what it proves",
-        )),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
+            Err(interrupted(kalah_analysis::front::GRAPH_INTERRUPTED))
+        }
         Err(e) => Err(graph_error(e, memory_mb)),
     }
 }

@@ -12,12 +12,14 @@
 //! progress shown) is written once above it. A command of one position (`show`,
 //! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
 //! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`].
+//! exactly (`solve`) its [`Exact`], and `export` asks it for the table near it
+//! ([`Board::export`], what it asks an [`Export`]).
 
 mod analyst;
 mod bao;
 mod board;
 mod exact;
+mod export;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -34,6 +36,7 @@ pub use bao::{
 };
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
+pub use export::{Export, ExportError, ExportProgress, GRAPH_INTERRUPTED};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
