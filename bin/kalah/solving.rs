@@ -286,13 +286,14 @@ pub(crate) fn solved_within(
     spinner.finish_and_clear();
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
-            "nothing is solved until the whole graph is; --time S gives the anytime \
-             analysis's best move and what it proves",
-        )),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(GRAPH_INTERRUPTED)),
         Err(e) => Err(graph_error(e, memory_mb)),
     }
 }
+
+/// What an interrupted solve of a Bao game graph kept, in words ([`interrupted`]).
+pub(crate) const GRAPH_INTERRUPTED: &str = "nothing is solved until the whole graph is; --time S \
+     gives the anytime analysis's best move and what it proves";
 
 /// The command-line error of a Bao game graph not solved within `memory_mb` (or for
 /// another reason than an interrupt).

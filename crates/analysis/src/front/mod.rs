@@ -12,12 +12,14 @@
 //! progress shown) is written once above it. A command of one position (`show`,
 //! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
 //! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`].
+//! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
+//! ([`Openings`]).
 
 mod analyst;
 mod bao;
 mod board;
 mod exact;
+mod openings;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -31,6 +33,7 @@ pub use analyst::{bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE
 pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
+pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
