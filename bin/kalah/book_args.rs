@@ -42,9 +42,9 @@ impl BookArgs {
     }
 
     /// The book's answer for every first turn of `pos` (`openings`, `pie`), where the book
-    /// is to be used: with `--book FILE` (an error where it does not hold every first turn),
-    /// or, without a time limit (`timed`), where the exact solve is not quick and the
-    /// compiled-in book holds every first turn ([`book::answers_first_turns`]).
+    /// is to be used: with `--book FILE` (an error where it does not hold every first
+    /// turn), or, without a time limit (`timed`), where the exact solve is not quick and
+    /// the compiled-in book holds every first turn ([`book::answers_first_turns`]).
     pub fn first_turns(
         &self,
         timed: bool,

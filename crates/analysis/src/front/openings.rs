@@ -172,10 +172,9 @@ pub fn book_first_turns(
 impl Board {
     /// The first turns of this position, answered as `asked` says. A sowing game's come
     /// from the book `book` gives, if it gives one (the command's options choose it: see
-    /// [`crate::book::answers_first_turns`] and [`book_first_turns`]), else from the solver and
-    /// the number of workers `sowing` makes for the number of turns (after the check that
-    /// there is one); Bao needs neither.
-    #[allow(clippy::type_complexity)]
+    /// [`crate::book::answers_first_turns`] and [`book_first_turns`]), else from the
+    /// solver and the number of workers `sowing` makes for the number of turns (after the
+    /// check that there is one); Bao needs neither.
     pub fn openings<E: From<OpeningsError>>(
         &self,
         asked: Asked,
