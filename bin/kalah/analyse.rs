@@ -5,11 +5,8 @@
 
 use std::io::Write;
 
-use kalah_analysis::front::{Analyst, AnalystError, Shown, SowingParts};
-use kalah_analysis::wire::bao::text;
-use kalah_core::bao::BaoPosition;
+use kalah_analysis::front::{AnalystError, Shown, SowingParts};
 use kalah_core::{Game, Position};
-use kalah_solver::Limits;
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
@@ -97,28 +94,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     analyst
         .analyse(&limits, interrupt_flag(), out)
         .map_err(analyst_error)
-}
-
-/// `kalah openings --rules bao` within `limits`: the analysis's final report alone (as
-/// the last line of `kalah analyse --rules bao`), then in text every move's evaluation,
-/// depth and what is proven, best first. Ctrl-C stops the analysis and prints what it has.
-pub fn bao_within(
-    pos: &BaoPosition,
-    limits: &Limits,
-    json: bool,
-    moves: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let analyst = Analyst::Bao { pos, json };
-    let last = analyst
-        .solve_within(limits, interrupt_flag(), out)
-        .map_err(analyst_error)?;
-    if let (Some(last), true, false) = (last, moves, json) {
-        for line in text::analysed_moves(&last) {
-            writeln!(out, "{line}")?;
-        }
-    }
-    Ok(())
 }
 
 /// The command-line error of an analysis that ended without its summary: a line that does

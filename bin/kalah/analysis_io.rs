@@ -108,8 +108,6 @@ pub fn file_error(path: &Path, e: io::Error) -> CliError {
     CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
-pub use kalah_analysis::bounds::signed;
-
 /// A request that cannot be carried out as asked (say, the pie decision for a position
 /// where South is still to move); the message says what to change.
 pub fn invalid(msg: impl Into<String>) -> CliError {

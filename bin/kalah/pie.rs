@@ -2,16 +2,18 @@
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
 
 use kalah_analysis::wire::report;
-use kalah_analysis::{pie, Offer};
+use kalah_analysis::{first_steps, pie, AnalysisError, Offer, Opening};
 
-use crate::analysis_io::{analysis_error, interrupt_flag, invalid, with_output};
+use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, with_output};
 use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::openings::{from_book, solved_line, with_progress};
-use crate::solving::{progress_message, single_solver, SolverArgs};
+use crate::solving::{parallel_solver, progress_message, single_solver, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +93,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, start) = args.game.setup()?;
     if offer == Offer::AfterTurn {
-        if let Some((book, turns)) = from_book(&args.book, false, &game, &start)? {
+        if let Some((book, turns)) = args.book.first_turns(false, &game, &start)? {
             use kalah_analysis::book::report as book_report;
             if args.json {
                 writeln!(out, "{}", book_report::pie_json(&book, &game, &turns))?;
@@ -151,4 +153,43 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
         decision.write_text(&game, &pos, &pv, out)?;
     }
     Ok(())
+}
+
+/// The progress of `pie` solving: one line above the bar per move solved.
+fn solved_line(houses: usize) -> impl Fn(&ProgressBar, &Opening) + Sync {
+    move |bar, o| {
+        bar.println(o.done_line(houses));
+        bar.inc(1);
+    }
+}
+
+/// Runs `analysis` (the pie rule) over every first move of the mover of `pos`, several at
+/// once on one solver made with `solver_args`, with a progress bar counting them in `unit`
+/// (`done` shows each move finished) and Ctrl-C, and times it.
+fn with_progress<T, O>(
+    solver_args: &SolverArgs,
+    game: &kalah_core::Game,
+    pos: &kalah_core::Position,
+    offer: Offer,
+    unit: &str,
+    done: impl Fn(&ProgressBar, &O) + Sync,
+    analysis: impl FnOnce(
+        &kalah_solver::Solver,
+        usize,
+        &AtomicBool,
+        &(dyn Fn(&O) + Sync),
+    ) -> Result<T, AnalysisError>,
+) -> Result<(T, f64), CliError> {
+    let steps = first_steps(game, pos, offer).len();
+    if steps == 0 {
+        return Err(analysis_error(AnalysisError::GameOver, ""));
+    }
+    let (solver, workers) =
+        parallel_solver(solver_args, game, pos.seeds_in_houses() as usize, steps)?;
+    let bar = progress_bar(solver_args.quiet, steps, unit);
+    let start = Instant::now();
+    let result = analysis(&solver, workers, interrupt_flag(), &|o: &O| done(&bar, o));
+    bar.finish_and_clear();
+    let t = result.map_err(|e| analysis_error(e, "nothing printed"))?;
+    Ok((t, start.elapsed().as_secs_f64()))
 }

@@ -12,14 +12,16 @@
 //! progress shown) is written once above it. A command of one position (`show`,
 //! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
 //! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`], and `export` asks it for the table near it
-//! ([`Board::export`], what it asks an [`Export`]).
+//! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
+//! ([`Openings`]) and `export` for the table near it ([`Board::export`], what it asks an
+//! [`Export`]).
 
 mod analyst;
 mod bao;
 mod board;
 mod exact;
 mod export;
+mod openings;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -37,6 +39,7 @@ pub use bao::{
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress, GRAPH_INTERRUPTED};
+pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
