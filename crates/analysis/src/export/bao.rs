@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_io::Header;
-use kalah_solver::bao::BaoSolved;
+use kalah_solver::bao::{BaoSolved, Value as BaoValue};
 use kalah_solver::bao_search::{self, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value};
@@ -107,12 +107,16 @@ pub fn reachable(start: &BaoPosition, depth: u32) -> Result<Vec<Row>, TableError
     Ok(rows)
 }
 
-/// A row's entry from the solved game graph (which holds every position of the table).
+/// A row's entry from the solved game graph (which holds every position of the table
+/// but those where the game has just been won: lost for their mover).
 pub fn exact_entry(graph: &BaoSolved, row: &Row) -> Value {
     let pos = &row.pos;
+    // The graph holds every position of the table but those where a move has just won
+    // (the solver counts a winning move without its position): the mover there has lost.
     let value = graph
         .value(pos)
-        .expect("every reachable position is solved");
+        .or_else(|| pos.terminal_value().map(|_| BaoValue::Loss(0)))
+        .expect("every reachable position is solved or over");
     let moves: Vec<Value> = graph
         .move_values(pos)
         .unwrap_or_default()
@@ -288,6 +292,27 @@ mod tests {
         assert_eq!(read_record(&text), Some((E16.to_string(), entry)));
         assert_eq!(read_record("no tab"), None);
         assert_eq!(read_record("k\tnot json"), None);
+    }
+
+    #[test]
+    fn a_row_where_the_game_is_over_is_a_loss_for_its_mover() {
+        // Every move of South's wins: the positions after them are in no game graph.
+        let start: BaoPosition = "5,0,8,1/2,2,0,0/1,1,1,6/1,0,2,2:S".parse().unwrap();
+        let never = AtomicBool::new(false);
+        let graph =
+            kalah_solver::bao::solve_position(&start, 1 << 10, &never, &mut |_| {}).unwrap();
+        let rows = reachable(&start, 1).unwrap();
+        let over = rows
+            .iter()
+            .find(|r| r.pos.terminal_value().is_some())
+            .expect("a won game among the rows");
+        assert_eq!(graph.value(&over.pos), None);
+        let entry = exact_entry(&graph, over);
+        for (k, v) in wire::bao::exact_fields(over.pos.side(), BaoValue::Loss(0)) {
+            assert_eq!(entry[&k], v, "{k}");
+        }
+        assert_eq!(entry["best"], Value::Null);
+        assert_eq!(entry["moves"], json!([]));
     }
 
     #[test]
