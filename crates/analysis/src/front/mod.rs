@@ -3,7 +3,9 @@
 //! implementations, so that the command is written once over it.
 //!
 //! A command parses its options, sets up the kind of game they ask for (`setup`,
-//! `setup::bao`), makes the front of that kind and hands its work to the front's methods:
+//! `setup::bao`; a batch by [`BatchOptions::game`], which also says how many positions to
+//! read ahead and makes the front, [`BatchGame::front`]), makes the front of that kind and
+//! hands its work to the front's methods:
 //! the answer of one position of a batch ([`Front::answer`], driven in input order by
 //! [`answer_stream`], the one loop of `kalah batch`), written as the answer line every
 //! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
@@ -18,6 +20,7 @@ mod analyst;
 mod bao;
 mod board;
 mod exact;
+mod kind;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -33,6 +36,9 @@ pub use analyst::{
 pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
+pub use kind::{
+    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
+};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
