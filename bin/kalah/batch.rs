@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{kept_words, resume, Resume, ResumeError};
-use kalah_analysis::batch::{parse_shard, read_ahead, Item, Lines, Sharded, Streamed};
+use kalah_analysis::batch::{
+    count_positions, parse_shard, read_ahead, Item, Lines, Sharded, Streamed,
+};
 use kalah_analysis::front::{
     answer_stream, solves_to_size, BaoHow, BatchGameError, BatchHow, BatchOptions, Front,
 };
@@ -399,14 +401,9 @@ fn open_input(
                     .map_err(|e| file_error(p, e))
             };
             let is_file = std::fs::metadata(p).is_ok_and(|m| m.is_file());
-            let count = if is_file {
-                Some(
-                    Sharded::new(Lines::new(open()?), shard)
-                        .filter(Result::is_ok)
-                        .count(),
-                )
-            } else {
-                None
+            let count = match is_file {
+                true => Some(count_positions(open()?, shard)),
+                false => None,
             };
             Ok((Box::new(open()?), count))
         }
