@@ -9,21 +9,19 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 use kalah_analysis::batch::resume::{kept_words, resume, Resume, ResumeError};
 use kalah_analysis::batch::{
-    batch_rules, first_unit, parse_shard, read_ahead, Item, Lines, Sharded, Streamed,
+    count_positions, parse_shard, read_ahead, Item, Lines, Sharded, Streamed,
 };
-use kalah_analysis::front::{answer_stream, Bao, BaoHow, Front, Sowing};
+use kalah_analysis::front::{
+    answer_stream, solves_to_size, BaoHow, BatchGameError, BatchHow, BatchOptions, Front,
+};
 use kalah_analysis::outputs;
-use kalah_analysis::setup::bao as bao_setup;
-use kalah_analysis::wire::unit::Unit;
 use kalah_analysis::AnalysisError;
-use kalah_core::bao::BaoRules;
-use kalah_core::Game;
 use kalah_io::{Checks, Output, OutputError, OutputKind};
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter,
 };
-use crate::args::{setup, LimitArgs, PositionArgs, RulesArgs, BAO_HEADING};
+use crate::args::{LimitArgs, RulesArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -196,46 +194,33 @@ impl BatchFiles {
     }
 }
 
-/// The game a batch answers, known before its positions are read ahead: the sowing
-/// game (its solver is sized by the positions read ahead), or Bao's rules.
-enum Board {
-    Sowing(Box<Game>),
-    Bao(BaoRules),
-}
-
-/// Runs `kalah batch`: one loop for both kinds of game, over the library's [`Front`].
+/// Runs `kalah batch`: one loop for both kinds of game, over the library's [`Front`]
+/// (the kind of game, its front and its sizing chosen by `front::BatchOptions`).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let bao = args.rules.bao();
-    // The output is checked and locked before any work.
-    let databases = match bao {
-        true => Vec::new(),
-        false => args.solver.inputs(),
+    let options = BatchOptions {
+        bao: args.rules.bao(),
+        rules: args.rules.options(),
+        rules_given: !args.rules.is_default(),
     };
-    let output = args.files.open_output(&databases)?;
+    // The output is checked and locked before any work.
+    let output = args
+        .files
+        .open_output(&options.databases(args.solver.inputs()))?;
     let (reader, count) = open_input(args.files.input.as_deref(), args.files.shard)?;
     let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
     let input_name = args.files.input_name();
     let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
     // The rules: the options', or those of the work units the input holds (sowing games).
-    let (read, board) = match bao {
-        true => (Vec::new(), Board::Bao(bao_rules(&args.rules)?)),
-        false => {
-            let (read, first_unit) = first_unit(&mut lines);
-            let game = game_for(&args.rules, first_unit.as_ref(), &input_name)?;
-            (read, Board::Sowing(Box::new(game)))
-        }
-    };
+    let (read, game) = options
+        .game(&mut lines)
+        .map_err(|e| game_error(e, &input_name))?;
     let mut lines = read.into_iter().chain(lines);
-    let rules_text = match &board {
-        Board::Sowing(game) => game.rules().to_string(),
-        Board::Bao(rules) => rules.to_string(),
-    };
     let at = resume_point(
         output.as_ref(),
         &mut lines,
-        &rules_text,
+        &game.rules_text(),
         args.files.resume,
         &read_error,
     )?;
@@ -243,11 +228,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // A few positions read ahead: none left means nothing to do (no database to build),
     // and their number sizes the database when the input's length is not known.
     // A read error (a line too long) is kept for its turn: the lines before it are answered.
-    let read_ahead_n = match board {
-        Board::Sowing(_) => READ_AHEAD,
-        Board::Bao(_) => 1,
-    };
-    let (ahead, failed) = read_ahead(&mut lines, read_ahead_n);
+    let (ahead, failed) = read_ahead(&mut lines, game.read_ahead());
     if ahead.is_empty() {
         if let Some(e) = failed {
             return Err(read_error(e));
@@ -262,8 +243,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(o) => Some(o.append(at.length)?),
         None => None,
     };
-    let solves = count.map_or(ahead.len(), |n| n.saturating_sub(skip));
-    let front = front(args, board, solves)?;
+    let solves = solves_to_size(count, skip, ahead.len());
+    let front = game.front(how(args), solves, |game, solves| {
+        let solver_args = match args.time {
+            Some(time) => args.solver.for_analysis(Some(time)),
+            None => args.solver.clone(),
+        };
+        parallel_solver(&solver_args, game, game.capacity(), solves)
+    })?;
     let bar = match count {
         Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
         None => progress_counter(args.solver.quiet, "positions"),
@@ -304,37 +291,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The front that answers the batch's positions: the sowing game's solver, sized for
-/// `solves` positions (analysing within --time where given), or Bao's analysis within
-/// the limits given (1 second a position by default) or, with --exact, its graphs.
-fn front(args: &Args, board: Board, solves: usize) -> Result<Box<dyn Front>, CliError> {
-    Ok(match board {
-        Board::Sowing(game) => {
-            let solver_args = match args.time {
-                Some(time) => args.solver.for_analysis(Some(time)),
-                None => args.solver.clone(),
-            };
-            let (solver, workers) = parallel_solver(&solver_args, &game, game.capacity(), solves)?;
-            let limits = crate::timed::limits(args.time);
-            Box::new(Sowing::new(solver, limits, workers))
-        }
-        Board::Bao(rules) => {
-            let limits = LimitArgs {
-                time: args.time,
-                nodes: args.nodes,
-                depth: args.depth,
-            };
-            let how = BaoHow::of(args.exact, args.graph.memory_mb, limits.given());
-            Box::new(Bao::new(rules, how))
-        }
-    })
+/// How the positions are answered, of either kind: a sowing game's solved, or analysed
+/// within --time; Bao's analysed within the limits given (1 second a position by default)
+/// or, with --exact, by their graphs.
+fn how(args: &Args) -> BatchHow {
+    let limits = LimitArgs {
+        time: args.time,
+        nodes: args.nodes,
+        depth: args.depth,
+    };
+    BatchHow {
+        sowing: crate::timed::limits(args.time),
+        bao: BaoHow::of(args.exact, args.graph.memory_mb, limits.given()),
+    }
 }
 
-/// Bao's rules of the options: --houses pits a row, --seeds a pit.
-fn bao_rules(rules: &RulesArgs) -> Result<BaoRules, CliError> {
-    let houses = rules.houses.map_or(bao_setup::DEFAULT_PITS, usize::from);
-    let seeds = rules.seeds.map_or(bao_setup::DEFAULT_SEEDS, usize::from);
-    Ok(BaoRules::new(houses, seeds)?)
+/// The command-line error of a batch's game that could not be chosen.
+fn game_error(e: BatchGameError, input_name: &str) -> CliError {
+    match e {
+        BatchGameError::Setup(e) => e.into(),
+        BatchGameError::Disagree(e) => invalid(format!("{input_name} {e}")),
+        BatchGameError::Rules(e) => e.into(),
+        BatchGameError::Bao(e) => e.into(),
+    }
 }
 
 /// Where the batch starts: after the answers the output already holds, checked against
@@ -347,10 +326,7 @@ fn resume_point(
     read_error: &dyn Fn(io::Error) -> CliError,
 ) -> Result<Resume, CliError> {
     let Some(o) = output else {
-        return Ok(Resume {
-            answered: 0,
-            length: 0,
-        });
+        return Ok(Resume::START);
     };
     let existing = o.existing()?.unwrap_or_default();
     resume(&existing, o.path(), resuming, lines, rules).map_err(|e| match e {
@@ -359,12 +335,13 @@ fn resume_point(
     })
 }
 
-/// Cuts off what an interrupted run left after its last whole answer (a line that a
-/// kill cut short), where every position is answered and nothing is appended after it
-/// (an append cuts it off itself): the output ends with whole answer lines only.
+/// Cuts off what an interrupted run left after its last whole answer, where every
+/// position is answered and nothing is appended ([`Resume::leaves_unfinished`]).
 fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<(), CliError> {
     if let Some(o) = output {
-        if o.existing()?.is_some_and(|e| e.len() as u64 > at.length) {
+        if o.existing()?
+            .is_some_and(|e| at.leaves_unfinished(e.len() as u64))
+        {
             o.append(at.length)?;
         }
     }
@@ -408,24 +385,6 @@ fn answer_all(
     Ended { done, write, read }
 }
 
-/// Positions read before the solver is made: enough to size its database for several
-/// solves, few enough not to wait long on a slow pipe.
-const READ_AHEAD: usize = 4;
-
-/// The game of the batch: the rule options', or, for an input of work units and no rule
-/// options, the first unit's rules (options given must agree with them).
-fn game_for(rules: &RulesArgs, unit: Option<&Unit>, input_name: &str) -> Result<Game, CliError> {
-    // The rules and board of the options (the defaults of every subcommand), from the start.
-    let no_position = PositionArgs {
-        position: None,
-        moves: None,
-    };
-    let (game, _) = setup(rules, &no_position)?;
-    let chosen = batch_rules(game.rules(), !rules.is_default(), unit)
-        .map_err(|e| invalid(format!("{input_name} {e}")))?;
-    Ok(Game::new(chosen)?)
-}
-
 /// The input as a reader, and its number of positions in the shard when it is a file
 /// (counted in a first pass, for the progress bar); standard input is read as it comes.
 fn open_input(
@@ -442,14 +401,9 @@ fn open_input(
                     .map_err(|e| file_error(p, e))
             };
             let is_file = std::fs::metadata(p).is_ok_and(|m| m.is_file());
-            let count = if is_file {
-                Some(
-                    Sharded::new(Lines::new(open()?), shard)
-                        .filter(Result::is_ok)
-                        .count(),
-                )
-            } else {
-                None
+            let count = match is_file {
+                true => Some(count_positions(open()?, shard)),
+                false => None,
             };
             Ok((Box::new(open()?), count))
         }

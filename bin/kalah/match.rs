@@ -9,12 +9,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kalah_analysis::engine::{self, command::seconds, EvaluationChoice, Go};
+use kalah_analysis::engine::{self, EvaluationChoice, Go};
 use kalah_analysis::matches::bao::BaoSearchPlayer;
 use kalah_analysis::matches::{
     limits_or_default, protocol::ProtocolPlayer, search_name, Bao, Failure, Match, MatchPlan,
     Player, SearchPlayer, Sowing,
 };
+use kalah_analysis::protocol::seconds;
 use kalah_analysis::wire::games;
 use kalah_analysis::wire::match_report::{percent, MatchReport};
 use kalah_core::Game;

@@ -52,6 +52,7 @@ pub mod pie;
 pub mod play;
 mod pool;
 pub mod progress;
+pub mod protocol;
 pub mod quick;
 pub mod setup;
 pub mod solved;

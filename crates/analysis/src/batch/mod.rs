@@ -244,6 +244,15 @@ pub fn parse(game: &Game, input: &str) -> Result<Position, LineError> {
     }
 }
 
+/// The positions of `reader` in the shard `shard` (all of them where `None`), counted in
+/// a first pass over a file for a progress bar and the size of a solver; lines that
+/// cannot be read are not counted.
+pub fn count_positions<R: BufRead>(reader: R, shard: Option<(usize, usize)>) -> usize {
+    Sharded::new(Lines::new(reader), shard)
+        .filter(Result::is_ok)
+        .count()
+}
+
 /// Up to `n` items read ahead from `lines` (to size the solver's database, or to see that
 /// there is nothing to do), and the read error that stopped them (a line too long), kept
 /// for its turn: the items before it are answered first.
@@ -638,6 +647,9 @@ mod tests {
         assert_eq!(shard(1), ["a", "d", "f"]);
         assert_eq!(shard(2), ["b", "e"]);
         assert_eq!(Sharded::new(Lines::new(text.as_bytes()), None).count(), 5);
+        assert_eq!(count_positions(text.as_bytes(), None), 5);
+        assert_eq!(count_positions(text.as_bytes(), Some((1, 2))), 3);
+        assert_eq!(count_positions("# only\n\n".as_bytes(), None), 0);
     }
 
     #[test]

@@ -19,6 +19,22 @@ pub struct Resume {
     pub length: u64,
 }
 
+impl Resume {
+    /// A run from the first position: nothing answered before (no output, or an empty
+    /// one).
+    pub const START: Resume = Resume {
+        answered: 0,
+        length: 0,
+    };
+
+    /// Whether an output of `existing` bytes holds more than its whole answers (a last
+    /// line a kill cut short), to be cut off where no answer is appended after them (an
+    /// append cuts it off itself), so that the output ends with whole answer lines only.
+    pub fn leaves_unfinished(&self, existing: u64) -> bool {
+        existing > self.length
+    }
+}
+
 /// Why a batch cannot resume with the output it was given.
 #[derive(Debug)]
 pub enum ResumeError {
@@ -126,10 +142,7 @@ pub fn resume(
     lines: &mut dyn Iterator<Item = io::Result<Item>>,
     rules: &str,
 ) -> Result<Resume, ResumeError> {
-    let mut at = Resume {
-        answered: 0,
-        length: 0,
-    };
+    let mut at = Resume::START;
     if existing.is_empty() {
         return Ok(at);
     }
@@ -214,6 +227,21 @@ mod tests {
             &mut lines,
             rules,
         )
+    }
+
+    #[test]
+    fn only_what_follows_the_whole_answers_is_cut_off() {
+        let at = run(
+            "{\"line\":1,\"input\":\"1\",\"rules\":\"R\"}\n{\"li",
+            "1\n2\n",
+            "R",
+        )
+        .unwrap();
+        assert_eq!(at.answered, 1);
+        assert!(at.leaves_unfinished(at.length + 5));
+        assert!(!at.leaves_unfinished(at.length));
+        assert!(!Resume::START.leaves_unfinished(0));
+        assert_eq!(run("", "1\n", "R").unwrap(), Resume::START);
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //! [`driver`] feeds a session its input lines until it ends.
 
 pub mod bao;
-pub mod command;
 pub mod driver;
 
 use std::io::{self, Write};
@@ -13,13 +12,14 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use kalah_core::bao::BaoPosition;
 use kalah_core::{notation, Game, Position};
 use kalah_solver::{line, Solver};
 
-pub use command::{parse, Command, Go, ProtocolError, RulesSpec};
+pub use crate::protocol::{parse, Command, Go, ProtocolError, RulesSpec};
 
 use crate::book::Book;
+use crate::front::Board;
+use crate::protocol;
 use crate::setup::{self, move_message, RuleOptions, SetupError};
 
 /// The protocol version `hello` announces; raised whenever a line changes meaning.
@@ -54,19 +54,11 @@ struct Running {
     handle: JoinHandle<()>,
 }
 
-/// The game a session plays and its position: a sowing game or Bao.
-#[derive(Clone)]
-pub enum Board {
-    /// A sowing game (Kalah and its family; boxed, its tables are large) and the position
-    /// the next `go` analyses.
-    Sowing(Box<Game>, Position),
-    /// Bao's position the next `go` analyses.
-    Bao(BaoPosition),
-}
-
 /// One protocol session: the rules, the board, the solver and the running `go`.
 pub struct Session {
     spec: RulesSpec,
+    /// The game and the position the next `go` analyses: a sowing game's, or Bao's with
+    /// its rules.
     board: Board,
     /// The solver of a sowing game's rules (none under Bao's: each `go` makes its own
     /// search).
@@ -250,7 +242,7 @@ impl Session {
         moves: &[String],
     ) -> Result<(), ProtocolError> {
         let next = match spec {
-            RulesSpec::Bao(rules) => Board::Bao(bao::setup_position(rules, board, moves)?),
+            RulesSpec::Bao(rules) => Board::Bao(*rules, bao::setup_position(rules, board, moves)?),
             spec => {
                 let (game, pos) = setup_position(spec, board, moves)?;
                 Board::Sowing(Box::new(game), pos)
@@ -269,7 +261,7 @@ impl Session {
     /// `go`: the analysis of the position on a thread of its own.
     fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
         let (pos, houses) = match &self.board {
-            Board::Bao(pos) => {
+            Board::Bao(_, pos) => {
                 let pos = *pos;
                 return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
             }
@@ -363,7 +355,7 @@ fn run_go(
     let game = solver.game();
     let mut failed = None;
     let report = |a: &kalah_solver::Analysis| -> io::Result<()> {
-        say(out, &command::info_line(game, a))?;
+        say(out, &protocol::info_line(game, a))?;
         let shown = if go.multi == 0 {
             a.turns.len()
         } else {
@@ -371,7 +363,7 @@ fn run_go(
         };
         if go.multi != 1 {
             for (k, t) in a.turns[..shown].iter().enumerate() {
-                say(out, &command::turn_line(game, k + 1, t))?;
+                say(out, &protocol::turn_line(game, k + 1, t))?;
             }
         }
         Ok(())
@@ -398,7 +390,7 @@ fn run_go(
                 }
             }
             report(&a)?;
-            Ok(command::bestmove_line(game, &a))
+            Ok(protocol::bestmove_line(game, &a))
         }
         Err(e) => {
             say(out, &format!("error analysis: {e}"))?;

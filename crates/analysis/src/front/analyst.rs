@@ -143,16 +143,8 @@ impl Analyst<'_> {
                 sowing(view, solver, limits, cancel, out)
             }
             Analyst::Bao { pos, json } => {
-                let mut failed = None;
-                let mut each = |a: &BaoAnalysis| {
-                    if let Err(e) = bao_report(a, *json, false, out) {
-                        failed.get_or_insert(e);
-                    }
-                };
-                let last = bao_search::analyse(pos, limits, cancel, &mut each);
-                if let Some(e) = failed {
-                    return Err(e.into());
-                }
+                let mut each = |a: &BaoAnalysis| bao_report(a, *json, false, out);
+                let last = bao_analysis(pos, limits, cancel, &mut each)?;
                 Ok(bao_report(&last, *json, true, out)?)
             }
         }
@@ -203,6 +195,28 @@ fn sowing(
     }
     let a = a.map_err(|e| AnalystError::Failed(e.to_string()))?;
     Ok(view.summary(&a, out)?)
+}
+
+/// Bao's anytime analysis of `pos` within `limits` (`cancel` ends it with what it knows),
+/// each report handed to `each` as it comes: the last report, or the first error `each`
+/// returned (the analysis then runs to its end without handing on more). Every front end
+/// that analyses a Bao position renders its reports through this one loop.
+pub fn bao_analysis<E>(
+    pos: &BaoPosition,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    each: &mut dyn FnMut(&BaoAnalysis) -> Result<(), E>,
+) -> Result<BaoAnalysis, E> {
+    let mut failed = None;
+    let last = bao_search::analyse(pos, limits, cancel, &mut |a| {
+        if failed.is_none() {
+            failed = each(a).err();
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(last),
+    }
 }
 
 /// One report of Bao's analysis, in text or JSON; `last` marks the summary.

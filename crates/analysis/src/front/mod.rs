@@ -3,7 +3,9 @@
 //! implementations, so that the command is written once over it.
 //!
 //! A command parses its options, sets up the kind of game they ask for (`setup`,
-//! `setup::bao`), makes the front of that kind and hands its work to the front's methods:
+//! `setup::bao`; a batch by [`BatchOptions::game`], which also says how many positions to
+//! read ahead and makes the front, [`BatchGame::front`]), makes the front of that kind and
+//! hands its work to the front's methods:
 //! the answer of one position of a batch ([`Front::answer`], driven in input order by
 //! [`answer_stream`], the one loop of `kalah batch`), written as the answer line every
 //! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
@@ -21,6 +23,7 @@ mod bao;
 mod board;
 mod exact;
 mod export;
+mod kind;
 mod openings;
 mod sowing;
 
@@ -31,7 +34,9 @@ use serde_json::Value;
 
 use crate::batch::{Item, Streamed};
 use crate::{pool, AnalysisError};
-pub use analyst::{bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS};
+pub use analyst::{
+    bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
+};
 pub use bao::{
     bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss, BAO_DEFAULT_SECONDS,
     BAO_QUICK_LIMIT,
@@ -39,6 +44,9 @@ pub use bao::{
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress, GRAPH_INTERRUPTED};
+pub use kind::{
+    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
+};
 pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 pub use sowing::Sowing;
 

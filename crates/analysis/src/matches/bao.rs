@@ -16,8 +16,8 @@ use super::protocol::ProtocolPlayer;
 use super::{
     run_pairs, Bao, Failure, GameRecord, MatchOutcome, MatchPlan, Player, PlayerError, Rng, Score,
 };
-use crate::engine::bao::move_to_play;
-use crate::engine::command::bao_rules_line;
+use crate::protocol::bao::move_to_play;
+use crate::protocol::bao_rules_line;
 use crate::setup::bao::{BaoEnd, BaoGame};
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.

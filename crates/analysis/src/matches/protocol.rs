@@ -11,8 +11,7 @@ use kalah_core::{Game, Position};
 use kalah_io::LineReader;
 
 use super::{Player, PlayerError};
-use crate::engine::command::{go_line, parse_bestmove, position_line, rules_line};
-use crate::engine::Go;
+use crate::protocol::{go_line, parse_bestmove, position_line, rules_line, Go};
 
 /// A program that speaks the engine protocol, asked for one turn at a time.
 pub struct ProtocolPlayer {

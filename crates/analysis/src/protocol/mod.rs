@@ -1,6 +1,9 @@
 //! The lines of the engine protocol: commands read into [`Command`], and the lines both
-//! sides write (`rules`, `position`, `go`, `info`, `bestmove`), encoded beside their
-//! decoders so that a driver ([`crate::matches`]) and the engine read each other.
+//! sides write (`rules`, `position`, `go`, `info`, `bestmove`; Bao's in [`bao`]), encoded
+//! beside their decoders so that a driver ([`crate::matches`]) and the engine
+//! ([`crate::engine`]) read each other. Below both: it knows nothing of a session.
+
+pub mod bao;
 
 use std::fmt;
 use std::time::Duration;
@@ -29,7 +32,7 @@ pub enum RulesSpec {
     /// The exact rules, written as [`Rules`]'s one-line description
     /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
     Exact(Rules),
-    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, module [`super::bao`]).
+    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, the session's `engine::bao`).
     Bao(BaoRules),
 }
 

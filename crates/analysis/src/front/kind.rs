@@ -1,0 +1,291 @@
+//! The kind of game a batch answers, chosen once from its options: a sowing game (its
+//! rules from the options or from the first work unit of the input) or Bao's board; what
+//! a run needs of that choice (the rules its answers name, the positions it reads ahead,
+//! the endgame database files it reads, how large its solver is made); and the [`Front`]
+//! that answers it. `kalah batch` parses its options, asks here and renders: it never
+//! tells the two kinds apart itself.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+use kalah_core::bao::{BaoError, BaoRules};
+use kalah_core::{Game, RulesError};
+use kalah_solver::{Limits, Solver};
+
+use super::{Bao, BaoHow, Front, Sowing};
+use crate::batch::{batch_rules, first_unit, Item, RulesDisagree};
+use crate::setup::{self, bao as bao_setup, RuleOptions, SetupError};
+
+/// Positions a sowing game's batch reads before its solver is made: enough to size its
+/// database for several solves, few enough not to wait long on a slow pipe.
+pub const SOWING_READ_AHEAD: usize = 4;
+
+/// The options of a batch that choose its game, as a front end parsed them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchOptions {
+    /// Bao (`--rules bao`): `rules.houses` is then pits a row, `rules.seeds` seeds a pit.
+    pub bao: bool,
+    /// The rule options (a sowing game's, or Bao's board size and seeds).
+    pub rules: RuleOptions,
+    /// Whether any rule option was given: a sowing game's batch without one takes the
+    /// rules of the input's work units.
+    pub rules_given: bool,
+}
+
+/// Why a batch's game could not be chosen.
+#[derive(Debug)]
+pub enum BatchGameError {
+    /// The sowing rule options make no game.
+    Setup(SetupError),
+    /// The rule options disagree with the rules of the input's work units.
+    Disagree(RulesDisagree),
+    /// The rules the work units carry make no game.
+    Rules(RulesError),
+    /// Bao's board size or seeds make no board.
+    Bao(BaoError),
+}
+
+impl fmt::Display for BatchGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchGameError::Setup(e) => e.fmt(f),
+            BatchGameError::Disagree(e) => e.fmt(f),
+            BatchGameError::Rules(e) => e.fmt(f),
+            BatchGameError::Bao(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BatchGameError {}
+
+impl BatchOptions {
+    /// The endgame database files a run reads of `given` (those the options and the
+    /// environment name): a sowing game's, none for Bao. The output is checked against
+    /// them before any work.
+    pub fn databases(&self, given: Vec<PathBuf>) -> Vec<PathBuf> {
+        match self.bao {
+            true => Vec::new(),
+            false => given,
+        }
+    }
+
+    /// The game of the batch, and the items of `lines` read to choose it (answered first,
+    /// before the rest of `lines`). A sowing game's rules are the options', or, where no
+    /// rule option was given, those of the first work unit the input holds (rule options
+    /// given must agree with them); Bao's board is the options' (8 pits a row and 2 seeds
+    /// a pit by default), and no line is read.
+    pub fn game(
+        &self,
+        lines: &mut dyn Iterator<Item = io::Result<Item>>,
+    ) -> Result<(Vec<io::Result<Item>>, BatchGame), BatchGameError> {
+        if self.bao {
+            let pits = self
+                .rules
+                .houses
+                .map_or(bao_setup::DEFAULT_PITS, usize::from);
+            let seeds = self
+                .rules
+                .seeds
+                .map_or(bao_setup::DEFAULT_SEEDS, usize::from);
+            let rules = BaoRules::new(pits, seeds).map_err(BatchGameError::Bao)?;
+            return Ok((Vec::new(), BatchGame::Bao(rules)));
+        }
+        let (read, unit) = first_unit(lines);
+        // The rules and board of the options (the defaults of every subcommand).
+        let (game, _) = setup::setup(&self.rules, None, None).map_err(BatchGameError::Setup)?;
+        let chosen = batch_rules(game.rules(), self.rules_given, unit.as_ref())
+            .map_err(BatchGameError::Disagree)?;
+        let game = Game::new(chosen).map_err(BatchGameError::Rules)?;
+        Ok((read, BatchGame::Sowing(Box::new(game))))
+    }
+}
+
+/// The game a batch answers, known before its positions are read ahead: a sowing game
+/// (its solver is sized by the positions to answer), or Bao's board.
+#[derive(Clone)]
+pub enum BatchGame {
+    /// A sowing game (boxed: its tables are large).
+    Sowing(Box<Game>),
+    /// Bao's board.
+    Bao(BaoRules),
+}
+
+/// How a batch answers its positions, of either kind: a sowing game's limits (none: each
+/// position is solved), and how Bao's positions are answered.
+#[derive(Clone, Debug)]
+pub struct BatchHow {
+    /// The limits of a sowing game's analysis of each position (`--time`), if any.
+    pub sowing: Option<Limits>,
+    /// How Bao's positions are answered.
+    pub bao: BaoHow,
+}
+
+impl BatchGame {
+    /// The rules as every answer names them, which a resumed output is checked against.
+    pub fn rules_text(&self) -> String {
+        match self {
+            BatchGame::Sowing(game) => game.rules().to_string(),
+            BatchGame::Bao(rules) => rules.to_string(),
+        }
+    }
+
+    /// How many positions to read before the front is made: a few to size a sowing
+    /// game's solver ([`SOWING_READ_AHEAD`]); one for Bao, whose front needs no sizing
+    /// (a position at all means there is work to do).
+    pub fn read_ahead(&self) -> usize {
+        match self {
+            BatchGame::Sowing(_) => SOWING_READ_AHEAD,
+            BatchGame::Bao(_) => 1,
+        }
+    }
+
+    /// The front that answers the batch as `how` says: a sowing game's solver, made by
+    /// `sowing` (the front end's options make it: the solver and its number of workers)
+    /// for `solves` positions, or Bao's analyses or graphs.
+    pub fn front<E>(
+        self,
+        how: BatchHow,
+        solves: usize,
+        sowing: impl FnOnce(&Game, usize) -> Result<(Solver, usize), E>,
+    ) -> Result<Box<dyn Front>, E> {
+        Ok(match self {
+            BatchGame::Sowing(game) => {
+                let (solver, workers) = sowing(&game, solves)?;
+                Box::new(Sowing::new(solver, how.sowing, workers))
+            }
+            BatchGame::Bao(rules) => Box::new(Bao::new(rules, how.bao)),
+        })
+    }
+}
+
+/// How many positions a batch's solver is sized for: those left to answer of an input
+/// whose positions were counted (`count`, of which `answered` were answered by an
+/// interrupted run), else the positions read ahead (`ahead`).
+pub fn solves_to_size(count: Option<usize>, answered: usize, ahead: usize) -> usize {
+    count.map_or(ahead, |n| n.saturating_sub(answered))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::items;
+    use kalah_core::Rules;
+
+    fn sowing(rules: RuleOptions, given: bool) -> BatchOptions {
+        BatchOptions {
+            bao: false,
+            rules,
+            rules_given: given,
+        }
+    }
+
+    fn lines(text: &str) -> impl Iterator<Item = io::Result<Item>> {
+        items(text).into_iter().map(Ok)
+    }
+
+    #[test]
+    fn bao_reads_no_line_and_no_database() {
+        let bao = BatchOptions {
+            bao: true,
+            rules: RuleOptions {
+                houses: Some(4),
+                ..RuleOptions::default()
+            },
+            rules_given: true,
+        };
+        let (read, game) = bao.game(&mut lines("1\n2\n")).unwrap();
+        assert!(read.is_empty());
+        assert_eq!(game.rules_text(), "Bao(4,2)");
+        assert_eq!(game.read_ahead(), 1);
+        assert!(bao.databases(vec![PathBuf::from("db")]).is_empty());
+        let too_small = BatchOptions {
+            rules: RuleOptions {
+                houses: Some(2),
+                ..RuleOptions::default()
+            },
+            ..bao
+        };
+        assert!(matches!(
+            too_small.game(&mut lines("")),
+            Err(BatchGameError::Bao(_))
+        ));
+    }
+
+    #[test]
+    fn a_sowing_game_takes_the_options_rules_and_reads_ahead_to_size_its_solver() {
+        let options = RuleOptions {
+            houses: Some(3),
+            seeds: Some(2),
+            ..RuleOptions::default()
+        };
+        let batch = sowing(options, true);
+        let (read, game) = batch.game(&mut lines("1\n2\n")).unwrap();
+        assert_eq!(read.len(), 1, "the first position, read looking for a unit");
+        assert_eq!(game.rules_text(), Rules::kalah(3, 2).to_string());
+        assert_eq!(game.read_ahead(), SOWING_READ_AHEAD);
+        assert_eq!(batch.databases(vec![PathBuf::from("db")]).len(), 1);
+    }
+
+    #[test]
+    fn without_rule_options_the_first_work_unit_names_the_rules() {
+        let rules = Rules::kalah(4, 3);
+        let unit = format!(
+            r#"{{"id":7,"position":"0,4,4,4,0,0,4,4,4,0:S","rules":"{rules}","window":[-25,25]}}"#
+        );
+        let (read, game) = sowing(RuleOptions::default(), false)
+            .game(&mut lines(&format!("{unit}\n")))
+            .unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(game.rules_text(), rules.to_string());
+        // Rule options given must agree with the units'.
+        let other = RuleOptions {
+            houses: Some(4),
+            ..RuleOptions::default()
+        };
+        assert!(matches!(
+            sowing(other, true).game(&mut lines(&format!("{unit}\n"))),
+            Err(BatchGameError::Disagree(_))
+        ));
+    }
+
+    #[test]
+    fn the_front_is_the_kind_of_the_game() {
+        let how = BatchHow {
+            sowing: None,
+            bao: BaoHow::analyse(Some(Limits::nodes(100))),
+        };
+        let bao = BatchGame::Bao(BaoRules::new(4, 2).unwrap());
+        let front = bao
+            .front(how.clone(), 3, |_, _| -> Result<_, String> {
+                panic!("Bao makes no solver")
+            })
+            .unwrap();
+        assert_eq!(front.rules_text(), "Bao(4,2)");
+        assert_eq!(front.workers(), 1);
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let mut sized = None;
+        let front = BatchGame::Sowing(Box::new(game))
+            .front(how, 3, |g, solves| -> Result<_, String> {
+                sized = Some(solves);
+                let config = kalah_solver::Config {
+                    threads: 1,
+                    hash_mb: 1,
+                    ..kalah_solver::Config::default()
+                };
+                Ok((Solver::new(g.clone(), config).unwrap(), 2))
+            })
+            .unwrap();
+        assert_eq!(sized, Some(3));
+        assert_eq!(front.workers(), 2);
+        assert_eq!(front.rules_text(), Rules::kalah(3, 2).to_string());
+    }
+
+    #[test]
+    fn the_solver_is_sized_for_the_positions_left_else_those_read_ahead() {
+        assert_eq!(solves_to_size(Some(10), 0, 4), 10);
+        assert_eq!(solves_to_size(Some(10), 7, 3), 3);
+        assert_eq!(solves_to_size(Some(2), 5, 0), 0);
+        assert_eq!(solves_to_size(None, 7, 4), 4);
+    }
+}
