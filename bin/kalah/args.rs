@@ -186,9 +186,10 @@ impl RulesArgs {
         }
     }
 
-    /// The rules for a board of `houses` houses with `seeds` seeds per house.
-    pub fn rules(&self, houses: u8, seeds: u8) -> Rules {
-        self.options().rules(houses, seeds)
+    /// The rules of the board the options name, without a position
+    /// ([`RuleOptions::board_rules`]).
+    pub fn board_rules(&self) -> Rules {
+        self.options().board_rules()
     }
 }
 
@@ -404,12 +405,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits given, if any.
     pub fn given(&self) -> Option<Limits> {
-        let limits = Limits {
+        Limits {
             time: self.time,
             nodes: self.nodes,
             depth: self.depth,
-        };
-        (!limits.is_unbounded()).then_some(limits)
+        }
+        .bounded()
     }
 }
 

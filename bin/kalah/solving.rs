@@ -286,10 +286,9 @@ pub(crate) fn solved_within(
     spinner.finish_and_clear();
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
-            "nothing is solved until the whole graph is; --time S gives the anytime \
-             analysis's best move and what it proves",
-        )),
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
+            Err(interrupted(kalah_analysis::front::BAO_SOLVE_INTERRUPTED))
+        }
         Err(e) => Err(graph_error(e, memory_mb)),
     }
 }
@@ -297,12 +296,5 @@ pub(crate) fn solved_within(
 /// The command-line error of a Bao game graph not solved within `memory_mb` (or for
 /// another reason than an interrupt).
 pub(crate) fn graph_error(e: kalah_solver::bao::BaoSolveError, memory_mb: u64) -> CliError {
-    use kalah_solver::bao::{BaoSolveError, GraphStop};
-    match e {
-        e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. }) => CliError::Input(format!(
-            "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best move \
-             and what it proves on any board"
-        )),
-        e => CliError::Input(e.to_string()),
-    }
+    CliError::Input(kalah_analysis::front::bao_graph_words(&e, memory_mb))
 }

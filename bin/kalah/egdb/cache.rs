@@ -127,8 +127,7 @@ fn grow_cache(
     rules: &RulesArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let houses = rules.houses.unwrap_or(6);
-    let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
+    let game = Game::new(rules.board_rules())?;
     let grown = cache.grow(&game, k, |target, from| {
         let args = BuildArgs {
             max_seeds: k,

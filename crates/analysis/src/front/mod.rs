@@ -28,7 +28,10 @@ use serde_json::Value;
 use crate::batch::{Item, Streamed};
 use crate::{pool, AnalysisError};
 pub use analyst::{bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS};
-pub use bao::{bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS};
+pub use bao::{
+    bao_graph_words, bao_guess, bao_solve_within, Bao, BaoHow, BAO_DEFAULT_SECONDS,
+    BAO_SOLVE_INTERRUPTED,
+};
 pub use board::Board;
 pub use exact::{Exact, ExactError, Solved};
 pub use sowing::Sowing;

@@ -86,6 +86,25 @@ pub fn build_summary(
     )
 }
 
+/// The line a build started from the smaller file `from` says first: the `levels`
+/// (seed levels 0 to `levels - 1`) it copies.
+pub fn start_from_line(from: &Path, levels: usize) -> String {
+    format!(
+        "starting from {}: levels 0 to {}",
+        from.display(),
+        levels.saturating_sub(1)
+    )
+}
+
+/// The line of a finished seed level of a build where standard error is no terminal:
+/// its `positions`, counted in `seconds`.
+pub fn level_line(level: usize, positions: u64, seconds: f64) -> String {
+    format!(
+        "{level:>3} seeds: {positions} positions in {seconds:.2} s ({:.1} M/s)",
+        positions as f64 / seconds.max(1e-9) / 1e6
+    )
+}
+
 /// What a stopped build of `max_seeds` seeds into `path` kept: the seed levels its partial
 /// file holds, and how to go on.
 pub fn build_kept(path: &Path, max_seeds: usize) -> String {
@@ -326,6 +345,18 @@ fn cached_json(f: &Cached) -> Value {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn a_build_says_where_it_starts_and_each_level_it_finishes() {
+        assert_eq!(
+            start_from_line(Path::new("k6-20.egdb"), 21),
+            "starting from k6-20.egdb: levels 0 to 20"
+        );
+        assert_eq!(
+            level_line(7, 2_000_000, 0.5),
+            "  7 seeds: 2000000 positions in 0.50 s (4.0 M/s)"
+        );
+    }
 
     #[test]
     fn oware_files_name_their_grand_slam_rule_and_kalah_files_do_not() {
