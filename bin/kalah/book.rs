@@ -13,7 +13,7 @@ use kalah_analysis::AnalysisError;
 use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
-use crate::analysis_io::{analysis_error, file_error, interrupt_flag, progress_bar};
+use crate::analysis_io::{analysis_error, interrupt_flag, progress_bar};
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::book_args::BookArgs;
@@ -222,12 +222,10 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The command-line error for a partial file that could not be read, written or used.
+/// The command-line error for a partial file that could not be read, written or used
+/// (its message names the file).
 fn partial_error(e: PartialError) -> CliError {
-    match e {
-        PartialError::Io { path, error } => file_error(&path, error),
-        e @ PartialError::Refused { .. } => CliError::Input(e.to_string()),
-    }
+    CliError::Input(e.to_string())
 }
 
 /// Why a build stopped: its analysis, or keeping an entry.

@@ -11,7 +11,7 @@ use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::openings::{from_book, solved_line, with_progress};
-use crate::solving::{progress_message, single_solver, SolverArgs};
+use crate::solving::{progress_message, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +135,7 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
              --offer first-sowing to decide after South's first sowing)",
         ));
     }
-    let solver = single_solver(&args.solver, &game, pos.seeds_in_houses() as usize)?;
+    let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let cancel: &AtomicBool = interrupt_flag();
     let sign = pos.side_to_move().sign();
