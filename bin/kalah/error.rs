@@ -27,19 +27,6 @@ pub enum CliError {
     /// `kalah egdb build` could not build the database: the message adds the options to
     /// change where the library's reason names a value one of them sets.
     EgdbBuild(EgdbError),
-    /// A position to probe is not in the endgame database (other board, too many seeds).
-    NotInDatabase {
-        /// The database file.
-        file: String,
-        /// Houses per side of the position.
-        houses: usize,
-        /// Seeds in its houses.
-        seeds: usize,
-        /// Houses per side of the database.
-        db_houses: usize,
-        /// The most seeds in the houses of a position in the database.
-        max_seeds: usize,
-    },
     /// A search option given for a family solved by retrograde analysis of the whole game
     /// graph (Ethiopian Kalah, Oware), which keeps no endgame database, table or deepening.
     Retrograde {
@@ -92,18 +79,6 @@ impl fmt::Display for CliError {
                 EgdbError::FromRefused { .. } => write!(f, "{e} (--from, --max-seeds)"),
                 e => CliError::Egdb(e.clone()).fmt(f),
             },
-            CliError::NotInDatabase {
-                file,
-                houses,
-                seeds,
-                db_houses,
-                max_seeds,
-            } => write!(
-                f,
-                "{file} holds positions of {db_houses} houses per side with at most {max_seeds} \
-                 seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
-                 in the houses"
-            ),
             CliError::Retrograde { family, option } => write!(
                 f,
                 "{} has no endgame database search, transposition table or deepening: its \

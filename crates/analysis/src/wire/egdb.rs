@@ -86,6 +86,23 @@ pub fn build_summary(
     )
 }
 
+/// Why a position of `houses` houses per side with `seeds` seeds in its houses is not in
+/// the database `file` of `db_houses` houses and at most `max_seeds` seeds
+/// ([`egdb::ProbeError::NotInDatabase`]).
+pub fn not_in_database(
+    file: &Path,
+    houses: usize,
+    seeds: usize,
+    db_houses: usize,
+    max_seeds: usize,
+) -> String {
+    format!(
+        "{} holds positions of {db_houses} houses per side with at most {max_seeds} seeds in \
+         the houses; --position has {houses} houses per side and {seeds} seeds in the houses",
+        file.display()
+    )
+}
+
 /// The line a build started from the smaller file `from` says first: the `levels`
 /// (seed levels 0 to `levels - 1`) it copies.
 pub fn start_from_line(from: &Path, levels: usize) -> String {
@@ -345,6 +362,15 @@ fn cached_json(f: &Cached) -> Value {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn a_position_not_in_the_database_is_told_both_boards() {
+        assert_eq!(
+            not_in_database(Path::new("k.egdb"), 6, 30, 6, 20),
+            "k.egdb holds positions of 6 houses per side with at most 20 seeds in the houses; \
+             --position has 6 houses per side and 30 seeds in the houses"
+        );
+    }
 
     #[test]
     fn a_build_says_where_it_starts_and_each_level_it_finishes() {
