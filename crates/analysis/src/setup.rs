@@ -6,6 +6,7 @@
 //! and notation are its own, is set up the same way by [`bao`].
 
 pub mod bao;
+pub mod fit;
 
 use std::fmt;
 
