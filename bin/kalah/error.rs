@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{Family, PositionError, RulesError};
+use kalah_core::{PositionError, RulesError};
 use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
@@ -27,14 +27,6 @@ pub enum CliError {
     /// `kalah egdb build` could not build the database: the message adds the options to
     /// change where the library's reason names a value one of them sets.
     EgdbBuild(EgdbError),
-    /// A search option given for a family solved by retrograde analysis of the whole game
-    /// graph (Ethiopian Kalah, Oware), which keeps no endgame database, table or deepening.
-    Retrograde {
-        /// The family of the rules.
-        family: Family,
-        /// The option given (`--egdb`, `--egdb-seeds`, `--hash-mb`, `--deepening`).
-        option: &'static str,
-    },
     /// Writing the output or reading the input failed.
     Io(io::Error),
     /// A check of the engine's own result failed: a bug to report.
@@ -79,14 +71,6 @@ impl fmt::Display for CliError {
                 EgdbError::FromRefused { .. } => write!(f, "{e} (--from, --max-seeds)"),
                 e => CliError::Egdb(e.clone()).fmt(f),
             },
-            CliError::Retrograde { family, option } => write!(
-                f,
-                "{} has no endgame database search, transposition table or deepening: its \
-                 positions repeat, and the whole game graph of the position is solved by \
-                 retrograde analysis, in memory: leave out {option} (a database file of kalah \
-                 egdb build for these rules may be given as --egdb FILE)",
-                family.long_title()
-            ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),

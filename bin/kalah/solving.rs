@@ -220,7 +220,7 @@ pub fn analysis_solver(
 /// Why the flags give no solver configuration, for the user.
 pub fn override_error(e: OverrideError) -> CliError {
     match e {
-        OverrideError::Retrograde { family, option } => CliError::Retrograde { family, option },
+        e @ OverrideError::Retrograde { .. } => CliError::Input(e.to_string()),
         OverrideError::Environment(e) => e.into(),
         OverrideError::Egdb(e) => e.into(),
     }
