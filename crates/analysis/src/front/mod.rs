@@ -33,7 +33,7 @@ pub use bao::{
     BAO_SOLVE_INTERRUPTED,
 };
 pub use board::Board;
-pub use exact::{Exact, ExactError, Solved};
+pub use exact::{build_interrupted, Exact, ExactError, Solved};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
