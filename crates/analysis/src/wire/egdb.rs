@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use kalah_core::{Family, Rules};
-use kalah_solver::cache::{Cached, Cleared, Leftover, LeftoverKind, Listing};
+use kalah_solver::cache::{self, Cached, Cleared, Leftover, LeftoverKind, Listing};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, Probed};
 use serde_json::{json, Map, Value};
 
@@ -83,6 +83,24 @@ pub fn build_summary(
         } else {
             String::new()
         },
+    )
+}
+
+/// Why `kalah egdb cache` has no cache to work on, and how to give it one.
+pub fn cache_off() -> String {
+    format!(
+        "the database cache is off ({}=off, or no home directory): set {} to a directory",
+        cache::CACHE_VAR,
+        cache::CACHE_VAR
+    )
+}
+
+/// What `kalah egdb cache grow` says where the cache already holds a database of `held`
+/// seeds for `rules`, at least the seeds asked for.
+pub fn cache_holds(held: usize, rules: &Rules) -> String {
+    format!(
+        "the cache already holds {held} seeds for {}",
+        egdb::describe(rules)
     )
 }
 
@@ -362,6 +380,23 @@ fn cached_json(f: &Cached) -> Value {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn the_cache_says_it_is_off_and_what_it_holds() {
+        assert_eq!(
+            cache_off(),
+            "the database cache is off (KALAH_CACHE=off, or no home directory): set \
+             KALAH_CACHE to a directory"
+        );
+        let rules = Rules::kalah(3, 2);
+        assert_eq!(
+            cache_holds(6, &rules),
+            format!(
+                "the cache already holds 6 seeds for {}",
+                egdb::describe(&rules)
+            )
+        );
+    }
 
     #[test]
     fn a_position_not_in_the_database_is_told_both_boards() {
