@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    another_split, estimated_units, sample, sample_lines, write_once, NewDir, Once, SampleSummary,
-    SplitSummary, Step, Window, MAX_DEPTH,
+    another_split, estimated_units, refused, sample, sample_lines, write_once, NewDir, Once,
+    SampleSummary, SplitSummary, Step, Window,
 };
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
@@ -96,16 +96,8 @@ pub struct Args {
 /// Runs `kalah split`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
-    if args.depth > MAX_DEPTH {
-        return Err(invalid(format!(
-            "--depth {} is more than the {MAX_DEPTH} levels a split can have",
-            args.depth
-        )));
-    }
-    if pos.is_over() {
-        return Err(invalid(
-            "the game is over in this position: there is nothing to split",
-        ));
+    if let Some(why) = refused(args.depth, pos.is_over()) {
+        return Err(invalid(why));
     }
     // The directories made here are removed again where the split fails or is
     // interrupted before it writes into them.

@@ -46,7 +46,7 @@ pub use crate::bounds::Bounds;
 pub use crate::wire::answer::Claim;
 pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};
-pub use budget::{max_positions, Budget, Growth, TooLarge, MAX_DEPTH, NODE_BYTES};
+pub use budget::{max_positions, refused, Budget, Growth, TooLarge, MAX_DEPTH, NODE_BYTES};
 pub use files::{another_split, write_once, NewDir, Once};
 pub use hypothesis::Verdict;
 pub use manifest::MAX_MANIFEST;
