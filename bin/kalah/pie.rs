@@ -129,11 +129,7 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
 fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
     if !pie::offered(&pos, offer) {
-        return Err(invalid(
-            "South is to move in this position, so South's first turn is not over: the swap \
-             is offered to North after South's whole turn (give the position after it, or \
-             --offer first-sowing to decide after South's first sowing)",
-        ));
+        return Err(invalid(pie::NOT_OFFERED));
     }
     let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
