@@ -12,6 +12,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use kalah_analysis::front::Board;
 use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
+use kalah_analysis::setup::fit::{self, Given};
 use kalah_analysis::setup::RuleOptions;
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
@@ -22,15 +23,6 @@ use crate::error::CliError;
 /// The help heading of the options that only `--rules bao` takes; [`check_game`] refuses
 /// them under the rules of the sowing games.
 pub const BAO_HEADING: &str = "Bao (--rules bao)";
-
-/// The commands that play Bao (`--rules bao`).
-const BAO_COMMANDS: [&str; 9] = [
-    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
-];
-
-/// The options of the board and the position, which every command of Bao takes (where the
-/// command has them).
-const BAO_BOARD: [&str; 5] = ["rules", "houses", "seeds", "position", "moves"];
 
 /// What `--rules` names: a preset of the sowing games, or Bao la Kujifunza.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,9 +178,10 @@ impl RulesArgs {
         }
     }
 
-    /// The rules for a board of `houses` houses with `seeds` seeds per house.
-    pub fn rules(&self, houses: u8, seeds: u8) -> Rules {
-        self.options().rules(houses, seeds)
+    /// The rules of the board the options name, without a position
+    /// ([`RuleOptions::board_rules`]).
+    pub fn board_rules(&self) -> Rules {
+        self.options().board_rules()
     }
 }
 
@@ -315,10 +308,10 @@ pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Positi
 }
 
 /// Checks, after parsing, that the options given to the command `name` (`command` as clap
-/// defines it, `matches` as parsed) fit the game its rules name: under `--rules bao`, a
-/// command that plays Bao (`bao` lists the options it takes then besides the board's) and
-/// none of the options of the sowing games; under theirs, none of the options under
-/// [`BAO_HEADING`]. The first option given that does not fit is named.
+/// defines it, `matches` as parsed) fit the game its rules name
+/// ([`kalah_analysis::setup::fit::check`]): under `--rules bao`, a command that plays Bao
+/// (`bao` lists the options it takes then besides the board's) and none of the options of
+/// the sowing games; under theirs, none of the options under [`BAO_HEADING`].
 pub fn check_game(
     name: &str,
     command: &clap::Command,
@@ -331,52 +324,25 @@ pub fn check_game(
         .ok()
         .flatten()
         .is_some_and(|mut v| v.any(|v| v == "bao"));
-    if rules_bao && bao.is_none() {
-        return Err(CliError::Input(format!(
-            "kalah {name} does not play --rules bao: the commands of Bao are {}",
-            BAO_COMMANDS.join(", ")
-        )));
-    }
-    let takes = |long: &str| BAO_BOARD.contains(&long) || bao.unwrap_or(&[]).contains(&long);
-    let given = command
+    // In the order given (`index_of`).
+    let mut given: Vec<(Option<usize>, Given)> = command
         .get_arguments()
         .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|a| Some((a.get_long()?, a)));
-    let fits = |long: &str, a: &clap::Arg| match rules_bao {
-        true => takes(long),
-        false => a.get_help_heading() != Some(BAO_HEADING),
-    };
-    let misfit = given
-        .filter(|(long, a)| !fits(long, a))
-        .min_by_key(|(_, a)| matches.index_of(a.get_id().as_str()));
-    let Some((long, _)) = misfit else {
-        return Ok(());
-    };
-    if !rules_bao {
-        return Err(CliError::Input(format!(
-            "--{long} applies to --rules bao only (see kalah {name} --help)"
-        )));
-    }
+        .filter_map(|a| {
+            let given = Given {
+                long: a.get_long()?,
+                bao_only: a.get_help_heading() == Some(BAO_HEADING),
+            };
+            Some((matches.index_of(a.get_id().as_str()), given))
+        })
+        .collect();
+    given.sort_by_key(|(index, _)| *index);
+    let given: Vec<Given> = given.into_iter().map(|(_, g)| g).collect();
     let longs: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    let board = longs.iter().filter(|l| BAO_BOARD.contains(l));
-    let own = longs.iter().filter(|l| !BAO_BOARD.contains(l) && takes(l));
-    let options: Vec<String> = board
-        .chain(own)
-        .filter(|long| **long != "rules")
-        .map(|long| match *long {
-            "houses" => "--houses N (pits a row, 3 to 8)".to_string(),
-            "seeds" => "--seeds S".to_string(),
-            _ => format!("--{long}"),
-        })
-        .collect();
-    Err(CliError::Input(format!(
-        "--{long} does not apply to --rules bao: kalah {name} takes with it {} (see kalah \
-         {name} --help)",
-        options.join(", ")
-    )))
+    fit::check(name, rules_bao, bao, &given, &longs).map_err(CliError::Input)
 }
 
 /// The longest time limit taken, in seconds (about eleven days).
@@ -404,12 +370,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits given, if any.
     pub fn given(&self) -> Option<Limits> {
-        let limits = Limits {
+        Limits {
             time: self.time,
             nodes: self.nodes,
             depth: self.depth,
-        };
-        (!limits.is_unbounded()).then_some(limits)
+        }
+        .bounded()
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use kalah_analysis::wire::bench as wire;
-use kalah_solver::bench::{self, Case, Totals};
-use kalah_solver::Overrides;
+use kalah_solver::bench::{self, Case, Run, Totals};
+use kalah_solver::{Config, Overrides};
 
 use crate::error::CliError;
 
@@ -80,19 +80,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return suite(args, &cases, out);
     }
     let threads = args.threads.unwrap_or(1);
-    let timer = Instant::now();
-    let mut totals = Totals::default();
-    let mut rows = Vec::new();
-    for case in &cases {
-        let config = case.fingerprint_config(threads as usize, args.hash_mb as usize)?;
-        let run = case.run(config).map_err(run_error)?;
-        totals.add(&run);
-        if !args.json {
-            writeln!(out, "{}", wire::case_text(case, &run))?;
-        }
-        rows.push(wire::case_json(case, &run));
-    }
-    let seconds = timer.elapsed().as_secs_f64();
+    let lines = (wire::case_text as Line, wire::case_json as Row);
+    let (totals, rows, seconds) = run_cases(&cases, args.json, lines, out, |case| {
+        Ok(case.fingerprint_config(threads as usize, args.hash_mb as usize)?)
+    })?;
     if args.json {
         let obj = wire::totals_json(&totals, seconds, threads, args.hash_mb, rows);
         writeln!(out, "{obj}")?;
@@ -104,24 +95,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `kalah bench --suite`: every case solved as `kalah solve` solves it, timed.
 fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliError> {
-    let timer = Instant::now();
-    let mut totals = Totals::default();
-    let mut rows = Vec::new();
-    for case in cases {
+    let lines = (wire::suite_case_text as Line, wire::suite_case_json as Row);
+    let (totals, rows, seconds) = run_cases(cases, args.json, lines, out, |case| {
         let database = Overrides {
             no_cache: args.no_cache,
             ..Overrides::default()
         }
         .database()?;
-        let config = case.solve_config(&database, args.threads.map(|t| t as usize))?;
-        let run = case.run(config).map_err(run_error)?;
-        totals.add(&run);
-        if !args.json {
-            writeln!(out, "{}", wire::suite_case_text(case, &run))?;
-        }
-        rows.push(wire::suite_case_json(case, &run));
-    }
-    let seconds = timer.elapsed().as_secs_f64();
+        Ok(case.solve_config(&database, args.threads.map(|t| t as usize))?)
+    })?;
     let cache = !args.no_cache;
     if args.json {
         let obj = wire::suite_totals_json(&totals, seconds, cache, rows);
@@ -131,6 +113,34 @@ fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliErro
         writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// A case's line of text, or its row of the JSON object.
+type Line = fn(&Case, &Run) -> String;
+type Row = fn(&Case, &Run) -> serde_json::Value;
+
+/// Every case of `cases` run with the settings `config` gives it: each case's line
+/// (`lines.0`) written as it ends unless `json`, its row (`lines.1`) kept; the totals, the
+/// rows and the seconds the whole run took.
+fn run_cases(
+    cases: &[Case],
+    json: bool,
+    lines: (Line, Row),
+    out: &mut dyn Write,
+    config: impl Fn(&Case) -> Result<Config, CliError>,
+) -> Result<(Totals, Vec<serde_json::Value>, f64), CliError> {
+    let timer = Instant::now();
+    let mut totals = Totals::default();
+    let mut rows = Vec::new();
+    for case in cases {
+        let run = case.run(config(case)?).map_err(run_error)?;
+        totals.add(&run);
+        if !json {
+            writeln!(out, "{}", lines.0(case, &run))?;
+        }
+        rows.push(lines.1(case, &run));
+    }
+    Ok((totals, rows, timer.elapsed().as_secs_f64()))
 }
 
 /// A failed run: a solver that cannot be made, or a bug of the search (a failed check of

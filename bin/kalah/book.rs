@@ -8,12 +8,12 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use kalah_analysis::book::about;
 use kalah_analysis::book::build::{self, Partial, PartialError};
 use kalah_analysis::book::report as book_report;
-use kalah_analysis::book::{format, Book, Entry};
+use kalah_analysis::book::{format, Book};
 use kalah_analysis::AnalysisError;
 use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
-use crate::analysis_io::{analysis_error, file_error, interrupt_flag, progress_bar};
+use crate::analysis_io::{analysis_error, interrupt_flag, progress_bar};
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::book_args::BookArgs;
@@ -131,13 +131,10 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Some(path) => build::load_partial(&game, path, &header).map_err(partial_error)?,
         None => Default::default(),
     };
-    if kept.damaged > 0 {
-        eprintln!(
-            "warning: {} entries of the partial file failed their check and are analysed again",
-            kept.damaged
-        );
+    if let Some(warning) = kept.damaged_warning() {
+        eprintln!("{warning}");
     }
-    let kept_here: Vec<&Entry> = todo.iter().filter_map(|p| kept.entries.get(p)).collect();
+    let kept_here = kept.of(&todo);
     let mut partial = match &partial_path {
         Some(path) => {
             Some(Partial::start(path, &header, game.houses(), &kept_here).map_err(partial_error)?)
@@ -151,14 +148,8 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         &limits,
     )?;
     let bar = progress_bar(args.solver.quiet, todo.len(), "positions analysed");
-    if !kept_here.is_empty() {
-        eprintln!(
-            "resuming: {} entries kept in {}",
-            kept_here.len(),
-            partial_path
-                .as_deref()
-                .map_or("".into(), |p| p.display().to_string())
-        );
+    if let Some(line) = build::resuming_line(kept_here.len(), partial_path.as_deref()) {
+        eprintln!("{line}");
     }
     let h = game.houses();
     let entries = build::build(
@@ -178,15 +169,7 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     );
     bar.finish_and_clear();
     let entries = entries.map_err(|e| match e {
-        Fail::Analysis(e) => analysis_error(
-            e,
-            &format!(
-                "the entries made so far are kept in {}; run the same command again to go on",
-                partial_path
-                    .as_deref()
-                    .map_or("(nowhere)".into(), |p| p.display().to_string())
-            ),
-        ),
+        Fail::Analysis(e) => analysis_error(e, &build::kept_words(partial_path.as_deref())),
         Fail::Cli(e) => e,
     })?;
     let exact = entries.iter().filter(|e| e.is_exact()).count();
@@ -239,12 +222,10 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The command-line error for a partial file that could not be read, written or used.
+/// The command-line error for a partial file that could not be read, written or used
+/// (its message names the file).
 fn partial_error(e: PartialError) -> CliError {
-    match e {
-        PartialError::Io { path, error } => file_error(&path, error),
-        e @ PartialError::Refused { .. } => CliError::Input(e.to_string()),
-    }
+    CliError::Input(e.to_string())
 }
 
 /// Why a build stopped: its analysis, or keeping an entry.

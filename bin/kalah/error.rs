@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io;
 
-use kalah_core::{Family, PositionError, RulesError};
+use kalah_core::{PositionError, RulesError};
 use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
@@ -27,27 +27,6 @@ pub enum CliError {
     /// `kalah egdb build` could not build the database: the message adds the options to
     /// change where the library's reason names a value one of them sets.
     EgdbBuild(EgdbError),
-    /// A position to probe is not in the endgame database (other board, too many seeds).
-    NotInDatabase {
-        /// The database file.
-        file: String,
-        /// Houses per side of the position.
-        houses: usize,
-        /// Seeds in its houses.
-        seeds: usize,
-        /// Houses per side of the database.
-        db_houses: usize,
-        /// The most seeds in the houses of a position in the database.
-        max_seeds: usize,
-    },
-    /// A search option given for a family solved by retrograde analysis of the whole game
-    /// graph (Ethiopian Kalah, Oware), which keeps no endgame database, table or deepening.
-    Retrograde {
-        /// The family of the rules.
-        family: Family,
-        /// The option given (`--egdb`, `--egdb-seeds`, `--hash-mb`, `--deepening`).
-        option: &'static str,
-    },
     /// Writing the output or reading the input failed.
     Io(io::Error),
     /// A check of the engine's own result failed: a bug to report.
@@ -92,26 +71,6 @@ impl fmt::Display for CliError {
                 EgdbError::FromRefused { .. } => write!(f, "{e} (--from, --max-seeds)"),
                 e => CliError::Egdb(e.clone()).fmt(f),
             },
-            CliError::NotInDatabase {
-                file,
-                houses,
-                seeds,
-                db_houses,
-                max_seeds,
-            } => write!(
-                f,
-                "{file} holds positions of {db_houses} houses per side with at most {max_seeds} \
-                 seeds in the houses; --position has {houses} houses per side and {seeds} seeds \
-                 in the houses"
-            ),
-            CliError::Retrograde { family, option } => write!(
-                f,
-                "{} has no endgame database search, transposition table or deepening: its \
-                 positions repeat, and the whole game graph of the position is solved by \
-                 retrograde analysis, in memory: leave out {option} (a database file of kalah \
-                 egdb build for these rules may be given as --egdb FILE)",
-                family.long_title()
-            ),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),

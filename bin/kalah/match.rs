@@ -12,8 +12,8 @@ use std::time::Duration;
 use kalah_analysis::engine::{self, EvaluationChoice, Go};
 use kalah_analysis::matches::bao::BaoSearchPlayer;
 use kalah_analysis::matches::{
-    limits_or_default, protocol::ProtocolPlayer, search_name, Bao, Failure, Match, MatchPlan,
-    Player, SearchPlayer, Sowing,
+    interrupted_words, limits_or_default, protocol::ProtocolPlayer, search_name, Bao, Failure,
+    Match, MatchPlan, Player, SearchPlayer, Sowing, EXACT_HASH_MB,
 };
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::wire::games;
@@ -26,9 +26,6 @@ use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::engine::engine_solver;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
-
-/// The table size of the solver of the exact values, in MiB, unless --hash-mb says.
-const EXACT_HASH_MB: u64 = 64;
 
 /// Play a match between two engine settings, or against a program that speaks the engine
 /// protocol (docs/engine.md), and report the score with its error bar.
@@ -171,6 +168,18 @@ struct PlayerOne {
     threads1: u32,
 }
 
+impl PlayerOne {
+    /// Player 1's settings.
+    fn setting(&self) -> Setting {
+        let limits = Limits {
+            time: self.time1,
+            nodes: self.nodes1,
+            depth: self.depth1,
+        };
+        Setting::new(limits, self.evaluation1, self.threads1)
+    }
+}
+
 /// Player 2's settings.
 #[derive(clap::Args, Debug)]
 #[command(next_help_heading = "Player 2")]
@@ -195,6 +204,18 @@ struct PlayerTwo {
     threads2: u32,
 }
 
+impl PlayerTwo {
+    /// Player 2's settings.
+    fn setting(&self) -> Setting {
+        let limits = Limits {
+            time: self.time2,
+            nodes: self.nodes2,
+            depth: self.depth2,
+        };
+        Setting::new(limits, self.evaluation2, self.threads2)
+    }
+}
+
 /// One player's settings, whichever flags gave them.
 struct Setting {
     limits: Limits,
@@ -205,15 +226,9 @@ struct Setting {
 impl Setting {
     /// A player's settings: its limits (0.1 s a move where none is given), evaluation
     /// and threads.
-    fn new(
-        time: Option<Duration>,
-        nodes: Option<u64>,
-        depth: Option<u8>,
-        evaluation: EvaluationChoice,
-        threads: u32,
-    ) -> Setting {
+    fn new(limits: Limits, evaluation: EvaluationChoice, threads: u32) -> Setting {
         Setting {
-            limits: limits_or_default(Limits { time, nodes, depth }),
+            limits: limits_or_default(limits),
             evaluation,
             threads,
         }
@@ -289,21 +304,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// The players of a sowing game's match: the engine's own search with player 1's
 /// settings, and player 2's or the program of `--engine2`.
 fn sowing_players(args: &Args, game: &Game) -> Result<[Box<dyn Player<Sowing>>; 2], CliError> {
-    let (one, two) = (&args.one, &args.two);
-    let one = Setting::new(
-        one.time1,
-        one.nodes1,
-        one.depth1,
-        one.evaluation1,
-        one.threads1,
-    );
-    let two = Setting::new(
-        two.time2,
-        two.nodes2,
-        two.depth2,
-        two.evaluation2,
-        two.threads2,
-    );
+    let (one, two) = (args.one.setting(), args.two.setting());
     let search = |s: &Setting| -> Result<SearchPlayer, CliError> {
         let name = search_name(s.evaluation.name(), &s.limits, s.threads);
         let solver = engine_solver(&args.solver, game, Some(s.threads), s.evaluation)?;
@@ -320,17 +321,8 @@ fn sowing_players(args: &Args, game: &Game) -> Result<[Box<dyn Player<Sowing>>; 
 /// The players of a match of Bao: Bao's anytime analysis with player 1's limits, and
 /// player 2's or the program of `--engine2`.
 fn bao_players(args: &Args) -> Result<[Box<dyn Player<Bao>>; 2], CliError> {
-    let (one, two) = (&args.one, &args.two);
-    let limits2 = limits_or_default(Limits {
-        time: two.time2,
-        nodes: two.nodes2,
-        depth: two.depth2,
-    });
-    let a = BaoSearchPlayer::with_limits(limits_or_default(Limits {
-        time: one.time1,
-        nodes: one.nodes1,
-        depth: one.depth1,
-    }));
+    let (limits1, limits2) = (args.one.setting().limits, args.two.setting().limits);
+    let a = BaoSearchPlayer::with_limits(limits1);
     let b: Box<dyn Player<Bao>> = match args.common.engine2(limits2)? {
         Some(program) => Box::new(program),
         None => Box::new(BaoSearchPlayer::with_limits(limits2)),
@@ -346,17 +338,10 @@ fn finish(
     planned: usize,
 ) -> Result<(), CliError> {
     if let Some(f) = failure {
-        return Err(invalid(format!(
-            "the match stopped after {played} games: player {} ({}) failed: {}",
-            f.player + 1,
-            names[f.player],
-            f.error
-        )));
+        return Err(invalid(f.stopped_words(names, played)));
     }
     if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) && played < planned {
-        return Err(interrupted(&format!(
-            "the score covers the {played} games played"
-        )));
+        return Err(interrupted(&interrupted_words(played)));
     }
     Ok(())
 }

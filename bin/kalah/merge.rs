@@ -2,14 +2,13 @@
 //! position, of every first move and of the pie rule; or a hypothesis checked.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use kalah_analysis::distributed::{Merge, Report, Tree};
+use kalah_analysis::distributed::{verify_interrupted, Merge, Report, Tree};
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
 use kalah_io::{Checks, Output};
 
-use crate::analysis_io::file_error;
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -90,21 +89,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .as_deref()
         .map(|p| Output::open_with(p, &checks))
         .transpose()?;
-    let tree = read_manifest(&args.manifest)?;
+    let tree = Tree::read_manifest(&args.manifest).map_err(|e| CliError::Input(e.0))?;
     let mut merge = Merge::new(&tree);
     let mut warnings = Vec::new();
     for path in &args.answers {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => std::io::BufReader::new(f),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                warnings.push(format!("{}: no such file, skipped", path.display()));
-                continue;
-            }
-            Err(e) => return Err(file_error(path, e)),
-        };
-        let name = path.display().to_string();
         let more = merge
-            .add_answers(file, &name)
+            .add_answer_file(path)
             .map_err(|e| CliError::Input(e.0))?;
         warnings.extend(more);
     }
@@ -152,21 +142,9 @@ fn verify(merge: &mut Merge<'_>, tree: &Tree, args: &SolverArgs) -> Result<(), C
     bar.finish_and_clear();
     result.map_err(|e| CliError::Input(e.to_string()))?;
     if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(crate::analysis_io::interrupted(&format!(
-            "nothing written: the answers of {} units were being proved again; run the same \
-             command again (or add --trust-answers)",
-            units.len()
+        return Err(crate::analysis_io::interrupted(&verify_interrupted(
+            units.len(),
         )));
     }
     Ok(())
-}
-
-/// The largest manifest read (1 GiB): a split of ten million units writes less, and a
-/// larger file (or an endless one, `/dev/zero`) is not one to read into memory.
-const MAX_MANIFEST: u64 = 1 << 30;
-
-/// The manifest at `path`, read and checked.
-fn read_manifest(path: &Path) -> Result<Tree, CliError> {
-    let text = kalah_io::read_bounded(path, MAX_MANIFEST).map_err(|e| file_error(path, e))?;
-    Tree::from_manifest(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
 }

@@ -16,7 +16,7 @@ use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{graph_error, parallel_solver, SolverArgs};
-use kalah_analysis::front::GRAPH_INTERRUPTED;
+use kalah_analysis::front::BAO_SOLVE_INTERRUPTED;
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -162,7 +162,7 @@ impl From<OpeningsError> for CliError {
             OpeningsError::Graph {
                 error: BaoSolveError::Stopped(GraphStop::Cancelled),
                 ..
-            } => interrupted(GRAPH_INTERRUPTED),
+            } => interrupted(BAO_SOLVE_INTERRUPTED),
             OpeningsError::Graph { error, memory_mb } => graph_error(error, memory_mb),
             e @ OpeningsError::BookLacks { .. } => invalid(e.to_string()),
         }

@@ -13,7 +13,7 @@ use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, 
 use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{parallel_solver, progress_message, single_solver, SolverArgs};
+use crate::solving::{parallel_solver, progress_message, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,13 +131,9 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
 fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
     if !pie::offered(&pos, offer) {
-        return Err(invalid(
-            "South is to move in this position, so South's first turn is not over: the swap \
-             is offered to North after South's whole turn (give the position after it, or \
-             --offer first-sowing to decide after South's first sowing)",
-        ));
+        return Err(invalid(pie::NOT_OFFERED));
     }
-    let solver = single_solver(&args.solver, &game, pos.seeds_in_houses() as usize)?;
+    let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let cancel: &AtomicBool = interrupt_flag();
     let sign = pos.side_to_move().sign();

@@ -6,17 +6,14 @@
 
 use std::io::Write;
 
-use kalah_analysis::front::{Exact, ExactError, Shown, SowingParts};
-use kalah_analysis::solved;
-use kalah_core::{Game, Position};
-use kalah_solver::{Config, Solver};
+use kalah_analysis::front::{build_interrupted, ExactError, Shown, SowingParts};
 
 use crate::analyse;
 use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
-use crate::solving::{analysis_solver, graph_error, BuildStopped, GraphArgs, SolverArgs};
+use crate::solving::{analysis_solver, graph_error, GraphArgs, SolverArgs};
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -94,9 +91,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             .config(game, pos.seeds_in_houses() as usize, 1)?;
         match args.solver.try_make_solver(config.clone(), game)? {
             Ok(solver) => Ok(solver),
-            Err(stopped) => Err(build_interrupted(
-                config, game, pos, &stopped, args.json, out,
-            )),
+            // What every interrupted solve says, from a short analysis without the
+            // database, and what of the build was kept.
+            Err(stopped) => Err(
+                match build_interrupted(game, pos, config, &stopped.kept, args.json, out) {
+                    Ok(Ok(words)) => CliError::Incomplete(words),
+                    Ok(Err(e)) => analyse::analyst_error(e),
+                    Err(e) => e.into(),
+                },
+            ),
         }
     })?;
     let spinner = args.solver.spinner();
@@ -114,27 +117,4 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     exact.write(&solved, args.json, out)?;
     Ok(())
-}
-
-/// The end of a solve interrupted while its endgame database was built: what every
-/// interrupted solve prints ([`Exact::interrupted`]), from a short analysis without the
-/// database (a solver of `config` with none, its table no larger than a short analysis
-/// takes), and what of the build was kept, so that the next solve goes on from it.
-fn build_interrupted(
-    config: Config,
-    game: &Game,
-    pos: &Position,
-    stopped: &BuildStopped,
-    json: bool,
-    out: &mut dyn Write,
-) -> CliError {
-    let solver = match Solver::new(game.clone(), solved::guess_config(config)) {
-        Ok(solver) => Box::new(solver),
-        Err(e) => return e.into(),
-    };
-    let exact = Exact::Sowing { game, pos, solver };
-    match exact.interrupted(None, json, out) {
-        Ok(words) => CliError::Incomplete(format!("{words}; {}", stopped.kept)),
-        Err(e) => analyse::analyst_error(e),
-    }
 }

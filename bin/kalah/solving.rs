@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 use kalah_core::Game;
-use kalah_solver::egdb::EgdbError;
-use kalah_solver::{Config, Limits, OverrideError, Overrides, Solver, SolverError};
+use kalah_solver::{Config, Limits, OverrideError, Overrides, Solver};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
@@ -144,15 +143,12 @@ impl SolverArgs {
             self.say(&notice);
         }
         // A command that watches Ctrl-C stops its database build on it too.
-        let solver = match installed_interrupt_flag() {
-            Some(flag) => match Solver::new_cancellable(game.clone(), config.clone(), flag) {
-                Err(SolverError::Database(EgdbError::Cancelled)) => {
-                    spinner.finish_and_clear();
-                    return Ok(Err(BuildStopped::of(game, &config)));
-                }
-                made => made?,
-            },
-            None => Solver::new(game.clone(), config)?,
+        let solver = match progress::new_solver(game, config, installed_interrupt_flag())? {
+            Ok(solver) => solver,
+            Err(kept) => {
+                spinner.finish_and_clear();
+                return Ok(Err(BuildStopped { kept }));
+            }
         };
         // An analysis within limits ([`SolverArgs::for_analysis`]) starts its clock on a
         // solver set up: the table's pages are mapped here, not by its first search.
@@ -191,22 +187,8 @@ pub fn parallel_solver(
     seeds: usize,
     solves: usize,
 ) -> Result<(Solver, usize), CliError> {
-    let config = args.config(game, seeds, solves)?;
-    let workers = config.threads.max(1);
-    let solver = args.make_solver(
-        Config {
-            threads: 1,
-            ..config
-        },
-        game,
-    )?;
-    Ok((solver, workers))
-}
-
-/// A solver for one position at a time (with at most `seeds` seeds in the houses), all
-/// threads on it (Lazy SMP).
-pub fn single_solver(args: &SolverArgs, game: &Game, seeds: usize) -> Result<Solver, CliError> {
-    args.solver(game, seeds)
+    let (config, workers) = args.config(game, seeds, solves)?.one_thread_a_solve();
+    Ok((args.make_solver(config, game)?, workers))
 }
 
 /// A database build stopped by Ctrl-C or a signal ([`SolverArgs::try_make_solver`]).
@@ -215,14 +197,6 @@ pub struct BuildStopped {
     /// What of the build was kept, in words: a build for the database cache keeps its
     /// finished seed levels in the cache, where the next run goes on from them.
     pub kept: String,
-}
-
-impl BuildStopped {
-    /// The stop of the build of `config`'s database for `game`.
-    fn of(game: &Game, config: &Config) -> BuildStopped {
-        let kept = progress::build_stopped(game, &config.database);
-        BuildStopped { kept }
-    }
 }
 
 /// A solver for an analysis to `limits`: the solve's, but with no endgame database built
@@ -246,7 +220,7 @@ pub fn analysis_solver(
 /// Why the flags give no solver configuration, for the user.
 pub fn override_error(e: OverrideError) -> CliError {
     match e {
-        OverrideError::Retrograde { family, option } => CliError::Retrograde { family, option },
+        e @ OverrideError::Retrograde { .. } => CliError::Input(e.to_string()),
         OverrideError::Environment(e) => e.into(),
         OverrideError::Egdb(e) => e.into(),
     }
@@ -287,7 +261,7 @@ pub(crate) fn solved_within(
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
         Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
-            Err(interrupted(kalah_analysis::front::GRAPH_INTERRUPTED))
+            Err(interrupted(kalah_analysis::front::BAO_SOLVE_INTERRUPTED))
         }
         Err(e) => Err(graph_error(e, memory_mb)),
     }
@@ -296,12 +270,5 @@ pub(crate) fn solved_within(
 /// The command-line error of a Bao game graph not solved within `memory_mb` (or for
 /// another reason than an interrupt).
 pub(crate) fn graph_error(e: kalah_solver::bao::BaoSolveError, memory_mb: u64) -> CliError {
-    use kalah_solver::bao::{BaoSolveError, GraphStop};
-    match e {
-        e @ BaoSolveError::Stopped(GraphStop::TooLarge { .. }) => CliError::Input(format!(
-            "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best move \
-             and what it proves on any board"
-        )),
-        e => CliError::Input(e.to_string()),
-    }
+    CliError::Input(kalah_analysis::front::bao_graph_words(&e, memory_mb))
 }

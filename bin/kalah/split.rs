@@ -2,12 +2,12 @@
 //! `kalah merge` needs to put their answers together.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use kalah_analysis::distributed::{
-    estimated_units, sample, sample_lines, write_once, Once, SampleSummary, SplitSummary, Step,
-    Window, MAX_DEPTH,
+    another_split, estimated_units, refused, sample, sample_lines, write_once, NewDir, Once,
+    SampleSummary, SplitSummary, Step, Window,
 };
 use kalah_analysis::outputs;
 use kalah_analysis::wire::unit;
@@ -96,42 +96,17 @@ pub struct Args {
 /// Runs `kalah split`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
-    if args.depth > MAX_DEPTH {
-        return Err(invalid(format!(
-            "--depth {} is more than the {MAX_DEPTH} levels a split can have",
-            args.depth
-        )));
-    }
-    if pos.is_over() {
-        return Err(invalid(
-            "the game is over in this position: there is nothing to split",
-        ));
+    if let Some(why) = refused(args.depth, pos.is_over()) {
+        return Err(invalid(why));
     }
     // The directories made here are removed again where the split fails or is
-    // interrupted before it writes into them: a refusal leaves nothing behind.
-    let created = missing_dirs(&args.out);
-    std::fs::create_dir_all(&args.out).map_err(|e| {
-        invalid(format!(
-            "cannot create the directory {}: {e}",
-            args.out.display()
-        ))
-    })?;
+    // interrupted before it writes into them.
+    let dir = NewDir::create(&args.out).map_err(invalid)?;
     let written = split_into(args, &game, &pos, out);
     if written.is_err() {
-        // Deepest first; only an empty directory is removed.
-        for dir in &created {
-            let _ = std::fs::remove_dir(dir);
-        }
+        dir.undo();
     }
     written
-}
-
-/// The directories that creating `dir` (and its missing parents) makes, deepest first.
-fn missing_dirs(dir: &Path) -> Vec<PathBuf> {
-    dir.ancestors()
-        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
-        .map(Path::to_path_buf)
-        .collect()
 }
 
 /// The split (or its sample) of `pos` written into the directory `args.out`, which exists.
@@ -150,13 +125,7 @@ fn split_into(
     let manifest_path = args.out.join("manifest.json");
     let units_path = args.out.join("units.jsonl");
     let kept = match write_once(&manifest_path, &units_path, &manifest, &units, args.force)? {
-        Once::Another => {
-            return Err(invalid(format!(
-                "{} holds another split (other rules, position or depth): choose another \
-                 --out, remove it, or pass --force to replace it",
-                manifest_path.display()
-            )))
-        }
+        Once::Another => return Err(invalid(another_split(&manifest_path))),
         once => once == Once::Kept,
     };
     let summary = SplitSummary {

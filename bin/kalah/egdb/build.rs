@@ -52,8 +52,7 @@ pub(super) struct BuildArgs {
 
 pub(super) fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     args.rules.options().check()?;
-    let houses = args.rules.houses.unwrap_or(6);
-    let rules = args.rules.rules(houses, args.rules.seeds.unwrap_or(4));
+    let rules = args.rules.board_rules();
     let plan = FileBuild::plan(rules, args.max_seeds).map_err(|e| match e {
         PlanError::Rules(e) => CliError::Rules(e),
         PlanError::Unbuildable(e) => CliError::Egdb(e),
@@ -115,11 +114,7 @@ fn start_from(
         e => CliError::Egdb(e),
     })?;
     if !args.quiet {
-        eprintln!(
-            "starting from {}: levels 0 to {}",
-            from.display(),
-            levels - 1
-        );
+        eprintln!("{}", wire::start_from_line(from, levels));
     }
     Ok(())
 }
@@ -175,13 +170,8 @@ impl LevelDisplay for LevelBar {
         if self.terminal {
             self.bar.finish();
         } else {
-            let s = self.start.elapsed().as_secs_f64();
-            let n = self.bar.length().unwrap_or(0);
-            eprintln!(
-                "{:>3} seeds: {n} positions in {s:.2} s ({:.1} M/s)",
-                self.level,
-                n as f64 / s.max(1e-9) / 1e6
-            );
+            let (n, s) = (self.bar.length().unwrap_or(0), self.start.elapsed());
+            eprintln!("{}", wire::level_line(self.level, n, s.as_secs_f64()));
         }
     }
 }

@@ -6,7 +6,6 @@ use std::path::Path;
 use kalah_analysis::wire::egdb as wire;
 use kalah_core::Game;
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
-use kalah_solver::egdb;
 
 use super::build::{build, BuildArgs};
 use crate::args::RulesArgs;
@@ -61,13 +60,7 @@ enum CacheAction {
 
 /// The user's cache, or an error saying it is off.
 fn user_cache() -> Result<Cache, CliError> {
-    Cache::from_env()?.ok_or_else(|| {
-        CliError::Input(format!(
-            "the database cache is off ({}=off, or no home directory): set {} to a directory",
-            cache::CACHE_VAR,
-            cache::CACHE_VAR
-        ))
-    })
+    Cache::from_env()?.ok_or_else(|| CliError::Input(wire::cache_off()))
 }
 
 pub(super) fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -127,8 +120,7 @@ fn grow_cache(
     rules: &RulesArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let houses = rules.houses.unwrap_or(6);
-    let game = Game::new(rules.rules(houses, rules.seeds.unwrap_or(4)))?;
+    let game = Game::new(rules.board_rules())?;
     let grown = cache.grow(&game, k, |target, from| {
         let args = BuildArgs {
             max_seeds: k,
@@ -141,14 +133,7 @@ fn grow_cache(
         build(&args, out)
     });
     match grown {
-        Ok(Grown::Held(held)) => {
-            writeln!(
-                out,
-                "the cache already holds {held} seeds for {}",
-                egdb::describe(game.rules())
-            )?;
-            Ok(())
-        }
+        Ok(Grown::Held(held)) => Ok(writeln!(out, "{}", wire::cache_holds(held, game.rules()))?),
         Ok(Grown::Built { .. }) => Ok(()),
         Err(GrowError::Requirements(e)) => Err(CliError::EgdbBuild(e)),
         Err(GrowError::Full(e)) => Err(e.into()),

@@ -61,13 +61,9 @@ pub(super) fn probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliErro
             seeds,
             db_houses,
             max_seeds,
-        } => CliError::NotInDatabase {
-            file: args.file.display().to_string(),
-            houses,
-            seeds,
-            db_houses,
-            max_seeds,
-        },
+        } => CliError::Input(wire::not_in_database(
+            &args.file, houses, seeds, db_houses, max_seeds,
+        )),
     })?;
     if args.json {
         writeln!(out, "{}", wire::probe_json(&probed))?;

@@ -144,6 +144,12 @@ pub fn offered(pos: &Position, offer: Offer) -> bool {
     pos.is_over() || pos.side_to_move() != Side::South || offer != Offer::AfterTurn
 }
 
+/// Why North has no decision in a position where the swap is not [`offered`] (South still
+/// in its first turn), and what to give instead.
+pub const NOT_OFFERED: &str = "South is to move in this position, so South's first turn is \
+     not over: the swap is offered to North after South's whole turn (give the position \
+     after it, or --offer first-sowing to decide after South's first sowing)";
+
 /// The second player's decision in `pos`, the position after the first move (see
 /// [`offered`]), solved exactly, with the principal variation from `pos` (replayed to its
 /// value before it is returned).

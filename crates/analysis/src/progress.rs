@@ -3,11 +3,12 @@
 //! build leave to say.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use kalah_core::Game;
 use kalah_solver::bao::GraphProgress;
-use kalah_solver::egdb::file;
-use kalah_solver::{Database, Phase, Progress, Solver};
+use kalah_solver::egdb::{file, EgdbError};
+use kalah_solver::{Config, Database, Phase, Progress, Solver, SolverError};
 
 /// What a solve is doing, in words (`proving`, `retrograde analysis: level of 12 seeds`).
 pub fn phase_name(phase: Phase) -> String {
@@ -131,6 +132,25 @@ pub fn build_stopped(game: &Game, database: &Database) -> String {
     }
 }
 
+/// A solver of `config` for `game`, its database build stopped by `cancel` where one is
+/// given (a command that watches Ctrl-C): `Ok(Err(kept))` for a build stopped, with what
+/// of it was kept in words ([`build_stopped`]).
+pub fn new_solver(
+    game: &Game,
+    config: Config,
+    cancel: Option<&AtomicBool>,
+) -> Result<Result<Solver, String>, SolverError> {
+    let Some(cancel) = cancel else {
+        return Solver::new(game.clone(), config).map(Ok);
+    };
+    match Solver::new_cancellable(game.clone(), config.clone(), cancel) {
+        Err(SolverError::Database(EgdbError::Cancelled)) => {
+            Ok(Err(build_stopped(game, &config.database)))
+        }
+        made => made.map(Ok),
+    }
+}
+
 /// What a front end tells its user once `solver` is set up, `seconds` after it began: the
 /// database files passed over and why, a damaged cached file removed, and the database
 /// built and kept in the cache (or why it was not kept).
@@ -183,6 +203,25 @@ mod tests {
     use super::*;
     use kalah_core::Rules;
     use kalah_solver::cache::Cache;
+
+    #[test]
+    fn a_database_build_stopped_says_what_it_kept() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let config = Config {
+            threads: 1,
+            hash_mb: 1,
+            database: Database::Build(8),
+            ..Config::default()
+        };
+        let raised = AtomicBool::new(true);
+        let stopped = new_solver(&game, config.clone(), Some(&raised)).unwrap();
+        assert_eq!(stopped.err(), Some(build_stopped(&game, &config.database)));
+        let lowered = AtomicBool::new(false);
+        assert!(new_solver(&game, config.clone(), Some(&lowered))
+            .unwrap()
+            .is_ok());
+        assert!(new_solver(&game, config, None).unwrap().is_ok());
+    }
 
     #[test]
     fn the_spinner_says_what_is_loaded_or_built() {

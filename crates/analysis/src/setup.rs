@@ -6,6 +6,7 @@
 //! and notation are its own, is set up the same way by [`bao`].
 
 pub mod bao;
+pub mod fit;
 
 use std::fmt;
 
@@ -73,6 +74,16 @@ impl RuleOptions {
             return Err(RulesError::NoGrandSlam(family));
         }
         Ok(())
+    }
+
+    /// The rules of the board the options name where no position gives one (an endgame
+    /// database's): `houses` [default: [`DEFAULT_HOUSES`]], `seeds` [default:
+    /// [`DEFAULT_SEEDS`]].
+    pub fn board_rules(&self) -> Rules {
+        self.rules(
+            self.houses.unwrap_or(DEFAULT_HOUSES),
+            self.seeds.unwrap_or(DEFAULT_SEEDS),
+        )
     }
 
     /// The rules for a board of `houses` houses with `seeds` seeds per house.
@@ -281,6 +292,23 @@ fn seeds_for(options: &RuleOptions, pos: &Position) -> Result<u8, SetupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_without_a_position_takes_the_default_size() {
+        let options = RuleOptions {
+            capture: Some(Capture::Empty),
+            ..RuleOptions::default()
+        };
+        let mut empty = Rules::kalah(6, 4);
+        empty.capture = Capture::Empty;
+        assert_eq!(options.board_rules(), empty);
+        let options = RuleOptions {
+            houses: Some(4),
+            seeds: Some(3),
+            ..RuleOptions::default()
+        };
+        assert_eq!(options.board_rules(), Rules::kalah(4, 3));
+    }
 
     #[test]
     fn a_typed_turn_is_one_turn_played_whole() {

@@ -91,6 +91,11 @@ impl Limits {
         self.time.is_none() && self.nodes.is_none() && self.depth.is_none()
     }
 
+    /// These limits where one is set; none where none is (the front ends' "no limit given").
+    pub fn bounded(self) -> Option<Limits> {
+        (!self.is_unbounded()).then_some(self)
+    }
+
     /// The largest table worth making for an analysis to these limits, in MiB: under a
     /// time limit, [`Limits::TABLE_MB_PER_SECOND`] MiB a second of it (a power of two),
     /// since every fresh page of the table costs time the analysis does not have; none
@@ -239,5 +244,19 @@ impl Analysis {
     /// Nodes per second so far.
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_bounded_when_any_limit_is_set() {
+        assert_eq!(Limits::none().bounded(), None);
+        assert_eq!(Limits::nodes(5).bounded(), Some(Limits::nodes(5)));
+        assert_eq!(Limits::depth(3).bounded(), Some(Limits::depth(3)));
+        let time = Limits::time(Duration::from_millis(10));
+        assert_eq!(time.bounded(), Some(time));
     }
 }

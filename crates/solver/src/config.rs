@@ -86,6 +86,15 @@ fn short_proof(seeds: usize, egdb_seeds: Option<usize>) -> bool {
 }
 
 impl Config {
+    /// These settings for many independent solves at once sharing one solver (its table
+    /// and database): one search thread a solve, and the solves to run at once (the
+    /// threads of these settings, at least one). Many solves keep every core busy with
+    /// less overhead than Lazy SMP inside each.
+    pub fn one_thread_a_solve(self) -> (Config, usize) {
+        let workers = self.threads.max(1);
+        (Config { threads: 1, ..self }, workers)
+    }
+
     /// An [`Config::etc_min_seeds`] above any board's seeds: no cut-offs from the
     /// children's table entries.
     pub const NO_ETC: usize = kalah_core::MAX_TOTAL_SEEDS + 1;
@@ -274,6 +283,21 @@ impl Config {
 mod tests {
     use super::*;
     use kalah_core::{Game, Rules};
+
+    #[test]
+    fn many_solves_take_one_thread_each() {
+        let config = Config {
+            threads: 4,
+            ..Config::default()
+        };
+        let (one, workers) = config.one_thread_a_solve();
+        assert_eq!((one.threads, workers), (1, 4));
+        let none = Config {
+            threads: 0,
+            ..Config::default()
+        };
+        assert_eq!(none.one_thread_a_solve().1, 1);
+    }
 
     #[test]
     fn general_kalah_gets_the_larger_table() {

@@ -51,6 +51,25 @@ pub enum OverrideError {
     Egdb(EgdbError),
 }
 
+impl std::fmt::Display for OverrideError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OverrideError::Retrograde { family, option } => write!(
+                f,
+                "{} has no endgame database search, transposition table or deepening: its \
+                 positions repeat, and the whole game graph of the position is solved by \
+                 retrograde analysis, in memory: leave out {option} (a database file of kalah \
+                 egdb build for these rules may be given as --egdb FILE)",
+                family.long_title()
+            ),
+            OverrideError::Environment(e) => write!(f, "{e}"),
+            OverrideError::Egdb(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for OverrideError {}
+
 impl Overrides {
     /// The endgame database asked for: `egdb`, else `egdb_seeds` (0: none), else the
     /// environment's ([`Database::from_env`]), without the cache where `no_cache`.
@@ -174,6 +193,22 @@ impl Config {
 mod tests {
     use super::*;
     use kalah_core::Rules;
+
+    #[test]
+    fn a_search_option_for_a_family_solved_whole_says_to_leave_it_out() {
+        let e = OverrideError::Retrograde {
+            family: Family::Oware,
+            option: "--hash-mb",
+        };
+        let words = e.to_string();
+        assert!(words.starts_with(Family::Oware.long_title()), "{words}");
+        assert!(
+            words.contains(
+                "solved by retrograde analysis, in memory: leave out --hash-mb (a database"
+            ),
+            "{words}"
+        );
+    }
 
     #[test]
     fn a_family_that_does_not_search_drops_the_search_options() {

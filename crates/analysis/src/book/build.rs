@@ -173,6 +173,44 @@ pub struct Kept {
     pub damaged: usize,
 }
 
+impl Kept {
+    /// The kept entries of the positions of `todo`, in its order.
+    pub fn of<'a>(&'a self, todo: &[Position]) -> Vec<&'a Entry> {
+        todo.iter().filter_map(|p| self.entries.get(p)).collect()
+    }
+
+    /// The warning for the records of the partial file that failed their check, if any.
+    pub fn damaged_warning(&self) -> Option<String> {
+        (self.damaged > 0).then(|| {
+            format!(
+                "warning: {} entries of the partial file failed their check and are analysed \
+                 again",
+                self.damaged
+            )
+        })
+    }
+}
+
+/// The line a build that goes on from `kept` entries of the partial file at `partial`
+/// starts with (none when it keeps none).
+pub fn resuming_line(kept: usize, partial: Option<&Path>) -> Option<String> {
+    (kept > 0).then(|| {
+        format!(
+            "resuming: {kept} entries kept in {}",
+            partial.map_or("".into(), |p| p.display().to_string())
+        )
+    })
+}
+
+/// What an interrupted build keeps, in words: the entries made so far, in the partial
+/// file at `partial` (none where the output has no partial file beside it).
+pub fn kept_words(partial: Option<&Path>) -> String {
+    format!(
+        "the entries made so far are kept in {}; run the same command again to go on",
+        partial.map_or("(nowhere)".into(), |p| p.display().to_string())
+    )
+}
+
 /// The entries kept at `path` by an interrupted build of `header` for `game`: none when
 /// there is no file or it is empty; a file of another build (or with a damaged header)
 /// is refused, saying what differs.
@@ -313,6 +351,32 @@ pub fn build<E: From<AnalysisError>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resumed_build_says_what_it_kept_and_where() {
+        let path = Path::new("b.book.partial");
+        assert_eq!(resuming_line(0, Some(path)), None);
+        assert_eq!(
+            resuming_line(3, Some(path)).as_deref(),
+            Some("resuming: 3 entries kept in b.book.partial")
+        );
+        assert_eq!(
+            kept_words(None),
+            "the entries made so far are kept in (nowhere); run the same command again to go on"
+        );
+        let kept = Kept::default();
+        assert_eq!(kept.damaged_warning(), None);
+        let kept = Kept {
+            damaged: 2,
+            ..Kept::default()
+        };
+        assert_eq!(
+            kept.damaged_warning().as_deref(),
+            Some(
+                "warning: 2 entries of the partial file failed their check and are analysed again"
+            )
+        );
+    }
 
     #[test]
     fn the_closing_line_says_what_was_written_and_how() {

@@ -2,6 +2,7 @@
 //! that leave a unit missing and the errors that refuse the file.
 
 use std::io::BufRead;
+use std::path::Path;
 
 use kalah_io::LineReader;
 
@@ -10,6 +11,20 @@ use crate::wire::answer::AnswerLine;
 use crate::wire::FormatError;
 
 impl Merge<'_> {
+    /// Takes every answer of the file at `path` ([`Merge::add_answers`]) and returns the
+    /// warnings; a file that does not exist (yet) is skipped with a warning, one that
+    /// cannot be opened is refused, naming it.
+    pub fn add_answer_file(&mut self, path: &Path) -> Result<Vec<String>, FormatError> {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => std::io::BufReader::new(f),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(vec![format!("{}: no such file, skipped", path.display())]);
+            }
+            Err(e) => return Err(FormatError(format!("{}: {e}", path.display()))),
+        };
+        self.add_answers(file, &path.display().to_string())
+    }
+
     /// Takes every answer of one file of `kalah batch` answers, read from `reader` line by
     /// line (each at most [`kalah_io::MAX_LINE`] bytes), named `name` in messages, and
     /// returns the warnings: an answer that is an error leaves its unit missing, and a last
@@ -89,5 +104,29 @@ impl Merge<'_> {
         self.add(id, &pos, claim)
             .map_err(|e| FormatError(format!("{at}: {e}")))?;
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::{split, Step};
+    use kalah_core::{Game, Rules};
+
+    #[test]
+    fn a_missing_answer_file_is_skipped_with_a_warning() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        let mut merge = Merge::new(&tree);
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.jsonl");
+        assert_eq!(
+            merge.add_answer_file(&missing).unwrap(),
+            vec![format!("{}: no such file, skipped", missing.display())]
+        );
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        assert!(merge.add_answer_file(&empty).unwrap().is_empty());
+        assert_eq!(merge.answers(), 0);
     }
 }

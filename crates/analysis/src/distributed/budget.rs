@@ -67,6 +67,17 @@ impl Growth {
 /// Levels a split may have: beyond this the tree would not fit in memory on any board.
 pub const MAX_DEPTH: usize = 24;
 
+/// Refuses, before any work, a split of `depth` levels below a position whose game is
+/// `over` or deeper than [`MAX_DEPTH`]; the message says why.
+pub fn refused(depth: usize, over: bool) -> Option<String> {
+    if depth > MAX_DEPTH {
+        return Some(format!(
+            "--depth {depth} is more than the {MAX_DEPTH} levels a split can have"
+        ));
+    }
+    over.then(|| "the game is over in this position: there is nothing to split".to_string())
+}
+
 /// A split the memory does not hold ([`super::SplitError::TooLarge`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TooLarge {
@@ -164,6 +175,19 @@ mod tests {
     use crate::distributed::{split, split_bounded, SplitError, Step};
     use kalah_core::{Game, Rules};
     use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn a_split_too_deep_or_of_a_finished_game_is_refused() {
+        assert_eq!(refused(MAX_DEPTH, false), None);
+        assert_eq!(
+            refused(MAX_DEPTH + 1, true).as_deref(),
+            Some("--depth 25 is more than the 24 levels a split can have")
+        );
+        assert_eq!(
+            refused(1, true).as_deref(),
+            Some("the game is over in this position: there is nothing to split")
+        );
+    }
 
     #[test]
     fn the_progress_line_gives_the_estimate_once_there_is_one() {

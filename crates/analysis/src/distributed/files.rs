@@ -1,8 +1,9 @@
 //! The files of a split written once into a directory: a second run of the same split
 //! keeps them, another split there is refused (replaced with `force`), and a file there
-//! that is no split's is left alone (replaced with `force`).
+//! that is no split's is left alone (replaced with `force`); the directory made for
+//! them is removed again where the split writes nothing into it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use kalah_io::{Checks, Output, OutputError};
 
@@ -49,10 +50,79 @@ pub fn write_once(
     Ok(Once::Wrote)
 }
 
+/// Why [`write_once`] wrote nothing where the manifest at `manifest_path` holds another
+/// split, with what to do.
+pub fn another_split(manifest_path: &Path) -> String {
+    format!(
+        "{} holds another split (other rules, position or depth): choose another --out, \
+         remove it, or pass --force to replace it",
+        manifest_path.display()
+    )
+}
+
+/// The directory a split writes into, made with its missing parents, which a split that
+/// fails removes again ([`NewDir::undo`]): a refusal leaves nothing behind.
+#[derive(Debug)]
+pub struct NewDir {
+    /// The directories made, deepest first.
+    created: Vec<PathBuf>,
+}
+
+impl NewDir {
+    /// Makes `dir` and its missing parents; the error says which directory could not be
+    /// made.
+    pub fn create(dir: &Path) -> Result<NewDir, String> {
+        let created = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the directory {}: {e}", dir.display()))?;
+        Ok(NewDir { created })
+    }
+
+    /// Removes the directories [`NewDir::create`] made, deepest first, each only where it
+    /// is empty.
+    pub fn undo(self) {
+        for dir in &self.created {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::distributed::Step;
+
+    #[test]
+    fn a_failed_split_removes_only_the_empty_directories_it_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b/c");
+        let made = NewDir::create(&deep).unwrap();
+        assert!(deep.is_dir());
+        made.undo();
+        assert!(!dir.path().join("a").exists());
+        assert!(dir.path().exists());
+        // A directory that holds a file is kept, and so is one that was there before.
+        let made = NewDir::create(&deep).unwrap();
+        std::fs::write(dir.path().join("a/b/keep"), "x").unwrap();
+        made.undo();
+        assert!(!deep.exists());
+        assert!(dir.path().join("a/b/keep").exists());
+        let there = NewDir::create(dir.path()).unwrap();
+        there.undo();
+        assert!(dir.path().exists());
+        let blocked = dir.path().join("a/b/keep/d");
+        let e = NewDir::create(&blocked).unwrap_err();
+        assert!(e.starts_with(&format!(
+            "cannot create the directory {}: ",
+            blocked.display()
+        )));
+        assert!(another_split(Path::new("k/manifest.json"))
+            .starts_with("k/manifest.json holds another split"));
+    }
 
     #[test]
     fn the_same_split_is_kept_and_another_is_refused() {

@@ -2,6 +2,8 @@
 //! read (and checked move by move) by `kalah merge`; everything a merge needs besides the
 //! answers.
 
+use std::path::Path;
+
 use kalah_core::{notation, Game, Position};
 use kalah_solver::Turn;
 use serde_json::{json, Value};
@@ -15,6 +17,9 @@ use crate::wire::{field, int_field, read_position, read_rules, text_field, Forma
 const MANIFEST_FORMAT: &str = "kalah-split";
 /// The manifest's format version.
 const MANIFEST_VERSION: u64 = 1;
+/// The largest manifest read (1 GiB): a split of ten million units writes less, and a
+/// larger file (or an endless one, `/dev/zero`) is not one to read into memory.
+pub const MAX_MANIFEST: u64 = 1 << 30;
 impl Tree {
     /// The manifest: the rules, the root, the step and depth, and every node with its
     /// moves (`children`: pairs of a move and a node index), its unit id (`unit`) or
@@ -48,6 +53,14 @@ impl Tree {
             "window": [full.alpha, full.beta],
             "nodes": nodes,
         })
+    }
+
+    /// The manifest file at `path`, read (at most [`MAX_MANIFEST`] bytes) and checked
+    /// ([`Tree::from_manifest`]); the error names the file.
+    pub fn read_manifest(path: &Path) -> Result<Tree, FormatError> {
+        let at = |e: &dyn std::fmt::Display| FormatError(format!("{}: {e}", path.display()));
+        let text = kalah_io::read_bounded(path, MAX_MANIFEST).map_err(|e| at(&e))?;
+        Tree::from_manifest(&text).map_err(|e| at(&e))
     }
 
     /// Reads the text of a manifest file ([`Tree::from_json`]); the error says what is
@@ -272,6 +285,25 @@ mod tests {
     use super::*;
     use crate::distributed::split;
     use kalah_core::Rules;
+
+    #[test]
+    fn a_manifest_file_is_read_and_its_errors_name_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.json");
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let tree = split(&game, &game.start(), Step::Turn, 1).unwrap();
+        std::fs::write(&path, tree.to_json().to_string()).unwrap();
+        assert_eq!(
+            Tree::read_manifest(&path).unwrap().to_json(),
+            tree.to_json()
+        );
+        std::fs::write(&path, "{}").unwrap();
+        let e = Tree::read_manifest(&path).unwrap_err().0;
+        assert!(e.starts_with(&format!("{}: ", path.display())), "{e}");
+        let missing = dir.path().join("none.json");
+        let e = Tree::read_manifest(&missing).unwrap_err().0;
+        assert!(e.starts_with(&format!("{}: ", missing.display())), "{e}");
+    }
 
     #[test]
     fn a_manifest_round_trips_through_its_json() {

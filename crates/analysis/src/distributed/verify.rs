@@ -12,6 +12,16 @@ use kalah_solver::Solver;
 use super::merge::{Merge, MergeError};
 use crate::bounds::{from_mover, Bounds};
 
+/// What a merge stopped by Ctrl-C while it proved the answers of `units` units again
+/// reports, in words: nothing is written, since the report would rest on bounds not yet
+/// proved.
+pub fn verify_interrupted(units: usize) -> String {
+    format!(
+        "nothing written: the answers of {units} units were being proved again; run the same \
+         command again (or add --trust-answers)"
+    )
+}
+
 impl Merge<'_> {
     /// The units, by id, whose answers claim more than is proved: their claims count only
     /// once [`Merge::verify`] proves them again (or [`Merge::trust`] takes them).
@@ -149,5 +159,19 @@ impl Merge<'_> {
         self.known[u] = meet(self.known[u]);
         self.claimed[u] = meet(self.claimed[u]);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_interrupted_verification_says_nothing_was_written() {
+        assert_eq!(
+            verify_interrupted(7),
+            "nothing written: the answers of 7 units were being proved again; run the same \
+             command again (or add --trust-answers)"
+        );
     }
 }

@@ -38,6 +38,24 @@ pub fn bao_solve_within(
     solve_position(pos, limit, cancel, progress)
 }
 
+/// What a solve of a Bao game graph stopped by Ctrl-C keeps, in words, and what to ask
+/// for instead.
+pub const BAO_SOLVE_INTERRUPTED: &str = "nothing is solved until the whole graph is; --time S \
+                                         gives the anytime analysis's best move and what it proves";
+
+/// Why the game graph of a Bao position was not solved within `memory_mb` megabytes
+/// ([`bao_solve_within`]), in words: a graph too large names `--memory-mb` and the anytime
+/// analysis that serves any board.
+pub fn bao_graph_words(e: &BaoSolveError, memory_mb: u64) -> String {
+    match e {
+        BaoSolveError::Stopped(GraphStop::TooLarge { .. }) => format!(
+            "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best move \
+             and what it proves on any board"
+        ),
+        e => e.to_string(),
+    }
+}
+
 /// The best guess of a solve that was interrupted: the graph solves nothing until it is
 /// whole, so a short anytime analysis (under a flag of its own: the interrupt's is up).
 pub fn bao_guess(pos: &BaoPosition) -> BaoAnalysis {
@@ -221,6 +239,27 @@ mod tests {
 
     /// A small position of Bao(4,2) whose graph solves at once (a draw).
     const E16: &str = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S";
+
+    #[test]
+    fn a_graph_too_large_names_the_memory_and_the_way_around() {
+        let e = BaoSolveError::Stopped(GraphStop::TooLarge { limit: 10 });
+        let words = bao_graph_words(&e, 1);
+        assert!(words.starts_with(&e.to_string()), "{words}");
+        assert!(
+            words.ends_with(" (--memory-mb 1); --time S gives the anytime analysis's best move and what it proves on any board"),
+            "{words}"
+        );
+        let e = BaoSolveError::TooManySeeds {
+            seeds: 99,
+            pits: 16,
+        };
+        assert_eq!(bao_graph_words(&e, 1), e.to_string());
+        assert_eq!(
+            BAO_SOLVE_INTERRUPTED,
+            "nothing is solved until the whole graph is; --time S gives the anytime analysis's \
+             best move and what it proves"
+        );
+    }
 
     #[test]
     fn an_exact_answer_reuses_the_graph_solved_before() {

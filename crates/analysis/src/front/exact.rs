@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Game, Position};
 use kalah_solver::bao::{BaoSolveError, BaoSolved, GraphStop};
-use kalah_solver::{Progress, Solution, SolveError, Solver};
+use kalah_solver::{Config, Progress, Solution, SolveError, Solver, SolverError};
 
 use super::{bao_guess, bao_report, bao_solve_within, AnalystError, Board};
 use crate::progress::{bao_graph_message, progress_message};
-use crate::solved::{interrupted_guess, interrupted_words, SolveReport};
+use crate::solved::{guess_config, interrupted_guess, interrupted_words, SolveReport};
 use crate::wire;
 use crate::wire::analysis::View;
 
@@ -196,11 +196,47 @@ impl Exact<'_> {
     }
 }
 
+/// The end of a sowing game's solve of `pos` interrupted while its endgame database was
+/// built, `kept` saying what of the build was kept: what every interrupted solve writes
+/// ([`Exact::interrupted`]), from a short analysis without the database (a solver of
+/// `config` with none, its table no larger than a short analysis takes:
+/// [`guess_config`]), and in words what it proved and what was kept, so that the next
+/// solve goes on from it. The outer error: the solver of the guess could not be made.
+pub fn build_interrupted(
+    game: &Game,
+    pos: &Position,
+    config: Config,
+    kept: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<Result<String, AnalystError>, SolverError> {
+    let solver = Box::new(Solver::new(game.clone(), guess_config(config))?);
+    let exact = Exact::Sowing { game, pos, solver };
+    Ok(exact
+        .interrupted(None, json, out)
+        .map(|words| format!("{words}; {kept}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use kalah_core::Rules;
-    use kalah_solver::Config;
+
+    #[test]
+    fn a_solve_stopped_in_its_database_build_guesses_without_it() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let config = Config {
+            threads: 1,
+            database: kalah_solver::Database::Build(4),
+            ..Config::default()
+        };
+        let mut out = Vec::new();
+        let words = build_interrupted(&game, &game.start(), config, "kept", false, &mut out)
+            .unwrap()
+            .unwrap();
+        assert!(words.ends_with("; kept"), "{words}");
+        assert!(!out.is_empty());
+    }
 
     #[test]
     fn a_small_sowing_game_solves_and_reports_its_value() {

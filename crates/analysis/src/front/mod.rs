@@ -38,12 +38,12 @@ pub use analyst::{
     bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
 };
 pub use bao::{
-    bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss, BAO_DEFAULT_SECONDS,
-    BAO_QUICK_LIMIT,
+    bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
+    BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
 pub use board::Board;
-pub use exact::{Exact, ExactError, Solved};
-pub use export::{Export, ExportError, ExportProgress, GRAPH_INTERRUPTED};
+pub use exact::{build_interrupted, Exact, ExactError, Solved};
+pub use export::{Export, ExportError, ExportProgress};
 pub use kind::{
     solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
 };

@@ -82,6 +82,27 @@ pub struct Failure {
     pub error: PlayerError,
 }
 
+impl Failure {
+    /// Why a match stopped after `played` games, in words, with the players' `names`.
+    pub fn stopped_words(&self, names: &[String; 2], played: usize) -> String {
+        format!(
+            "the match stopped after {played} games: player {} ({}) failed: {}",
+            self.player + 1,
+            names[self.player],
+            self.error
+        )
+    }
+}
+
+/// What a match stopped by Ctrl-C after `played` games reports, in words.
+pub fn interrupted_words(played: usize) -> String {
+    format!("the score covers the {played} games played")
+}
+
+/// The table of the solver of a match's exact values, in MiB, unless the user sets one:
+/// one thread that proves small positions.
+pub const EXACT_HASH_MB: u64 = 64;
+
 /// A kind of game a match plays: what a player is told of the game (its rules) and of
 /// the position, as [`Player::choose`] takes them.
 pub trait Kind {
@@ -527,6 +548,20 @@ mod tests {
     use super::*;
     use kalah_core::Rules;
     use kalah_solver::Config;
+
+    #[test]
+    fn a_stopped_match_names_the_player_that_failed() {
+        let failure = Failure {
+            player: 1,
+            error: PlayerError::Protocol("bestmove none".into()),
+        };
+        let names = ["store".to_string(), "other".to_string()];
+        assert_eq!(
+            failure.stopped_words(&names, 4),
+            "the match stopped after 4 games: player 2 (other) failed: bestmove none"
+        );
+        assert_eq!(interrupted_words(3), "the score covers the 3 games played");
+    }
 
     /// Plays the first legal sowing, always.
     struct First;

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use kalah_core::{Family, Rules};
-use kalah_solver::cache::{Cached, Cleared, Leftover, LeftoverKind, Listing};
+use kalah_solver::cache::{self, Cached, Cleared, Leftover, LeftoverKind, Listing};
 use kalah_solver::egdb::{self, file, FileBuild, Inspection, Probed};
 use serde_json::{json, Map, Value};
 
@@ -83,6 +83,60 @@ pub fn build_summary(
         } else {
             String::new()
         },
+    )
+}
+
+/// Why `kalah egdb cache` has no cache to work on, and how to give it one.
+pub fn cache_off() -> String {
+    format!(
+        "the database cache is off ({}=off, or no home directory): set {} to a directory",
+        cache::CACHE_VAR,
+        cache::CACHE_VAR
+    )
+}
+
+/// What `kalah egdb cache grow` says where the cache already holds a database of `held`
+/// seeds for `rules`, at least the seeds asked for.
+pub fn cache_holds(held: usize, rules: &Rules) -> String {
+    format!(
+        "the cache already holds {held} seeds for {}",
+        egdb::describe(rules)
+    )
+}
+
+/// Why a position of `houses` houses per side with `seeds` seeds in its houses is not in
+/// the database `file` of `db_houses` houses and at most `max_seeds` seeds
+/// ([`egdb::ProbeError::NotInDatabase`]).
+pub fn not_in_database(
+    file: &Path,
+    houses: usize,
+    seeds: usize,
+    db_houses: usize,
+    max_seeds: usize,
+) -> String {
+    format!(
+        "{} holds positions of {db_houses} houses per side with at most {max_seeds} seeds in \
+         the houses; --position has {houses} houses per side and {seeds} seeds in the houses",
+        file.display()
+    )
+}
+
+/// The line a build started from the smaller file `from` says first: the `levels`
+/// (seed levels 0 to `levels - 1`) it copies.
+pub fn start_from_line(from: &Path, levels: usize) -> String {
+    format!(
+        "starting from {}: levels 0 to {}",
+        from.display(),
+        levels.saturating_sub(1)
+    )
+}
+
+/// The line of a finished seed level of a build where standard error is no terminal:
+/// its `positions`, counted in `seconds`.
+pub fn level_line(level: usize, positions: u64, seconds: f64) -> String {
+    format!(
+        "{level:>3} seeds: {positions} positions in {seconds:.2} s ({:.1} M/s)",
+        positions as f64 / seconds.max(1e-9) / 1e6
     )
 }
 
@@ -326,6 +380,44 @@ fn cached_json(f: &Cached) -> Value {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn the_cache_says_it_is_off_and_what_it_holds() {
+        assert_eq!(
+            cache_off(),
+            "the database cache is off (KALAH_CACHE=off, or no home directory): set \
+             KALAH_CACHE to a directory"
+        );
+        let rules = Rules::kalah(3, 2);
+        assert_eq!(
+            cache_holds(6, &rules),
+            format!(
+                "the cache already holds 6 seeds for {}",
+                egdb::describe(&rules)
+            )
+        );
+    }
+
+    #[test]
+    fn a_position_not_in_the_database_is_told_both_boards() {
+        assert_eq!(
+            not_in_database(Path::new("k.egdb"), 6, 30, 6, 20),
+            "k.egdb holds positions of 6 houses per side with at most 20 seeds in the houses; \
+             --position has 6 houses per side and 30 seeds in the houses"
+        );
+    }
+
+    #[test]
+    fn a_build_says_where_it_starts_and_each_level_it_finishes() {
+        assert_eq!(
+            start_from_line(Path::new("k6-20.egdb"), 21),
+            "starting from k6-20.egdb: levels 0 to 20"
+        );
+        assert_eq!(
+            level_line(7, 2_000_000, 0.5),
+            "  7 seeds: 2000000 positions in 0.50 s (4.0 M/s)"
+        );
+    }
 
     #[test]
     fn oware_files_name_their_grand_slam_rule_and_kalah_files_do_not() {

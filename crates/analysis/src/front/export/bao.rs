@@ -16,13 +16,10 @@ use super::{Export, ExportError, ExportProgress};
 use crate::export::bao::{self as bao_table, AnalyseStop, TableError};
 use crate::export::resume::ResumeError;
 use crate::front::bao_solve_within;
+use crate::front::BAO_SOLVE_INTERRUPTED;
 use crate::progress::bao_graph_message;
 use crate::wire::table::{bao_written_line, TableFormat};
 use crate::{outputs, wire};
-
-/// What an interrupted solve of Bao's game graph keeps: nothing.
-pub const GRAPH_INTERRUPTED: &str = "nothing is solved until the whole graph is; --time S \
-     gives the anytime analysis's best move and what it proves";
 
 /// Bao's table: every position within the depth, exact from the start's solved game graph
 /// where it solves, else each analysed (resuming from the partial file), in one output.
@@ -48,7 +45,7 @@ pub(super) fn export(
             shown.clear();
             let graph = solved.map_err(|e| match e {
                 BaoSolveError::Stopped(GraphStop::Cancelled) => ExportError::Cancelled {
-                    kept: GRAPH_INTERRUPTED.to_string(),
+                    kept: BAO_SOLVE_INTERRUPTED.to_string(),
                 },
                 error => ExportError::Graph {
                     error,

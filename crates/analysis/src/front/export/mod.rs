@@ -22,8 +22,6 @@ use super::Board;
 use crate::export::resume::ResumeError;
 use crate::wire::table::TableFormat;
 use crate::AnalysisError;
-pub use bao::GRAPH_INTERRUPTED;
-
 /// What an export asks, whatever the game.
 #[derive(Clone, Debug)]
 pub struct Export {
