@@ -9,16 +9,15 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kalah_analysis::engine::{self, EvaluationChoice, Go};
-use kalah_analysis::matches::bao::BaoSearchPlayer;
-use kalah_analysis::matches::{
-    interrupted_words, limits_or_default, protocol::ProtocolPlayer, search_name, Bao, Failure,
-    Match, MatchPlan, Player, SearchPlayer, Sowing, EXACT_HASH_MB,
+use kalah_analysis::engine::{self, EvaluationChoice};
+use kalah_analysis::matches::build::SolverRequest;
+use kalah_analysis::matches::build::{
+    bao_match, sowing_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec,
 };
+use kalah_analysis::matches::{MatchPlan, PlayerError};
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::wire::games;
-use kalah_analysis::wire::match_report::{percent, MatchReport};
-use kalah_core::Game;
+use kalah_analysis::wire::match_report::{progress_words, MatchReport};
 use kalah_solver::Limits;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_bar};
@@ -132,15 +131,12 @@ impl MatchArgs {
         Ok(self.games.as_deref().map(open).transpose()?)
     }
 
-    /// Player 2 as the program of `--engine2`, asked with `limits`, where one is given.
-    fn engine2(&self, limits: Limits) -> Result<Option<ProtocolPlayer>, CliError> {
-        let Some(command) = &self.engine2 else {
-            return Ok(None);
-        };
-        let go = Go { limits, multi: 1 };
-        ProtocolPlayer::start(command, go, self.move_timeout)
-            .map(Some)
-            .map_err(|e| invalid(format!("--engine2: {e}")))
+    /// Player 2 as the program of `--engine2`, where one is given.
+    fn program(&self) -> Option<ProgramSpec> {
+        self.engine2.as_ref().map(|command| ProgramSpec {
+            command: command.clone(),
+            move_timeout: self.move_timeout,
+        })
     }
 }
 
@@ -170,13 +166,17 @@ struct PlayerOne {
 
 impl PlayerOne {
     /// Player 1's settings.
-    fn setting(&self) -> Setting {
+    fn spec(&self) -> PlayerSpec<EvaluationChoice> {
         let limits = Limits {
             time: self.time1,
             nodes: self.nodes1,
             depth: self.depth1,
         };
-        Setting::new(limits, self.evaluation1, self.threads1)
+        PlayerSpec {
+            limits,
+            evaluation: self.evaluation1,
+            threads: self.threads1,
+        }
     }
 }
 
@@ -206,31 +206,16 @@ struct PlayerTwo {
 
 impl PlayerTwo {
     /// Player 2's settings.
-    fn setting(&self) -> Setting {
+    fn spec(&self) -> PlayerSpec<EvaluationChoice> {
         let limits = Limits {
             time: self.time2,
             nodes: self.nodes2,
             depth: self.depth2,
         };
-        Setting::new(limits, self.evaluation2, self.threads2)
-    }
-}
-
-/// One player's settings, whichever flags gave them.
-struct Setting {
-    limits: Limits,
-    evaluation: EvaluationChoice,
-    threads: u32,
-}
-
-impl Setting {
-    /// A player's settings: its limits (0.1 s a move where none is given), evaluation
-    /// and threads.
-    fn new(limits: Limits, evaluation: EvaluationChoice, threads: u32) -> Setting {
-        Setting {
-            limits: limits_or_default(limits),
-            evaluation,
-            threads,
+        PlayerSpec {
+            limits,
+            evaluation: self.evaluation2,
+            threads: self.threads2,
         }
     }
 }
@@ -260,35 +245,39 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         position: None,
         moves: None,
     };
+    let specs = [args.one.spec(), args.two.spec()];
+    let program = args.common.program();
     let (mut m, output) = match args.rules.bao() {
         true => {
             let (rules, _) = bao_setup(&args.rules, &start)?;
             let output = args.common.games_output()?;
-            let players = bao_players(args)?;
-            (Match::Bao { rules, players }, output)
+            let m = bao_match(rules, &specs, program.as_ref()).map_err(program_error)?;
+            (m, output)
         }
         false => {
             let (game, _) = setup(&args.rules, &start)?;
             let output = args.common.games_output()?;
-            let players = sowing_players(args, &game)?;
-            let exact = exact_solver(args, &game)?;
-            let m = Match::Sowing {
-                game,
-                players,
-                exact,
+            let mut make = |game: &_, r: SolverRequest<EvaluationChoice>| {
+                let mut solver = args.solver.clone();
+                solver.hash_mb = solver.hash_mb.or(r.hash_mb);
+                engine_solver(&solver, game, Some(r.threads), r.evaluation)
             };
+            let m = sowing_match(game, &specs, program.as_ref(), args.exact_nodes, &mut make)
+                .map_err(|e| match e {
+                    BuildError::Solver(e) => e,
+                    BuildError::Program(e) => program_error(e),
+                })?;
             (m, output)
         }
     };
     let names = m.names();
     let plan = args.common.plan(args.exact_nodes);
-    let bar = progress_bar(args.solver.quiet, plan.games.div_ceil(2) * 2, "games");
-    let mut outcome = m.play(&plan, interrupt_flag(), &mut |_, score| {
-        bar.set_message(format!("player 1 {}", percent(score)));
+    let bar = progress_bar(args.solver.quiet, plan.games_to_play(), "games");
+    let outcome = m.play(&plan, interrupt_flag(), &mut |_, score| {
+        bar.set_message(progress_words(score));
         bar.inc(1);
     });
     bar.finish_and_clear();
-    let failure = outcome.failure.take();
     if let Some(output) = &output {
         let text = games::write_games(&m.rules_text(), &names, &outcome.games);
         output.replace(text.as_bytes())?;
@@ -298,60 +287,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         true => writeln!(out, "{}", report.json())?,
         false => write!(out, "{}", report.text())?,
     }
-    finish(failure, &names, outcome.games.len(), plan.games)
-}
-
-/// The players of a sowing game's match: the engine's own search with player 1's
-/// settings, and player 2's or the program of `--engine2`.
-fn sowing_players(args: &Args, game: &Game) -> Result<[Box<dyn Player<Sowing>>; 2], CliError> {
-    let (one, two) = (args.one.setting(), args.two.setting());
-    let search = |s: &Setting| -> Result<SearchPlayer, CliError> {
-        let name = search_name(s.evaluation.name(), &s.limits, s.threads);
-        let solver = engine_solver(&args.solver, game, Some(s.threads), s.evaluation)?;
-        Ok(SearchPlayer::new(name, solver, s.limits))
-    };
-    let a = search(&one)?;
-    let b: Box<dyn Player<Sowing>> = match args.common.engine2(two.limits)? {
-        Some(program) => Box::new(program),
-        None => Box::new(search(&two)?),
-    };
-    Ok([Box::new(a), b])
-}
-
-/// The players of a match of Bao: Bao's anytime analysis with player 1's limits, and
-/// player 2's or the program of `--engine2`.
-fn bao_players(args: &Args) -> Result<[Box<dyn Player<Bao>>; 2], CliError> {
-    let (limits1, limits2) = (args.one.setting().limits, args.two.setting().limits);
-    let a = BaoSearchPlayer::with_limits(limits1);
-    let b: Box<dyn Player<Bao>> = match args.common.engine2(limits2)? {
-        Some(program) => Box::new(program),
-        None => Box::new(BaoSearchPlayer::with_limits(limits2)),
-    };
-    Ok([Box::new(a), b])
-}
-
-/// The exit of a match: an error when a player failed or Ctrl-C stopped it.
-fn finish(
-    failure: Option<Failure>,
-    names: &[String; 2],
-    played: usize,
-    planned: usize,
-) -> Result<(), CliError> {
-    if let Some(f) = failure {
-        return Err(invalid(f.stopped_words(names, played)));
+    let stopped = interrupt_flag().load(std::sync::atomic::Ordering::Relaxed);
+    let played = outcome.games.len();
+    match MatchEnd::of(
+        outcome.failure.as_ref(),
+        &names,
+        played,
+        plan.games,
+        stopped,
+    ) {
+        MatchEnd::Played => Ok(()),
+        MatchEnd::Failed(words) => Err(invalid(words)),
+        MatchEnd::Interrupted(words) => Err(interrupted(&words)),
     }
-    if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) && played < planned {
-        return Err(interrupted(&interrupted_words(played)));
-    }
-    Ok(())
 }
 
-/// The solver of the exact values (one thread, a small table), if they are asked for.
-fn exact_solver(args: &Args, game: &Game) -> Result<Option<kalah_solver::Solver>, CliError> {
-    if args.exact_nodes == 0 {
-        return Ok(None);
-    }
-    let mut solver_args = args.solver.clone();
-    solver_args.hash_mb = Some(solver_args.hash_mb.unwrap_or(EXACT_HASH_MB));
-    engine_solver(&solver_args, game, Some(1), EvaluationChoice::Store).map(Some)
+/// The error of a program of `--engine2` that failed to start.
+fn program_error(e: PlayerError) -> CliError {
+    invalid(format!("--engine2: {e}"))
 }

@@ -6,6 +6,7 @@
 //! played and summed up in one flow, is [`Match`].
 
 pub mod bao;
+pub mod build;
 pub mod protocol;
 mod run;
 pub mod score;

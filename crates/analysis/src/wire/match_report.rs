@@ -163,6 +163,12 @@ pub fn percent(score: &Score) -> String {
     }
 }
 
+/// The progress display's words after a game: player 1's score so far
+/// (`player 1 55.0% ± 6.1%`).
+pub fn progress_words(score: &Score) -> String {
+    format!("player 1 {}", percent(score))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +189,13 @@ mod tests {
             seed: 1,
             exact,
         }
+    }
+
+    #[test]
+    fn the_progress_says_player_one_score() {
+        let mut score = Score::default();
+        score.add_game(1.0);
+        assert_eq!(progress_words(&score), "player 1 100.0%");
     }
 
     #[test]
