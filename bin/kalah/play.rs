@@ -10,14 +10,11 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use kalah_analysis::play;
-use kalah_analysis::play::bao::{engine_time, BaoEngine};
+use kalah_analysis::play::bao::{engine_time, BaoEngine, SOLVING_FIRST};
 use kalah_analysis::play::session::{
-    self, default_time_note, BaoSession, Session, SessionError, SowingEngine, SowingSession,
-    Thinking,
+    self, BaoSession, EngineChoice, Session, SessionError, SowingEngine, SowingSession, Thinking,
 };
 use kalah_core::{Game, Position, Side};
-use kalah_solver::Limits;
 
 use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::book_args::BookArgs;
@@ -110,36 +107,27 @@ impl From<Player> for Side {
     }
 }
 
-/// The engine `args` ask for in the game of `game` from `pos`, and a line that says how
-/// it plays where it is not the one asked for (the default time on a large board).
+/// The engine `args` ask for in the game of `game` from `pos` ([`EngineChoice::of`]),
+/// and a line that says how it plays where it is not the one asked for.
 fn engine(
     args: &Args,
     game: &Game,
     pos: &Position,
 ) -> Result<(SowingEngine, Option<String>), CliError> {
     let seeds = pos.seeds_in_houses() as usize;
-    let timed = |limits: Limits| -> Result<SowingEngine, CliError> {
-        let solver = crate::solving::analysis_solver(&args.solver, game, seeds, &limits)?;
-        // The book serves the timed engine (the exact solver needs none).
-        let book = args.book.load(game.rules())?;
-        Ok(SowingEngine::Timed(solver, limits, book))
-    };
-    if let Some(time) = args.time {
-        return Ok((timed(Limits::time(time))?, None));
-    }
-    if args.engine == EngineKind::Greedy {
-        return Ok((SowingEngine::Greedy(args.seed), None));
-    }
-    match play::default_engine(game, pos) {
-        None => Ok((
-            SowingEngine::Perfect(args.solver.solver(game, seeds)?),
-            None,
-        )),
-        Some(limits) => {
-            let note = limits.time.map(default_time_note);
-            Ok((timed(limits)?, note))
+    let greedy = args.engine == EngineKind::Greedy;
+    let (choice, note) = EngineChoice::of(args.time, greedy, args.seed, game, pos);
+    let engine = match choice {
+        EngineChoice::Perfect => SowingEngine::Perfect(args.solver.solver(game, seeds)?),
+        EngineChoice::Greedy(seed) => SowingEngine::Greedy(seed),
+        EngineChoice::Timed(limits) => {
+            let solver = crate::solving::analysis_solver(&args.solver, game, seeds, &limits)?;
+            // The book serves the timed engine (the exact solver needs none).
+            let book = args.book.load(game.rules())?;
+            SowingEngine::Timed(solver, limits, book)
         }
-    }
+    };
+    Ok((engine, note))
 }
 
 /// The game of Bao `args` ask for: its engine solves the game graph first where the
@@ -149,7 +137,7 @@ fn bao_session(args: &Args, out: &mut dyn Write) -> Result<BaoSession, CliError>
     let engine = match engine_time(args.time, &pos) {
         Some(limit) => BaoEngine::Timed(limit),
         None => {
-            writeln!(out, "Solving the game graph first...")?;
+            writeln!(out, "{SOLVING_FIRST}")?;
             BaoEngine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
         }
     };

@@ -14,6 +14,9 @@ use kalah_solver::Limits;
 /// to solve.
 pub const BAO_ENGINE_SECONDS: u64 = 1;
 
+/// What is said before the perfect engine solves the game graph (it takes a while).
+pub const SOLVING_FIRST: &str = "Solving the game graph first...";
+
 /// Bao's engine in a game.
 pub enum BaoEngine {
     /// The solved game graph: the best move and its exact value.

@@ -15,7 +15,7 @@ use kalah_io::LineReader;
 
 use super::{next_typed_line, typed, Typed};
 pub use bao::BaoSession;
-pub use sowing::{default_time_note, SowingEngine, SowingSession};
+pub use sowing::{default_time_note, EngineChoice, SowingEngine, SowingSession};
 
 /// What the game loop needs of one kind of game: the game in progress, the side the human
 /// plays and the engine that plays the other.

@@ -26,6 +26,46 @@ pub enum SowingEngine {
     Greedy(Option<u64>),
 }
 
+/// How the engine of a sowing game is to play, chosen before any solver is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The exact solver.
+    Perfect,
+    /// The anytime analysis within these limits, the book's turn first.
+    Timed(Limits),
+    /// The greedy turn, ties broken by the seed.
+    Greedy(Option<u64>),
+}
+
+impl EngineChoice {
+    /// The engine for a game of `game` from `pos`: the anytime analysis within `time` a
+    /// move where one is given, else greedy (ties broken by `seed`) where `greedy`, else
+    /// perfect where the game solves quickly and within the default time a move where it
+    /// does not ([`crate::play::default_engine`]), with the line that says so
+    /// ([`default_time_note`]).
+    pub fn of(
+        time: Option<Duration>,
+        greedy: bool,
+        seed: Option<u64>,
+        game: &Game,
+        pos: &Position,
+    ) -> (EngineChoice, Option<String>) {
+        if let Some(time) = time {
+            return (EngineChoice::Timed(Limits::time(time)), None);
+        }
+        if greedy {
+            return (EngineChoice::Greedy(seed), None);
+        }
+        match crate::play::default_engine(game, pos) {
+            None => (EngineChoice::Perfect, None),
+            Some(limits) => (
+                EngineChoice::Timed(limits),
+                limits.time.map(default_time_note),
+            ),
+        }
+    }
+}
+
 /// The line that says how the engine plays where the board does not solve quickly and
 /// no time was asked for: `time` a move.
 pub fn default_time_note(time: Duration) -> String {
@@ -213,5 +253,38 @@ fn how_timed(a: &Analysis) -> String {
             signed(a.eval_from_south()),
             a.depth
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_core::Rules;
+
+    #[test]
+    fn a_time_comes_first_then_greedy_then_the_board_decides() {
+        let small = Game::new(Rules::kalah(4, 3)).unwrap();
+        let start = small.start();
+        let second = Duration::from_secs(1);
+        assert_eq!(
+            EngineChoice::of(Some(second), true, None, &small, &start),
+            (EngineChoice::Timed(Limits::time(second)), None)
+        );
+        assert_eq!(
+            EngineChoice::of(None, true, Some(3), &small, &start),
+            (EngineChoice::Greedy(Some(3)), None)
+        );
+        assert_eq!(
+            EngineChoice::of(None, false, None, &small, &start),
+            (EngineChoice::Perfect, None)
+        );
+        let large = Game::new(Rules::kalah(6, 6)).unwrap();
+        let (choice, note) = EngineChoice::of(None, false, None, &large, &large.start());
+        let time = crate::play::DEFAULT_MOVE_TIME;
+        assert_eq!(choice, EngineChoice::Timed(Limits::time(time)));
+        assert_eq!(note, Some(default_time_note(time)));
+        assert!(note
+            .unwrap()
+            .starts_with("This board does not solve quickly"));
     }
 }
