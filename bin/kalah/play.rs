@@ -6,7 +6,9 @@
 //! instead (the largest store margin at the end of its own turn), for a weaker opponent.
 //! `--time S` (and the default on boards that do not solve quickly) moves within S
 //! seconds by the anytime analysis. With `--rules bao`, a game of Bao. The game loop is
-//! [`kalah_analysis::play::session`]; this file parses the options and builds the game.
+//! [`kalah_analysis::play::session`], its engine chosen by
+//! [`kalah_analysis::play::session::EngineChoice::of`]; this file parses the options,
+//! makes the solver the choice needs, and runs the game on the terminal.
 
 use std::io::{self, IsTerminal, Write};
 
