@@ -116,18 +116,15 @@ pub fn invalid(msg: impl Into<String>) -> CliError {
 
 /// The command-line error for an analysis that failed; `kept` says what a Ctrl-C left.
 pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError {
-    use kalah_analysis::AnalysisError;
+    use kalah_analysis::{setup::words, AnalysisError};
     match e {
         AnalysisError::Cancelled => interrupted(kept),
-        AnalysisError::GameOver => invalid(
-            "the game is over in this position: there is no turn to analyse \
-             (check --position and --moves)",
-        ),
+        AnalysisError::GameOver => invalid(words::GAME_OVER),
         AnalysisError::Replay(e) => CliError::Internal(e.to_string()),
         AnalysisError::Threads(e) => CliError::Io(io::Error::other(e)),
         AnalysisError::GraphTooLarge { limit } => CliError::Io(io::Error::new(
             io::ErrorKind::OutOfMemory,
-            format!("{}: {kept}", kalah_solver::retro::too_large_message(limit)),
+            words::graph_too_large_words(limit, kept),
         )),
     }
 }

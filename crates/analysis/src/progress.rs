@@ -191,6 +191,40 @@ pub fn setup_notes(solver: &Solver, seconds: f64) -> Vec<String> {
     notes
 }
 
+/// Makes the solver of `config` for `game` as every front end does, saying so as it goes:
+/// `show` gets what a spinner shows while the database is loaded or built
+/// ([`setup_message`]), `say` the notice of a build for the cache first
+/// ([`cache_build_notice`]); `cancel` stops a build ([`new_solver`]: `Ok(Err(kept))`).
+/// Made for an analysis `within_limits`, the solver's table is mapped here, so that the
+/// analysis's clock starts on a solver set up rather than on its first search. Returns
+/// the solver with the notes of its setup ([`setup_notes`]), for the front end to say
+/// once its spinner is gone.
+pub fn make_solver(
+    game: &Game,
+    config: Config,
+    cancel: Option<&AtomicBool>,
+    within_limits: bool,
+    show: &mut dyn FnMut(String),
+    say: &mut dyn FnMut(String),
+) -> Result<Result<(Solver, Vec<String>), String>, SolverError> {
+    let timer = std::time::Instant::now();
+    if let Some(message) = setup_message(&config.database) {
+        show(message);
+    }
+    if let Some(notice) = cache_build_notice(game, &config.database) {
+        say(notice);
+    }
+    let solver = match new_solver(game, config, cancel)? {
+        Ok(solver) => solver,
+        Err(kept) => return Ok(Err(kept)),
+    };
+    if within_limits {
+        solver.warm_up();
+    }
+    let notes = setup_notes(&solver, timer.elapsed().as_secs_f64());
+    Ok(Ok((solver, notes)))
+}
+
 /// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
 /// MiB`).
 fn database_size(game: &Game, seeds: usize) -> String {
@@ -221,6 +255,44 @@ mod tests {
             .unwrap()
             .is_ok());
         assert!(new_solver(&game, config, None).unwrap().is_ok());
+    }
+
+    #[test]
+    fn a_solver_made_shows_its_build_and_says_nothing_more() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let config = Config {
+            threads: 1,
+            hash_mb: 1,
+            database: Database::Build(8),
+            ..Config::default()
+        };
+        for within_limits in [false, true] {
+            let (mut shown, mut said) = (Vec::new(), Vec::new());
+            let made = make_solver(
+                &game,
+                config.clone(),
+                None,
+                within_limits,
+                &mut |m| shown.push(m),
+                &mut |m| said.push(m),
+            );
+            let (_, notes) = made.unwrap().unwrap();
+            assert_eq!(shown, ["building the endgame database"]);
+            assert!(said.is_empty() && notes.is_empty(), "{said:?} {notes:?}");
+        }
+        let raised = AtomicBool::new(true);
+        let stopped = make_solver(
+            &game,
+            config.clone(),
+            Some(&raised),
+            false,
+            &mut |_| {},
+            &mut |_| {},
+        );
+        assert_eq!(
+            stopped.unwrap().err(),
+            Some(build_stopped(&game, &config.database))
+        );
     }
 
     #[test]
