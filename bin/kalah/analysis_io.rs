@@ -91,16 +91,7 @@ pub fn with_output(
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let Some(path) = path else {
-        return body(out);
-    };
-    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force)
-        .reading(inputs.iter().map(PathBuf::as_path));
-    let output = kalah_io::Output::open_with(path, &checks)?;
-    let mut text = Vec::new();
-    body(&mut text)?;
-    output.replace(&text)?;
-    Ok(())
+    kalah_analysis::outputs::with_report(path, force, inputs, out, body)
 }
 
 /// An I/O error naming the file it happened on.
