@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use kalah_analysis::front::Board;
+use kalah_analysis::front::{Board, BoardError};
 use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::setup::fit::{self, Given};
 pub use kalah_analysis::setup::limits::parse_seconds;
@@ -217,23 +217,19 @@ impl GameArgs {
         setup(&self.rules, &self.position)
     }
 
-    /// The Bao board and the position to start from, under `--rules bao`
-    /// ([`kalah_analysis::setup::bao::setup`]).
-    pub fn bao_setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
-        bao(&self.rules, &self.position)
-    }
-
     /// The game and position of either kind the options ask for (`--rules bao`: Bao's).
     pub fn board(&self) -> Result<Board, CliError> {
-        Ok(match self.rules.bao() {
-            true => {
-                let (rules, pos) = self.bao_setup()?;
-                Board::Bao(rules, pos)
-            }
-            false => {
-                let (game, pos) = self.setup()?;
-                Board::Sowing(Box::new(game), pos)
-            }
+        let (position, moves) = (&self.position.position, &self.position.moves);
+        let options = self.rules.options();
+        Board::set_up(
+            &options,
+            self.rules.bao(),
+            position.as_deref(),
+            moves.as_deref(),
+        )
+        .map_err(|e| match e {
+            BoardError::Sowing(e) => CliError::Setup(e),
+            BoardError::Bao(e) => CliError::Input(e.to_string()),
         })
     }
 }
@@ -271,13 +267,9 @@ pub fn bao(
     rules: &RulesArgs,
     position: &PositionArgs,
 ) -> Result<(BaoRules, BaoPosition), CliError> {
-    let s = bao_setup::setup(&BaoOptions {
-        pits: rules.houses.map(usize::from),
-        seeds: rules.seeds.map(usize::from),
-        position: position.position.as_deref(),
-        moves: position.moves.as_deref(),
-    })
-    .map_err(|e| CliError::Input(e.to_string()))?;
+    let (position, moves) = (position.position.as_deref(), position.moves.as_deref());
+    let s = bao_setup::setup(&BaoOptions::of(&rules.options(), position, moves))
+        .map_err(|e| CliError::Input(e.to_string()))?;
     Ok((s.rules, s.pos))
 }
 

@@ -238,15 +238,20 @@ mod tests {
     use kalah_core::Rules;
     use kalah_solver::cache::Cache;
 
-    #[test]
-    fn a_database_build_stopped_says_what_it_kept() {
-        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    /// Kalah(4,3) with a solver that builds a database of 8 seeds.
+    fn small_build() -> (Game, Config) {
         let config = Config {
             threads: 1,
             hash_mb: 1,
             database: Database::Build(8),
             ..Config::default()
         };
+        (Game::new(Rules::kalah(4, 3)).unwrap(), config)
+    }
+
+    #[test]
+    fn a_database_build_stopped_says_what_it_kept() {
+        let (game, config) = small_build();
         let raised = AtomicBool::new(true);
         let stopped = new_solver(&game, config.clone(), Some(&raised)).unwrap();
         assert_eq!(stopped.err(), Some(build_stopped(&game, &config.database)));
@@ -259,13 +264,7 @@ mod tests {
 
     #[test]
     fn a_solver_made_shows_its_build_and_says_nothing_more() {
-        let game = Game::new(Rules::kalah(4, 3)).unwrap();
-        let config = Config {
-            threads: 1,
-            hash_mb: 1,
-            database: Database::Build(8),
-            ..Config::default()
-        };
+        let (game, config) = small_build();
         for within_limits in [false, true] {
             let (mut shown, mut said) = (Vec::new(), Vec::new());
             let made = make_solver(
