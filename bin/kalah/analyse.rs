@@ -6,14 +6,12 @@
 use std::io::Write;
 
 use kalah_analysis::front::{AnalystError, Shown, SowingParts};
-use kalah_core::{Game, Position};
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{analysis_solver, SolverArgs};
-use kalah_analysis::book::Entry;
 
 /// Analyse a position within a time, node or depth limit: the heuristic evaluation, the
 /// interval proved to hold the exact value, the best turn and its line.
@@ -88,7 +86,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let analyst = board.analyst(shown, |game, pos| {
         let seeds = pos.seeds_in_houses() as usize;
         let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
-        let book = book_entry(&args.book, game, pos)?;
+        let book = args.book.entry(game, pos)?;
         Ok::<_, CliError>(SowingParts { solver, book })
     })?;
     analyst
@@ -104,16 +102,4 @@ pub fn analyst_error(e: AnalystError) -> CliError {
         AnalystError::Replay(msg) => CliError::Internal(msg),
         AnalystError::Io(e) => e.into(),
     }
-}
-
-/// The opening book's entry for `pos`, with the book's origin, where the book of the
-/// rules holds it.
-fn book_entry(
-    args: &BookArgs,
-    game: &Game,
-    pos: &Position,
-) -> Result<Option<(Entry, String)>, CliError> {
-    Ok(args
-        .load(game.rules())?
-        .and_then(|b| Some((b.lookup(pos)?.clone(), b.origin().to_string()))))
 }

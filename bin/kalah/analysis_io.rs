@@ -91,16 +91,7 @@ pub fn with_output(
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let Some(path) = path else {
-        return body(out);
-    };
-    let checks = kalah_io::Checks::of(kalah_analysis::outputs::REPORT, force)
-        .reading(inputs.iter().map(PathBuf::as_path));
-    let output = kalah_io::Output::open_with(path, &checks)?;
-    let mut text = Vec::new();
-    body(&mut text)?;
-    output.replace(&text)?;
-    Ok(())
+    kalah_analysis::outputs::with_report(path, force, inputs, out, body)
 }
 
 /// An I/O error naming the file it happened on.
@@ -116,18 +107,15 @@ pub fn invalid(msg: impl Into<String>) -> CliError {
 
 /// The command-line error for an analysis that failed; `kept` says what a Ctrl-C left.
 pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError {
-    use kalah_analysis::AnalysisError;
+    use kalah_analysis::{setup::words, AnalysisError};
     match e {
         AnalysisError::Cancelled => interrupted(kept),
-        AnalysisError::GameOver => invalid(
-            "the game is over in this position: there is no turn to analyse \
-             (check --position and --moves)",
-        ),
+        AnalysisError::GameOver => invalid(words::GAME_OVER),
         AnalysisError::Replay(e) => CliError::Internal(e.to_string()),
         AnalysisError::Threads(e) => CliError::Io(io::Error::other(e)),
         AnalysisError::GraphTooLarge { limit } => CliError::Io(io::Error::new(
             io::ErrorKind::OutOfMemory,
-            format!("{}: {kept}", kalah_solver::retro::too_large_message(limit)),
+            words::graph_too_large_words(limit, kept),
         )),
     }
 }

@@ -10,9 +10,11 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use kalah_analysis::front::Board;
+use kalah_analysis::front::{Board, BoardError};
 use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::setup::fit::{self, Given};
+pub use kalah_analysis::setup::limits::parse_seconds;
+use kalah_analysis::setup::limits::MAX_NODES;
 use kalah_analysis::setup::RuleOptions;
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
@@ -148,15 +150,7 @@ impl RulesArgs {
 
     /// True when no rule option was given (the `kalah` preset is the default).
     pub fn is_default(&self) -> bool {
-        self.houses.is_none()
-            && self.seeds.is_none()
-            && self.preset == RulesName::Sowing(Preset::Kalah)
-            && self.capture.is_none()
-            && self.end.is_none()
-            && self.leftovers.is_none()
-            && self.grand_slam.is_none()
-            && !self.early_stop
-            && !self.no_early_stop
+        !self.bao() && self.options().is_default()
     }
 
     /// The rule options as the library takes them.
@@ -169,12 +163,7 @@ impl RulesArgs {
             end: self.end,
             leftovers: self.leftovers,
             grand_slam: self.grand_slam,
-            // `--no-early-stop` wins, as it did when both could be given.
-            early_stop: match (self.early_stop, self.no_early_stop) {
-                (_, true) => Some(false),
-                (true, false) => Some(true),
-                (false, false) => None,
-            },
+            early_stop: RuleOptions::early_stop_switches(self.early_stop, self.no_early_stop),
         }
     }
 
@@ -228,23 +217,19 @@ impl GameArgs {
         setup(&self.rules, &self.position)
     }
 
-    /// The Bao board and the position to start from, under `--rules bao`
-    /// ([`kalah_analysis::setup::bao::setup`]).
-    pub fn bao_setup(&self) -> Result<(BaoRules, BaoPosition), CliError> {
-        bao(&self.rules, &self.position)
-    }
-
     /// The game and position of either kind the options ask for (`--rules bao`: Bao's).
     pub fn board(&self) -> Result<Board, CliError> {
-        Ok(match self.rules.bao() {
-            true => {
-                let (rules, pos) = self.bao_setup()?;
-                Board::Bao(rules, pos)
-            }
-            false => {
-                let (game, pos) = self.setup()?;
-                Board::Sowing(Box::new(game), pos)
-            }
+        let (position, moves) = (&self.position.position, &self.position.moves);
+        let options = self.rules.options();
+        Board::set_up(
+            &options,
+            self.rules.bao(),
+            position.as_deref(),
+            moves.as_deref(),
+        )
+        .map_err(|e| match e {
+            BoardError::Sowing(e) => CliError::Setup(e),
+            BoardError::Bao(e) => CliError::Input(e.to_string()),
         })
     }
 }
@@ -282,13 +267,9 @@ pub fn bao(
     rules: &RulesArgs,
     position: &PositionArgs,
 ) -> Result<(BaoRules, BaoPosition), CliError> {
-    let s = bao_setup::setup(&BaoOptions {
-        pits: rules.houses.map(usize::from),
-        seeds: rules.seeds.map(usize::from),
-        position: position.position.as_deref(),
-        moves: position.moves.as_deref(),
-    })
-    .map_err(|e| CliError::Input(e.to_string()))?;
+    let (position, moves) = (position.position.as_deref(), position.moves.as_deref());
+    let s = bao_setup::setup(&BaoOptions::of(&rules.options(), position, moves))
+        .map_err(|e| CliError::Input(e.to_string()))?;
     Ok((s.rules, s.pos))
 }
 
@@ -345,11 +326,6 @@ pub fn check_game(
     fit::check(name, rules_bao, bao, &given, &longs).map_err(CliError::Input)
 }
 
-/// The longest time limit taken, in seconds (about eleven days).
-const MAX_SECONDS: f64 = 1e6;
-/// The largest node limit taken.
-const MAX_NODES: u64 = 1_000_000_000_000_000;
-
 /// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.
 #[derive(clap::Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Limits")]
@@ -377,23 +353,4 @@ impl LimitArgs {
         }
         .bounded()
     }
-}
-
-/// A time limit in seconds: a number above 0 and at most [`MAX_SECONDS`].
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds (say 1 or 0.5)"))?;
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!(
-            "the time limit must be more than 0 seconds, not {s}"
-        ));
-    }
-    if secs > MAX_SECONDS {
-        return Err(format!(
-            "a time limit of {s} seconds is more than the {MAX_SECONDS} taken"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }

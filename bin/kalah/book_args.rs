@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use kalah_analysis::book::{self, Book, BookTurn};
+use kalah_analysis::book::choice::{Choice, LoadError};
+use kalah_analysis::book::{self, Book, BookTurn, Entry};
 use kalah_analysis::front::book_first_turns;
 use kalah_core::{Game, Position, Rules};
 
@@ -29,15 +30,14 @@ impl BookArgs {
     /// The book for `rules`: `--book FILE` (an error where it is not a book of these
     /// rules), else the one compiled in, if any; none with `--no-book`.
     pub fn load(&self, rules: &Rules) -> Result<Option<Book>, CliError> {
-        if self.no_book {
-            return Ok(None);
-        }
-        match &self.book {
-            Some(path) => Book::read_file(path, Some(rules))
-                .map(Some)
-                .map_err(CliError::Input),
-            None => Book::shipped(rules)
-                .map_err(|e| CliError::Internal(format!("the compiled-in book: {e}"))),
+        self.choice().load(rules).map_err(load_error)
+    }
+
+    /// The book these options ask for, as the library takes it.
+    fn choice(&self) -> Choice {
+        Choice {
+            file: self.book.clone(),
+            off: self.no_book,
         }
     }
 
@@ -60,33 +60,27 @@ impl BookArgs {
         };
         Ok(book_first_turns(book, named, game, pos)?)
     }
-}
 
-impl BookArgs {
+    /// The entry for `pos` of the book for the rules of `game`, with the book's origin,
+    /// where the book holds it.
+    pub fn entry(&self, game: &Game, pos: &Position) -> Result<Option<(Entry, String)>, CliError> {
+        self.choice().entry(game.rules(), pos).map_err(load_error)
+    }
+
     /// The engine's book finder: `--book FILE` (read now, whatever its rules) for the
     /// rules it was made for, the compiled-in book for the others; nothing with
     /// `--no-book`. Also how `hello` names it.
     pub fn engine_books(
         &self,
     ) -> Result<(Option<kalah_analysis::engine::BookFactory>, String), CliError> {
-        if self.no_book {
-            return Ok((None, "off".to_string()));
-        }
-        let file = match &self.book {
-            Some(path) => Some(std::sync::Arc::new(
-                Book::read_file(path, None).map_err(CliError::Input)?,
-            )),
-            None => None,
-        };
-        let name = self
-            .book
-            .as_ref()
-            .map_or("compiled-in".to_string(), |p| p.display().to_string());
-        let factory: kalah_analysis::engine::BookFactory =
-            Box::new(move |rules: &Rules| match &file {
-                Some(b) if b.rules() == rules => Some(b.clone()),
-                _ => Book::shipped(rules).ok().flatten().map(std::sync::Arc::new),
-            });
-        Ok((Some(factory), name))
+        self.choice().finder().map_err(load_error)
+    }
+}
+
+/// A book named that does not read is the user's to fix; a compiled-in one, a bug.
+fn load_error(e: LoadError) -> CliError {
+    match e {
+        LoadError::File(_) => CliError::Input(e.to_string()),
+        LoadError::Shipped(_) => CliError::Internal(e.to_string()),
     }
 }

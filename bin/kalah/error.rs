@@ -9,7 +9,7 @@ use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
 
-use kalah_analysis::setup::SetupError;
+use kalah_analysis::setup::{words, SetupError};
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -45,32 +45,12 @@ pub enum CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Rules(e @ RulesError::TooManySeeds { .. }) => {
-                write!(f, "{e}: lower --houses or --seeds")
-            }
-            CliError::Rules(e) => write!(f, "{e}"),
+            CliError::Rules(e) => SetupError::Rules(e.clone()).fmt(f),
             CliError::Position(e) => SetupError::Position(e.clone()).fmt(f),
             CliError::Setup(e) => write!(f, "{e}"),
-            CliError::Egdb(e @ EgdbError::EarlyStop) => {
-                write!(f, "{e} (its size: kalah solve --egdb-seeds)")
-            }
-            CliError::Egdb(e) => write!(f, "{e}"),
-            CliError::Solver(SolverError::Database(e)) => CliError::Egdb(e.clone()).fmt(f),
-            CliError::Solver(e @ SolverError::TableTooLarge { .. }) => write!(f, "{e} (--hash-mb)"),
-            CliError::Solver(e @ SolverError::DatabaseTooLarge { .. }) => {
-                write!(f, "{e} (--egdb-seeds)")
-            }
-            CliError::EgdbBuild(e) => match e {
-                EgdbError::TooManySeeds { .. } | EgdbError::NotEnoughMemory { .. } => {
-                    write!(f, "{e} (--max-seeds)")
-                }
-                EgdbError::NotEnoughDisk { .. } => write!(f, "{e} (--max-seeds, --out)"),
-                // A partial file of other rules, or with more levels than asked for.
-                EgdbError::WrongGame { .. } => write!(f, "{e} (--out)"),
-                EgdbError::Corrupt { .. } => write!(f, "{e} (--max-seeds, --out)"),
-                EgdbError::FromRefused { .. } => write!(f, "{e} (--from, --max-seeds)"),
-                e => CliError::Egdb(e.clone()).fmt(f),
-            },
+            CliError::Egdb(e) => f.write_str(&words::egdb_words(e)),
+            CliError::Solver(e) => f.write_str(&words::solver_words(e)),
+            CliError::EgdbBuild(e) => f.write_str(&words::egdb_build_words(e)),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Internal(msg) => write!(f, "internal error, please report it: {msg}"),
             CliError::Input(msg) => write!(f, "{msg}"),

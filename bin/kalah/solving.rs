@@ -101,10 +101,7 @@ impl SolverArgs {
     /// The database files these options read (`--egdb FILE`, else `KALAH_EGDB_PATH`): an
     /// output of the same command may never replace one.
     pub fn inputs(&self) -> Vec<PathBuf> {
-        let from_env = kalah_solver::Environment::read()
-            .egdb_path
-            .map(PathBuf::from);
-        self.egdb.clone().or(from_env).into_iter().collect()
+        self.overrides().inputs()
     }
 
     /// These options for an analysis within limits (`analyse`, `--time`, the engine, the
@@ -135,31 +132,25 @@ impl SolverArgs {
         game: &Game,
     ) -> Result<Result<Solver, BuildStopped>, CliError> {
         let spinner = self.spinner();
-        let timer = Instant::now();
-        if let Some(message) = progress::setup_message(&config.database) {
-            spinner.set_message(message);
-        }
-        if let Some(notice) = progress::cache_build_notice(game, &config.database) {
-            self.say(&notice);
-        }
         // A command that watches Ctrl-C stops its database build on it too.
-        let solver = match progress::new_solver(game, config, installed_interrupt_flag())? {
-            Ok(solver) => solver,
-            Err(kept) => {
-                spinner.finish_and_clear();
-                return Ok(Err(BuildStopped { kept }));
-            }
-        };
-        // An analysis within limits ([`SolverArgs::for_analysis`]) starts its clock on a
-        // solver set up: the table's pages are mapped here, not by its first search.
-        if self.existing_only.is_some() {
-            solver.warm_up();
-        }
+        let made = progress::make_solver(
+            game,
+            config,
+            installed_interrupt_flag(),
+            self.existing_only.is_some(),
+            &mut |message| spinner.set_message(message),
+            &mut |notice| self.say(&notice),
+        )?;
         spinner.finish_and_clear();
-        for note in progress::setup_notes(&solver, timer.elapsed().as_secs_f64()) {
-            self.say(&note);
-        }
-        Ok(Ok(solver))
+        Ok(match made {
+            Ok((solver, notes)) => {
+                for note in notes {
+                    self.say(&note);
+                }
+                Ok(solver)
+            }
+            Err(kept) => Err(BuildStopped { kept }),
+        })
     }
 
     /// A line on standard error, unless `--quiet`.
@@ -171,8 +162,7 @@ impl SolverArgs {
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
     pub fn spinner(&self) -> ProgressBar {
-        let template = "{spinner} [{elapsed}] {msg}";
-        on_terminal(self.quiet, ProgressBar::new_spinner, template, 120)
+        spinner(self.quiet)
     }
 }
 
@@ -189,6 +179,16 @@ pub fn parallel_solver(
 ) -> Result<(Solver, usize), CliError> {
     let (config, workers) = args.config(game, seeds, solves)?.one_thread_a_solve();
     Ok((args.make_solver(config, game)?, workers))
+}
+
+/// A spinner on standard error, hidden when it is not a terminal or `quiet`.
+fn spinner(quiet: bool) -> ProgressBar {
+    on_terminal(
+        quiet,
+        ProgressBar::new_spinner,
+        "{spinner} [{elapsed}] {msg}",
+        120,
+    )
 }
 
 /// A database build stopped by Ctrl-C or a signal ([`SolverArgs::try_make_solver`]).
@@ -244,12 +244,7 @@ pub(crate) fn solved_within(
 ) -> Result<(kalah_solver::bao::BaoSolved, Duration), CliError> {
     use kalah_solver::bao::{BaoSolveError, GraphStop};
     let memory_mb = graph.memory_mb;
-    let spinner = on_terminal(
-        quiet,
-        indicatif::ProgressBar::new_spinner,
-        "{spinner} [{elapsed}] {msg}",
-        120,
-    );
+    let spinner = spinner(quiet);
     let timer = Instant::now();
     let result = kalah_analysis::front::bao_solve_within(
         pos,

@@ -5,7 +5,10 @@
 //! most) and looks for what the writer always puts first: a magic number, a header line
 //! or a first record of the format.
 
-use kalah_io::{first_line, Kind};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use kalah_io::{first_line, Kind, OutputError};
 use serde_json::Value;
 
 use crate::wire::unit::Unit;
@@ -51,6 +54,29 @@ pub const DATABASE: Kind = Kind {
     name: "an endgame database written by kalah egdb build",
     test: is_database,
 };
+
+/// Runs `body` on the report it writes (`kalah openings`, `kalah pie`): to `out`, or, with
+/// a file `path`, to the file, checked and locked before `body` starts (a file that is no
+/// [`REPORT`], a read-only file or a symbolic link refused unless `force`; `inputs`, the
+/// database files the run reads, never replaced) and written whole at the end (atomically
+/// for a regular file, straight through for a FIFO or device), untouched when `body` fails.
+pub fn with_report<E: From<OutputError>>(
+    path: Option<&Path>,
+    force: bool,
+    inputs: &[PathBuf],
+    out: &mut dyn Write,
+    body: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
+    let Some(path) = path else {
+        return body(out);
+    };
+    let checks = kalah_io::Checks::of(REPORT, force).reading(inputs.iter().map(PathBuf::as_path));
+    let output = kalah_io::Output::open_with(path, &checks)?;
+    let mut text = Vec::new();
+    body(&mut text)?;
+    output.replace(&text)?;
+    Ok(())
+}
 
 /// The first line of the JSON table (its header up to the list of positions), or the
 /// CSV table's header.
@@ -133,6 +159,37 @@ mod tests {
     use crate::{openings, Offer};
 
     const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];
+
+    #[test]
+    fn a_report_goes_to_its_file_whole_or_not_at_all() {
+        let write = |text: &'static str| {
+            move |w: &mut dyn Write| -> Result<(), OutputError> {
+                w.write_all(text.as_bytes()).unwrap();
+                Ok(())
+            }
+        };
+        let mut out = Vec::new();
+        with_report(None, false, &[], &mut out, write("to out\n")).unwrap();
+        assert_eq!(out, b"to out\n");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.txt");
+        let mut out = Vec::new();
+        with_report(Some(&path), false, &[], &mut out, write("to the file\n")).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "to the file\n");
+        let failed = with_report(Some(&path), false, &[], &mut out, |_| {
+            Err(OutputError::NotAFileName(PathBuf::new()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "to the file\n");
+        let other = dir.path().join("other.txt");
+        std::fs::write(&other, "not a report\n").unwrap();
+        let refused = with_report(Some(&other), false, &[], &mut out, write("x"));
+        assert!(refused.is_err());
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "not a report\n");
+        with_report(Some(&other), true, &[], &mut out, write("forced\n")).unwrap();
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "forced\n");
+    }
 
     /// The kinds that take `text`, by name.
     fn takers(text: &[u8]) -> Vec<&'static str> {

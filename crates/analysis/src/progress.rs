@@ -191,6 +191,40 @@ pub fn setup_notes(solver: &Solver, seconds: f64) -> Vec<String> {
     notes
 }
 
+/// Makes the solver of `config` for `game` as every front end does, saying so as it goes:
+/// `show` gets what a spinner shows while the database is loaded or built
+/// ([`setup_message`]), `say` the notice of a build for the cache first
+/// ([`cache_build_notice`]); `cancel` stops a build ([`new_solver`]: `Ok(Err(kept))`).
+/// Made for an analysis `within_limits`, the solver's table is mapped here, so that the
+/// analysis's clock starts on a solver set up rather than on its first search. Returns
+/// the solver with the notes of its setup ([`setup_notes`]), for the front end to say
+/// once its spinner is gone.
+pub fn make_solver(
+    game: &Game,
+    config: Config,
+    cancel: Option<&AtomicBool>,
+    within_limits: bool,
+    show: &mut dyn FnMut(String),
+    say: &mut dyn FnMut(String),
+) -> Result<Result<(Solver, Vec<String>), String>, SolverError> {
+    let timer = std::time::Instant::now();
+    if let Some(message) = setup_message(&config.database) {
+        show(message);
+    }
+    if let Some(notice) = cache_build_notice(game, &config.database) {
+        say(notice);
+    }
+    let solver = match new_solver(game, config, cancel)? {
+        Ok(solver) => solver,
+        Err(kept) => return Ok(Err(kept)),
+    };
+    if within_limits {
+        solver.warm_up();
+    }
+    let notes = setup_notes(&solver, timer.elapsed().as_secs_f64());
+    Ok(Ok((solver, notes)))
+}
+
 /// The size of a database of `seeds` seeds for `game`, in words (`52.0 M positions, 49.6
 /// MiB`).
 fn database_size(game: &Game, seeds: usize) -> String {
@@ -204,15 +238,20 @@ mod tests {
     use kalah_core::Rules;
     use kalah_solver::cache::Cache;
 
-    #[test]
-    fn a_database_build_stopped_says_what_it_kept() {
-        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    /// Kalah(4,3) with a solver that builds a database of 8 seeds.
+    fn small_build() -> (Game, Config) {
         let config = Config {
             threads: 1,
             hash_mb: 1,
             database: Database::Build(8),
             ..Config::default()
         };
+        (Game::new(Rules::kalah(4, 3)).unwrap(), config)
+    }
+
+    #[test]
+    fn a_database_build_stopped_says_what_it_kept() {
+        let (game, config) = small_build();
         let raised = AtomicBool::new(true);
         let stopped = new_solver(&game, config.clone(), Some(&raised)).unwrap();
         assert_eq!(stopped.err(), Some(build_stopped(&game, &config.database)));
@@ -221,6 +260,38 @@ mod tests {
             .unwrap()
             .is_ok());
         assert!(new_solver(&game, config, None).unwrap().is_ok());
+    }
+
+    #[test]
+    fn a_solver_made_shows_its_build_and_says_nothing_more() {
+        let (game, config) = small_build();
+        for within_limits in [false, true] {
+            let (mut shown, mut said) = (Vec::new(), Vec::new());
+            let made = make_solver(
+                &game,
+                config.clone(),
+                None,
+                within_limits,
+                &mut |m| shown.push(m),
+                &mut |m| said.push(m),
+            );
+            let (_, notes) = made.unwrap().unwrap();
+            assert_eq!(shown, ["building the endgame database"]);
+            assert!(said.is_empty() && notes.is_empty(), "{said:?} {notes:?}");
+        }
+        let raised = AtomicBool::new(true);
+        let stopped = make_solver(
+            &game,
+            config.clone(),
+            Some(&raised),
+            false,
+            &mut |_| {},
+            &mut |_| {},
+        );
+        assert_eq!(
+            stopped.unwrap().err(),
+            Some(build_stopped(&game, &config.database))
+        );
     }
 
     #[test]

@@ -7,6 +7,9 @@
 
 pub mod bao;
 pub mod fit;
+mod given;
+pub mod limits;
+pub mod words;
 
 use std::fmt;
 

@@ -82,6 +82,13 @@ impl Overrides {
         })
     }
 
+    /// The database files these overrides read (`egdb`, else the directory of the
+    /// environment's `KALAH_EGDB_PATH`): an output of the same run may never replace one.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let from_env = crate::Environment::read().egdb_path.map(PathBuf::from);
+        self.egdb.clone().or(from_env).into_iter().collect()
+    }
+
     /// The first search option set (by its command-line name) that a family solved by
     /// retrograde analysis has none of, where `family` is one; refused rather than ignored.
     /// A database file or directory (`--egdb`, files built by the cycle rule) is taken:
@@ -208,6 +215,15 @@ mod tests {
             ),
             "{words}"
         );
+    }
+
+    #[test]
+    fn a_database_named_is_the_input_whatever_the_environment() {
+        let given = Overrides {
+            egdb: Some(PathBuf::from("a.egdb")),
+            ..Overrides::default()
+        };
+        assert_eq!(given.inputs(), vec![PathBuf::from("a.egdb")]);
     }
 
     #[test]

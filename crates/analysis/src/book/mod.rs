@@ -20,6 +20,7 @@
 
 pub mod about;
 pub mod build;
+pub mod choice;
 pub mod format;
 pub mod report;
 

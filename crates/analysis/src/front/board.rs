@@ -7,7 +7,8 @@ use kalah_core::{notation, Game, Position};
 use serde_json::Value;
 
 use crate::perft::Start;
-use crate::setup::bao as bao_setup;
+use crate::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
+use crate::setup::{RuleOptions, SetupError};
 use crate::wire;
 
 /// A game and a position of it: a sowing game, or Bao.
@@ -20,7 +21,46 @@ pub enum Board {
     Bao(BaoRules, BaoPosition),
 }
 
+/// Why the options give no board: the sowing game's setup, or Bao's, refused them.
+#[derive(Debug)]
+pub enum BoardError {
+    /// The rule options, the position or the moves of a sowing game.
+    Sowing(SetupError),
+    /// Bao's board, position or moves.
+    Bao(BaoSetupError),
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardError::Sowing(e) => e.fmt(f),
+            BoardError::Bao(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
 impl Board {
+    /// The board of the kind the options ask for, with the position to start from: Bao's
+    /// where `bao` ([`BaoOptions::of`]), else the sowing game of `options`
+    /// ([`crate::setup::setup`]); `position` and `moves` in the notation of that kind.
+    pub fn set_up(
+        options: &RuleOptions,
+        bao: bool,
+        position: Option<&str>,
+        moves: Option<&str>,
+    ) -> Result<Board, BoardError> {
+        if bao {
+            let s = bao_setup::setup(&BaoOptions::of(options, position, moves))
+                .map_err(BoardError::Bao)?;
+            return Ok(Board::Bao(s.rules, s.pos));
+        }
+        let (game, pos) =
+            crate::setup::setup(options, position, moves).map_err(BoardError::Sowing)?;
+        Ok(Board::Sowing(Box::new(game), pos))
+    }
+
     /// The position drawn, with the side to move, the legal moves and the score, as
     /// `kalah show` prints it (several lines, each ended).
     pub fn describe(&self) -> String {
@@ -74,5 +114,39 @@ mod tests {
         );
         assert_eq!(bao.show_json()["rules"], setup.rules.to_string());
         assert!(matches!(bao.perft_start(), Start::Bao(..)));
+    }
+
+    #[test]
+    fn the_options_set_up_the_board_of_their_kind() {
+        let options = RuleOptions {
+            houses: Some(4),
+            seeds: Some(2),
+            ..RuleOptions::default()
+        };
+        let Ok(Board::Sowing(game, pos)) = Board::set_up(&options, false, None, Some("1")) else {
+            panic!("no sowing game");
+        };
+        let (played, after) = crate::setup::setup(&options, None, Some("1")).unwrap();
+        assert_eq!(game.rules(), &Rules::kalah(4, 2));
+        assert_eq!((game.rules(), pos), (played.rules(), after));
+        let Ok(Board::Bao(rules, pos)) = Board::set_up(&options, true, None, None) else {
+            panic!("no Bao board");
+        };
+        let bao = bao_setup::setup(&BaoOptions {
+            pits: Some(4),
+            seeds: Some(2),
+            position: None,
+            moves: None,
+        })
+        .unwrap();
+        assert_eq!((rules, pos), (bao.rules, bao.pos));
+        assert!(matches!(
+            Board::set_up(&options, false, Some("1,2:S"), None),
+            Err(BoardError::Sowing(_))
+        ));
+        assert!(matches!(
+            Board::set_up(&options, true, None, Some("Z9")),
+            Err(BoardError::Bao(_))
+        ));
     }
 }

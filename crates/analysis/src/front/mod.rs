@@ -42,6 +42,7 @@ pub use bao::{
     BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
 pub use board::Board;
+pub use board::BoardError;
 pub use exact::{build_interrupted, Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress};
 pub use kind::{

@@ -32,6 +32,23 @@ pub struct BaoOptions<'a> {
     pub moves: Option<&'a str>,
 }
 
+impl<'a> BaoOptions<'a> {
+    /// The Bao board and position the options of the sowing games name under `--rules
+    /// bao`: their houses a side are the pits a row, their seeds a house the seeds a pit.
+    pub fn of(
+        options: &super::RuleOptions,
+        position: Option<&'a str>,
+        moves: Option<&'a str>,
+    ) -> BaoOptions<'a> {
+        BaoOptions {
+            pits: options.houses.map(usize::from),
+            seeds: options.seeds.map(usize::from),
+            position,
+            moves,
+        }
+    }
+}
+
 /// One move of the line played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {
