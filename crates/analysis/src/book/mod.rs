@@ -21,6 +21,7 @@
 pub mod about;
 pub mod build;
 pub mod format;
+pub mod job;
 pub mod report;
 
 use std::collections::HashMap;
