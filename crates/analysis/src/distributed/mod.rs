@@ -32,6 +32,7 @@
 
 mod answers;
 pub(crate) mod budget;
+pub mod cut;
 mod files;
 mod hypothesis;
 mod manifest;
