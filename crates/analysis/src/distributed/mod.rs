@@ -32,6 +32,7 @@
 
 mod answers;
 pub(crate) mod budget;
+pub mod combine;
 pub mod cut;
 mod files;
 mod hypothesis;
