@@ -1,13 +1,11 @@
 //! `kalah bench`: solves the fixed positions of `data/bench.txt` and prints the total node
 //! count, the fingerprint of the search, with the time it took.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
-use kalah_analysis::wire::bench as wire;
-use kalah_solver::bench::{self, Case, Run, Totals};
-use kalah_solver::{Config, Overrides};
+use kalah_analysis::bench::{self, BenchError, Kind};
+use kalah_solver::bench::RunError;
 
 use crate::error::CliError;
 
@@ -60,95 +58,30 @@ pub struct Args {
     json: bool,
 }
 
-/// The largest file of bench positions read (64 MiB, a million positions): a larger one,
-/// or an endless one (`/dev/zero`), is refused, not read into memory.
-const BENCH_FILE_MAX: u64 = 64 << 20;
-
 /// Runs `kalah bench`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let text = match &args.file {
-        Some(path) => kalah_io::read_bounded(path, BENCH_FILE_MAX)
-            .and_then(|b| {
-                String::from_utf8(b).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-            })
-            .map_err(|e| CliError::Input(format!("cannot read {}: {e}", path.display())))?,
-        None if args.suite => SUITE.to_string(),
-        None => BUILT_IN.to_string(),
+    let built_in = if args.suite { SUITE } else { BUILT_IN };
+    let kind = match args.suite {
+        true => Kind::Suite {
+            threads: args.threads,
+            cache: !args.no_cache,
+        },
+        false => Kind::Fingerprint {
+            threads: args.threads.unwrap_or(1),
+            hash_mb: args.hash_mb,
+        },
     };
-    let cases = bench::read(&text).map_err(|e| CliError::Input(e.to_string()))?;
-    if args.suite {
-        return suite(args, &cases, out);
-    }
-    let threads = args.threads.unwrap_or(1);
-    let lines = (wire::case_text as Line, wire::case_json as Row);
-    let (totals, rows, seconds) = run_cases(&cases, args.json, lines, out, |case| {
-        Ok(case.fingerprint_config(threads as usize, args.hash_mb as usize)?)
-    })?;
-    if args.json {
-        let obj = wire::totals_json(&totals, seconds, threads, args.hash_mb, rows);
-        writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "{}", wire::totals_text(&totals, seconds, threads))?;
-    }
-    Ok(())
-}
-
-/// `kalah bench --suite`: every case solved as `kalah solve` solves it, timed.
-fn suite(args: &Args, cases: &[Case], out: &mut dyn Write) -> Result<(), CliError> {
-    let lines = (wire::suite_case_text as Line, wire::suite_case_json as Row);
-    let (totals, rows, seconds) = run_cases(cases, args.json, lines, out, |case| {
-        let database = Overrides {
-            no_cache: args.no_cache,
-            ..Overrides::default()
-        }
-        .database()?;
-        Ok(case.solve_config(&database, args.threads.map(|t| t as usize))?)
-    })?;
-    let cache = !args.no_cache;
-    if args.json {
-        let obj = wire::suite_totals_json(&totals, seconds, cache, rows);
-        writeln!(out, "{obj}")?;
-    } else {
-        let line = wire::suite_totals_text(&totals, seconds, cases.len(), cache);
-        writeln!(out, "{line}")?;
-    }
-    Ok(())
-}
-
-/// A case's line of text, or its row of the JSON object.
-type Line = fn(&Case, &Run) -> String;
-type Row = fn(&Case, &Run) -> serde_json::Value;
-
-/// Every case of `cases` run with the settings `config` gives it: each case's line
-/// (`lines.0`) written as it ends unless `json`, its row (`lines.1`) kept; the totals, the
-/// rows and the seconds the whole run took.
-fn run_cases(
-    cases: &[Case],
-    json: bool,
-    lines: (Line, Row),
-    out: &mut dyn Write,
-    config: impl Fn(&Case) -> Result<Config, CliError>,
-) -> Result<(Totals, Vec<serde_json::Value>, f64), CliError> {
-    let timer = Instant::now();
-    let mut totals = Totals::default();
-    let mut rows = Vec::new();
-    for case in cases {
-        let run = case.run(config(case)?).map_err(run_error)?;
-        totals.add(&run);
-        if !json {
-            writeln!(out, "{}", lines.0(case, &run))?;
-        }
-        rows.push(lines.1(case, &run));
-    }
-    Ok((totals, rows, timer.elapsed().as_secs_f64()))
-}
-
-/// A failed run: a solver that cannot be made, or a bug of the search (a failed check of
-/// a solution), not of the input.
-fn run_error(e: bench::RunError) -> CliError {
-    match e {
-        bench::RunError::Solver(e) => CliError::Solver(e),
-        bench::RunError::Cancelled => CliError::Internal("the search was cancelled".into()),
-        bench::RunError::Check(e) => CliError::Internal(e.to_string()),
-    }
+    bench::cases(args.file.as_deref(), built_in)
+        .and_then(|cases| bench::run(&cases, kind, args.json, out))
+        .map_err(|e| match e {
+            BenchError::Read(m) => CliError::Input(m),
+            BenchError::Egdb(e) => e.into(),
+            BenchError::CacheMax(e) => e.into(),
+            BenchError::Run(RunError::Solver(e)) => CliError::Solver(e),
+            BenchError::Run(RunError::Cancelled) => {
+                CliError::Internal("the search was cancelled".into())
+            }
+            BenchError::Run(RunError::Check(e)) => CliError::Internal(e.to_string()),
+            BenchError::Io(e) => e.into(),
+        })
 }

@@ -3,13 +3,9 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use kalah_analysis::book::about;
-use kalah_analysis::book::build::{self, Partial, PartialError};
+use kalah_analysis::book::job::{self, Job, JobError, Maker};
 use kalah_analysis::book::report as book_report;
-use kalah_analysis::book::{format, Book};
-use kalah_analysis::AnalysisError;
 use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
@@ -116,96 +112,37 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         &args.out,
         &Checks::of(kalah_analysis::book::KIND, args.force),
     )?;
-    let started = Instant::now();
     let limits = args.limits.given().unwrap_or_else(Limits::none);
-    let limits_text = build::limits_text(&limits);
-    let todo = build::positions(&game, &start, args.turns);
-    if todo.is_empty() {
-        return Err(CliError::Input(
-            "the game is over in this position: there is no turn to put in a book".into(),
-        ));
-    }
-    let header = build::partial_header(game.rules(), &start, args.turns, &limits_text);
-    let partial_path = output.sibling(".partial");
-    let kept = match &partial_path {
-        Some(path) => build::load_partial(&game, path, &header).map_err(partial_error)?,
-        None => Default::default(),
+    let job = Job {
+        game: &game,
+        start: &start,
+        turns: args.turns,
+        limits: &limits,
+        partial: output.sibling(".partial"),
     };
-    if let Some(warning) = kept.damaged_warning() {
-        eprintln!("{warning}");
-    }
-    let kept_here = kept.of(&todo);
-    let mut partial = match &partial_path {
-        Some(path) => {
-            Some(Partial::start(path, &header, game.houses(), &kept_here).map_err(partial_error)?)
-        }
-        None => None,
-    };
+    let prepared = job::prepare(job, &mut |w| eprintln!("{w}")).map_err(job_error)?;
     let solver = crate::solving::analysis_solver(
         &args.solver,
         &game,
         start.seeds_in_houses() as usize,
         &limits,
     )?;
-    let bar = progress_bar(args.solver.quiet, todo.len(), "positions analysed");
-    if let Some(line) = build::resuming_line(kept_here.len(), partial_path.as_deref()) {
+    let bar = progress_bar(args.solver.quiet, prepared.len(), "positions analysed");
+    if let Some(line) = prepared.resuming_line() {
         eprintln!("{line}");
     }
-    let h = game.houses();
-    let entries = build::build(
-        &solver,
-        &todo,
-        &limits,
-        &kept.entries,
-        interrupt_flag(),
-        &mut |e, was_kept| -> Result<(), Fail> {
-            if let (false, Some(p)) = (was_kept, partial.as_mut()) {
-                p.add(e).map_err(|e| Fail::Cli(partial_error(e)))?;
-            }
-            bar.set_message(format!("{} {}", e.best_turn.notation(h), e.describe()));
-            bar.inc(1);
-            Ok(())
-        },
-    );
+    let maker = Maker {
+        threads: args.solver.threads,
+        args: &std::env::args().skip(1).collect::<Vec<_>>(),
+        version: env!("CARGO_PKG_VERSION"),
+        commit: &commit(),
+    };
+    let line = prepared.run(&solver, interrupt_flag(), &maker, &output, &mut |m| {
+        bar.set_message(m.to_string());
+        bar.inc(1);
+    });
     bar.finish_and_clear();
-    let entries = entries.map_err(|e| match e {
-        Fail::Analysis(e) => analysis_error(e, &build::kept_words(partial_path.as_deref())),
-        Fail::Cli(e) => e,
-    })?;
-    let exact = entries.iter().filter(|e| e.is_exact()).count();
-    let seconds = started.elapsed().as_secs_f64();
-    let book = Book::new(
-        *game.rules(),
-        about::about(&about::Made {
-            start: &start,
-            turns: args.turns,
-            limits: &limits_text,
-            threads: args.solver.threads,
-            args: &std::env::args().skip(1).collect::<Vec<_>>(),
-            version: env!("CARGO_PKG_VERSION"),
-            commit: &commit(),
-            unix_secs: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            seconds,
-            positions: entries.len(),
-            exact,
-        }),
-        entries,
-    );
-    output.replace(format::write(&book).as_bytes())?;
-    if let Some(path) = &partial_path {
-        let _ = std::fs::remove_file(path);
-    }
-    let line = build::written_line(
-        book.len(),
-        args.turns,
-        &args.out,
-        exact,
-        &limits_text,
-        seconds,
-    );
-    writeln!(out, "{line}")?;
+    writeln!(out, "{}", line.map_err(job_error)?)?;
     Ok(())
 }
 
@@ -222,20 +159,12 @@ fn commit() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The command-line error for a partial file that could not be read, written or used
-/// (its message names the file).
-fn partial_error(e: PartialError) -> CliError {
-    CliError::Input(e.to_string())
-}
-
-/// Why a build stopped: its analysis, or keeping an entry.
-enum Fail {
-    Analysis(AnalysisError),
-    Cli(CliError),
-}
-
-impl From<AnalysisError> for Fail {
-    fn from(e: AnalysisError) -> Self {
-        Fail::Analysis(e)
+/// The command-line error for a build that stopped.
+fn job_error(e: JobError) -> CliError {
+    match e {
+        JobError::NothingToBook => CliError::Input(JobError::NOTHING_TO_BOOK.into()),
+        JobError::Partial(e) => CliError::Input(e.to_string()),
+        JobError::Analysis { error, kept } => analysis_error(error, &kept),
+        JobError::Write(e) => e.into(),
     }
 }

@@ -2,13 +2,9 @@
 //! the protocol itself is [`kalah_analysis::engine`].
 
 use std::io::{self, Write};
-use std::panic::AssertUnwindSafe;
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
 
-use kalah_analysis::engine::driver::{self, Ended, Input};
-use kalah_analysis::engine::{self, EvaluationChoice, Session};
+use kalah_analysis::engine::driver::{self, Ended};
+use kalah_analysis::engine::{self, launch, EvaluationChoice, Session};
 use kalah_core::Game;
 use kalah_solver::{Config, Solver};
 
@@ -53,126 +49,37 @@ pub struct Args {
     pub rules: Option<String>,
 }
 
-/// What the main thread hears: output to write, or the end of the session with its result.
-enum Event {
-    Output(Vec<u8>),
-    Done(Result<(), CliError>),
-}
-
-/// The session's output, sent to the main thread line by line (on each flush): only the
-/// main thread writes to standard output, which it holds locked, and it does nothing
-/// else, so every line goes out as soon as it is made, whatever the session is doing.
-struct ToMain {
-    send: Sender<Event>,
-    line: Vec<u8>,
-}
-
-impl Write for ToMain {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.line.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        let line = std::mem::take(&mut self.line);
-        self.send
-            .send(Event::Output(line))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the output is closed"))
-    }
-}
-
 /// Runs `kalah engine` until `quit`, the end of the input (after a running `go` has
-/// answered), or Ctrl-C or SIGTERM (a running `go` stops and answers first). The session
-/// runs on a thread of its own; this thread only writes what it and its `go` say, as
-/// they say it.
+/// answered), or Ctrl-C or SIGTERM (a running `go` stops and answers first).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    match args.rules.as_deref() {
-        Some("bao") => {
-            return Err(CliError::Input(
-                "kalah engine takes Bao through its protocol: start it without --rules and \
-                 send `rules bao --houses N --seeds S` (docs/engine.md)"
-                    .to_string(),
-            ))
-        }
-        Some(rules) => {
-            return Err(CliError::Input(format!(
-                "kalah engine takes its rules through its protocol: start it without --rules \
-                 and send `rules {rules} ...` (docs/engine.md)"
-            )))
-        }
-        None => {}
+    if let Some(rules) = &args.rules {
+        return Err(CliError::Input(launch::rules_refused(rules)));
     }
     let interrupt = interrupt_flag();
-    let (send, events) = mpsc::channel();
-    let shared: engine::Out = Arc::new(Mutex::new(ToMain {
-        send: send.clone(),
-        line: Vec::new(),
-    }));
     let solver_args = args.solver.clone();
     let evaluation = args.evaluation;
     let make = move |game: &Game| {
         engine_solver(&solver_args, game, None, evaluation).map_err(|e| e.to_string())
     };
-    let threads = args.solver.threads.map_or("all".into(), |t| t.to_string());
-    let about = vec![
-        (
-            "name".to_string(),
-            format!("kalah {}", env!("CARGO_PKG_VERSION")),
-        ),
-        ("threads".to_string(), threads),
-        ("evaluation".to_string(), evaluation.name().to_string()),
-    ];
     let (books, book_name) = args.book.engine_books()?;
-    let mut about = about;
-    about.push(("book".to_string(), book_name));
-    let mut session = Session::new(Box::new(make), shared.clone(), about);
-    if let Some(books) = books {
-        session = session.with_books(books);
-    }
-    let (to_session, input) = mpsc::channel();
-    driver::read_lines(|| io::stdin().lock(), to_session);
-    std::thread::Builder::new()
-        .name("kalah-engine-session".into())
-        .spawn(move || {
-            let ended = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                serve(session, &input, &shared, interrupt)
-            }));
-            let ended = ended
-                .unwrap_or_else(|_| Err(CliError::Input("the engine session failed".to_string())));
-            let _ = send.send(Event::Done(ended));
-        })?;
-    while let Ok(event) = events.recv() {
-        match event {
-            Event::Output(bytes) => {
-                out.write_all(&bytes)?;
-                out.flush()?;
-            }
-            Event::Done(ended) => {
-                // The session is over: nothing more can come.
-                while let Ok(Event::Output(bytes)) = events.try_recv() {
-                    out.write_all(&bytes)?;
-                }
-                out.flush()?;
-                return ended;
-            }
+    let about = launch::about(
+        env!("CARGO_PKG_VERSION"),
+        args.solver.threads,
+        evaluation,
+        book_name,
+    );
+    let session = move |shared| {
+        let session = Session::new(Box::new(make), shared, about);
+        match books {
+            Some(books) => session.with_books(books),
+            None => session,
         }
-    }
-    Ok(())
-}
-
-/// The session driven by `input` ([`driver::drive`]), its end as the command's result.
-fn serve(
-    session: Session,
-    input: &Receiver<Input>,
-    out: &engine::Out,
-    interrupt: &AtomicBool,
-) -> Result<(), CliError> {
-    match driver::drive(session, input, out, interrupt)? {
-        Ended::Done => Ok(()),
-        Ended::InputFailed(why) => Err(CliError::Input(format!("standard input: {why}"))),
-        Ended::Interrupted => Err(interrupted(
-            "the session ended; a running go was stopped and answered its bestmove",
-        )),
+    };
+    let ended = driver::run(session, || io::stdin().lock(), out, interrupt)?;
+    match (&ended, ended.why()) {
+        (Ended::Interrupted, Some(why)) => Err(interrupted(&why)),
+        (_, Some(why)) => Err(CliError::Input(why)),
+        (_, None) => Ok(()),
     }
 }
 

@@ -3,12 +3,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
-use kalah_analysis::distributed::{verify_interrupted, Merge, Report, Tree};
+use kalah_analysis::distributed::combine::{Combine, CombineError, Proving};
 use kalah_analysis::outputs;
-use kalah_analysis::wire::unit;
+use kalah_core::Game;
 use kalah_io::{Checks, Output};
 
+use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
 use crate::solving::{parallel_solver, SolverArgs};
 
@@ -89,62 +91,52 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         .as_deref()
         .map(|p| Output::open_with(p, &checks))
         .transpose()?;
-    let tree = Tree::read_manifest(&args.manifest).map_err(|e| CliError::Input(e.0))?;
-    let mut merge = Merge::new(&tree);
-    let mut warnings = Vec::new();
-    for path in &args.answers {
-        let more = merge
-            .add_answer_file(path)
-            .map_err(|e| CliError::Input(e.0))?;
-        warnings.extend(more);
-    }
-    if !args.solver.quiet {
-        for w in &warnings {
-            eprintln!("warning: {w}");
+    let combine = Combine {
+        manifest: &args.manifest,
+        answers: &args.answers,
+        hypothesis: args.hypothesis,
+        next: next_out.as_ref().zip(args.next.as_deref()),
+        trust: args.trust_answers,
+    };
+    let quiet = args.solver.quiet;
+    let bar = OnceLock::new();
+    let progress = |p: Proving| match p {
+        Proving::Started => {
+            bar.get_or_init(|| progress_bar(quiet, 0, "solves proving answers again"));
         }
-    }
-    if args.trust_answers {
-        merge.trust();
-    } else {
-        verify(&mut merge, &tree, &args.solver)?;
-    }
-    let bounds = merge.bounds();
-    let report = Report::new(&merge, &bounds, args.hypothesis);
-    if let Some(next) = &next_out {
-        next.replace(unit::to_lines(&report.next).as_bytes())?;
-    }
-    report.write(args.json, args.next.as_deref(), out)?;
-    match report.unfinished() {
-        Some(msg) => Err(CliError::Incomplete(msg)),
-        None => Ok(()),
-    }
-}
-
-/// Proves again, by a solve of each unit in the narrow window that decides it, every claim
-/// of the answers that the values rest on: a forged value, `at_least` or `at_most` is
-/// refused, never merged.
-fn verify(merge: &mut Merge<'_>, tree: &Tree, args: &SolverArgs) -> Result<(), CliError> {
-    let units = merge.unverified();
-    if units.is_empty() {
-        return Ok(());
-    }
-    let game = merge.game().clone();
-    let seeds = tree.most_seeds(&units);
-    let (solver, workers) = parallel_solver(args, &game, seeds, units.len())?;
-    // Ctrl-C stops the proofs; nothing is written then (the report would rest on bounds
-    // not yet proved), and the same command starts them again.
-    let cancel = crate::analysis_io::interrupt_flag();
-    let bar = crate::analysis_io::progress_bar(args.quiet, 0, "solves proving answers again");
-    let result = merge.verify(&solver, workers, cancel, &|done, all| {
-        bar.set_length(all as u64);
-        bar.set_position(done as u64);
-    });
-    bar.finish_and_clear();
-    result.map_err(|e| CliError::Input(e.to_string()))?;
-    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(crate::analysis_io::interrupted(&verify_interrupted(
-            units.len(),
-        )));
-    }
-    Ok(())
+        Proving::Step { done, all } => {
+            if let Some(bar) = bar.get() {
+                bar.set_length(all as u64);
+                bar.set_position(done as u64);
+            }
+        }
+        Proving::Done => {
+            if let Some(bar) = bar.get() {
+                bar.finish_and_clear();
+            }
+        }
+    };
+    let mut solver = |game: &Game, seeds, solves| {
+        let (solver, workers) = parallel_solver(&args.solver, game, seeds, solves)?;
+        Ok((solver, workers, interrupt_flag()))
+    };
+    let merged = combine.run(
+        &mut |w| {
+            if !quiet {
+                eprintln!("{w}");
+            }
+        },
+        &mut solver,
+        &progress,
+        args.json,
+        out,
+    );
+    merged.map_err(|e| match e {
+        CombineError::Input(m) => CliError::Input(m),
+        CombineError::Solver(e) => e,
+        CombineError::Interrupted(m) => interrupted(&m),
+        CombineError::Output(e) => e.into(),
+        CombineError::Io(e) => e.into(),
+        CombineError::Incomplete(m) => CliError::Incomplete(m),
+    })
 }

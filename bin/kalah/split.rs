@@ -3,15 +3,11 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use kalah_analysis::distributed::{
-    another_split, estimated_units, refused, sample, sample_lines, write_once, NewDir, Once,
-    SampleSummary, SplitSummary, Step, Window,
-};
-use kalah_analysis::outputs;
-use kalah_analysis::wire::unit;
-use kalah_io::{Checks, Output};
+use kalah_analysis::distributed::cut::{Cut, CutError, Progress, Sampling};
+use kalah_analysis::distributed::Step;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_counter};
 use crate::args::GameArgs;
@@ -96,111 +92,36 @@ pub struct Args {
 /// Runs `kalah split`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, pos) = args.game.setup()?;
-    if let Some(why) = refused(args.depth, pos.is_over()) {
-        return Err(invalid(why));
-    }
-    // The directories made here are removed again where the split fails or is
-    // interrupted before it writes into them.
-    let dir = NewDir::create(&args.out).map_err(invalid)?;
-    let written = split_into(args, &game, &pos, out);
-    if written.is_err() {
-        dir.undo();
-    }
-    written
-}
-
-/// The split (or its sample) of `pos` written into the directory `args.out`, which exists.
-fn split_into(
-    args: &Args,
-    game: &kalah_core::Game,
-    pos: &kalah_core::Position,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    if let Some(n) = args.sample {
-        return write_sample(args, game, pos, n as usize, out);
-    }
-    let tree = bounded_split(args, game, pos)?;
-    let manifest = format!("{}\n", tree.to_json());
-    let units = unit::to_lines(&tree.units_in(Window::full(game.rules())));
-    let manifest_path = args.out.join("manifest.json");
-    let units_path = args.out.join("units.jsonl");
-    let kept = match write_once(&manifest_path, &units_path, &manifest, &units, args.force)? {
-        Once::Another => return Err(invalid(another_split(&manifest_path))),
-        once => once == Once::Kept,
-    };
-    let summary = SplitSummary {
-        tree: &tree,
+    let cut = Cut {
+        game: &game,
+        pos: &pos,
         step: args.step,
         depth: args.depth,
         dir: &args.out,
-        manifest: &manifest_path,
-        units: &units_path,
-        kept,
+        force: args.force,
     };
-    summary.write(args.json, out)?;
-    Ok(())
-}
-
-/// `kalah split --sample N`: the units drawn, with their weights, to DIR/sample.jsonl.
-fn write_sample(
-    args: &Args,
-    game: &kalah_core::Game,
-    pos: &kalah_core::Position,
-    n: usize,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let rules = game.rules();
-    let path = args.out.join("sample.jsonl");
-    // Checked and locked before the walks.
-    let output = Output::open_with(&path, &Checks::of(outputs::UNITS, args.force))?;
-    let drawn = sample(
-        game,
-        pos,
-        args.step,
-        args.depth,
+    let sampling = args.sample.map(|n| Sampling {
         n,
-        args.hypothesis,
-        args.seed,
-    )
-    .map_err(|e| invalid(e.to_string()))?;
-    output.replace(sample_lines(&drawn, rules).as_bytes())?;
-    let summary = SampleSummary {
-        position: pos,
-        rules,
-        step: args.step,
-        depth: args.depth,
-        sample: n,
         hypothesis: args.hypothesis,
         seed: args.seed,
-        estimated_units: estimated_units(&drawn),
-        file: &path,
+    });
+    // Only the split's enumeration is interrupted cleanly and shows its progress.
+    let (bar, interrupt) = match sampling {
+        None => (progress_counter(false, "positions"), interrupt_flag()),
+        Some(_) => (progress_counter(true, "positions"), &AtomicBool::new(false)),
     };
-    summary.write(args.json, out)?;
-    Ok(())
-}
-
-/// The tree of the split, bounded by the memory available (refused in its first levels
-/// where its estimate runs far past it), with a counter of its positions on a terminal,
-/// stopped cleanly by Ctrl-C (nothing is written before the tree is whole).
-fn bounded_split(
-    args: &Args,
-    game: &kalah_core::Game,
-    pos: &kalah_core::Position,
-) -> Result<kalah_analysis::distributed::Tree, CliError> {
-    use kalah_analysis::distributed::{max_positions, split_bounded, Budget, SplitError};
-    let bar = progress_counter(false, "positions");
-    let budget = Budget {
-        max_positions: max_positions(kalah_solver::egdb::file::available_memory()),
-        cancel: interrupt_flag(),
-        progress: &mut |g| {
+    let mut progress = |p: Progress| match p {
+        Progress::Grew(g) => {
             bar.set_position(g.positions as u64);
             bar.set_message(g.message());
-        },
+        }
+        Progress::Done => bar.finish_and_clear(),
     };
-    let tree = split_bounded(game, pos, args.step, args.depth, budget);
-    bar.finish_and_clear();
-    tree.map_err(|e| match e {
-        SplitError::Cancelled => interrupted("nothing written"),
-        e => invalid(e.to_string()),
-    })
+    cut.run(sampling, interrupt, &mut progress, args.json, out)
+        .map_err(|e| match e {
+            CutError::Invalid(why) => invalid(why),
+            CutError::Cancelled => interrupted("nothing written"),
+            CutError::Output(e) => e.into(),
+            CutError::Io(e) => e.into(),
+        })
 }

@@ -36,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod bench;
 pub mod book;
 pub mod bounds;
 pub mod distributed;

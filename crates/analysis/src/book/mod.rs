@@ -22,6 +22,7 @@ pub mod about;
 pub mod build;
 pub mod choice;
 pub mod format;
+pub mod job;
 pub mod report;
 
 use std::collections::HashMap;

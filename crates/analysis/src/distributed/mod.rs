@@ -32,6 +32,8 @@
 
 mod answers;
 pub(crate) mod budget;
+pub mod combine;
+pub mod cut;
 mod files;
 mod hypothesis;
 mod manifest;

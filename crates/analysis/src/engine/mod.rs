@@ -6,6 +6,7 @@
 
 pub mod bao;
 pub mod driver;
+pub mod launch;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
