@@ -393,7 +393,7 @@ mod tests {
     }
 
     fn one_worker(game: &Game, _: &Position, _: usize) -> Result<(Solver, usize), OpeningsError> {
-        Ok((Solver::new(game.clone(), Config::default()).unwrap(), 1))
+        Ok((Solver::new(game.clone(), one_thread()).unwrap(), 1))
     }
 
     /// Runs `openings`, returning what it wrote and every tick.
@@ -418,6 +418,14 @@ mod tests {
         Board::Bao(s.rules, s.pos)
     }
 
+    /// One search thread: with several, the node counts the reports compare vary.
+    fn one_thread() -> Config {
+        Config {
+            threads: 1,
+            ..Config::default()
+        }
+    }
+
     const MIDGAME: &str = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S";
 
     #[test]
@@ -437,7 +445,7 @@ mod tests {
         let (text, ticks) = run_and_write(&openings);
         assert_eq!(ticks.len(), steps);
         assert!(ticks.iter().all(|t| matches!(t, Tick::Line(_))));
-        let solver = Solver::new((**game).clone(), Config::default()).unwrap();
+        let solver = Solver::new((**game).clone(), one_thread()).unwrap();
         let direct =
             sowing::openings(&solver, start, Offer::AfterTurn, 1, &never(), &|_| {}).unwrap();
         // Every field but the times.
@@ -470,7 +478,7 @@ mod tests {
         assert!(matches!(openings.meter(), Meter::Bar { unit: u, .. } if u == unit));
         let (text, ticks) = run_and_write(&openings);
         assert!(ticks.iter().all(|t| matches!(t, Tick::Note(_))));
-        let solver = Solver::new((**game).clone(), Config::default()).unwrap();
+        let solver = Solver::new((**game).clone(), one_thread()).unwrap();
         let direct = sowing::timed_openings(
             &solver,
             start,
