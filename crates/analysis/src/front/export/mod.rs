@@ -38,7 +38,7 @@ pub struct Export {
     pub inputs: Vec<PathBuf>,
     /// Bao: solve the start's whole game graph even where the board is large.
     pub exact: bool,
-    /// Bao: the analysis' limits given, if any ([`bao_table::solves_exactly`]).
+    /// Bao: the analysis' limits given, if any ([`crate::export::bao::solves_exactly`]).
     pub limits: Option<Limits>,
     /// Bao: the memory the game graph may take, in megabytes.
     pub memory_mb: u64,
