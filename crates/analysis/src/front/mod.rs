@@ -20,6 +20,7 @@
 
 mod analyst;
 mod bao;
+mod batch_run;
 mod board;
 mod exact;
 mod export;
@@ -41,6 +42,7 @@ pub use bao::{
     bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
     BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
+pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
 pub use board::Board;
 pub use exact::{build_interrupted, Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress};
