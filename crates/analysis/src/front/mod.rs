@@ -26,6 +26,7 @@ mod exact;
 mod export;
 mod kind;
 mod openings;
+mod pie;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -50,6 +51,7 @@ pub use kind::{
     solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
 };
 pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
+pub use pie::{decide_report, PieRan, PieRun, PIE_UNIT};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
