@@ -2,21 +2,14 @@
 //! resumable after an interruption; the sowing games' and Bao's through one loop over the
 //! library's `front::Front`.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 
 use indicatif::ProgressBar;
-use kalah_analysis::batch::resume::{kept_words, resume, Resume, ResumeError};
-use kalah_analysis::batch::{
-    count_positions, parse_shard, read_ahead, Item, Lines, Sharded, Streamed,
-};
+use kalah_analysis::batch::parse_shard;
 use kalah_analysis::front::{
-    answer_stream, solves_to_size, BaoHow, BatchGameError, BatchHow, BatchOptions, Front,
+    BaoHow, BatchError, BatchGameError, BatchHow, BatchOptions, BatchPaths, BatchRun, BatchTick,
 };
-use kalah_analysis::outputs;
-use kalah_analysis::AnalysisError;
-use kalah_io::{Checks, Output, OutputError, OutputKind};
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter,
@@ -164,129 +157,54 @@ pub struct BatchFiles {
 }
 
 impl BatchFiles {
-    /// The input's name for messages.
-    pub fn input_name(&self) -> String {
-        match &self.input {
-            Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-            _ => "standard input".to_string(),
+    /// The files as the library's batch takes them.
+    fn paths(&self) -> BatchPaths<'_> {
+        BatchPaths {
+            input: self.input.as_deref(),
+            output: self.output.as_deref(),
+            resume: self.resume,
+            force: self.force,
+            shard: self.shard,
         }
-    }
-
-    /// The output, checked and locked before any work (never the input, nor any of
-    /// `databases`): a stream (a FIFO, a device) cannot be resumed.
-    pub fn open_output(&self, databases: &[PathBuf]) -> Result<Option<Output>, CliError> {
-        let input = self.input.as_deref().filter(|p| p.as_os_str() != "-");
-        let checks = Checks::of(outputs::ANSWERS, self.force)
-            .reading(input)
-            .reading_stdin(input.is_none())
-            .reading(databases.iter().map(|p| p.as_path()));
-        let output = self
-            .output
-            .as_deref()
-            .map(|p| Output::open_with(p, &checks))
-            .transpose()?;
-        if let Some(o) = &output {
-            if self.resume && o.kind() == OutputKind::Stream {
-                return Err(OutputError::NotResumable(o.path().to_path_buf()).into());
-            }
-        }
-        Ok(output)
     }
 }
 
-/// Runs `kalah batch`: one loop for both kinds of game, over the library's [`Front`]
-/// (the kind of game, its front and its sizing chosen by `front::BatchOptions`).
+/// Runs `kalah batch`: parses the options, runs the library's [`BatchRun`] (one loop for
+/// both kinds of game) and draws its progress.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let options = BatchOptions {
-        bao: args.rules.bao(),
-        rules: args.rules.options(),
-        rules_given: !args.rules.is_default(),
+    let batch = BatchRun {
+        paths: args.files.paths(),
+        options: BatchOptions {
+            bao: args.rules.bao(),
+            rules: args.rules.options(),
+            rules_given: !args.rules.is_default(),
+        },
+        databases: args.solver.inputs(),
+        how: how(args),
     };
-    // The output is checked and locked before any work.
-    let output = args
-        .files
-        .open_output(&options.databases(args.solver.inputs()))?;
-    let (reader, count) = open_input(args.files.input.as_deref(), args.files.shard)?;
-    let mut lines = Sharded::new(Lines::new(reader), args.files.shard);
-    let input_name = args.files.input_name();
-    let read_error = |e: io::Error| CliError::Input(format!("cannot read {input_name}: {e}"));
-    // The rules: the options', or those of the work units the input holds (sowing games).
-    let (read, game) = options
-        .game(&mut lines)
-        .map_err(|e| game_error(e, &input_name))?;
-    let mut lines = read.into_iter().chain(lines);
-    let at = resume_point(
-        output.as_ref(),
-        &mut lines,
-        &game.rules_text(),
-        args.files.resume,
-        &read_error,
-    )?;
-    let skip = at.answered;
-    // A few positions read ahead: none left means nothing to do (no database to build),
-    // and their number sizes the database when the input's length is not known.
-    // A read error (a line too long) is kept for its turn: the lines before it are answered.
-    let (ahead, failed) = read_ahead(&mut lines, game.read_ahead());
-    if ahead.is_empty() {
-        if let Some(e) = failed {
-            return Err(read_error(e));
-        }
-        drop_unfinished(output.as_ref(), &at)?;
-        if skip > 0 && !args.solver.quiet {
-            eprintln!("all {skip} positions were already answered");
-        }
-        return Ok(());
-    }
-    let mut file = match &output {
-        Some(o) => Some(o.append(at.length)?),
-        None => None,
-    };
-    let solves = solves_to_size(count, skip, ahead.len());
-    let front = game.front(how(args), solves, |game, solves| {
+    let quiet = args.solver.quiet;
+    let mut bar = ProgressBar::hidden();
+    let sowing = |game: &kalah_core::Game, solves| {
         let solver_args = match args.time {
             Some(time) => args.solver.for_analysis(Some(time)),
             None => args.solver.clone(),
         };
         parallel_solver(&solver_args, game, game.capacity(), solves)
-    })?;
-    let bar = match count {
-        Some(n) => progress_bar(args.solver.quiet, n - skip, "positions"),
-        None => progress_counter(args.solver.quiet, "positions"),
     };
-    if skip > 0 {
-        bar.println(format!(
-            "resuming after the {skip} positions already answered"
-        ));
-    }
-    let sink: &mut dyn Write = match file.as_mut() {
-        Some(f) => f,
-        None => &mut *out,
-    };
-    let mut next = ahead
-        .into_iter()
-        .map(Ok)
-        .chain(failed.map(Err))
-        .chain(lines);
-    let ended = answer_all(&*front, &mut next, sink, &bar);
+    let end = batch.run(interrupt_flag(), sowing, out, &mut |tick| match tick {
+        BatchTick::Start { len: Some(n) } => bar = progress_bar(quiet, n, "positions"),
+        BatchTick::Start { len: None } => bar = progress_counter(quiet, "positions"),
+        BatchTick::Line(line) => bar.println(line),
+        BatchTick::Answered(note) => {
+            bar.set_message(note);
+            bar.inc(1);
+        }
+    });
     bar.finish_and_clear();
-    let done = ended.done.map_err(|e| analysis_error(e, ""))?;
-    if let Some(e) = ended.write {
-        return Err(match &output {
-            Some(o) => CliError::Output(o.error(e)),
-            None => CliError::Io(e),
-        });
-    }
-    if let Some(f) = file {
-        f.sync_all().ok();
-    }
-    if let Some(e) = ended.read {
-        return Err(read_error(e));
-    }
-    if interrupt_flag().load(std::sync::atomic::Ordering::Relaxed) {
-        let kept = kept_words(output.as_ref().map(|o| o.path()), skip, done.answered);
-        return Err(analysis_error(done.stop_reason(), &kept));
+    if let Some(summary) = end?.summary().filter(|_| !quiet) {
+        eprintln!("{summary}");
     }
     Ok(())
 }
@@ -306,106 +224,22 @@ fn how(args: &Args) -> BatchHow {
     }
 }
 
-/// The command-line error of a batch's game that could not be chosen.
-fn game_error(e: BatchGameError, input_name: &str) -> CliError {
-    match e {
-        BatchGameError::Setup(e) => e.into(),
-        BatchGameError::Disagree(e) => invalid(format!("{input_name} {e}")),
-        BatchGameError::Rules(e) => e.into(),
-        BatchGameError::Bao(e) => e.into(),
-    }
-}
-
-/// Where the batch starts: after the answers the output already holds, checked against
-/// the input (`lines` is left after them) and the rules (`rules`, as answers write them).
-fn resume_point(
-    output: Option<&Output>,
-    lines: &mut dyn Iterator<Item = io::Result<Item>>,
-    rules: &str,
-    resuming: bool,
-    read_error: &dyn Fn(io::Error) -> CliError,
-) -> Result<Resume, CliError> {
-    let Some(o) = output else {
-        return Ok(Resume::START);
-    };
-    let existing = o.existing()?.unwrap_or_default();
-    resume(&existing, o.path(), resuming, lines, rules).map_err(|e| match e {
-        ResumeError::Read(e) => read_error(e),
-        e => invalid(e.to_string()),
-    })
-}
-
-/// Cuts off what an interrupted run left after its last whole answer, where every
-/// position is answered and nothing is appended ([`Resume::leaves_unfinished`]).
-fn drop_unfinished(output: Option<&Output>, at: &Resume) -> Result<(), CliError> {
-    if let Some(o) = output {
-        if o.existing()?
-            .is_some_and(|e| at.leaves_unfinished(e.len() as u64))
-        {
-            o.append(at.length)?;
-        }
-    }
-    Ok(())
-}
-
-/// How the answers of the input ended: the positions answered, and the write or read
-/// error that stopped them.
-struct Ended {
-    done: Result<Streamed, AnalysisError>,
-    write: Option<io::Error>,
-    read: Option<io::Error>,
-}
-
-/// Answers the items of `items` by `front` and writes each answer line to `sink` in
-/// input order, flushed at once.
-fn answer_all(
-    front: &dyn Front,
-    items: &mut (dyn Iterator<Item = io::Result<Item>> + Send),
-    sink: &mut dyn Write,
-    bar: &ProgressBar,
-) -> Ended {
-    let mut write = None;
-    let mut read = None;
-    let mut next = || match items.next()? {
-        Ok(item) => Some(item),
-        Err(e) => {
-            read = Some(e);
-            None
-        }
-    };
-    let done = answer_stream(front, &mut next, interrupt_flag(), &mut |_, answered| {
-        if let Err(e) = writeln!(sink, "{}", answered.line).and_then(|()| sink.flush()) {
-            write = Some(e);
-            return false;
-        }
-        bar.set_message(answered.note);
-        bar.inc(1);
-        true
-    });
-    Ended { done, write, read }
-}
-
-/// The input as a reader, and its number of positions in the shard when it is a file
-/// (counted in a first pass, for the progress bar); standard input is read as it comes.
-fn open_input(
-    path: Option<&Path>,
-    shard: Option<(usize, usize)>,
-) -> Result<(Box<dyn BufRead + Send>, Option<usize>), CliError> {
-    match path {
-        None => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
-        Some(p) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), None)),
-        Some(p) => {
-            let open = || {
-                File::open(p)
-                    .map(BufReader::new)
-                    .map_err(|e| file_error(p, e))
-            };
-            let is_file = std::fs::metadata(p).is_ok_and(|m| m.is_file());
-            let count = match is_file {
-                true => Some(count_positions(open()?, shard)),
-                false => None,
-            };
-            Ok((Box::new(open()?), count))
+/// The command-line error of a batch that stopped.
+impl From<BatchError> for CliError {
+    fn from(e: BatchError) -> CliError {
+        match e {
+            BatchError::Output(e) => e.into(),
+            BatchError::OpenInput { path, error } => file_error(&path, error),
+            e @ BatchError::Read { .. } => CliError::Input(e.to_string()),
+            BatchError::Game { error, input } => match error {
+                BatchGameError::Setup(e) => e.into(),
+                e @ BatchGameError::Disagree(_) => invalid(format!("{input} {e}")),
+                BatchGameError::Rules(e) => e.into(),
+                BatchGameError::Bao(e) => e.into(),
+            },
+            BatchError::Resume(e) => invalid(e.to_string()),
+            BatchError::Stopped { error, kept } => analysis_error(error, &kept),
+            BatchError::Write(e) => CliError::Io(e),
         }
     }
 }

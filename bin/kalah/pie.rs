@@ -1,19 +1,17 @@
 //! `kalah pie`: the pie rule (swap) for every first turn, or North's decision in one position.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use kalah_analysis::wire::report;
-use kalah_analysis::{first_steps, pie, AnalysisError, Offer, Opening};
+use kalah_analysis::front::{decide_report, PieRun, PIE_UNIT};
+use kalah_analysis::{pie, Offer};
 
 use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, with_output};
 use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{parallel_solver, progress_message, SolverArgs};
+use crate::solving::{parallel_solver, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,39 +90,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// The whole pie-rule analysis from the start position.
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, start) = args.game.setup()?;
-    if offer == Offer::AfterTurn {
-        if let Some((book, turns)) = args.book.first_turns(false, &game, &start)? {
-            use kalah_analysis::book::report as book_report;
-            if args.json {
-                writeln!(out, "{}", book_report::pie_json(&book, &game, &turns))?;
-            } else {
-                book_report::pie_text(&book, &game, &turns, out)?;
-            }
-            return Ok(());
-        }
-    }
-    let (analysis, seconds) = with_progress(
-        &args.solver,
+    let analysis = PieRun::new(
         &game,
         &start,
         offer,
-        "first moves solved",
-        solved_line(game.houses()),
-        |solver, workers, cancel, on_done| pie(solver, &start, offer, workers, cancel, on_done),
-    )?;
-    let plain = analysis
-        .best_without_rule()
-        .ok_or_else(|| invalid("no first move"))?;
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            report::pie_json(&game, &analysis, plain, seconds)
-        )?;
-        Ok(())
-    } else {
-        Ok(analysis.write_text(&game, plain, seconds, out)?)
-    }
+        |game, pos| args.book.first_turns(false, game, pos),
+        |game, pos, steps| {
+            parallel_solver(&args.solver, game, pos.seeds_in_houses() as usize, steps)
+        },
+    )?
+    .map_err(|e| analysis_error(e, ""))?;
+    let bar = match analysis.steps() {
+        Some(steps) => progress_bar(args.solver.quiet, steps, PIE_UNIT),
+        None => ProgressBar::hidden(),
+    };
+    let ran = analysis.run(interrupt_flag(), &|line| {
+        bar.println(line);
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let ran = ran.map_err(|e| analysis_error(e, "nothing printed"))?;
+    Ok(analysis.write(&ran, args.json, out)?)
 }
 
 /// North's decision in the position after South's first move.
@@ -135,57 +121,19 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
     }
     let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
-    let cancel: &AtomicBool = interrupt_flag();
-    let sign = pos.side_to_move().sign();
-    let decision = pie::decide_position(&solver, &pos, cancel, &mut |p| {
-        spinner.set_message(progress_message(p, sign))
-    });
+    let report = decide_report(
+        &solver,
+        &pos,
+        offer,
+        args.json,
+        interrupt_flag(),
+        &mut |w| spinner.set_message(w),
+    );
     spinner.finish_and_clear();
-    let (decision, pv) = decision.map_err(|e| analysis_error(e, "nothing printed"))?;
-    if args.json {
-        let json = report::decision_json(&game, &pos, offer, &decision, &pv);
-        writeln!(out, "{json}")?;
-    } else {
-        decision.write_text(&game, &pos, &pv, out)?;
-    }
+    write!(
+        out,
+        "{}",
+        report.map_err(|e| analysis_error(e, "nothing printed"))?
+    )?;
     Ok(())
-}
-
-/// The progress of `pie` solving: one line above the bar per move solved.
-fn solved_line(houses: usize) -> impl Fn(&ProgressBar, &Opening) + Sync {
-    move |bar, o| {
-        bar.println(o.done_line(houses));
-        bar.inc(1);
-    }
-}
-
-/// Runs `analysis` (the pie rule) over every first move of the mover of `pos`, several at
-/// once on one solver made with `solver_args`, with a progress bar counting them in `unit`
-/// (`done` shows each move finished) and Ctrl-C, and times it.
-fn with_progress<T, O>(
-    solver_args: &SolverArgs,
-    game: &kalah_core::Game,
-    pos: &kalah_core::Position,
-    offer: Offer,
-    unit: &str,
-    done: impl Fn(&ProgressBar, &O) + Sync,
-    analysis: impl FnOnce(
-        &kalah_solver::Solver,
-        usize,
-        &AtomicBool,
-        &(dyn Fn(&O) + Sync),
-    ) -> Result<T, AnalysisError>,
-) -> Result<(T, f64), CliError> {
-    let steps = first_steps(game, pos, offer).len();
-    if steps == 0 {
-        return Err(analysis_error(AnalysisError::GameOver, ""));
-    }
-    let (solver, workers) =
-        parallel_solver(solver_args, game, pos.seeds_in_houses() as usize, steps)?;
-    let bar = progress_bar(solver_args.quiet, steps, unit);
-    let start = Instant::now();
-    let result = analysis(&solver, workers, interrupt_flag(), &|o: &O| done(&bar, o));
-    bar.finish_and_clear();
-    let t = result.map_err(|e| analysis_error(e, "nothing printed"))?;
-    Ok((t, start.elapsed().as_secs_f64()))
 }

@@ -12,7 +12,6 @@ use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
 
 use kalah_analysis::progress;
-pub use kalah_analysis::progress::progress_message;
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]

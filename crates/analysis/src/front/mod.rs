@@ -20,11 +20,13 @@
 
 mod analyst;
 mod bao;
+mod batch_run;
 mod board;
 mod exact;
 mod export;
 mod kind;
 mod openings;
+mod pie;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -41,6 +43,7 @@ pub use bao::{
     bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
     BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
+pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
 pub use board::Board;
 pub use board::BoardError;
 pub use exact::{build_interrupted, Exact, ExactError, Solved};
@@ -49,6 +52,7 @@ pub use kind::{
     solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
 };
 pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
+pub use pie::{decide_report, PieRan, PieRun, PIE_UNIT};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
