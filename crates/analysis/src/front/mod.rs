@@ -5,7 +5,8 @@
 //! A command parses its options, sets up the kind of game they ask for (`setup`,
 //! `setup::bao`; a batch by [`BatchOptions::game`], which also says how many positions to
 //! read ahead and makes the front, [`BatchGame::front`]), makes the front of that kind and
-//! hands its work to the front's methods:
+//! hands its work to the front's methods (a batch's whole run, its output checked, resumed
+//! and written, by [`BatchRun`]):
 //! the answer of one position of a batch ([`Front::answer`], driven in input order by
 //! [`answer_stream`], the one loop of `kalah batch`), written as the answer line every
 //! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
@@ -15,8 +16,8 @@
 //! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
 //! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
 //! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
-//! ([`Openings`]) and `export` for the table near it ([`Board::export`], what it asks an
-//! [`Export`]).
+//! ([`Openings`]), `pie` for the swap decision ([`PieRun`]) and `export` for the table
+//! near it ([`Board::export`], what it asks an [`Export`]).
 
 mod analyst;
 mod bao;
