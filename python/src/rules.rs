@@ -231,10 +231,9 @@ fn bao_rules(
         return Err(not_for_bao(&format!("the option {name}")));
     }
     // Narrowed without wrapping: any count past a byte is refused by the core all the same.
-    let count = |v: Option<i64>, default: usize| -> usize {
-        v.map_or(default, |v| v.clamp(0, 1 << 16) as usize)
-    };
-    let rules = BaoRules::new(count(houses, 8), count(seeds, 2)).map_err(|e| bao_error(&e))?;
+    let count = |v: Option<i64>| v.map(|v| v.clamp(0, 1 << 16) as usize);
+    let rules = kalah_analysis::setup::bao::rules(count(houses), count(seeds))
+        .map_err(|e| bao_error(&e))?;
     Ok(PyRules::from_bao(rules))
 }
 

@@ -80,15 +80,9 @@ impl BatchOptions {
         lines: &mut dyn Iterator<Item = io::Result<Item>>,
     ) -> Result<(Vec<io::Result<Item>>, BatchGame), BatchGameError> {
         if self.bao {
-            let pits = self
-                .rules
-                .houses
-                .map_or(bao_setup::DEFAULT_PITS, usize::from);
-            let seeds = self
-                .rules
-                .seeds
-                .map_or(bao_setup::DEFAULT_SEEDS, usize::from);
-            let rules = BaoRules::new(pits, seeds).map_err(BatchGameError::Bao)?;
+            let pits = self.rules.houses.map(usize::from);
+            let seeds = self.rules.seeds.map(usize::from);
+            let rules = bao_setup::rules(pits, seeds).map_err(BatchGameError::Bao)?;
             return Ok((Vec::new(), BatchGame::Bao(rules)));
         }
         let (read, unit) = first_unit(lines);

@@ -132,7 +132,7 @@ fn shortened(word: &str) -> String {
 /// The `rules` words of Bao: `bao` (or `--rules bao`), then `--houses N` (pits a row, 3
 /// to 8; default 8) and `--seeds S` (default 2); any other option is refused.
 pub fn parse_bao_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
-    let (mut pits, mut seeds) = (8usize, 2usize);
+    let (mut pits, mut seeds) = (None, None);
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
@@ -147,9 +147,9 @@ pub fn parse_bao_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
                     ProtocolError(format!("rules: {w} takes a whole number, not `{v}`"))
                 })?;
                 if w == "--houses" {
-                    pits = n;
+                    pits = Some(n);
                 } else {
-                    seeds = n;
+                    seeds = Some(n);
                 }
                 i += 2;
             }
@@ -161,7 +161,7 @@ pub fn parse_bao_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
             }
         }
     }
-    BaoRules::new(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
+    crate::setup::bao::rules(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
 }
 
 /// Whether `rules` words ask for Bao: `bao` first, or `--rules bao`.

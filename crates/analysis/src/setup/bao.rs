@@ -229,6 +229,12 @@ pub fn play_line<'m>(
     Ok(history)
 }
 
+/// Bao's rules of `pits` a row and `seeds` a pit, each [`DEFAULT_PITS`] and
+/// [`DEFAULT_SEEDS`] where not given.
+pub fn rules(pits: Option<usize>, seeds: Option<usize>) -> Result<BaoRules, BaoError> {
+    BaoRules::new(pits.unwrap_or(DEFAULT_PITS), seeds.unwrap_or(DEFAULT_SEEDS))
+}
+
 /// The board, position and line asked for by `options`.
 pub fn setup(options: &BaoOptions) -> Result<BaoSetup, BaoSetupError> {
     let given = options
@@ -236,12 +242,8 @@ pub fn setup(options: &BaoOptions) -> Result<BaoSetup, BaoSetupError> {
         .map(str::parse::<BaoPosition>)
         .transpose()
         .map_err(BaoSetupError::Position)?;
-    let pits = options
-        .pits
-        .or(given.map(|p| p.pits()))
-        .unwrap_or(DEFAULT_PITS);
-    let seeds = options.seeds.unwrap_or(DEFAULT_SEEDS);
-    let rules = BaoRules::new(pits, seeds).map_err(BaoSetupError::Rules)?;
+    let pits = options.pits.or(given.map(|p| p.pits()));
+    let rules = rules(pits, options.seeds).map_err(BaoSetupError::Rules)?;
     let start = match given {
         Some(p) => {
             check_board(&rules, &p)?;
