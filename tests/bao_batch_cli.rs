@@ -70,6 +70,44 @@ fn exact_answers_equal_solve_and_bad_lines_get_errors() {
 }
 
 #[test]
+fn a_position_of_another_board_is_told_to_give_houses() {
+    // Once the answer said "leave houses out to take the position's", which batch does
+    // not do: its board is 8 pits a row unless --houses says otherwise.
+    let dir = tempfile::tempdir().unwrap();
+    let input = input_file(&dir, "0,3,0/0,2,0/0,1,2/0,0,0:S\n");
+    let out = kalah_ok(&["batch", "--rules", "bao", "--exact", "-q", &input]);
+    let got = answers(&out.stdout);
+    let error = got[0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("3 pits a row"), "{error}");
+    assert!(error.contains("the board has 8"), "{error}");
+    assert!(error.contains("give houses 3"), "{error}");
+    assert!(!error.contains("leave houses out"), "{error}");
+    // And what it says works.
+    let out = kalah_ok(&[
+        "batch", "--rules", "bao", "--houses", "3", "--exact", "-q", &input,
+    ]);
+    assert!(answers(&out.stdout)[0]["error"].is_null());
+    // solve takes the position's board when houses is left out, and names houses when
+    // it is given.
+    let pos = "0,3,0/0,2,0/0,1,2/0,0,0:S";
+    kalah_ok(&["solve", "--rules", "bao", "--position", pos, "-q"]);
+    let refused = kalah(&[
+        "solve",
+        "--rules",
+        "bao",
+        "--houses",
+        "4",
+        "--position",
+        pos,
+    ]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && said.contains("give houses 3"),
+        "{said}"
+    );
+}
+
+#[test]
 fn analysed_answers_equal_analyse_at_the_same_node_limit() {
     let dir = tempfile::tempdir().unwrap();
     let input = input_file(&dir, "A3+ b2+\n\nA3+\n");

@@ -318,6 +318,47 @@ fn batch_never_writes_onto_the_file_on_its_standard_input() {
     assert_eq!(read(&answers).lines().count(), 2);
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn batch_never_writes_onto_its_input_through_dev_or_proc() {
+    // `kalah batch -o /dev/stdin < positions.txt` replaced the positions by their
+    // answers, with or without --force: a path under /dev or /proc was written through
+    // without looking at what it reaches.
+    let dir = tempfile::tempdir().unwrap();
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(&positions, "1\n2\n").unwrap();
+    for path in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        for force in [&[][..], &["--force"]] {
+            let out = batch_reading(&positions, &[&["-o", path], force].concat());
+            assert_refused(&out, &["on standard input", "write the output elsewhere"]);
+            assert_eq!(read(&positions), "1\n2\n", "{path} {force:?}");
+            // The input named as well, and standard input from it.
+            let named = [&[arg(&positions), "-o", path], force].concat();
+            let out = batch_reading(&positions, &named);
+            assert_refused(&out, &["write the output elsewhere"]);
+            assert_eq!(read(&positions), "1\n2\n", "{path} {force:?}");
+        }
+    }
+    // Refused, it leaves no lock file behind either.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["positions.txt"]);
+    // Standard output, redirected to another file, is written through as before.
+    let answers = dir.path().join("answers.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .args(BATCH)
+        .args([arg(&positions), "-o", "/dev/stdout"])
+        .stdout(std::fs::File::create(&answers).unwrap())
+        .output()
+        .expect("the kalah binary runs");
+    assert_ok(&out);
+    assert_eq!(read(&answers).lines().count(), 2);
+}
+
 #[test]
 fn openings_and_pie_replace_their_report_but_no_other_file() {
     let dir = tempfile::tempdir().unwrap();

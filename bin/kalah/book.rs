@@ -108,9 +108,12 @@ fn run_show(args: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
 fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     interrupt_flag();
     let (game, start) = args.game.setup()?;
+    // The databases the build reads are never its output.
+    let inputs = args.solver.inputs();
     let output = Output::open_with(
         &args.out,
-        &Checks::of(kalah_analysis::book::KIND, args.force),
+        &Checks::of(kalah_analysis::book::KIND, args.force)
+            .reading(inputs.iter().map(|p| p.as_path())),
     )?;
     let limits = args.limits.given().unwrap_or_else(Limits::none);
     let job = Job {

@@ -89,7 +89,9 @@ pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb"
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
-    let inputs = args.solver.inputs();
+    // The book read is an input too: never the report's file.
+    let mut inputs = args.solver.inputs();
+    inputs.extend(args.book.book.clone());
     with_output(
         args.output.file(),
         args.output.force(),

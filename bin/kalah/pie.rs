@@ -71,7 +71,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         OfferArg::Turn => Offer::AfterTurn,
         OfferArg::FirstSowing => Offer::AfterFirstSowing,
     };
-    let inputs = args.solver.inputs();
+    // The book read is an input too: never the report's file.
+    let mut inputs = args.solver.inputs();
+    inputs.extend(args.book.book.clone());
     with_output(
         args.output.file(),
         args.output.force(),

@@ -32,8 +32,10 @@ pub struct Checks<'a> {
     pub force: bool,
     /// The files the command reads: none of them may be its output, `force` or not.
     pub inputs: Vec<&'a Path>,
-    /// The command reads its standard input: where that is a regular file, it may not be
-    /// the output either (`kalah batch -o FILE < FILE`), `force` or not.
+    /// The command reads its standard input: where that is a FIFO, it may not be the
+    /// output either (the output would come back as input). A regular file on standard
+    /// input is never the output, read or not (`kalah batch -o FILE < FILE`, `-o
+    /// /dev/stdin`), `force` or not.
     pub stdin: bool,
 }
 
@@ -110,13 +112,17 @@ pub(crate) fn same_as_input<'a>(path: &Path, inputs: &[&'a Path]) -> Option<&'a 
         .find(|i| fs::metadata(i).is_ok_and(|m| same_identity(&out, &m)))
 }
 
-/// Whether the file at `path` (symlinks followed) is the regular file this process has
-/// on its standard input, compared by device and inode. A terminal, a pipe or a device
-/// on standard input is never a file an output replaces, so only a regular file counts
-/// (`-o /dev/stdout` on a terminal that is also standard input is not refused).
+/// Whether the file at `path` (symlinks followed: `/dev/stdin`, `/dev/fd/0` and
+/// `/proc/self/fd/0` reach standard input's file) is what this process has on its
+/// standard input, compared by device and inode with standard input's own (`fstat`). A
+/// regular file there always counts, whether the command reads it (`reads`) or not: no
+/// command's output replaces the file it was handed as input. A FIFO counts where the
+/// command reads it (its output would come back as its input). A terminal or another
+/// device never counts (`-o /dev/stdout` on the terminal that is also standard input).
 #[cfg(unix)]
-pub(crate) fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path, reads: bool) -> bool {
     use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
     let Ok(out) = fs::metadata(path) else {
         return false;
     };
@@ -124,13 +130,13 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
     let Ok(fd) = io::stdin().as_fd().try_clone_to_owned() else {
         return false;
     };
-    File::from(fd)
-        .metadata()
-        .is_ok_and(|m| m.is_file() && same_identity(&out, &m))
+    File::from(fd).metadata().is_ok_and(|m| {
+        (m.is_file() || (reads && m.file_type().is_fifo())) && same_identity(&out, &m)
+    })
 }
 
 #[cfg(not(unix))]
-pub(crate) fn is_stdin(_: &Path) -> bool {
+pub(crate) fn is_stdin(_: &Path, _: bool) -> bool {
     false
 }
 

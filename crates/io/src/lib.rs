@@ -21,7 +21,10 @@
 //! exclusive advisory lock (`flock`) on `FILE.kalah-lock` beside the file and, where the
 //! file exists, on the file itself, held until the [`Output`] is dropped: a second run on
 //! the same file, under the same name or another (a hard link), fails at once with
-//! [`OutputError::Busy`] instead of mixing its work into the first one's.
+//! [`OutputError::Busy`] instead of mixing its work into the first one's. The lock file
+//! is removed by the run that holds it when the run ends or is refused (never by one
+//! that does not hold it; `Lock` says why the race with a waiting run is harmless), so
+//! none is left behind.
 //!
 //! **Existing paths** (docs/outputs.md has the table for every command). An output
 //! replaces only what it wrote: an existing file that is not of its [`Kind`] (told by the
@@ -32,8 +35,10 @@
 //! is replaced, its target left alone; a link to a FIFO or a device is streamed to like
 //! the FIFO itself. An input of the command ([`Checks::inputs`]) is never its output,
 //! `force` or not ([`OutputError::IsInput`]): compared by device and inode, so a hard
-//! link or another spelling of the input is found too; so is a regular file on standard
-//! input where the command reads it ([`Checks::stdin`]).
+//! link or another spelling of the input is found too; so is the regular file on standard
+//! input (and its FIFO where the command reads it, [`Checks::stdin`]). This holds for
+//! paths under `/dev` and `/proc` too: `/dev/stdin`, `/dev/fd/0` or `/proc/self/fd/0`
+//! are followed to the file they reach and refused where that is an input.
 //!
 //! A regular file (or one still to be created) is written whole with
 //! [`Output::replace`] (a temporary file in the target's directory, synced, then renamed
@@ -107,7 +112,9 @@ pub enum OutputError {
         /// Where the link leads.
         target: PathBuf,
     },
-    /// The output is one of the command's inputs (the same file, by device and inode).
+    /// The output is one of the command's inputs, or the file or FIFO on standard input
+    /// (the same file, by device and inode, whatever path reaches it: `/dev/stdin`,
+    /// `/dev/fd/0`, `/proc/self/fd/0`, a link, a hard link).
     IsInput {
         /// The output as given.
         path: PathBuf,
@@ -181,7 +188,9 @@ impl fmt::Display for OutputError {
             ),
             OutputError::IsInput { path, input } => write!(
                 f,
-                "{} is the file {} that this command reads: write the output elsewhere",
+                "{} is the file {} that this command reads (the output would replace its \
+                 input): write the output elsewhere, or to standard output (leave the output \
+                 out, or give /dev/stdout with standard output redirected to another file)",
                 path.display(),
                 input.display()
             ),
@@ -213,8 +222,8 @@ pub struct Output {
     target: PathBuf,
     kind: OutputKind,
     /// The lock files (beside the target and, for a file another output keeps beside
-    /// its own, beside that one too) and their open, locked handles.
-    locks: Vec<(PathBuf, File)>,
+    /// its own, beside that one too), held and removed when the output is dropped.
+    _locks: Vec<Lock>,
     /// The existing file, locked by its identity (device and inode) while the run lasts.
     held: Option<File>,
     /// What is at the path is not this output's (a foreign file, a link) and is replaced
@@ -241,20 +250,24 @@ impl Output {
             error,
         };
         let target = resolve(path).map_err(io_err)?;
-        if is_special(path) || is_special(&target) {
-            return special(path);
-        }
+        // What the path reaches (every link followed, `/dev/stdin` and `/proc/self/fd/0`
+        // included) is compared with the inputs and standard input before anything else:
+        // a path under /dev or /proc is written through, never replaced, but never to an
+        // input either.
         if let Some(input) = existing::same_as_input(path, &checks.inputs) {
             return Err(OutputError::IsInput {
                 path: path.to_path_buf(),
                 input: input.to_path_buf(),
             });
         }
-        if checks.stdin && existing::is_stdin(path) {
+        if existing::is_stdin(path, checks.stdin) {
             return Err(OutputError::IsInput {
                 path: path.to_path_buf(),
                 input: PathBuf::from("on standard input"),
             });
+        }
+        if is_special(path) || is_special(&target) {
+            return special(path);
         }
         let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
         let (kind, exists) = file_kind(path, &target, link)?;
@@ -300,7 +313,7 @@ impl Output {
             shown: path.to_path_buf(),
             target,
             kind,
-            locks,
+            _locks: locks,
             held,
             fresh: AtomicBool::new(fresh),
         })
@@ -312,7 +325,7 @@ impl Output {
             shown: path.to_path_buf(),
             target,
             kind: OutputKind::Stream,
-            locks: Vec::new(),
+            _locks: Vec::new(),
             held: None,
             fresh: AtomicBool::new(false),
         }
@@ -422,15 +435,26 @@ impl Output {
     }
 }
 
-impl Drop for Output {
+/// A lock file taken by [`lock`], held while this lives. Dropped (an output dropped, or
+/// a run refused after taking it: another lock busy, the file itself held under another
+/// name), it removes its file *while still holding the lock*, then lets go of it.
+///
+/// The race this leaves harmless: another run may have opened the same lock file just
+/// before the removal and wait to lock it (or try just after the release). It then
+/// locks a file no longer at the path; [`lock`] sees that (the path is gone or names
+/// another file) and starts again with a fresh file. A run never removes a lock file it
+/// does not hold, so it can never unlink the file that another run holds at that path.
+/// Only an empty file is removed: one that is not is someone else's file of that name.
+#[derive(Debug)]
+struct Lock {
+    path: PathBuf,
+    file: File,
+}
+
+impl Drop for Lock {
     fn drop(&mut self) {
-        // Removed while still locked: a run waiting on the old file sees it gone and
-        // takes a fresh one (see `lock`). Lock files stay empty: one that is not is
-        // someone else's file of that name, and is left alone.
-        for (path, file) in self.locks.drain(..) {
-            if file.metadata().is_ok_and(|m| m.len() == 0) {
-                let _ = fs::remove_file(path);
-            }
+        if self.file.metadata().is_ok_and(|m| m.len() == 0) && same_file(&self.file, &self.path) {
+            let _ = fs::remove_file(&self.path);
         }
     }
 }
@@ -555,7 +579,7 @@ fn sibling_owner(target: &Path) -> Option<PathBuf> {
 /// file still at that path, else it tries again with the new one. A symbolic link at that
 /// path is refused, never followed: locking through it would create or lock a file
 /// elsewhere.
-fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
+fn lock(shown: &Path, target: &Path) -> Result<Lock, OutputError> {
     let path = sibling(target, ".kalah-lock");
     let io_err = |error| OutputError::Io {
         path: path.clone(),
@@ -583,7 +607,7 @@ fn lock(shown: &Path, target: &Path) -> Result<(PathBuf, File), OutputError> {
             Err(fs4::TryLockError::Error(e)) => return Err(io_err(e)),
         }
         if same_file(&file, &path) {
-            return Ok((path, file));
+            return Ok(Lock { path, file });
         }
     }
 }
@@ -837,6 +861,73 @@ mod tests {
             assert!(fs::symlink_metadata(dir.join("x.json.kalah-lock")).is_ok());
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_refused_run_leaves_no_lock_file() {
+        // Once, a run refused after taking its first lock (the partial file's owner
+        // busy, the file held under another name) left `FILE.kalah-lock` behind.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.json");
+        let partial = dir.path().join("x.json.partial");
+        let writing = Output::open(&file).unwrap();
+        assert!(matches!(Output::open(&partial), Err(OutputError::Busy(_))));
+        assert!(!dir.path().join("x.json.partial.kalah-lock").exists());
+        assert!(dir.path().join("x.json.kalah-lock").exists());
+        drop(writing);
+        #[cfg(unix)]
+        {
+            fs::write(&file, "").unwrap();
+            let hard = dir.path().join("hard.json");
+            fs::hard_link(&file, &hard).unwrap();
+            let writing = Output::open(&file).unwrap();
+            assert!(matches!(Output::open(&hard), Err(OutputError::Busy(_))));
+            assert!(!dir.path().join("hard.json.kalah-lock").exists());
+            drop(writing);
+        }
+        // What is left in the directory: the outputs, never a lock file.
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert!(left.iter().all(|n| !n.ends_with(".kalah-lock")), "{left:?}");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_descriptor_path_that_reaches_an_input_is_refused() {
+        // Once, any path under /dev or /proc was written through unchecked: `-o
+        // /dev/fd/N` replaced the input open on descriptor N.
+        use std::os::fd::AsRawFd;
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("positions.txt");
+        fs::write(&input, "2,2,2,0,2,2,2,0:S\n").unwrap();
+        let open = File::open(&input).unwrap();
+        let fd = open.as_raw_fd();
+        let checks = Checks {
+            force: true,
+            ..Checks::default()
+        }
+        .reading([input.as_path()]);
+        for path in [format!("/dev/fd/{fd}"), format!("/proc/self/fd/{fd}")] {
+            let refused = Output::open_with(Path::new(&path), &checks);
+            assert!(
+                matches!(refused, Err(OutputError::IsInput { .. })),
+                "{path}: {refused:?}"
+            );
+        }
+        assert_eq!(fs::read(&input).unwrap(), b"2,2,2,0,2,2,2,0:S\n");
+        // A descriptor on another file, and /dev/null, are still written through.
+        let other = dir.path().join("other.txt");
+        let other_file = File::create(&other).unwrap();
+        let path = format!("/dev/fd/{}", other_file.as_raw_fd());
+        let through = Output::open_with(Path::new(&path), &checks).unwrap();
+        assert_eq!(through.kind(), OutputKind::Stream);
+        through.replace(b"answers\n").unwrap();
+        assert_eq!(fs::read(&other).unwrap(), b"answers\n");
+        let null = Output::open_with(Path::new("/dev/null"), &checks).unwrap();
+        assert_eq!(null.kind(), OutputKind::Stream);
     }
 
     #[test]

@@ -31,7 +31,9 @@ pub(super) fn export(
     cancel: &AtomicBool,
 ) -> Result<String, ExportError> {
     let file = bao_file(request)?;
-    let output = Output::open_with(file, &Checks::of(outputs::TABLE, request.force))?;
+    let checks = Checks::of(outputs::TABLE, request.force)
+        .reading(request.inputs.iter().map(std::path::PathBuf::as_path));
+    let output = Output::open_with(file, &checks)?;
     let started = Instant::now();
     let rows = bao_table::reachable(start, request.depth)
         .map_err(|e| ExportError::Refused(e.to_string()))?;
