@@ -56,6 +56,13 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     header_timeout: u64,
 
+    /// Seconds a client may take to send a request's body once its headers are in before
+    /// it is answered 408 and its connection closed (hidden: for tests)
+    #[arg(long, value_name = "SECONDS", hide = true,
+          default_value_t = kalah_serve::BODY_READ_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    body_timeout: u64,
+
     /// Connections served at once (hidden: for tests)
     #[arg(long, value_name = "N", hide = true, default_value_t = kalah_serve::MAX_CONNECTIONS as u16,
           value_parser = clap::value_parser!(u16).range(1..))]
@@ -95,6 +102,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         addr: SocketAddr::new(args.bind, args.port),
         allow_hosts: args.allow_host.clone(),
         header_timeout: Duration::from_secs(args.header_timeout),
+        body_timeout: Duration::from_secs(args.body_timeout),
         max_connections: args.max_connections.into(),
         open: args.open,
         max_analyses: args.max_analyses as usize,

@@ -6,8 +6,9 @@
 //!
 //! axum on tokio: the well-kept server stack with server-sent events and per-route method
 //! handling built in; the connections are hyper's HTTP/1.1 ones, taken here (not by
-//! `axum::serve`) so that each has a deadline for a request's head and their number is
-//! bounded ([`HEADER_READ_TIMEOUT`], [`MAX_CONNECTIONS`]). The solver itself stays
+//! `axum::serve`, module `connections`) so that each has a deadline for a request's head
+//! and body, and their number, and the number reading a body, is bounded
+//! ([`HEADER_READ_TIMEOUT`], [`BODY_READ_TIMEOUT`], [`MAX_CONNECTIONS`]). The solver itself stays
 //! synchronous: each analysis runs on a thread of its own (module `analysis`) and the
 //! runtime only carries requests and events, on two worker threads. The page's assets
 //! are compiled into the binary; no request reads the file system. Database builds count
@@ -20,6 +21,7 @@
 
 mod analysis;
 mod bao;
+mod connections;
 mod guard;
 mod params;
 mod work;
@@ -45,6 +47,7 @@ use serde_json::{json, Value};
 pub use self::guard::host_name;
 
 use self::analysis::Analyses;
+use self::connections::Connections;
 use self::params::BadRequest;
 
 /// The largest request body taken (a position and a move list fit many times over).
@@ -56,6 +59,10 @@ const MAX_QUERY: usize = 8 * 1024;
 /// a connection that has not sent them whole within it is closed, so half-sent requests
 /// cannot hold the server's memory. An open event stream is an answer, not a wait.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request's body once its head is in: a body not
+/// whole within it is answered 408 and its connection closed, so a request is whole
+/// within [`HEADER_READ_TIMEOUT`] and this, or it holds nothing (module `connections`).
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections served at once (a page holds a few): more wait in the system's queue of
 /// the listening socket until one closes.
 pub const MAX_CONNECTIONS: usize = 256;
@@ -75,7 +82,12 @@ pub struct Options {
     pub allow_hosts: Vec<String>,
     /// How long a client may take to send a request's head ([`HEADER_READ_TIMEOUT`]).
     pub header_timeout: Duration,
-    /// Connections served at once ([`MAX_CONNECTIONS`]).
+    /// How long a client may take to send a request's body once its head is in
+    /// ([`BODY_READ_TIMEOUT`]).
+    pub body_timeout: Duration,
+    /// Connections served at once ([`MAX_CONNECTIONS`]); a quarter of them (at least
+    /// one) may be reading a body at once, a request with a body beyond that is
+    /// answered 503.
     pub max_connections: usize,
     /// Open the page in the default browser once the server listens.
     pub open: bool,
@@ -177,10 +189,11 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
             stopped.notify_one();
         }
     };
-    let connections = Connections {
-        header_timeout: options.header_timeout,
-        max: options.max_connections.max(1),
-    };
+    let connections = Connections::new(
+        options.header_timeout,
+        options.body_timeout,
+        options.max_connections,
+    );
     let server = connections.serve(listener, app, on_signal);
     tokio::select! {
         () = server => {}
@@ -197,69 +210,6 @@ async fn serve(options: &Options, out: &mut dyn Write) -> io::Result<()> {
         );
     }
     Ok(())
-}
-
-/// How the server takes connections: at most `max` at once, each with a deadline for
-/// every request's head.
-struct Connections {
-    header_timeout: Duration,
-    max: usize,
-}
-
-impl Connections {
-    /// Serves `app` on the connections `listener` takes until `stop` resolves, then
-    /// closes each connection after its answer in progress (if any) and returns once
-    /// every one is closed. HTTP/1.1 by hyper with a timer, which axum's `serve` does not
-    /// set (so its header timeout never runs).
-    async fn serve(
-        &self,
-        listener: tokio::net::TcpListener,
-        app: Router,
-        stop: impl std::future::Future<Output = ()>,
-    ) {
-        let slots = Arc::new(tokio::sync::Semaphore::new(self.max));
-        let (closing, closed) = tokio::sync::watch::channel(());
-        let mut stop = std::pin::pin!(stop);
-        loop {
-            // A slot first: beyond the limit, connections wait in the socket's queue.
-            let slot = tokio::select! {
-                slot = slots.clone().acquire_owned() => slot.expect("the semaphore stays open"),
-                () = &mut stop => break,
-            };
-            let stream = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => stream,
-                    // Out of file descriptors, say: wait a little rather than spin.
-                    Err(_) => {
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
-                    }
-                },
-                () = &mut stop => break,
-            };
-            let _ = stream.set_nodelay(true);
-            let service = hyper_util::service::TowerToHyperService::new(app.clone());
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(self.header_timeout);
-            let mut closed = closed.clone();
-            tokio::spawn(async move {
-                let _slot = slot;
-                let io = hyper_util::rt::TokioIo::new(stream);
-                let mut connection = std::pin::pin!(builder.serve_connection(io, service));
-                tokio::select! {
-                    _ = connection.as_mut() => return,
-                    _ = closed.changed() => connection.as_mut().graceful_shutdown(),
-                }
-                let _ = connection.await;
-            });
-        }
-        drop(listener);
-        let _ = closing.send(());
-        // Every slot back: every connection closed.
-        let _ = slots.acquire_many(self.max as u32).await;
-    }
 }
 
 /// How long a stopping server waits for its cancelled database builds to end.
