@@ -79,7 +79,7 @@ fn a_position_of_another_board_is_told_to_give_houses() {
     let got = answers(&out.stdout);
     let error = got[0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("3 pits a row"), "{error}");
-    assert!(error.contains("the board has 8"), "{error}");
+    assert!(error.contains("houses is 8"), "{error}");
     assert!(error.contains("give houses 3"), "{error}");
     assert!(!error.contains("leave houses out"), "{error}");
     // And what it says works.

@@ -131,7 +131,7 @@ async fn read_body(State(bodies): State<Bodies>, request: Request, next: Next) -
     if let Some(length) = declared.filter(|&n| n > MAX_BODY as u64) {
         return closing(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is {length} bytes; at most {MAX_BODY} are taken"),
+            format!("the body is larger than {MAX_BODY} bytes ({length} declared)"),
         );
     }
     if axum::body::HttpBody::size_hint(request.body()).exact() == Some(0) {

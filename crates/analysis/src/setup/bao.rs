@@ -113,8 +113,8 @@ impl fmt::Display for BaoSetupError {
             BaoSetupError::Position(e) => write!(f, "position: {e}"),
             BaoSetupError::WrongBoard { found, expected } => write!(
                 f,
-                "position: the position has {found} pits a row, but the board has \
-                 {expected}: give houses {found} for this position"
+                "position: the position has {found} pits a row, but houses is {expected}: \
+                 give houses {found} for this position"
             ),
             BaoSetupError::Over { mv, end } => {
                 write!(f, "moves: {mv}: the game is over ({end})")
