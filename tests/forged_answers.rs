@@ -424,7 +424,7 @@ fn a_forged_exact_value_with_a_legal_line_is_refused_unless_the_answers_are_trus
         assert!(out.status.success(), "{}", text(&out.stderr));
         let stdout = text(&out.stdout);
         assert!(
-            stdout.contains("value      +6 (exact if the answers are, from South)"),
+            stdout.contains("value      +6 (trusted: exact if the answers are, from South)"),
             "{stdout}"
         );
         assert!(stdout.contains("--trust-answers"), "{stdout}");

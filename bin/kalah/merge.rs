@@ -28,7 +28,8 @@ use crate::solving::{parallel_solver, SolverArgs};
 /// variation, the value of every first move, and the pie rule.
 ///
 /// --trust-answers skips the proofs, for answers from one's own machines: every value
-/// printed then says it is exact only if the answers are ("verified": false).
+/// printed then says it is exact only if the answers are ("status": "trusted",
+/// "exact": false, "verified": false).
 ///
 /// While answers are missing it says which units the value still needs (the others cannot
 /// change it) and exits with status 3; --next FILE writes those units, to be solved next

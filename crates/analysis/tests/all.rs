@@ -12,6 +12,7 @@ mod book;
 mod distributed;
 mod fuzz_wire;
 mod reference;
+mod resume_identity;
 
 /// Every test file beside this one is a module of this binary.
 #[test]

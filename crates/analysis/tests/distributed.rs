@@ -6,7 +6,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::distributed::{split, Claim, Merge, MergeError, Step, Tree, Verdict, Window};
+use kalah_analysis::distributed::{
+    split, Claim, Merge, MergeError, Report, Step, Tree, Verdict, Window,
+};
 use kalah_analysis::{openings, replay, Offer};
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::{Config, Solver, Turn};
@@ -373,6 +375,50 @@ fn a_forged_exact_value_with_a_legal_line_is_proved_again_and_refused() {
     }
     assert!(forgeries > 0, "some unit's playout misses its value");
     assert!(changed > 0, "some forgery, trusted, changes the value");
+}
+
+#[test]
+fn trusted_answers_are_reported_as_trusted_and_never_as_exact() {
+    let game = Game::new(Rules::kalah(3, 3)).unwrap();
+    let solver = solver(&game);
+    let root = game.start();
+    let value = direct(&solver, &root);
+    let tree = split(&game, &root, Step::Turn, 1).unwrap();
+    let full = Window::full(&tree.rules);
+    let mut trusting = Merge::new(&tree);
+    for u in 0..tree.units.len() {
+        let claim = answer(&solver, tree.unit_position(u), full);
+        trusting
+            .add(u as u64, tree.unit_position(u), claim)
+            .unwrap();
+    }
+    assert!(trusting.trust() > 0);
+    let bounds = trusting.bounds();
+    assert_eq!(
+        bounds[0],
+        (value, value),
+        "true answers, trusted, give the value"
+    );
+    let report = Report::new(&trusting, &bounds, None);
+    let json = report.to_json(None);
+    assert_eq!(json["status"], "trusted", "{json}");
+    assert_eq!(json["exact"], false, "{json}");
+    assert_eq!(json["verified"], false, "{json}");
+    let mut text = Vec::new();
+    report.write_text(None, &mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("(trusted: exact if the answers are, from South)"),
+        "{text}"
+    );
+    assert!(!text.contains("(exact,"), "{text}");
+    // The same answers proved again are exact.
+    let proved = merge_all(&solver, &tree);
+    let bounds = proved.bounds();
+    let json = Report::new(&proved, &bounds, None).to_json(None);
+    assert_eq!(json["status"], "exact", "{json}");
+    assert_eq!(json["exact"], true, "{json}");
+    assert_eq!(json["verified"], true, "{json}");
 }
 
 /// Runs hypothesis rounds for `v` until they decide; returns the verdict, the rounds and

@@ -131,6 +131,12 @@ impl<T: Zeroable> Block<T> {
             .for_each(|i| self[i].clear());
     }
 
+    /// Stores zero in every element, in parallel: the block as it was made, its pages
+    /// kept.
+    pub(crate) fn clear_all(&self) {
+        self.par_iter().for_each(|x| x.clear());
+    }
+
     /// The raw pointer to the first element.
     #[inline]
     pub(crate) fn as_ptr(&self) -> *mut T {

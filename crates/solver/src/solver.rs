@@ -222,6 +222,18 @@ impl Solver {
         &self.config
     }
 
+    /// Forgets what earlier searches stored in the transposition table ([`Table::clear`]):
+    /// with one thread, a search after it finds the same value, line, bounds and depth
+    /// for a position and limits (of depth or nodes, not time) whatever was searched
+    /// before, as a fresh solver would, which runs of many positions that promise the
+    /// same results when resumed need (`kalah book build`, `kalah batch`). Nothing to do
+    /// for the retrograde engine, whose results never depend on what came before.
+    pub fn clear_table(&self) {
+        if let Some(table) = self.table() {
+            table.clear();
+        }
+    }
+
     /// The transposition table, if the solver searches (the retrograde engine has none).
     pub fn table(&self) -> Option<&Table> {
         match &self.engine {

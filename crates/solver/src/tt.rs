@@ -252,6 +252,15 @@ impl Table {
         self.slots.prefault();
     }
 
+    /// Empties the table and restarts its generations: it is then as it was made, so
+    /// that what a search finds next depends on its position and limits alone, not on
+    /// what earlier searches left (see [`crate::Solver::clear_table`]). Costs a pass over
+    /// the whole table, in parallel.
+    pub fn clear(&self) {
+        self.slots.clear_all();
+        self.generation.store(0, Relaxed);
+    }
+
     /// Starts a new generation: older entries become the first to be replaced.
     pub fn new_generation(&self) {
         self.generation.fetch_add(1, Relaxed);

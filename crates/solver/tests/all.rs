@@ -19,6 +19,7 @@ mod anytime_tick;
 mod bao_exact;
 mod bao_search;
 mod bao_stop;
+mod cache_leftovers;
 mod cancel;
 mod cyclic;
 mod cyclic_anytime;

@@ -320,11 +320,19 @@ pub fn solve_stream_within(
     sink: &mut dyn FnMut(usize, Item, Result<Answer, LineError>) -> bool,
 ) -> Result<Streamed, AnalysisError> {
     let too_large = std::sync::Mutex::new(None);
+    // One worker on one thread, no time limit: the answers are promised the same run after
+    // run, resumed or not, so each solve starts on an empty table (a solve's line and best
+    // turn would otherwise depend on the positions solved before it in this process).
+    let fresh_table =
+        workers <= 1 && solver.config().threads == 1 && limits.is_none_or(|l| l.time.is_none());
     let answered = pool::run_stream_in_order(
         workers,
         next,
         cancel,
         |item: &Item| {
+            if fresh_table {
+                solver.clear_table();
+            }
             solve_one(solver, item, limits, cancel)
                 .map_err(|e| {
                     if let (SolveError::GraphTooLarge { limit }, Ok(mut t)) = (e, too_large.lock())

@@ -330,11 +330,15 @@ pub fn build<E: From<AnalysisError>>(
     on_entry: &mut dyn FnMut(&Entry, bool) -> Result<(), E>,
 ) -> Result<Vec<Entry>, E> {
     let mut entries = Vec::with_capacity(todo.len());
+    let fresh_table = deterministic(solver, limits);
     for pos in todo {
         if let Some(e) = kept.get(pos) {
             on_entry(e, true)?;
             entries.push(e.clone());
             continue;
+        }
+        if fresh_table {
+            solver.clear_table();
         }
         match analyse_position(solver, pos, limits, cancel)? {
             Some(e) => {
@@ -346,6 +350,15 @@ pub fn build<E: From<AnalysisError>>(
         }
     }
     Ok(entries)
+}
+
+/// Whether the analyses of `solver` within `limits` are promised the same run after run
+/// (one thread, no time limit), each then started on an empty table
+/// ([`Solver::clear_table`]): what one position's analysis finds would otherwise depend on
+/// the positions analysed before it in the same process, so a resumed run, which starts
+/// from a fresh table, would differ in lines, best turns and intervals.
+pub fn deterministic(solver: &Solver, limits: &Limits) -> bool {
+    solver.config().threads == 1 && limits.time.is_none()
 }
 
 #[cfg(test)]

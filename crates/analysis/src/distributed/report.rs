@@ -175,11 +175,15 @@ impl<'t> Report<'t> {
         }
     }
 
-    /// One word for where the merge stands: `exact` or `incomplete`, or for a hypothesis
-    /// `confirmed`, `refuted` or `pending`.
+    /// One word for where the merge stands: `exact` (proved), `trusted` (a single value,
+    /// but resting on answers taken without proof, `--trust-answers`: the answers'
+    /// claim, never called exact) or `incomplete`, or for a hypothesis `confirmed`,
+    /// `refuted` or `pending` (beside `"verified"`, which says whether they rest on
+    /// proofs alone).
     pub fn status(&self) -> &'static str {
         match &self.hypothesis {
-            None if self.exact() => "exact",
+            None if self.exact() && self.verified() => "exact",
+            None if self.exact() => "trusted",
             None => "incomplete",
             Some((_, Verdict::Confirmed)) => "confirmed",
             Some((_, Verdict::Refuted(_))) => "refuted",
@@ -242,6 +246,7 @@ impl Report<'_> {
             "step": tree.step.name(),
             "depth": tree.depth,
             "status": self.status(),
+            "exact": self.exact() && self.verified(),
             "units": self.units,
             "answers": self.answers,
             "exact_units": self.exact_units,
@@ -321,7 +326,7 @@ impl Report<'_> {
         )?;
         let what = match (self.exact(), self.verified()) {
             (true, true) => "exact",
-            (true, false) => "exact if the answers are",
+            (true, false) => "trusted: exact if the answers are",
             (false, true) => "bounds: not exact yet",
             (false, false) => "bounds if the answers are: not exact yet",
         };

@@ -17,7 +17,7 @@ use kalah_solver::bao_search::{self, ScoreBound};
 use kalah_solver::Limits;
 use serde_json::{json, Value};
 
-use super::resume::{load_records, Partial, ResumeError};
+use super::resume::{load_records, without_duplicates, Partial, ResumeError};
 use crate::wire;
 
 /// The most moves from the start a table covers.
@@ -219,10 +219,8 @@ pub fn load_kept(
     header: &Header,
 ) -> Result<HashMap<String, Value>, ResumeError> {
     Ok(match partial {
-        Some(p) => load_records(p, header, read_record)?
-            .0
-            .into_iter()
-            .collect(),
+        // A key written twice is not one a run wrote: both are dropped, and done again.
+        Some(p) => without_duplicates(load_records(p, header, read_record)?.0).0,
         None => HashMap::new(),
     })
 }

@@ -4,15 +4,18 @@
 //! The records are text of the export's own ([`load_records`], [`Partial::add_record`]):
 //! Bao's export keeps `POSITION<tab>ENTRY` records in the same kind of file.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
+use std::hash::Hash;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use kalah_core::{Position, Rules};
 
+use crate::bounds::reach;
 use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
 
 /// Why a partial file could not be read or written.
@@ -74,13 +77,46 @@ pub struct Kept {
 /// The values kept at `path` by an interrupted run of the export of `header`: none when
 /// there is no file or it is empty. A file from another export (other rules, start or
 /// depth) or with a damaged header is refused, saying what differs; only a regular file
-/// is read.
+/// is read. The seal catches damage, not forgery: so a record whose value is outside
+/// what its position's seeds allow ([`reach`]), and every record of a position that has
+/// more than one, are dropped as damaged records are (counted, and solved again).
 pub fn load(path: &Path, header: &Header) -> Result<Kept, ResumeError> {
-    let (records, damaged) = load_records(path, header, parse_record)?;
+    let (records, mut damaged) = load_records(path, header, parse_record)?;
+    let possible: Vec<(Position, i32)> = records
+        .into_iter()
+        .filter(|(p, v)| {
+            let (lo, hi) = reach(p);
+            let fits = lo <= *v && *v <= hi;
+            damaged += usize::from(!fits);
+            fits
+        })
+        .collect();
+    let (values, duplicated) = without_duplicates(possible);
     Ok(Kept {
-        values: records.into_iter().collect(),
-        damaged,
+        values,
+        damaged: damaged + duplicated,
     })
+}
+
+/// The records by key, leaving out every record of a key found more than once (which of
+/// them is right cannot be told: a run writes each key once), and how many were left out.
+pub fn without_duplicates<K: Hash + Eq, T>(records: Vec<(K, T)>) -> (HashMap<K, T>, usize) {
+    let mut by_key: HashMap<K, (usize, T)> = HashMap::new();
+    for (k, t) in records {
+        match by_key.entry(k) {
+            Entry::Occupied(mut seen) => seen.get_mut().0 += 1,
+            Entry::Vacant(new) => {
+                new.insert((1, t));
+            }
+        }
+    }
+    let dropped = by_key.values().map(|(n, _)| *n).filter(|&n| n > 1).sum();
+    let kept = by_key
+        .into_iter()
+        .filter(|(_, (n, _))| *n == 1)
+        .map(|(k, (_, t))| (k, t))
+        .collect();
+    (kept, dropped)
 }
 
 /// The records kept at `path` by an interrupted run of the export of `header`, each read
@@ -294,6 +330,32 @@ mod tests {
         let kept = load(&path, &header).unwrap();
         assert_eq!(kept.values, HashMap::from([(start, 1)]));
         assert_eq!(kept.damaged, 1);
+    }
+
+    #[test]
+    fn a_resealed_value_beyond_the_seeds_and_a_duplicated_record_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p");
+        let (start, header) = start_and_header();
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let (a, b) = (
+            game.play_unchecked(&start, 0),
+            game.play_unchecked(&start, 1),
+        );
+        // Sealed afresh, as a forger would: every record passes its check.
+        let mut text = header.line() + "\n";
+        text.push_str(&record(&start, 999_999));
+        text.push_str(&record(&start, -13));
+        text.push_str(&record(&a, 2));
+        text.push_str(&record(&a, 2));
+        text.push_str(&record(&b, -1));
+        text.push_str(&record(&b, 3));
+        text.push_str(&record(&start, 12));
+        std::fs::write(&path, text).unwrap();
+        let kept = load(&path, &header).unwrap();
+        // 12 seeds: the start's +12 fits, +999999 and -13 do not.
+        assert_eq!(kept.values, HashMap::from([(start, 12)]));
+        assert_eq!(kept.damaged, 6);
     }
 
     #[test]

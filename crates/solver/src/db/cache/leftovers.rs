@@ -4,9 +4,10 @@
 //! own, never removed).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::Cache;
-use crate::db::egdb::file::{self, FileInfo};
+use crate::db::egdb::file::{self, held, FileInfo};
 use crate::db::egdb::EgdbError;
 
 /// A file of the cache that is not a finished database.
@@ -25,12 +26,13 @@ pub struct Leftover {
 pub enum LeftoverKind {
     /// The temporary file of a database being written (`.NAME.PID.tmp`, and the
     /// `.NAME.PID.tmp.tmp` its save goes through) by process `pid`; `alive` says whether
-    /// that process still runs (where it does not, the file is stale: nothing will ever
-    /// finish or remove it).
+    /// a live process still writes it (where none does, the file is stale: nothing will
+    /// ever finish or remove it).
     Temporary {
         /// The process that writes it.
         pid: u32,
-        /// Whether that process still runs (where unknown, taken to run).
+        /// Whether a live process holds it: it is locked, or `pid` runs and started
+        /// before the file was written (where unknown, taken to be held).
         alive: bool,
     },
     /// The partial file of an interrupted build (`NAME.egdb.partial`, `levels` of its
@@ -74,14 +76,57 @@ fn temporary_pid(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
-/// Whether process `pid` runs (Linux: `/proc/PID`); taken to run where the system cannot
-/// tell, so that nothing of a live process is ever called stale.
-fn alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
-    } else {
-        true
+/// Whether the temporary `path` of process `pid` is still held by a live writer (Linux),
+/// else a leftover of a build that died. A writer holds its temporary locked while it
+/// writes it ([`held`]), so a locked file is held. An unlocked one is held only where
+/// `pid` still runs (`/proc/PID`) and the file is no older than that process (a writer
+/// between its file's creation and its lock, or between the write and the rename): a file
+/// older than its process is a dead build's whose PID was reused. Taken to be held where
+/// the system cannot tell, so that nothing of a live process is ever called stale.
+fn alive(path: &Path, pid: u32) -> bool {
+    if !cfg!(target_os = "linux") || held::is_held(path) {
+        return true;
     }
+    if !Path::new("/proc").join(pid.to_string()).exists() {
+        return false;
+    }
+    let written = std::fs::metadata(path).and_then(|m| m.modified());
+    match (written, started(pid)) {
+        // Two seconds of slack: the boot time is known to the second.
+        (Ok(w), Some(s)) => w + Duration::from_secs(2) >= s,
+        _ => true,
+    }
+}
+
+/// When process `pid` started (Linux: `/proc/PID/stat`'s start time after the boot,
+/// `/proc/stat`'s boot time), to the second; `None` where the system does not say.
+fn started(pid: u32) -> Option<SystemTime> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's closing parenthesis, the state first (field 3):
+    // the start time is field 22, in clock ticks after the boot.
+    let after = stat.rsplit_once(')')?.1;
+    let ticks: u64 = after.split_whitespace().nth(19)?.parse().ok()?;
+    let boot: u64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()?;
+    let hz = clock_ticks()?;
+    Some(UNIX_EPOCH + Duration::from_secs(boot) + Duration::from_millis(ticks * 1000 / hz))
+}
+
+/// Clock ticks a second, the unit of `/proc`'s times.
+fn clock_ticks() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf reads a system constant.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        u64::try_from(hz).ok().filter(|&hz| hz > 0)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// The header of the kalah database file `path`, where it has one: `None` for a file of
@@ -127,7 +172,7 @@ impl Cache {
                 let kind = if let Some(pid) = temporary_pid(&name) {
                     LeftoverKind::Temporary {
                         pid,
-                        alive: alive(pid),
+                        alive: alive(&path, pid),
                     }
                 } else if name.ends_with(".egdb.partial") {
                     let levels = kalah_header(&path)?.map_or(0, |info| info.levels);

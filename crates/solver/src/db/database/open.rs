@@ -248,7 +248,8 @@ fn best_in(
     ))
 }
 
-/// The cached `file` where it loads (a damaged one is removed), else a database of
+/// The stale temporaries of the cache removed ([`Cache::clean`]), the cached `file`
+/// where it loads (a damaged one is removed), else a database of
 /// `seeds` seeds built in memory (going on from the levels an interrupted build kept in
 /// `cache`, and keeping its own there where `cancel` stops it) and kept in `cache`; the
 /// [`CacheReport`] says which.
@@ -266,6 +267,10 @@ fn cached(
         kept: None,
         resumed: 0,
     };
+    // The temporaries of builds killed on the way (`kill -9`, a second signal) go: no one
+    // would ever finish or remove them. Those a live process writes are kept; a failure
+    // only leaves them for `kalah egdb cache clean`.
+    let _ = cache.clean();
     if let Some(path) = file {
         match Egdb::load_as(path, game, residence) {
             Ok(db) => {

@@ -42,6 +42,7 @@
 
 mod build;
 mod format;
+pub(crate) mod held;
 mod load;
 mod requirements;
 

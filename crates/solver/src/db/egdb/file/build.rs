@@ -21,6 +21,7 @@ use kalah_core::{mix, Game};
 use super::format::{
     checksum, checksum_seed, hash_level, read_header, read_info, FileInfo, HEADER,
 };
+use super::held;
 use super::io_error;
 use super::load::read_parallel;
 use super::requirements::Requirements;
@@ -91,6 +92,8 @@ impl Egdb {
         info.checksum = checksum(checksum_seed(&info.encode()), self, levels);
         let write = || -> Result<(), EgdbError> {
             let mut f = File::create(tmp).map_err(io_error(tmp))?;
+            // Held while written: a cache's temporary no process holds is a leftover.
+            held::try_lock(&f);
             f.write_all(&info.encode()).map_err(io_error(tmp))?;
             for block in self.values.as_bytes()[..entries as usize].chunks(SAVE_BLOCK) {
                 if cancel.load(Relaxed) {
@@ -201,15 +204,17 @@ impl Egdb {
     }
 
     /// [`Egdb::build_cancellable`] (in memory) that keeps its work for a later build to
-    /// `path` (the database cache's file, [`crate::db::cache::Cache::path_for`]): it goes on
-    /// from the levels of `path.partial` where an interrupted build left one for these
-    /// rules that passes its checks (any other is passed over, and replaced by the next
-    /// interrupted build), and when `cancel` stops it, the levels finished by then are
-    /// written to `path.partial` (through a temporary of this process, `.NAME.PID.tmp`,
-    /// and a rename, so that a kill never leaves half of one) before
-    /// [`EgdbError::Cancelled`] is returned. `path` itself is not written: the caller
-    /// keeps the finished database ([`crate::db::cache::Cache::keep`]) and removes
-    /// `path.partial`. Returns the database and the levels read back.
+    /// `path` (the database cache's file, [`crate::db::cache::Cache::path_for`]) as
+    /// [`Egdb::build_file`] does: it goes on from the levels of `path.partial` where an
+    /// interrupted build left one for these rules that passes its checks (any other is
+    /// started over), and appends each level it finishes there, so that a build stopped
+    /// by `cancel`, a second signal or `kill -9` keeps every level finished by then.
+    /// `path.partial` is held locked while this build writes it ([`held`]); where another
+    /// process holds it (building the same database), this build keeps nothing and reads
+    /// nothing of it, and where it cannot be written (the disk full) the build goes on in
+    /// memory. `path` itself is not written: the caller keeps the finished database
+    /// ([`crate::db::cache::Cache::keep`]) and removes `path.partial`. Returns the database
+    /// and the levels read back.
     pub fn build_resumable(
         game: &Game,
         max_seeds: usize,
@@ -219,45 +224,44 @@ impl Egdb {
     ) -> Result<(Egdb, usize), EgdbError> {
         let partial = partial_path(path);
         let mut db = Egdb::empty(game, max_seeds)?;
-        // Only a regular file is read: never a FIFO or device of that name.
-        if super::is_regular(&partial) {
-            let mut info = FileInfo::unwritten(*game.rules(), max_seeds);
-            let read = super::open_regular(&partial, false)
-                .and_then(|mut f| db.read_partial(game, &mut f, &partial, &mut info));
-            if read.is_err() {
-                // Damaged, or another build's: started afresh, on fresh memory.
-                drop(db);
-                db = Egdb::empty(game, max_seeds)?;
+        let mut info = FileInfo::unwritten(*game.rules(), max_seeds);
+        let mut kept = open_held(&partial);
+        if let Some(f) = kept.as_mut() {
+            let empty = f.metadata().is_ok_and(|m| m.len() == 0);
+            let read = !empty && db.read_partial(game, f, &partial, &mut info).is_ok();
+            let ready = match read {
+                // Anything past the finished levels was cut off by the interruption.
+                true => f.set_len(info.file_size()).is_ok(),
+                // Empty, damaged, or another build's: started afresh, on fresh memory.
+                false => {
+                    drop(db);
+                    db = Egdb::empty(game, max_seeds)?;
+                    info = FileInfo::unwritten(*game.rules(), max_seeds);
+                    restart_partial(f, &partial, &mut info).is_ok()
+                }
+            };
+            if !ready {
+                kept = None;
             }
         }
         let resumed = db.complete;
         for level in db.complete..=max_seeds {
             if let Err(e) = db.build_level_cancellable(game, level, cancel, progress) {
-                if db.complete > resumed {
-                    db.keep_partial(path, max_seeds);
+                // A file of a header alone keeps nothing: not left behind.
+                if kept.is_some() && db.complete == 0 {
+                    let _ = std::fs::remove_file(&partial);
                 }
                 return Err(e);
             }
+            if let Some(f) = kept.as_mut() {
+                // A level that cannot be written (the disk full) ends the keeping, not
+                // the build: the header still counts only the levels fully written.
+                if db.append_level(f, &partial, level, &mut info).is_err() {
+                    kept = None;
+                }
+            }
         }
         Ok((db, resumed))
-    }
-
-    /// Writes the finished levels of an unfinished build of `max_seeds` seeds to
-    /// `path.partial` ([`Egdb::build_resumable`]); a failure only leaves less kept.
-    fn keep_partial(&self, path: &Path, max_seeds: usize) {
-        let partial = partial_path(path);
-        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-            return;
-        };
-        let tmp = dir.join(format!(
-            ".{}.{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        if std::fs::create_dir_all(dir).is_ok() {
-            let never = AtomicBool::new(false);
-            let _ = self.write_levels(&partial, &tmp, max_seeds, &never);
-        }
     }
 
     /// Reads back the finished levels of the partial file `partial` of an interrupted
@@ -377,4 +381,35 @@ fn start_partial(partial: &Path, info: &mut FileInfo) -> Result<File, EgdbError>
     info.checksum = checksum_seed(&info.encode());
     f.write_all(&info.encode()).map_err(&err)?;
     Ok(f)
+}
+
+/// Empties the open partial file `f` (at `partial`) and writes the header `info` of a new
+/// build, as [`start_partial`] does for a file it creates.
+fn restart_partial(f: &mut File, partial: &Path, info: &mut FileInfo) -> Result<(), EgdbError> {
+    let err = io_error(partial);
+    f.set_len(0).map_err(&err)?;
+    f.seek(SeekFrom::Start(0)).map_err(&err)?;
+    info.checksum = checksum_seed(&info.encode());
+    f.write_all(&info.encode()).map_err(&err)
+}
+
+/// The partial file `partial` of a cache's build opened to read and write (created
+/// where there is none, its directory too) and locked for this build ([`held`]); `None`
+/// where it cannot be (a file of another kind by that name, no room, no permission) or
+/// another process holds it.
+fn open_held(partial: &Path) -> Option<File> {
+    if partial.exists() && !super::is_regular(partial) {
+        return None;
+    }
+    if let Some(dir) = partial.parent() {
+        std::fs::create_dir_all(dir).ok()?;
+    }
+    let f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(partial)
+        .ok()?;
+    held::try_lock(&f).then_some(f)
 }
