@@ -10,12 +10,12 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use kalah_analysis::front::{Board, BoardError};
-use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
-use kalah_analysis::setup::fit::{self, Given};
-pub use kalah_analysis::setup::limits::parse_seconds;
-use kalah_analysis::setup::limits::MAX_NODES;
-use kalah_analysis::setup::RuleOptions;
+use kalah_analysis::game::setup::bao::{self as bao_setup, BaoOptions};
+use kalah_analysis::game::setup::fit::{self, Given};
+pub use kalah_analysis::game::setup::limits::parse_seconds;
+use kalah_analysis::game::setup::limits::MAX_NODES;
+use kalah_analysis::game::setup::RuleOptions;
+use kalah_analysis::game::{Board, BoardError, RulesName};
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 use kalah_solver::Limits;
@@ -25,26 +25,6 @@ use crate::error::CliError;
 /// The help heading of the options that only `--rules bao` takes; [`check_game`] refuses
 /// them under the rules of the sowing games.
 pub const BAO_HEADING: &str = "Bao (--rules bao)";
-
-/// What `--rules` names: a preset of the sowing games, or Bao la Kujifunza.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RulesName {
-    /// A rule preset of the sowing games (Kalah and its families, Oware).
-    Sowing(Preset),
-    /// `bao`: Bao la Kujifunza, four rows of pits (docs/bao.md).
-    Bao,
-}
-
-impl std::str::FromStr for RulesName {
-    type Err = <Preset as std::str::FromStr>::Err;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "bao" => Ok(RulesName::Bao),
-            _ => s.parse().map(RulesName::Sowing),
-        }
-    }
-}
 
 /// The rules of the game: a board size, a preset, and options that override the preset.
 #[derive(clap::Args, Debug, Clone)]
@@ -222,8 +202,8 @@ impl GameArgs {
         let (position, moves) = (&self.position.position, &self.position.moves);
         let options = self.rules.options();
         Board::set_up(
+            self.rules.preset,
             &options,
-            self.rules.bao(),
             position.as_deref(),
             moves.as_deref(),
         )
@@ -261,7 +241,7 @@ impl OutputArgs {
 }
 
 /// The Bao board and the position to start from, under `--rules bao`
-/// ([`kalah_analysis::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
+/// ([`kalah_analysis::game::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
 /// position of four rows, moves such as `A3+`.
 pub fn bao(
     rules: &RulesArgs,
@@ -274,14 +254,14 @@ pub fn bao(
 }
 
 /// Builds the game from the rule options and the position to start from
-/// ([`kalah_analysis::setup::setup`]).
+/// ([`kalah_analysis::game::setup::setup`]).
 ///
 /// The board size comes from `--position` when `--houses` is not given. A position holding
 /// more seeds than `--seeds` allows raises the seeds per house to the smallest number that
 /// holds it, unless `--seeds` was given explicitly. A hand-entered position goes through
 /// [`Game::settle`], so one whose game is already over is shown as finished.
 pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Position), CliError> {
-    Ok(kalah_analysis::setup::setup(
+    Ok(kalah_analysis::game::setup::setup(
         &rules.options(),
         position.position.as_deref(),
         position.moves.as_deref(),
@@ -290,7 +270,7 @@ pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Positi
 
 /// Checks, after parsing, that the options given to the command `name` (`command` as clap
 /// defines it, `matches` as parsed) fit the game its rules name
-/// ([`kalah_analysis::setup::fit::check`]): under `--rules bao`, a command that plays Bao
+/// ([`kalah_analysis::game::setup::fit::check`]): under `--rules bao`, a command that plays Bao
 /// (`bao` lists the options it takes then besides the board's) and none of the options of
 /// the sowing games; under theirs, none of the options under [`BAO_HEADING`].
 pub fn check_game(

@@ -1,6 +1,6 @@
 //! `kalah export`: the evaluation table of every position within N turns of the start,
 //! written atomically, with finished work kept across interruptions; either kind of game
-//! (`--rules bao`: Bao's table) by the board's `kalah_analysis::front::Board::export`.
+//! (`--rules bao`: Bao's table) by the board's `kalah_analysis::game::Board::export`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -131,7 +131,7 @@ pub const BAO_OPTIONS: &[&str] = &[
     "quiet",
 ];
 
-/// Runs `kalah export`: the board's table ([`kalah_analysis::front::Board::export`]),
+/// Runs `kalah export`: the board's table ([`kalah_analysis::game::Board::export`]),
 /// its progress on standard error and the line that says what was written.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.

@@ -1,11 +1,11 @@
 //! `kalah perft`: counts the sequences of sowings from a position at every depth up to a
 //! limit, optionally split by first sowing; the standard check of a move generator. With
-//! `--rules bao`, Bao's whole moves. One run for both (`kalah_analysis::perft`).
+//! `--rules bao`, Bao's whole moves. One run for both (`kalah_analysis::game::perft`).
 
 use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::perft::{self, PerftStep};
+use kalah_analysis::game::perft::{self, PerftStep};
 
 use crate::args::GameArgs;
 use crate::error::CliError;
