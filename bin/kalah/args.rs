@@ -10,20 +10,21 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
+use kalah_analysis::game::options;
 use kalah_analysis::game::setup::bao::{self as bao_setup, BaoOptions};
-use kalah_analysis::game::setup::fit::{self, Given};
+use kalah_analysis::game::setup::fit;
 pub use kalah_analysis::game::setup::limits::parse_seconds;
 use kalah_analysis::game::setup::limits::MAX_NODES;
 use kalah_analysis::game::setup::RuleOptions;
-use kalah_analysis::game::{Board, BoardError, RulesName};
+use kalah_analysis::game::{Board, BoardError, Kind, RulesName};
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 use kalah_solver::Limits;
 
 use crate::error::CliError;
 
-/// The help heading of the options that only `--rules bao` takes; [`check_game`] refuses
-/// them under the rules of the sowing games.
+/// The help heading of the options that only `--rules bao` takes (`Fit::BaoOnly` in the
+/// table of `kalah_analysis::game::options`, which a test keeps in step with it).
 pub const BAO_HEADING: &str = "Bao (--rules bao)";
 
 /// The rules of the game: a board size, a preset, and options that override the preset.
@@ -269,41 +270,40 @@ pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Positi
 }
 
 /// Checks, after parsing, that the options given to the command `name` (`command` as clap
-/// defines it, `matches` as parsed) fit the game its rules name
-/// ([`kalah_analysis::game::setup::fit::check`]): under `--rules bao`, a command that plays Bao
-/// (`bao` lists the options it takes then besides the board's) and none of the options of
-/// the sowing games; under theirs, none of the options under [`BAO_HEADING`].
+/// defines it, `matches` as parsed) fit the game its rules name: the table of
+/// `kalah_analysis::game::options`, checked by [`fit::check`] (under `--rules bao`, a
+/// command that plays Bao and none of the options of the sowing games; under theirs, none
+/// of the options only Bao takes, which the help shows under [`BAO_HEADING`]).
 pub fn check_game(
     name: &str,
     command: &clap::Command,
     matches: &ArgMatches,
-    bao: Option<&[&str]>,
 ) -> Result<(), CliError> {
+    let Some(named) = options::Command::named(name) else {
+        return Err(CliError::Internal(format!(
+            "kalah {name} has no row in the options table"
+        )));
+    };
     // The id of `RulesArgs::preset`, absent from the commands without rules.
-    let rules_bao = matches
+    let bao = matches
         .try_get_raw("preset")
         .ok()
         .flatten()
         .is_some_and(|mut v| v.any(|v| v == "bao"));
+    let kind = if bao { Kind::Bao } else { Kind::Sowing };
     // In the order given (`index_of`).
-    let mut given: Vec<(Option<usize>, Given)> = command
+    let mut given: Vec<(Option<usize>, &str)> = command
         .get_arguments()
         .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|a| {
-            let given = Given {
-                long: a.get_long()?,
-                bao_only: a.get_help_heading() == Some(BAO_HEADING),
-            };
-            Some((matches.index_of(a.get_id().as_str()), given))
-        })
+        .filter_map(|a| Some((matches.index_of(a.get_id().as_str()), a.get_long()?)))
         .collect();
     given.sort_by_key(|(index, _)| *index);
-    let given: Vec<Given> = given.into_iter().map(|(_, g)| g).collect();
+    let given: Vec<&str> = given.into_iter().map(|(_, g)| g).collect();
     let longs: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    fit::check(name, rules_bao, bao, &given, &longs).map_err(CliError::Input)
+    fit::check(named, kind, &given, &longs).map_err(CliError::Input)
 }
 
 /// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.

@@ -117,20 +117,6 @@ pub struct Args {
     graph: crate::solving::GraphArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &[
-    "depth",
-    "output",
-    "force",
-    "format",
-    "exact",
-    "time",
-    "nodes",
-    "depth-limit",
-    "memory-mb",
-    "quiet",
-];
-
 /// Runs `kalah export`: the board's table ([`kalah_analysis::game::Board::export`]),
 /// its progress on standard error and the line that says what was written.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {

@@ -4,7 +4,8 @@
 //! Each subcommand is one module with a `clap::Args` struct named `Args` and a function
 //! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
 //! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`] (and,
-//! where it plays Bao under `--rules bao`, in [`Command::bao_options`]).
+//! where it plays Bao under `--rules bao`, a row of `kalah_analysis::game::options`'
+//! table).
 
 mod analyse;
 mod analysis_io;
@@ -99,25 +100,6 @@ fn main() -> ExitCode {
     }
 }
 
-impl Command {
-    /// The options the command takes with `--rules bao` besides the board's, or `None`
-    /// where it does not play Bao ([`args::check_game`]).
-    fn bao_options(&self) -> Option<&'static [&'static str]> {
-        match self {
-            Command::Show(_) => Some(show::BAO_OPTIONS),
-            Command::Perft(_) => Some(perft::BAO_OPTIONS),
-            Command::Solve(_) => Some(solve::BAO_OPTIONS),
-            Command::Openings(_) => Some(openings::BAO_OPTIONS),
-            Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
-            Command::Play(_) => Some(play::BAO_OPTIONS),
-            Command::Batch(_) => Some(batch::BAO_OPTIONS),
-            Command::Export(_) => Some(export::BAO_OPTIONS),
-            Command::Match(_) => Some(r#match::BAO_OPTIONS),
-            _ => None,
-        }
-    }
-}
-
 /// Parses the command line (clap's own errors end the program as clap's do) and checks
 /// that the options given fit the game the rules name ([`args::check_game`]).
 fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> {
@@ -136,7 +118,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> 
         matched = m;
     }
     match defined {
-        Some(defined) => args::check_game(name, defined, matched, command.bao_options())?,
+        Some(defined) => args::check_game(name, defined, matched)?,
         None => return Err(CliError::Internal(format!("kalah {name} is not defined"))),
     }
     Ok(command)
@@ -162,5 +144,44 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Engine(args) => engine::run(args, out),
         Command::Match(args) => r#match::run(args, out),
         Command::Book(args) => book::run(args, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_analysis::game::options::{self, takes_long};
+    use kalah_analysis::game::Kind;
+
+    /// Every command as clap defines it, with the name of its row in the options table
+    /// (a nested one, `egdb build`, under its parent's).
+    fn commands() -> Vec<(String, clap::Command)> {
+        let mut all = Vec::new();
+        for c in Cli::command().get_subcommands() {
+            if c.get_name() == "help" {
+                continue;
+            }
+            all.push((c.get_name().to_string(), c.clone()));
+            for inner in c.get_subcommands() {
+                all.push((c.get_name().to_string(), inner.clone()));
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_help_puts_under_bao_what_the_table_gives_bao_alone() {
+        for (name, command) in commands() {
+            let named = options::Command::named(&name).expect("a row for every command");
+            for arg in command.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                let under_bao = arg.get_help_heading() == Some(args::BAO_HEADING);
+                assert_eq!(
+                    under_bao,
+                    !takes_long(named, Kind::Sowing, long),
+                    "kalah {name} --{long}: its help heading and the options table disagree"
+                );
+            }
+        }
     }
 }

@@ -39,9 +39,6 @@ pub struct Args {
     game: GameArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["depth", "divide", "json"];
-
 /// Runs `kalah perft`.
 ///
 /// In text, each depth is printed as soon as it is counted (one traversal per depth, so a

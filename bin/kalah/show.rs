@@ -29,9 +29,6 @@ pub struct Args {
     game: GameArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["json"];
-
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let board = args.game.board()?;

@@ -1,11 +1,13 @@
 //! The game floor, under every task and front end: a position of either kind of game
 //! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
 //! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
-//! option names ([`RulesName`]); and perft ([`perft`]). Nothing here imports a task
+//! option names ([`RulesName`]); which options each command takes for each kind of game
+//! ([`options`]); and perft ([`perft`]). Nothing here imports a task
 //! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
 //! it.
 
 pub mod board;
+pub mod options;
 pub mod perft;
 pub mod rules;
 pub mod setup;
@@ -14,7 +16,7 @@ pub use board::{Board, BoardError};
 pub use rules::RulesName;
 
 /// The kind of game a [`Board`] holds: what decides the options a command takes
-/// ([`setup::fit`]) and the code that answers it.
+/// ([`options`]) and the code that answers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Kalah and its family of sowing games, Oware among them.

@@ -1,62 +1,39 @@
 //! Whether the options given to a command fit the game its rules name: Bao la Kujifunza
 //! (`--rules bao`) takes the options of its board and those a command lists for it, and
-//! none of the sowing games'; the sowing games take none of Bao's own. A front end names
-//! the options given, in the order given; [`check`] says which does not fit, and what
-//! would.
+//! none of the sowing games'; the sowing games take none of Bao's own. Which is which is
+//! the table of [`crate::game::options`]; a front end names the options given, in the
+//! order given, and [`check`] says which does not fit, and what would.
 
-/// The commands that play Bao (`--rules bao`).
-pub const BAO_COMMANDS: [&str; 9] = [
-    "show", "perft", "solve", "openings", "play", "analyse", "batch", "export", "match",
-];
+use crate::game::options::{bao_commands, takes_long, Command, Opt};
+use crate::game::Kind;
 
-/// The options of the board and the position, which every command of Bao takes (where
-/// the command has them).
-pub const BAO_BOARD: [&str; 5] = ["rules", "houses", "seeds", "position", "moves"];
-
-/// An option given, by its long name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Given<'a> {
-    /// The long name, without its dashes.
-    pub long: &'a str,
-    /// Whether only `--rules bao` takes it (an option of Bao's own).
-    pub bao_only: bool,
-}
-
-/// Checks the options `given` to the command `name` (in the order given) against the
-/// game its rules name (`rules_bao`: `--rules bao`). `bao` lists the options the command
-/// takes under `--rules bao` besides the board's (`None`: it does not play Bao), and
-/// `longs` every option the command has, in its order. The error names the first option
-/// given that does not fit, and under Bao the options that would.
-pub fn check(
-    name: &str,
-    rules_bao: bool,
-    bao: Option<&[&str]>,
-    given: &[Given],
-    longs: &[&str],
-) -> Result<(), String> {
-    if rules_bao && bao.is_none() {
+/// Checks the options `given` to `command` (by their long names, in the order given)
+/// against the kind of game its rules name ([`takes_long`]); `longs` is every option the
+/// command has, in its order. The error names the first option given that does not fit,
+/// and under Bao the options that would.
+pub fn check(command: Command, kind: Kind, given: &[&str], longs: &[&str]) -> Result<(), String> {
+    let name = command.name();
+    if kind == Kind::Bao && !command.plays_bao() {
+        let names: Vec<&str> = bao_commands().map(Command::name).collect();
         return Err(format!(
             "kalah {name} does not play --rules bao: the commands of Bao are {}",
-            BAO_COMMANDS.join(", ")
+            names.join(", ")
         ));
     }
-    let takes = |long: &str| BAO_BOARD.contains(&long) || bao.unwrap_or(&[]).contains(&long);
-    let fits = |g: &Given| match rules_bao {
-        true => takes(g.long),
-        false => !g.bao_only,
-    };
-    let Some(misfit) = given.iter().find(|g| !fits(g)) else {
+    let Some(long) = given.iter().find(|g| !takes_long(command, kind, g)) else {
         return Ok(());
     };
-    let long = misfit.long;
-    if !rules_bao {
+    if kind == Kind::Sowing {
         return Err(format!(
             "--{long} applies to --rules bao only (see kalah {name} --help)"
         ));
     }
-    let board = longs.iter().filter(|l| BAO_BOARD.contains(l));
-    let own = longs.iter().filter(|l| !BAO_BOARD.contains(l) && takes(l));
-    let options: Vec<String> = board
+    let board = |long: &&&str| Opt::of_long(long).is_some_and(|o| Opt::BOARD.contains(&o));
+    let takes = |long: &&&str| takes_long(command, Kind::Bao, long);
+    let own = longs.iter().filter(|l| !board(l) && takes(l));
+    let options: Vec<String> = longs
+        .iter()
+        .filter(board)
         .chain(own)
         .filter(|long| **long != "rules")
         .map(|long| match *long {
@@ -77,44 +54,44 @@ mod tests {
     use super::*;
 
     const LONGS: &[&str] = &[
-        "json", "capture", "time", "rules", "houses", "seeds", "position",
+        "json",
+        "capture",
+        "time",
+        "rules",
+        "houses",
+        "seeds",
+        "position",
+        "memory-mb",
+        "quiet",
+        "nodes",
+        "depth",
     ];
-
-    fn given(long: &str, bao_only: bool) -> Given<'_> {
-        Given { long, bao_only }
-    }
 
     #[test]
     fn bao_takes_its_board_and_the_options_the_command_lists() {
-        let bao: Option<&[&str]> = Some(&["json", "time"]);
-        let ok = [
-            given("rules", false),
-            given("houses", false),
-            given("json", false),
-        ];
-        assert_eq!(check("solve", true, bao, &ok, LONGS), Ok(()));
-        let capture = [
-            given("json", false),
-            given("capture", false),
-            given("x", false),
-        ];
+        let ok = ["rules", "houses", "json"];
+        assert_eq!(check(Command::Solve, Kind::Bao, &ok, LONGS), Ok(()));
+        let capture = ["json", "capture", "x"];
         assert_eq!(
-            check("solve", true, bao, &capture, LONGS).unwrap_err(),
+            check(Command::Solve, Kind::Bao, &capture, LONGS).unwrap_err(),
             "--capture does not apply to --rules bao: kalah solve takes with it --houses N \
-             (pits a row, 3 to 8), --seeds S, --position, --json, --time (see kalah solve \
-             --help)"
+             (pits a row, 3 to 8), --seeds S, --position, --json, --time, --memory-mb, \
+             --quiet, --nodes, --depth (see kalah solve --help)"
         );
     }
 
     #[test]
     fn the_sowing_games_refuse_baos_own_options_and_bao_the_other_commands() {
-        let memory = [given("capture", false), given("memory-mb", true)];
+        let memory = ["capture", "memory-mb"];
         assert_eq!(
-            check("solve", false, None, &memory, LONGS).unwrap_err(),
+            check(Command::Solve, Kind::Sowing, &memory, LONGS).unwrap_err(),
             "--memory-mb applies to --rules bao only (see kalah solve --help)"
         );
-        assert_eq!(check("solve", false, None, &memory[..1], LONGS), Ok(()));
-        assert!(check("pie", true, None, &[], LONGS)
+        assert_eq!(
+            check(Command::Solve, Kind::Sowing, &memory[..1], LONGS),
+            Ok(())
+        );
+        assert!(check(Command::Pie, Kind::Bao, &[], LONGS)
             .unwrap_err()
             .starts_with("kalah pie does not play --rules bao: the commands of Bao are show, "));
     }
