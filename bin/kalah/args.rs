@@ -215,6 +215,17 @@ impl GameArgs {
     }
 }
 
+/// `--quiet`, which every command takes for every kind of game (`tests/options_cli.rs` keeps a
+/// new command from forgetting it): no progress bar, spinner or progress line on standard
+/// error. It never hides the answer, and a command that shows no progress takes it too,
+/// so that a script may pass it to every command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct QuietArgs {
+    /// No progress display on standard error
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// Where an answer goes: standard output, or `--output FILE`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutputArgs {

@@ -7,7 +7,7 @@ use std::io::Write;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_analysis::game::perft::{self, PerftStep};
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::error::CliError;
 
 /// Count the sequences of sowings to a given depth (checks the move generator).
@@ -37,6 +37,9 @@ pub struct Args {
 
     #[command(flatten)]
     game: GameArgs,
+
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// Runs `kalah perft`.
@@ -60,6 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     failed.get_or_insert(e);
                 }
             }
+            PerftStep::Splitting(_) if args.quiet.quiet => {}
             PerftStep::Splitting(n) => {
                 bar = Some(
                     ProgressBar::new(n).with_style(

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::error::CliError;
 
 /// Draw a position, its legal moves and its score.
@@ -27,6 +27,10 @@ pub struct Args {
 
     #[command(flatten)]
     game: GameArgs,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// Runs `kalah show`.

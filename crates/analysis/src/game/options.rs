@@ -249,10 +249,15 @@ use Fit::{BaoOnly, Both};
 /// kinds that take each. An option of a command not listed here is the sowing games'
 /// alone.
 pub const BAO_TABLE: &[(Command, &[(Opt, Fit)])] = &[
-    (Command::Show, &[(Opt::Json, Both)]),
+    (Command::Show, &[(Opt::Json, Both), (Opt::Quiet, Both)]),
     (
         Command::Perft,
-        &[(Opt::Depth, Both), (Opt::Divide, Both), (Opt::Json, Both)],
+        &[
+            (Opt::Depth, Both),
+            (Opt::Divide, Both),
+            (Opt::Json, Both),
+            (Opt::Quiet, Both),
+        ],
     ),
     (
         Command::Solve,
@@ -292,6 +297,7 @@ pub const BAO_TABLE: &[(Command, &[(Opt, Fit)])] = &[
             (Opt::Time, Both),
             (Opt::Nodes, Both),
             (Opt::Depth, Both),
+            (Opt::Quiet, Both),
         ],
     ),
     (
