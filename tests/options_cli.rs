@@ -100,5 +100,8 @@ fn the_help_puts_under_bao_what_the_table_gives_bao_alone() {
         }
     }
     // --memory-mb of play, solve, openings, batch and export; --nodes, --depth, --exact...
-    assert!(under_bao >= 14, "{under_bao} options found under the Bao heading");
+    assert!(
+        under_bao >= 14,
+        "{under_bao} options found under the Bao heading"
+    );
 }
