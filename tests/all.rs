@@ -26,6 +26,7 @@ mod forged_answers;
 mod inputs_cli;
 mod library;
 mod match_cli;
+mod options_cli;
 mod outputs_cli;
 mod oware_db_cli;
 mod serve_api;

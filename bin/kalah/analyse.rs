@@ -70,9 +70,6 @@ pub struct Args {
     book: BookArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth"];
-
 /// Runs `kalah analyse`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let board = args.game.board()?;

@@ -107,7 +107,7 @@ pub fn invalid(msg: impl Into<String>) -> CliError {
 
 /// The command-line error for an analysis that failed; `kept` says what a Ctrl-C left.
 pub fn analysis_error(e: kalah_analysis::AnalysisError, kept: &str) -> CliError {
-    use kalah_analysis::{setup::words, AnalysisError};
+    use kalah_analysis::{game::setup::words, AnalysisError};
     match e {
         AnalysisError::Cancelled => interrupted(kept),
         AnalysisError::GameOver => invalid(words::GAME_OVER),

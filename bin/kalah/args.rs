@@ -10,41 +10,22 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
-use kalah_analysis::front::{Board, BoardError};
-use kalah_analysis::setup::bao::{self as bao_setup, BaoOptions};
-use kalah_analysis::setup::fit::{self, Given};
-pub use kalah_analysis::setup::limits::parse_seconds;
-use kalah_analysis::setup::limits::MAX_NODES;
-use kalah_analysis::setup::RuleOptions;
+use kalah_analysis::game::options;
+use kalah_analysis::game::setup::bao::{self as bao_setup, BaoOptions};
+use kalah_analysis::game::setup::fit;
+pub use kalah_analysis::game::setup::limits::parse_seconds;
+use kalah_analysis::game::setup::limits::MAX_NODES;
+use kalah_analysis::game::setup::RuleOptions;
+use kalah_analysis::game::{Board, BoardError, Kind, RulesName};
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 use kalah_solver::Limits;
 
 use crate::error::CliError;
 
-/// The help heading of the options that only `--rules bao` takes; [`check_game`] refuses
-/// them under the rules of the sowing games.
+/// The help heading of the options that only `--rules bao` takes (`Fit::BaoOnly` in the
+/// table of `kalah_analysis::game::options`, which a test keeps in step with it).
 pub const BAO_HEADING: &str = "Bao (--rules bao)";
-
-/// What `--rules` names: a preset of the sowing games, or Bao la Kujifunza.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RulesName {
-    /// A rule preset of the sowing games (Kalah and its families, Oware).
-    Sowing(Preset),
-    /// `bao`: Bao la Kujifunza, four rows of pits (docs/bao.md).
-    Bao,
-}
-
-impl std::str::FromStr for RulesName {
-    type Err = <Preset as std::str::FromStr>::Err;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "bao" => Ok(RulesName::Bao),
-            _ => s.parse().map(RulesName::Sowing),
-        }
-    }
-}
 
 /// The rules of the game: a board size, a preset, and options that override the preset.
 #[derive(clap::Args, Debug, Clone)]
@@ -222,8 +203,8 @@ impl GameArgs {
         let (position, moves) = (&self.position.position, &self.position.moves);
         let options = self.rules.options();
         Board::set_up(
+            self.rules.preset,
             &options,
-            self.rules.bao(),
             position.as_deref(),
             moves.as_deref(),
         )
@@ -232,6 +213,17 @@ impl GameArgs {
             BoardError::Bao(e) => CliError::Input(e.to_string()),
         })
     }
+}
+
+/// `--quiet`, which every command takes for every kind of game (`tests/options_cli.rs` keeps a
+/// new command from forgetting it): no progress bar, spinner or progress line on standard
+/// error. It never hides the answer, and a command that shows no progress takes it too,
+/// so that a script may pass it to every command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct QuietArgs {
+    /// No progress display on standard error
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Where an answer goes: standard output, or `--output FILE`.
@@ -261,7 +253,7 @@ impl OutputArgs {
 }
 
 /// The Bao board and the position to start from, under `--rules bao`
-/// ([`kalah_analysis::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
+/// ([`kalah_analysis::game::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
 /// position of four rows, moves such as `A3+`.
 pub fn bao(
     rules: &RulesArgs,
@@ -274,14 +266,14 @@ pub fn bao(
 }
 
 /// Builds the game from the rule options and the position to start from
-/// ([`kalah_analysis::setup::setup`]).
+/// ([`kalah_analysis::game::setup::setup`]).
 ///
 /// The board size comes from `--position` when `--houses` is not given. A position holding
 /// more seeds than `--seeds` allows raises the seeds per house to the smallest number that
 /// holds it, unless `--seeds` was given explicitly. A hand-entered position goes through
 /// [`Game::settle`], so one whose game is already over is shown as finished.
 pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Position), CliError> {
-    Ok(kalah_analysis::setup::setup(
+    Ok(kalah_analysis::game::setup::setup(
         &rules.options(),
         position.position.as_deref(),
         position.moves.as_deref(),
@@ -289,41 +281,40 @@ pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Positi
 }
 
 /// Checks, after parsing, that the options given to the command `name` (`command` as clap
-/// defines it, `matches` as parsed) fit the game its rules name
-/// ([`kalah_analysis::setup::fit::check`]): under `--rules bao`, a command that plays Bao
-/// (`bao` lists the options it takes then besides the board's) and none of the options of
-/// the sowing games; under theirs, none of the options under [`BAO_HEADING`].
+/// defines it, `matches` as parsed) fit the game its rules name: the table of
+/// `kalah_analysis::game::options`, checked by [`fit::check`] (under `--rules bao`, a
+/// command that plays Bao and none of the options of the sowing games; under theirs, none
+/// of the options only Bao takes, which the help shows under [`BAO_HEADING`]).
 pub fn check_game(
     name: &str,
     command: &clap::Command,
     matches: &ArgMatches,
-    bao: Option<&[&str]>,
 ) -> Result<(), CliError> {
+    let Some(named) = options::Command::named(name) else {
+        return Err(CliError::Internal(format!(
+            "kalah {name} has no row in the options table"
+        )));
+    };
     // The id of `RulesArgs::preset`, absent from the commands without rules.
-    let rules_bao = matches
+    let bao = matches
         .try_get_raw("preset")
         .ok()
         .flatten()
         .is_some_and(|mut v| v.any(|v| v == "bao"));
+    let kind = if bao { Kind::Bao } else { Kind::Sowing };
     // In the order given (`index_of`).
-    let mut given: Vec<(Option<usize>, Given)> = command
+    let mut given: Vec<(Option<usize>, &str)> = command
         .get_arguments()
         .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|a| {
-            let given = Given {
-                long: a.get_long()?,
-                bao_only: a.get_help_heading() == Some(BAO_HEADING),
-            };
-            Some((matches.index_of(a.get_id().as_str()), given))
-        })
+        .filter_map(|a| Some((matches.index_of(a.get_id().as_str()), a.get_long()?)))
         .collect();
     given.sort_by_key(|(index, _)| *index);
-    let given: Vec<Given> = given.into_iter().map(|(_, g)| g).collect();
+    let given: Vec<&str> = given.into_iter().map(|(_, g)| g).collect();
     let longs: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    fit::check(name, rules_bao, bao, &given, &longs).map_err(CliError::Input)
+    fit::check(named, kind, &given, &longs).map_err(CliError::Input)
 }
 
 /// The limits of an analysis, shared by `kalah analyse` and `kalah solve`.

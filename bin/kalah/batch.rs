@@ -114,20 +114,6 @@ pub struct Args {
     graph: crate::solving::GraphArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &[
-    "output",
-    "resume",
-    "force",
-    "shard",
-    "time",
-    "nodes",
-    "depth",
-    "exact",
-    "memory-mb",
-    "quiet",
-];
-
 /// The input and output of a batch, and how they are shared out and resumed (the sowing
 /// games' and Bao's).
 #[derive(clap::Args, Debug)]

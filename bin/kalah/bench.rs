@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use kalah_analysis::bench::{self, BenchError, Kind};
 use kalah_solver::bench::RunError;
 
+use crate::args::QuietArgs;
 use crate::error::CliError;
 
 /// The positions built into the binary (the file `data/bench.txt` of the source tree).
@@ -56,6 +57,10 @@ pub struct Args {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// Runs `kalah bench`.

@@ -10,8 +10,8 @@ use kalah_io::{Checks, Output};
 use kalah_solver::Limits;
 
 use crate::analysis_io::{analysis_error, interrupt_flag, progress_bar};
-use crate::args::GameArgs;
 use crate::args::LimitArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::SolverArgs;
@@ -79,6 +79,10 @@ pub struct ShowArgs {
 
     #[command(flatten)]
     game: GameArgs,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// Runs `kalah book`.

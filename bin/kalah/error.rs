@@ -9,7 +9,7 @@ use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::SolverError;
 
-use kalah_analysis::setup::{words, SetupError};
+use kalah_analysis::game::setup::{words, SetupError};
 
 /// Why a command failed.
 #[derive(Debug)]

@@ -1,6 +1,6 @@
 //! `kalah export`: the evaluation table of every position within N turns of the start,
 //! written atomically, with finished work kept across interruptions; either kind of game
-//! (`--rules bao`: Bao's table) by the board's `kalah_analysis::front::Board::export`.
+//! (`--rules bao`: Bao's table) by the board's `kalah_analysis::game::Board::export`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -117,21 +117,7 @@ pub struct Args {
     graph: crate::solving::GraphArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &[
-    "depth",
-    "output",
-    "force",
-    "format",
-    "exact",
-    "time",
-    "nodes",
-    "depth-limit",
-    "memory-mb",
-    "quiet",
-];
-
-/// Runs `kalah export`: the board's table ([`kalah_analysis::front::Board::export`]),
+/// Runs `kalah export`: the board's table ([`kalah_analysis::game::Board::export`]),
 /// its progress on standard error and the line that says what was written.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.

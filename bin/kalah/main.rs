@@ -4,7 +4,8 @@
 //! Each subcommand is one module with a `clap::Args` struct named `Args` and a function
 //! `run(&Args, &mut dyn Write) -> Result<(), CliError>`. Adding a subcommand means adding
 //! its file, one `mod` line and one variant of [`Command`] with its arm in [`run`] (and,
-//! where it plays Bao under `--rules bao`, in [`Command::bao_options`]).
+//! where it plays Bao under `--rules bao`, a row of `kalah_analysis::game::options`'
+//! table).
 
 mod analyse;
 mod analysis_io;
@@ -99,25 +100,6 @@ fn main() -> ExitCode {
     }
 }
 
-impl Command {
-    /// The options the command takes with `--rules bao` besides the board's, or `None`
-    /// where it does not play Bao ([`args::check_game`]).
-    fn bao_options(&self) -> Option<&'static [&'static str]> {
-        match self {
-            Command::Show(_) => Some(show::BAO_OPTIONS),
-            Command::Perft(_) => Some(perft::BAO_OPTIONS),
-            Command::Solve(_) => Some(solve::BAO_OPTIONS),
-            Command::Openings(_) => Some(openings::BAO_OPTIONS),
-            Command::Analyse(_) => Some(analyse::BAO_OPTIONS),
-            Command::Play(_) => Some(play::BAO_OPTIONS),
-            Command::Batch(_) => Some(batch::BAO_OPTIONS),
-            Command::Export(_) => Some(export::BAO_OPTIONS),
-            Command::Match(_) => Some(r#match::BAO_OPTIONS),
-            _ => None,
-        }
-    }
-}
-
 /// Parses the command line (clap's own errors end the program as clap's do) and checks
 /// that the options given fit the game the rules name ([`args::check_game`]).
 fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> {
@@ -136,7 +118,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, CliError> 
         matched = m;
     }
     match defined {
-        Some(defined) => args::check_game(name, defined, matched, command.bao_options())?,
+        Some(defined) => args::check_game(name, defined, matched)?,
         None => return Err(CliError::Internal(format!("kalah {name} is not defined"))),
     }
     Ok(command)

@@ -220,25 +220,6 @@ impl PlayerTwo {
     }
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &[
-    "count",
-    "opening-turns",
-    "seed",
-    "engine2",
-    "move-timeout",
-    "games",
-    "force",
-    "json",
-    "time1",
-    "nodes1",
-    "depth1",
-    "time2",
-    "nodes2",
-    "depth2",
-    "quiet",
-];
-
 /// Runs `kalah match`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let start = PositionArgs {

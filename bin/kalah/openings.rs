@@ -82,9 +82,6 @@ pub struct Args {
     book: BookArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
-
 /// Runs `kalah openings`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.

@@ -1,13 +1,13 @@
 //! `kalah perft`: counts the sequences of sowings from a position at every depth up to a
 //! limit, optionally split by first sowing; the standard check of a move generator. With
-//! `--rules bao`, Bao's whole moves. One run for both (`kalah_analysis::perft`).
+//! `--rules bao`, Bao's whole moves. One run for both (`kalah_analysis::game::perft`).
 
 use std::io::Write;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::perft::{self, PerftStep};
+use kalah_analysis::game::perft::{self, PerftStep};
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::error::CliError;
 
 /// Count the sequences of sowings to a given depth (checks the move generator).
@@ -37,10 +37,10 @@ pub struct Args {
 
     #[command(flatten)]
     game: GameArgs,
-}
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["depth", "divide", "json"];
+    #[command(flatten)]
+    quiet: QuietArgs,
+}
 
 /// Runs `kalah perft`.
 ///
@@ -63,6 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                     failed.get_or_insert(e);
                 }
             }
+            PerftStep::Splitting(_) if args.quiet.quiet => {}
             PerftStep::Splitting(n) => {
                 bar = Some(
                     ProgressBar::new(n).with_style(

@@ -81,9 +81,6 @@ pub struct Args {
     graph: crate::solving::GraphArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["as", "time", "memory-mb", "quiet"];
-
 /// The engine's way of playing.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum EngineKind {

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::error::CliError;
 
 /// Draw a position, its legal moves and its score.
@@ -27,10 +27,11 @@ pub struct Args {
 
     #[command(flatten)]
     game: GameArgs,
-}
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["json"];
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
+}
 
 /// Runs `kalah show`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {

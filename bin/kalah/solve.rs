@@ -59,9 +59,6 @@ pub struct Args {
     graph: GraphArgs,
 }
 
-/// The options `--rules bao` takes besides the board's ([`crate::args::check_game`]).
-pub const BAO_OPTIONS: &[&str] = &["json", "time", "nodes", "depth", "memory-mb", "quiet"];
-
 /// Runs `kalah solve`: within a limit, the board's analyst
 /// ([`kalah_analysis::front::Analyst::solve_within`]); else the board's exact solve, with
 /// a spinner, its best guess where it is interrupted.

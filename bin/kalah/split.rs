@@ -10,7 +10,7 @@ use kalah_analysis::distributed::cut::{Cut, CutError, Progress, Sampling};
 use kalah_analysis::distributed::Step;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_counter};
-use crate::args::GameArgs;
+use crate::args::{GameArgs, QuietArgs};
 use crate::error::CliError;
 
 /// Cut a solve into independent work units, for many machines or a job scheduler.
@@ -87,6 +87,9 @@ pub struct Args {
 
     #[command(flatten)]
     game: GameArgs,
+
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// Runs `kalah split`.
@@ -107,7 +110,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     });
     // Only the split's enumeration is interrupted cleanly and shows its progress.
     let (bar, interrupt) = match sampling {
-        None => (progress_counter(false, "positions"), interrupt_flag()),
+        None => (
+            progress_counter(args.quiet.quiet, "positions"),
+            interrupt_flag(),
+        ),
         Some(_) => (progress_counter(true, "positions"), &AtomicBool::new(false)),
     };
     let mut progress = |p: Progress| match p {

@@ -1,7 +1,7 @@
 //! The Python exceptions of the package: each error of the libraries becomes the
 //! exception of `kalah.errors` that names its kind, with the command line's message.
 
-use kalah_analysis::setup::SetupError;
+use kalah_analysis::game::setup::SetupError;
 use kalah_analysis::AnalysisError;
 use kalah_core::bao::BaoError;
 use kalah_core::{PositionError, RulesError};

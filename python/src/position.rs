@@ -3,7 +3,7 @@
 //! in Bao's notation (four rows), with its legal moves.
 
 use kalah_analysis::openings::{first_steps, Offer};
-use kalah_analysis::setup::{self, RuleOptions};
+use kalah_analysis::game::setup::{self, RuleOptions};
 use kalah_core::bao::{BaoPosition, BaoRules, MAX_SEEDS};
 use kalah_core::{notation, Game, Position, Side, Sowing, CLOCKWISE};
 use pyo3::prelude::*;

@@ -4,7 +4,7 @@
 use std::str::FromStr;
 use std::sync::Arc;
 
-use kalah_analysis::setup::RuleOptions;
+use kalah_analysis::game::setup::RuleOptions;
 use kalah_core::bao::BaoRules;
 use kalah_core::{Family, Game, Preset, Rules, RulesError, Side};
 use pyo3::prelude::*;
@@ -232,7 +232,7 @@ fn bao_rules(
     }
     // Narrowed without wrapping: any count past a byte is refused by the core all the same.
     let count = |v: Option<i64>| v.map(|v| v.clamp(0, 1 << 16) as usize);
-    let rules = kalah_analysis::setup::bao::rules(count(houses), count(seeds))
+    let rules = kalah_analysis::game::setup::bao::rules(count(houses), count(seeds))
         .map_err(|e| bao_error(&e))?;
     Ok(PyRules::from_bao(rules))
 }
@@ -281,7 +281,7 @@ impl PyRules {
             early_stop,
         };
         let (game, _) =
-            kalah_analysis::setup::setup(&options, None, None).map_err(|e| setup_error(&e))?;
+            kalah_analysis::game::setup::setup(&options, None, None).map_err(|e| setup_error(&e))?;
         Ok(PyRules::from_parts(options, game))
     }
 

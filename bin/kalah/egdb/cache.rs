@@ -8,7 +8,7 @@ use kalah_core::Game;
 use kalah_solver::cache::{self, Cache, GrowError, Grown};
 
 use super::build::{build, BuildArgs};
-use crate::args::RulesArgs;
+use crate::args::{QuietArgs, RulesArgs};
 use crate::error::CliError;
 
 /// The database cache: the databases solves keep for later runs. List its files (the
@@ -26,6 +26,10 @@ use crate::error::CliError;
 pub(super) struct CacheArgs {
     #[command(subcommand)]
     action: Option<CacheAction>,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -36,6 +40,10 @@ enum CacheAction {
         /// Print one JSON object instead of text
         #[arg(long)]
         json: bool,
+
+        #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+        #[command(flatten)]
+        quiet: QuietArgs,
     },
     /// Build a larger database for a rule set into the cache, from the largest cached one
     /// of the same rules (its levels are verified and copied, not computed again)
@@ -53,9 +61,17 @@ enum CacheAction {
     },
     /// Remove every cached database, the partial files of interrupted builds and stale
     /// temporaries (a file that is not a kalah database is kept, and named)
-    Clear,
+    Clear {
+        #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+        #[command(flatten)]
+        quiet: QuietArgs,
+    },
     /// Remove only the stale temporaries: those a killed build or write left behind
-    Clean,
+    Clean {
+        #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+        #[command(flatten)]
+        quiet: QuietArgs,
+    },
 }
 
 /// The user's cache, or an error saying it is off.
@@ -67,9 +83,9 @@ pub(super) fn cache(args: &CacheArgs, out: &mut dyn Write) -> Result<(), CliErro
     let cache = user_cache()?;
     match &args.action {
         None => list_cache(&cache, false, out),
-        Some(CacheAction::List { json }) => list_cache(&cache, *json, out),
-        Some(CacheAction::Clear) => report_cleared(&cache, "cleared", &cache.clear()?, out),
-        Some(CacheAction::Clean) => report_cleared(&cache, "cleaned", &cache.clean()?, out),
+        Some(CacheAction::List { json, .. }) => list_cache(&cache, *json, out),
+        Some(CacheAction::Clear { .. }) => report_cleared(&cache, "cleared", &cache.clear()?, out),
+        Some(CacheAction::Clean { .. }) => report_cleared(&cache, "cleaned", &cache.clean()?, out),
         Some(CacheAction::Grow {
             max_seeds,
             quiet,

@@ -8,6 +8,7 @@ use kalah_analysis::wire::egdb as wire;
 use kalah_core::Position;
 use kalah_solver::egdb::{self, ProbeError};
 
+use crate::args::QuietArgs;
 use crate::error::CliError;
 
 /// Describe a database file and verify it (checksum, and a sample of entries against
@@ -20,6 +21,10 @@ pub(super) struct InfoArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 /// The exact value of a position from a database file, and of each of its sowings.
@@ -36,6 +41,10 @@ pub(super) struct ProbeArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+
+    #[allow(dead_code)] // Every command takes --quiet; this one shows no progress.
+    #[command(flatten)]
+    quiet: QuietArgs,
 }
 
 pub(super) fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {

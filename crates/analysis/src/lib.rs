@@ -1,8 +1,10 @@
-//! Analysis on top of the exact solver: every first turn of a position solved
-//! ([`openings()`]), the pie rule ([`pie()`]), many positions solved in input order
-//! ([`batch`]) and the evaluation table of every position near the start ([`export`],
-//! resumable after an interruption); and what every front end shares: the game set up
-//! from rule options ([`setup`]), a solve's progress in words ([`progress`]).
+//! Analysis on top of the exact solver, standing on one game floor ([`game`]: the board
+//! of either kind of game, a sowing game or Bao, set up from the options every front end
+//! reads, and perft; it imports none of the tasks above it). The tasks: every first turn
+//! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
+//! in input order ([`batch`]) and the evaluation table of every position near the start
+//! ([`export`], resumable after an interruption); and what the front ends share: a solve's
+//! progress in words ([`progress`]).
 //!
 //! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
@@ -43,19 +45,18 @@ pub mod distributed;
 pub mod engine;
 pub mod export;
 pub mod front;
+pub mod game;
 pub mod greedy;
 pub mod levels;
 pub mod matches;
 pub mod openings;
 pub mod outputs;
-pub mod perft;
 pub mod pie;
 pub mod play;
 mod pool;
 pub mod progress;
 pub mod protocol;
 pub mod quick;
-pub mod setup;
 pub mod solved;
 pub mod wire;
 

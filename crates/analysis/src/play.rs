@@ -148,7 +148,7 @@ pub enum Typed<'a> {
     Quit,
     /// Explain the input (`help`, `h`, `?`).
     Help,
-    /// A turn to play ([`crate::setup::typed_turn`] for the sowing games).
+    /// A turn to play ([`crate::game::setup::typed_turn`] for the sowing games).
     Turn(&'a str),
 }
 

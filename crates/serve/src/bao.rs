@@ -14,7 +14,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
 use axum::Json;
-use kalah_analysis::setup::bao::{self as bao_setup, end_words, BaoOptions, BaoSetup};
+use kalah_analysis::game::setup::bao::{self as bao_setup, end_words, BaoOptions, BaoSetup};
 use kalah_core::bao::{BaoMove, BaoPosition, BaoRules, Row};
 use kalah_core::Side;
 use serde_json::{json, Value};
@@ -27,7 +27,7 @@ pub const NAMES: [&str; 6] = ["rules", "houses", "pits", "seeds", "position", "m
 
 /// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) as `kalah
 /// show --rules bao` reads its options, through the same
-/// [`setup`](kalah_analysis::setup::bao::setup): the board from `houses` and `seeds` (or
+/// [`setup`](kalah_analysis::game::setup::bao::setup): the board from `houses` and `seeds` (or
 /// from the position), then the moves played one by one.
 pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
     if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {

@@ -1,6 +1,6 @@
 //! The parameters every endpoint takes (the rules, the start position, the moves), read
 //! from a query string or a JSON object into the same [`RuleOptions`] the command line
-//! fills and set up by the same [`setup`](kalah_analysis::setup::setup), so that the
+//! fills and set up by the same [`setup`](kalah_analysis::game::setup::setup), so that the
 //! server and the CLI accept exactly the same input; and the JSON descriptions of rules
 //! and positions the API answers with.
 
@@ -13,7 +13,7 @@ use kalah_core::{
 };
 use serde_json::{json, Value};
 
-use kalah_analysis::setup::{setup as game_setup, RuleOptions, SetupError};
+use kalah_analysis::game::setup::{setup as game_setup, RuleOptions, SetupError};
 
 /// The parameter names, in the order the API documentation lists them.
 pub const NAMES: [&str; 10] = [

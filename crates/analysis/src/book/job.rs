@@ -230,12 +230,13 @@ mod tests {
 
     #[test]
     fn a_game_over_at_the_start_has_nothing_to_book() {
-        let options = crate::setup::RuleOptions {
+        let options = crate::game::setup::RuleOptions {
             houses: Some(3),
             seeds: Some(2),
             ..Default::default()
         };
-        let (game, over) = crate::setup::setup(&options, Some("0,0,0,4,0,0,0,8:S"), None).unwrap();
+        let (game, over) =
+            crate::game::setup::setup(&options, Some("0,0,0,4,0,0,0,8:S"), None).unwrap();
         let job = Job {
             game: &game,
             start: &over,

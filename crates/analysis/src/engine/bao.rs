@@ -16,14 +16,14 @@ use crate::protocol::bao::{bestmove_line, info_line, turn_line};
 use crate::protocol::{Go, ProtocolError};
 
 /// The position of `board` (else the start of `rules`) with `moves` played
-/// ([`crate::setup::bao::position`]); a board of another size, or a move that cannot be
+/// ([`crate::game::setup::bao::position`]); a board of another size, or a move that cannot be
 /// played, is refused with the reason.
 pub fn setup_position(
     rules: &BaoRules,
     board: Option<&str>,
     moves: &[String],
 ) -> Result<BaoPosition, ProtocolError> {
-    crate::setup::bao::position(rules, board, moves.iter().map(String::as_str))
+    crate::game::setup::bao::position(rules, board, moves.iter().map(String::as_str))
         .map_err(|e| ProtocolError(e.to_string()))
 }
 

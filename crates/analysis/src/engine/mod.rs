@@ -19,9 +19,9 @@ use kalah_solver::{line, Solver};
 pub use crate::protocol::{parse, Command, Go, ProtocolError, RulesSpec};
 
 use crate::book::Book;
-use crate::front::Board;
+use crate::game::setup::{self, move_message, RuleOptions, SetupError};
+use crate::game::Board;
 use crate::protocol;
-use crate::setup::{self, move_message, RuleOptions, SetupError};
 
 /// The protocol version `hello` announces; raised whenever a line changes meaning.
 pub const PROTOCOL_VERSION: u32 = 1;

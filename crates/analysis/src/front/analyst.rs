@@ -235,7 +235,7 @@ pub fn bao_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::bao as bao_setup;
+    use crate::game::setup::bao as bao_setup;
     use kalah_core::Rules;
     use kalah_solver::Config;
 

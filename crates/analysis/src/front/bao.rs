@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::{Answered, Front};
 use crate::batch::Item;
-use crate::setup::bao as bao_setup;
+use crate::game::setup::bao as bao_setup;
 use crate::wire::bao::{answer_line, BaoAnswer};
 use crate::AnalysisError;
 

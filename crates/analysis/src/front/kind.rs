@@ -15,7 +15,7 @@ use kalah_solver::{Limits, Solver};
 
 use super::{Bao, BaoHow, Front, Sowing};
 use crate::batch::{batch_rules, first_unit, Item, RulesDisagree};
-use crate::setup::{self, bao as bao_setup, RuleOptions, SetupError};
+use crate::game::setup::{self, bao as bao_setup, RuleOptions, SetupError};
 
 /// Positions a sowing game's batch reads before its solver is made: enough to size its
 /// database for several solves, few enough not to wait long on a slow pipe.

@@ -22,7 +22,6 @@
 mod analyst;
 mod bao;
 mod batch_run;
-mod board;
 mod exact;
 mod export;
 mod kind;
@@ -36,6 +35,7 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use crate::batch::{Item, Streamed};
+use crate::game::Board;
 use crate::{pool, AnalysisError};
 pub use analyst::{
     bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
@@ -45,8 +45,6 @@ pub use bao::{
     BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
 pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
-pub use board::Board;
-pub use board::BoardError;
 pub use exact::{build_interrupted, Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress};
 pub use kind::{

@@ -16,9 +16,9 @@ use super::protocol::ProtocolPlayer;
 use super::{
     run_pairs, Bao, Failure, GameRecord, MatchOutcome, MatchPlan, Player, PlayerError, Rng, Score,
 };
+use crate::game::setup::bao::{BaoEnd, BaoGame};
 use crate::protocol::bao::move_to_play;
 use crate::protocol::bao_rules_line;
-use crate::setup::bao::{BaoEnd, BaoGame};
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.
 pub const MAX_MOVES: usize = 1000;
@@ -105,7 +105,7 @@ pub fn openings(rules: &BaoRules, count: usize, turns: usize, seed: u64) -> Vec<
             moves.push(mv.to_string());
             pos = pos.try_play(mv).expect("a legal move plays").0;
         }
-        if moves.len() < turns || crate::setup::bao::is_over(&pos) {
+        if moves.len() < turns || crate::game::setup::bao::is_over(&pos) {
             continue;
         }
         // After many repeats, repeated openings are taken: the board may have few.

@@ -22,7 +22,7 @@ use kalah_solver::{Limits, Solver};
 pub use run::{ExactSummary, Match};
 pub use score::Score;
 
-use crate::setup::typed_turn;
+use crate::game::setup::typed_turn;
 
 /// The most turns a game lasts; a game still going then is scored as it stands
 /// ([`GameRecord::adjudicated`]): the families whose positions repeat could go on for ever.
@@ -65,7 +65,7 @@ impl fmt::Display for PlayerError {
             PlayerError::Illegal { turn, why } => write!(
                 f,
                 "the turn `{turn}` cannot be played: {}",
-                crate::setup::move_message(why)
+                crate::game::setup::move_message(why)
             ),
             PlayerError::Analysis(what) => write!(f, "analysis: {what}"),
         }

@@ -14,7 +14,7 @@ use kalah_core::{
 };
 use kalah_solver::{line, Analysis, Limits, RootTurn};
 
-use crate::setup::RuleOptions;
+use crate::game::setup::RuleOptions;
 
 /// The longest time limit a `go` takes, in seconds (about eleven days).
 pub const MAX_SECONDS: f64 = 1e6;
@@ -161,7 +161,7 @@ pub fn parse_bao_rules(words: &[&str]) -> Result<BaoRules, ProtocolError> {
             }
         }
     }
-    crate::setup::bao::rules(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
+    crate::game::setup::bao::rules(pits, seeds).map_err(|e| ProtocolError(format!("rules: {e}")))
 }
 
 /// Whether `rules` words ask for Bao: `bao` first, or `--rules bao`.

@@ -237,7 +237,7 @@ pub fn read_table(text: &str) -> Result<BaoTable, super::FormatError> {
         let pos: BaoPosition = text
             .parse()
             .map_err(|e| FormatError(format!("{what}: {e}")))?;
-        crate::setup::bao::check_board(&rules, &pos)
+        crate::game::setup::bao::check_board(&rules, &pos)
             .map_err(|e| FormatError(format!("{what}: {e}")))?;
         Ok(pos)
     };

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use super::table::csv_field;
 use super::write_line;
+use crate::game::Board;
 pub use crate::openings::total_nodes;
 use crate::openings::TimedOpening;
 use crate::{Offer, Opening, PieAnalysis, PieDecision};
@@ -257,6 +258,17 @@ pub fn show_json(game: &Game, pos: &Position) -> Value {
     under(game.rules(), fields)
 }
 
+impl Board {
+    /// The position as JSON, as `kalah show --json` prints it (docs/outputs.md): a sowing
+    /// game's by [`show_json`], Bao's by [`super::bao::report::show_json`].
+    pub fn show_json(&self) -> Value {
+        match self {
+            Board::Sowing(game, pos) => show_json(game, pos),
+            Board::Bao(rules, pos) => super::bao::report::show_json(rules, pos),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +368,27 @@ mod tests {
         assert_eq!(v["moves"], json!([5, 6, 7]));
         assert_eq!((&v["over"], &v["score"]), (&json!(false), &json!(1)));
         assert_eq!(v["rules"], json!(game.rules().to_string()));
+    }
+
+    #[test]
+    fn a_board_is_shown_by_the_json_of_its_kind() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let start = game.start();
+        let sowing = Board::Sowing(Box::new(game.clone()), start);
+        assert_eq!(sowing.show_json(), show_json(&game, &start));
+        let bao = crate::game::setup::bao::setup(&crate::game::setup::bao::BaoOptions {
+            pits: Some(4),
+            seeds: Some(2),
+            position: None,
+            moves: None,
+        })
+        .unwrap();
+        let board = Board::Bao(bao.rules, bao.pos);
+        assert_eq!(
+            board.show_json(),
+            super::super::bao::report::show_json(&bao.rules, &bao.pos)
+        );
+        assert_eq!(board.show_json()["rules"], bao.rules.to_string());
     }
 
     #[test]

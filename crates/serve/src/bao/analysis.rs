@@ -43,7 +43,7 @@ pub fn run(
         "moves",
         json!({ "position": pos.to_string(), "side_to_move": letter(pos.side()), "moves": moves }),
     );
-    if kalah_analysis::setup::bao::is_over(pos) {
+    if kalah_analysis::game::setup::bao::is_over(pos) {
         sink.send("done", over_event(pos));
         return Ok(());
     }

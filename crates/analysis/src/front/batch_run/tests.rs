@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::front::BaoHow;
-use crate::setup::RuleOptions;
+use crate::game::setup::RuleOptions;
 use kalah_solver::Limits;
 
 fn bao_run<'a>(paths: BatchPaths<'a>) -> BatchRun<'a> {

@@ -1,4 +1,4 @@
-//! Bao's table for [`Board::export`](crate::front::Board::export): every position within
+//! Bao's table for [`Board::export`](crate::game::Board::export): every position within
 //! the depth (`crate::export::bao`), exact from the start's game graph solved within its
 //! memory where it solves, else each analysed within the limits, the entries kept in the
 //! partial file as records and taken from it on the next run; one output.
@@ -157,7 +157,7 @@ fn bao_analysed(
 mod tests {
     use super::super::tests::{request, Counted};
     use super::*;
-    use crate::front::Board;
+    use crate::game::Board;
     use kalah_core::Game;
     use kalah_core::Position;
     use kalah_solver::Limits;

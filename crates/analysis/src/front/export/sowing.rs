@@ -1,4 +1,4 @@
-//! A sowing game's table for [`Board::export`](crate::front::Board::export): the positions
+//! A sowing game's table for [`Board::export`](crate::game::Board::export): the positions
 //! within the depth planned within the memory available, the positions just past them
 //! solved in parallel by the command's solver (`crate::export`), their values kept in the
 //! partial file (`crate::export::resume`) and taken from it on the next run.
@@ -128,7 +128,7 @@ mod tests {
     use super::super::tests::{request, solver, Counted};
     use super::*;
     use crate::export::plan;
-    use crate::front::Board;
+    use crate::game::Board;
     use kalah_core::Rules;
 
     #[test]

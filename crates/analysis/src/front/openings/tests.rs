@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::book::Entry;
-use crate::setup::bao as bao_setup;
+use crate::game::setup::bao as bao_setup;
 use kalah_core::Rules;
 use kalah_solver::bao::{solve_position, GraphStop, Value};
 use kalah_solver::Config;

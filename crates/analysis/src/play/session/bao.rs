@@ -6,8 +6,8 @@ use kalah_core::bao::BaoPosition;
 use kalah_core::Side;
 
 use super::{EngineMove, Session, SessionError, Thinking};
+use crate::game::setup::bao::{drawing, BaoEnd, BaoGame};
 use crate::play::bao::{engine_turn, Backing, BaoEngine};
-use crate::setup::bao::{drawing, BaoEnd, BaoGame};
 use crate::wire::bao::text::outcome_words;
 
 /// A game of Bao between a human and the engine.

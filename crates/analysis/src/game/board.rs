@@ -1,15 +1,14 @@
 //! One position of either kind of game, as a command that serves both sets it up: what is
-//! asked of a single position (its drawing, its JSON, where a perft counts from) is
+//! asked of a single position (its drawing, where a perft counts from) is
 //! answered here once, each kind by its own code.
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{notation, Game, Position};
-use serde_json::Value;
 
-use crate::perft::Start;
-use crate::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
-use crate::setup::{RuleOptions, SetupError};
-use crate::wire;
+use super::perft::Start;
+use super::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
+use super::setup::{RuleOptions, SetupError};
+use super::RulesName;
 
 /// A game and a position of it: a sowing game, or Bao.
 #[derive(Clone)]
@@ -42,22 +41,27 @@ impl std::fmt::Display for BoardError {
 impl std::error::Error for BoardError {}
 
 impl Board {
-    /// The board of the kind the options ask for, with the position to start from: Bao's
-    /// where `bao` ([`BaoOptions::of`]), else the sowing game of `options`
-    /// ([`crate::setup::setup`]); `position` and `moves` in the notation of that kind.
+    /// The board of the kind the rules name, with the position to start from: Bao's
+    /// under [`RulesName::Bao`] (its board from `options`' houses and seeds,
+    /// [`BaoOptions::of`]), else the sowing game of `options` under the preset named
+    /// ([`super::setup::setup`]); `position` and `moves` in the notation of that kind.
     pub fn set_up(
+        rules: RulesName,
         options: &RuleOptions,
-        bao: bool,
         position: Option<&str>,
         moves: Option<&str>,
     ) -> Result<Board, BoardError> {
-        if bao {
-            let s = bao_setup::setup(&BaoOptions::of(options, position, moves))
-                .map_err(BoardError::Bao)?;
-            return Ok(Board::Bao(s.rules, s.pos));
-        }
+        let preset = match rules {
+            RulesName::Bao => {
+                let s = bao_setup::setup(&BaoOptions::of(options, position, moves))
+                    .map_err(BoardError::Bao)?;
+                return Ok(Board::Bao(s.rules, s.pos));
+            }
+            RulesName::Sowing(preset) => preset,
+        };
+        let options = RuleOptions { preset, ..*options };
         let (game, pos) =
-            crate::setup::setup(options, position, moves).map_err(BoardError::Sowing)?;
+            super::setup::setup(&options, position, moves).map_err(BoardError::Sowing)?;
         Ok(Board::Sowing(Box::new(game), pos))
     }
 
@@ -67,14 +71,6 @@ impl Board {
         match self {
             Board::Sowing(game, pos) => notation::describe(game, pos),
             Board::Bao(rules, pos) => bao_setup::describe(rules, pos),
-        }
-    }
-
-    /// The position as JSON, as `kalah show --json` prints it (docs/outputs.md).
-    pub fn show_json(&self) -> Value {
-        match self {
-            Board::Sowing(game, pos) => wire::report::show_json(game, pos),
-            Board::Bao(rules, pos) => wire::bao::report::show_json(rules, pos),
         }
     }
 
@@ -90,7 +86,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kalah_core::Rules;
+    use kalah_core::{Preset, Rules};
 
     #[test]
     fn each_kind_is_shown_by_its_own_drawing() {
@@ -98,7 +94,6 @@ mod tests {
         let start = game.start();
         let sowing = Board::Sowing(Box::new(game.clone()), start);
         assert_eq!(sowing.describe(), notation::describe(&game, &start));
-        assert_eq!(sowing.show_json(), wire::report::show_json(&game, &start));
         assert!(matches!(sowing.perft_start(), Start::Sowing(..)));
         let setup = bao_setup::setup(&bao_setup::BaoOptions {
             pits: Some(4),
@@ -112,7 +107,6 @@ mod tests {
             bao.describe(),
             bao_setup::describe(&setup.rules, &setup.pos)
         );
-        assert_eq!(bao.show_json()["rules"], setup.rules.to_string());
         assert!(matches!(bao.perft_start(), Start::Bao(..)));
     }
 
@@ -123,13 +117,15 @@ mod tests {
             seeds: Some(2),
             ..RuleOptions::default()
         };
-        let Ok(Board::Sowing(game, pos)) = Board::set_up(&options, false, None, Some("1")) else {
+        let Ok(Board::Sowing(game, pos)) =
+            Board::set_up(RulesName::Sowing(Preset::Kalah), &options, None, Some("1"))
+        else {
             panic!("no sowing game");
         };
-        let (played, after) = crate::setup::setup(&options, None, Some("1")).unwrap();
+        let (played, after) = super::super::setup::setup(&options, None, Some("1")).unwrap();
         assert_eq!(game.rules(), &Rules::kalah(4, 2));
         assert_eq!((game.rules(), pos), (played.rules(), after));
-        let Ok(Board::Bao(rules, pos)) = Board::set_up(&options, true, None, None) else {
+        let Ok(Board::Bao(rules, pos)) = Board::set_up(RulesName::Bao, &options, None, None) else {
             panic!("no Bao board");
         };
         let bao = bao_setup::setup(&BaoOptions {
@@ -141,11 +137,16 @@ mod tests {
         .unwrap();
         assert_eq!((rules, pos), (bao.rules, bao.pos));
         assert!(matches!(
-            Board::set_up(&options, false, Some("1,2:S"), None),
+            Board::set_up(
+                RulesName::Sowing(Preset::Kalah),
+                &options,
+                Some("1,2:S"),
+                None
+            ),
             Err(BoardError::Sowing(_))
         ));
         assert!(matches!(
-            Board::set_up(&options, true, None, Some("Z9")),
+            Board::set_up(RulesName::Bao, &options, None, Some("Z9")),
             Err(BoardError::Bao(_))
         ));
     }

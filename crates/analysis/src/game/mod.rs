@@ -1,0 +1,36 @@
+//! The game floor, under every task and front end: a position of either kind of game
+//! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
+//! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
+//! option names ([`RulesName`]); which options each command takes for each kind of game
+//! ([`options`]); and perft ([`perft`]). Nothing here imports a task
+//! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
+//! it.
+
+pub mod board;
+pub mod options;
+pub mod perft;
+pub mod rules;
+pub mod setup;
+
+pub use board::{Board, BoardError};
+pub use rules::RulesName;
+
+/// The kind of game a [`Board`] holds: what decides the options a command takes
+/// ([`options`]) and the code that answers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Kalah and its family of sowing games, Oware among them.
+    Sowing,
+    /// Bao la Kujifunza (`--rules bao`).
+    Bao,
+}
+
+impl Board {
+    /// The kind of game on the board.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Board::Sowing(..) => Kind::Sowing,
+            Board::Bao(..) => Kind::Bao,
+        }
+    }
+}
