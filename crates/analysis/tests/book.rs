@@ -382,6 +382,7 @@ fn the_pie_decision_is_proven_only_where_the_interval_lies_on_one_side_of_zero()
         lower,
         upper,
         depth: 9,
+        claim: None,
     };
     // South made the turn: North swaps when it is worth more than 0 to South.
     let (d, proven) = turn(3, 1, 8).pie();
