@@ -110,7 +110,7 @@ impl Entry {
 
     /// The entry kept as the book's claim, not proven here ([`Entry::claim`]): its proven
     /// interval becomes what the position's seeds allow.
-    fn as_claim(mut self) -> Entry {
+    fn into_claim(mut self) -> Entry {
         if self.claim.is_none() {
             self.claim = Some((self.lower, self.upper));
             (self.lower, self.upper) = reach(&self.position);
@@ -279,7 +279,7 @@ impl Book {
         for (k, entry) in std::mem::take(&mut self.entries).into_iter().enumerate() {
             let pos = entry.position;
             if cyclic || pos.seeds_in_houses() > REPROVE_SEEDS {
-                self.entries.push(entry.as_claim());
+                self.entries.push(entry.into_claim());
                 continue;
             }
             if solver.is_none() {
