@@ -32,7 +32,7 @@ pub mod format;
 pub mod job;
 pub mod report;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -466,6 +466,101 @@ impl BookTurn {
         let proven = lo > 0 || hi <= 0;
         (decision, proven)
     }
+}
+
+/// The header's value of `key`, if the book has the field.
+fn field<'a>(about: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    about
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Checks the header fields that describe the entries ([`about`]), each where the
+/// book has it: `positions N (M exact)` counts the entries and those marked exact;
+/// `start` is a position of the book's rules, in the book unless the book is empty;
+/// `turns T` (1 to 8) bounds the entries: each is reached from `start` in fewer than `T`
+/// whole turns (with `start`, every position so reached is enumerated, as the build
+/// does). Not checked: that the book holds every position so reached (a hand-made book
+/// may hold fewer), and the fields that only say how the book was made.
+pub(crate) fn check_header(
+    game: &Game,
+    about: &[(String, String)],
+    entries: &[Entry],
+    numbers: &[usize],
+) -> Result<(), BookError> {
+    let header = |why: String| BookError::Rules(why);
+    if let Some(v) = field(about, "positions") {
+        let (count, rest) = v.split_once(' ').unwrap_or((v, ""));
+        let count: usize = count
+            .parse()
+            .map_err(|_| header(format!("`positions {v}` does not start with a number")))?;
+        if count != entries.len() {
+            return Err(header(format!(
+                "`positions {v}` but the book holds {} entries",
+                entries.len()
+            )));
+        }
+        let exact = entries.iter().filter(|e| e.book_exact()).count();
+        if let Some(n) = rest
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(" exact)"))
+        {
+            if n.parse::<usize>() != Ok(exact) {
+                return Err(header(format!(
+                    "`positions {v}` but {exact} of its entries are exact"
+                )));
+            }
+        }
+    }
+    let turns = match field(about, "turns") {
+        Some(v) => match v.parse::<u32>() {
+            Ok(t) if (1..=build::MAX_TURNS).contains(&t) => Some(t),
+            _ => {
+                return Err(header(format!(
+                    "`turns {v}` is not a number of turns from 1 to {}",
+                    build::MAX_TURNS
+                )))
+            }
+        },
+        None => None,
+    };
+    let Some(v) = field(about, "start") else {
+        return Ok(());
+    };
+    let start: Position = v.parse().map_err(|e| header(format!("`start {v}`: {e}")))?;
+    let start = match game.settle(start) {
+        Ok(p) if p == start && !p.is_over() => start,
+        Ok(_) => {
+            return Err(header(format!(
+                "`start {v}` is over under the book's rules"
+            )))
+        }
+        Err(e) => return Err(header(format!("`start {v}` does not fit the rules: {e}"))),
+    };
+    if !entries.is_empty() && !entries.iter().any(|e| e.position == start) {
+        return Err(header(format!(
+            "`start {v}` is not one of the book's positions"
+        )));
+    }
+    let Some(turns) = turns else {
+        return Ok(());
+    };
+    // Every position where one of the first `turns` turns is chosen, as the build makes.
+    let reached: HashSet<Position> = build::positions(game, &start, turns).into_iter().collect();
+    for (e, line) in entries.iter().zip(numbers) {
+        if !reached.contains(&e.position) {
+            return Err(BookError::Line {
+                line: *line,
+                why: format!(
+                    "position {} is not reached from the book's start {start} within its \
+                     {turns} turns",
+                    e.position
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
