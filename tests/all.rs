@@ -13,6 +13,7 @@ mod bao_analyse_cli;
 mod bao_batch_cli;
 mod bao_cli;
 mod bao_export_cli;
+mod book_claims_cli;
 mod book_cli;
 mod cache_cli;
 mod cli;

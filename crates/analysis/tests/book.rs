@@ -382,6 +382,7 @@ fn the_pie_decision_is_proven_only_where_the_interval_lies_on_one_side_of_zero()
         lower,
         upper,
         depth: 9,
+        claim: None,
     };
     // South made the turn: North swaps when it is worth more than 0 to South.
     let (d, proven) = turn(3, 1, 8).pie();
@@ -411,4 +412,143 @@ fn every_first_turn_from_the_book_best_first_or_none_where_one_is_missing() {
     // A book of the start alone holds none of the positions after it.
     let start_only = exact_book(rules, 1);
     assert!(start_only.first_turns(&game, &game.start()).is_none());
+}
+
+#[test]
+fn the_reader_refuses_a_doubled_sign_a_finished_game_and_values_beyond_the_seeds() {
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let start = game.start();
+    let err = format::parse_entry(&game, &format!("{start} 2-3 ++6 +6 +6 exact 0")).unwrap_err();
+    assert!(err.contains("`++6` is not a whole number"), "{err}");
+    let err = format::parse_entry(&game, &format!("{start} 2-3 +6 +-6 +6 heuristic 0"));
+    assert!(err.unwrap_err().contains("not a whole number"));
+    let err =
+        format::parse_entry(&game, &format!("{start} 2-3 +999 +999 +999 exact 0")).unwrap_err();
+    assert!(err.contains("beyond what the seeds"), "{err}");
+    let err =
+        format::parse_entry(&game, &format!("{start} 2-3 +6 -25 +6 heuristic 0")).unwrap_err();
+    assert!(err.contains("-24..+24"), "{err}");
+    // South's row is empty: over under end=row-empty though seeds are left in North's.
+    let err = format::parse_entry(&game, "0,0,0,0,9,3,3,3,3,3:S 1 +6 +6 +6 exact 0").unwrap_err();
+    assert!(err.contains("is over under the book's rules"), "{err}");
+    assert_eq!(
+        format::parse_entry(&game, &format!("{start} 2-3 +6 +6 +6 exact 0"))
+            .unwrap()
+            .eval,
+        6
+    );
+}
+
+#[test]
+fn the_header_must_fit_the_entries() {
+    let rules = Rules::kalah(4, 3);
+    let game = Game::new(rules).unwrap();
+    let book = exact_book(rules, 2);
+    let entries: String = book
+        .entries()
+        .iter()
+        .map(|e| format::entry_line(4, e) + "\n")
+        .collect();
+    let n = book.len();
+    let text = |start: &str, turns: &str, positions: &str| {
+        format!(
+            "{}\n# rules {rules}\n# start {start}\n# turns {turns}\n# positions {positions}\n{entries}",
+            format::MAGIC
+        )
+    };
+    let start = game.start().to_string();
+    let good = text(&start, "2", &format!("{n} ({n} exact)"));
+    assert_eq!(format::read(&good, Some(&rules)).unwrap().len(), n);
+    let refused = |t: String| format::read(&t, Some(&rules)).unwrap_err().to_string();
+    let err = refused(text(&start, "2", &format!("{} ({n} exact)", n + 1)));
+    assert!(err.contains(&format!("holds {n} entries")), "{err}");
+    let err = refused(text(&start, "2", &format!("{n} (0 exact)")));
+    assert!(
+        err.contains(&format!("{n} of its entries are exact")),
+        "{err}"
+    );
+    let err = refused(text(&start, "9", &format!("{n} ({n} exact)")));
+    assert!(err.contains("`turns 9`"), "{err}");
+    // Entries after the first turn lie beyond a book of one turn.
+    let err = format::read(
+        &text(&start, "1", &format!("{n} ({n} exact)")),
+        Some(&rules),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, BookError::Line { why, .. } if why.contains("not reached from the book's start")),
+        "{err}"
+    );
+    let other = book.entries()[1].position.to_string();
+    let err = refused(text(&other, "2", &format!("{n} ({n} exact)")));
+    assert!(
+        err.contains("not reached") || err.contains("not one of"),
+        "{err}"
+    );
+    let err = refused(text(
+        "3,3,3,3,0,3,3,3,3,0:N",
+        "2",
+        &format!("{n} ({n} exact)"),
+    ));
+    assert!(err.contains("not one of the book's positions"), "{err}");
+    let err = refused(text(
+        "0,0,0,0,9,3,3,3,3,3:S",
+        "2",
+        &format!("{n} ({n} exact)"),
+    ));
+    assert!(err.contains("is over"), "{err}");
+}
+
+#[test]
+fn a_book_file_proves_small_claims_again_and_keeps_large_ones_as_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    // Kalah(4,3): every entry is proved again; a wrong one is refused naming its line.
+    let rules = Rules::kalah(4, 3);
+    let text = format::write(&exact_book(rules, 2));
+    let path = dir.path().join("small.txt");
+    std::fs::write(&path, &text).unwrap();
+    let book = Book::read_file(&path, Some(&rules)).unwrap();
+    assert!(book
+        .entries()
+        .iter()
+        .all(|e| e.claim.is_none() && e.is_exact()));
+    let start_line = text
+        .lines()
+        .position(|l| l.starts_with("3,3,3,3,0,3,3,3,3,0:S"))
+        .unwrap();
+    let forged = text.replace(
+        text.lines().nth(start_line).unwrap(),
+        "3,3,3,3,0,3,3,3,3,0:S 1 -4 -4 -4 exact 0",
+    );
+    std::fs::write(&path, &forged).unwrap();
+    let err = Book::read_file(&path, Some(&rules)).unwrap_err();
+    assert!(
+        err.contains(&format!("line {}", start_line + 1))
+            && err.contains("claims the exact value -4")
+            && err.contains("its value is +6"),
+        "{err}"
+    );
+    // Kalah(6,6): too large to prove on reading; a claim, never exact.
+    let rules = Rules::kalah(6, 6);
+    let game = Game::new(rules).unwrap();
+    let start = game.start();
+    let claimed = format!(
+        "{}\n# rules {rules}\n{start} 1-2 +4 +4 +4 exact 21\n",
+        format::MAGIC
+    );
+    let path = dir.path().join("large.txt");
+    std::fs::write(&path, claimed).unwrap();
+    let book = Book::read_file(&path, Some(&rules)).unwrap();
+    let e = book.lookup(&start).unwrap();
+    assert!(!e.is_exact() && e.book_exact());
+    assert_eq!(e.claim, Some((4, 4)));
+    assert_eq!((e.lower, e.upper), (-72, 72), "what the seeds allow");
+    assert!(e.info_line(6).contains(" exact no "), "{}", e.info_line(6));
+    assert!(e
+        .describe()
+        .contains("exact +4 from South per the book, not proven here"));
+    assert!(format::entry_line(6, e).ends_with(" +4 +4 +4 exact 21"));
+    // The compiled-in books keep their labels.
+    let shipped = Book::shipped(&rules).unwrap().unwrap();
+    assert!(shipped.entries().iter().all(|e| e.claim.is_none()));
 }

@@ -62,7 +62,7 @@ mod existing;
 mod read;
 
 pub use existing::{first_line, Checks, Kind, HEAD};
-pub use read::{read_bounded, Line, LineReader, TooLong, MAX_LINE};
+pub use read::{read_bounded, read_regular_bounded, Line, LineReader, TooLong, MAX_LINE};
 
 use existing::Found;
 

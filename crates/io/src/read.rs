@@ -185,9 +185,75 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The whole of the regular file at `path` ([`read_bounded`]'s bound `limit`), where
+/// anything else is refused before a byte is read: a FIFO, a socket or a device (whose
+/// open or read may block forever or never end, as `/dev/zero`) is an error of kind
+/// [`io::ErrorKind::InvalidInput`] saying so, and so is a directory. The open itself does
+/// not block (`O_NONBLOCK`, which a regular file's reads ignore), so a command handed a
+/// FIFO answers at once and still honours its signals; what was opened is checked with
+/// `fstat`, so a file swapped for a FIFO after a check by name is refused too. A symlink
+/// to a regular file is followed.
+pub fn read_regular_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        let what = match meta.is_dir() {
+            true => "a directory",
+            false => "a FIFO, a socket or a device",
+        };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file (only a regular file is read here)"),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            TooLong::File { limit },
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            TooLong::File { limit },
+        ));
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_regular_bounded_refuses_a_fifo_a_device_and_a_directory_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("b.txt");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        for path in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            let err = read_regular_bounded(path, 1 << 20).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{path:?}");
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
+        let file = dir.path().join("ok.txt");
+        std::fs::write(&file, "hello\n").unwrap();
+        assert_eq!(read_regular_bounded(&file, 6).unwrap(), b"hello\n");
+        let err = read_regular_bounded(&file, 5).unwrap_err();
+        assert!(err.to_string().contains("5 bytes"), "{err}");
+    }
 
     /// A line read: its number, its bytes and whether a line break ended it; or the error.
     type Read = Result<(usize, Vec<u8>, bool), String>;

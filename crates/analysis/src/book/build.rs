@@ -18,6 +18,10 @@ use super::Entry;
 use crate::openings::{first_steps, Offer};
 use crate::AnalysisError;
 
+/// The most turns a book covers (`kalah book build --turns`): Kalah(6,6)'s positions
+/// grow about sixfold a turn, so 8 turns are already millions of analyses.
+pub const MAX_TURNS: u32 = 8;
+
 /// Every position where one of the first `turns` whole turns from `start` is to be
 /// chosen (after 0, 1, ..., `turns - 1` turns; a turn with extra sowings counts once),
 /// each once however many lines reach it, by turns and then in bin order; positions
@@ -76,6 +80,7 @@ pub fn analyse_position(
         lower,
         upper,
         depth: a.depth,
+        claim: None,
     }))
 }
 

@@ -78,14 +78,15 @@ impl std::error::Error for BookError {}
 
 /// One entry as a line of the book, without its line break.
 pub fn entry_line(houses: usize, e: &Entry) -> String {
+    let (lower, upper) = e.book_bounds();
     format!(
         "{} {} {} {} {} {} {}",
         e.position,
         e.best_turn.notation(houses),
         signed(e.eval),
-        signed(e.lower),
-        signed(e.upper),
-        if e.is_exact() { "exact" } else { "heuristic" },
+        signed(lower),
+        signed(upper),
+        if e.book_exact() { "exact" } else { "heuristic" },
         e.depth
     )
 }
@@ -105,8 +106,12 @@ pub fn parse_entry(game: &Game, line: &str) -> Result<Entry, String> {
     {
         return Err(format!("position `{pos}` does not fit the book's rules"));
     }
-    if position.is_over() {
-        return Err(format!("position `{pos}` is over: it has no turn to play"));
+    // Over under the book's rules too: an empty row under `end=row-empty`, a mover with
+    // no legal turn, a majority with an early stop.
+    if position.is_over() || game.settle(position).is_ok_and(|p| p.is_over()) {
+        return Err(format!(
+            "position `{pos}` is over under the book's rules: it has no turn to play"
+        ));
     }
     let (after, sowings) = notation::play_moves(game, position, turn)
         .map_err(|e| format!("best turn `{turn}` in {pos}: {e}"))?;
@@ -115,9 +120,9 @@ pub fn parse_entry(game: &Game, line: &str) -> Result<Entry, String> {
             "best turn `{turn}` in {pos} is not a whole turn (its last sowing earns another)"
         ));
     }
+    // One sign at most (`+4`, `-4`, `4`, `0`), as the writer puts it: `++4` is refused.
     let number = |name: &str, w: &str| -> Result<i32, String> {
-        w.trim_start_matches('+')
-            .parse::<i32>()
+        w.parse::<i32>()
             .map_err(|_| format!("{name} `{w}` is not a whole number"))
     };
     let (eval, lower, upper) = (
@@ -128,6 +133,17 @@ pub fn parse_entry(game: &Game, line: &str) -> Result<Entry, String> {
     if !(lower <= eval && eval <= upper) {
         return Err(format!(
             "the evaluation {eval} lies outside the proven interval {lower}..{upper}"
+        ));
+    }
+    let (least, most) = crate::bounds::reach(&position);
+    if lower < least || upper > most {
+        return Err(format!(
+            "the interval {}..{} goes beyond what the seeds of {pos} allow, {}..{} (its \
+             score give or take every seed in its houses)",
+            signed(lower),
+            signed(upper),
+            signed(least),
+            signed(most)
         ));
     }
     let exact = match kind {
@@ -153,6 +169,7 @@ pub fn parse_entry(game: &Game, line: &str) -> Result<Entry, String> {
         lower,
         upper,
         depth,
+        claim: None,
     })
 }
 
@@ -173,7 +190,17 @@ pub fn write(book: &Book) -> String {
 }
 
 /// Reads a book written by [`write()`]; `wanted`, if given, must be the rules it names.
+/// The header's `start`, `turns` and `positions` must fit the entries.
 pub fn read(text: &str, wanted: Option<&Rules>) -> Result<Book, BookError> {
+    read_numbered(text, wanted).map(|(book, _)| book)
+}
+
+/// [`read()`], with the line (1-based) of each entry.
+pub(crate) fn read_numbered(
+    text: &str,
+    wanted: Option<&Rules>,
+) -> Result<(Book, Vec<usize>), BookError> {
+    let mut numbers = Vec::new();
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, first)) if first.trim_end() == MAGIC => {}
@@ -231,7 +258,10 @@ pub fn read(text: &str, wanted: Option<&Rules>) -> Result<Book, BookError> {
             });
         }
         entries.push(entry);
+        numbers.push(k + 1);
     }
     let rules = rules.ok_or_else(|| BookError::Rules("no `# rules` line".into()))?;
-    Ok(Book::new(rules, about, entries))
+    let game = game.expect("made with the rules");
+    super::check_header(&game, &about, &entries, &numbers)?;
+    Ok((Book::new(rules, about, entries), numbers))
 }

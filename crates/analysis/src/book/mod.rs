@@ -7,6 +7,13 @@
 //! A book value is a heuristic evaluation unless its interval has closed
 //! ([`Entry::is_exact`]): only then is it the exact value. Values are **from South**.
 //!
+//! A book file the user names is a set of claims: [`Book::read_file`] proves each entry
+//! of a small position again ([`REPROVE_SEEDS`]), refusing the book where a claim is
+//! wrong, and keeps every other entry as the book's claim ([`Entry::claim`]): its proven
+//! interval is then only what the position's seeds allow, so nothing it says is called
+//! exact. The compiled-in books ([`Book::shipped`]) are checked by the project and keep
+//! their labels.
+//!
 //! ```
 //! use kalah_analysis::book::Book;
 //! use kalah_core::{Game, Rules};
@@ -25,13 +32,14 @@ pub mod format;
 pub mod job;
 pub mod report;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::path::Path;
 
 use kalah_core::{Game, Position, Rules, Side};
 use kalah_solver::line::Turn;
 
-use crate::bounds::signed;
+use crate::bounds::{reach, signed, Bounds};
 use crate::openings::{first_steps, Offer, Step};
 pub use format::BookError;
 
@@ -72,12 +80,42 @@ pub struct Entry {
     pub upper: i32,
     /// The deepest completed search behind the entry, in sowings.
     pub depth: u8,
+    /// The book's own interval (from South), where it is not proven here: the entry of a
+    /// book file the user named whose position is too large to prove again when the book
+    /// is read ([`REPROVE_SEEDS`]). [`Entry::lower`] and [`Entry::upper`] are then what
+    /// the position's seeds allow ([`crate::bounds::reach`]), and `eval` is the book's
+    /// evaluation, never an exact value. `None` where the interval is proven: the books
+    /// compiled in, the entries of a build, and those proved again.
+    pub claim: Option<Bounds>,
 }
 
 impl Entry {
     /// True when the proven interval has closed: [`Entry::eval`] is the exact value.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
+    }
+
+    /// The book's interval as the book states it: [`Entry::claim`] where it is not proven
+    /// here, else the proven one.
+    pub fn book_bounds(&self) -> Bounds {
+        self.claim.unwrap_or((self.lower, self.upper))
+    }
+
+    /// True when the book says the value is exact (its own interval closed), proven here
+    /// or not: [`Entry::is_exact`] says whether it is proven.
+    pub fn book_exact(&self) -> bool {
+        let (lo, hi) = self.book_bounds();
+        lo == hi
+    }
+
+    /// The entry kept as the book's claim, not proven here ([`Entry::claim`]): its proven
+    /// interval becomes what the position's seeds allow.
+    fn into_claim(mut self) -> Entry {
+        if self.claim.is_none() {
+            self.claim = Some((self.lower, self.upper));
+            (self.lower, self.upper) = reach(&self.position);
+        }
+        self
     }
 
     /// The evaluation for the player to move.
@@ -107,11 +145,24 @@ impl Entry {
     }
 
     /// How the entry is described to a user: `book depth 14: heuristic +4 from South,
-    /// proven -70..+72`, or `book depth 0: exact +2 from South`.
+    /// proven -70..+72`, or `book depth 0: exact +2 from South`; an entry not proven here
+    /// ([`Entry::claim`]) says `exact per the book` (or `heuristic`) with the book's
+    /// interval, then the interval proven here.
     pub fn describe(&self) -> String {
-        let value = match self.is_exact() {
-            true => format!("exact {} from South", signed(self.eval)),
-            false => format!(
+        let value = match (self.claim, self.is_exact()) {
+            (Some((lo, hi)), _) => format!(
+                "{} {} from South per the book, not proven here ({}; proven {}..{})",
+                if lo == hi { "exact" } else { "heuristic" },
+                signed(self.eval),
+                match lo == hi {
+                    true => "the book's claim".to_string(),
+                    false => format!("the book's interval {}..{}", signed(lo), signed(hi)),
+                },
+                signed(self.lower),
+                signed(self.upper)
+            ),
+            (None, true) => format!("exact {} from South", signed(self.eval)),
+            (None, false) => format!(
                 "heuristic {} from South, proven {}..{}",
                 signed(self.eval),
                 signed(self.lower),
@@ -132,6 +183,21 @@ pub struct Book {
     index: HashMap<String, usize>,
     origin: String,
 }
+
+/// The most seeds in the houses of a position whose entry in a book file the user names
+/// is proved again when the book is read ([`Book::read_file`]); a larger one is kept as
+/// the book's claim ([`Entry::claim`]). 32 is Kalah(4,4)'s start: measured on the 2-core
+/// development machine (one thread, a 16 MB table), its exact solve takes 0.05 s of a
+/// core and every smaller position less (Kalah(4,3)'s start 0.02 s), while 40 seeds
+/// (Kalah(5,4)) take 0.5 s, too much for each of a book's hundreds of entries. Families
+/// whose positions repeat are solved whole ([`crate::quick::PERFECT_SEEDS_CYCLIC`]): their
+/// entries are never proved again.
+pub const REPROVE_SEEDS: u32 = 32;
+
+/// The largest book file read (64 MiB): about a million entries of a six-house board at
+/// some 60 bytes each, far more than a build of 8 turns makes in any reasonable time,
+/// while `/dev/zero` or a stray huge file is refused before it fills the memory.
+pub const MAX_BOOK_BYTES: u64 = 64 << 20;
 
 /// The books kept in `data/book/` and compiled into the library: (file, text).
 const SHIPPED: &[(&str, &str)] = &[
@@ -185,14 +251,74 @@ impl Book {
     }
 
     /// The book in the file `path`, which must be made for `rules` where given; the
-    /// message names the file.
+    /// message names the file. Only a regular file of at most [`MAX_BOOK_BYTES`] is read,
+    /// and its open never blocks ([`kalah_io::read_regular_bounded`]: a FIFO or a device is
+    /// refused at once). Its values are claims: each entry of a small position is proved
+    /// again ([`REPROVE_SEEDS`]) and the book refused, naming the line, where the claim
+    /// is wrong; every other entry is kept as the book's claim ([`Entry::claim`]).
     pub fn read_file(path: &Path, rules: Option<&Rules>) -> Result<Book, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the book {}: {e}", path.display()))?;
-        let mut book =
-            format::read(&text, rules).map_err(|e| format!("{}: {e}", path.display()))?;
+        let at = |e: &dyn fmt::Display| format!("cannot read the book {}: {e}", path.display());
+        let bytes = kalah_io::read_regular_bounded(path, MAX_BOOK_BYTES).map_err(|e| at(&e))?;
+        let text = String::from_utf8(bytes).map_err(|_| at(&"it is not UTF-8 text"))?;
+        let inside = |e: BookError| format!("{}: {e}", path.display());
+        let (mut book, lines) = format::read_numbered(&text, rules).map_err(inside)?;
+        book.prove_claims(&lines).map_err(inside)?;
         book.origin = path.display().to_string();
         Ok(book)
+    }
+
+    /// Proves again the entry of every position of at most [`REPROVE_SEEDS`] seeds in its
+    /// houses (the exact value must lie in the book's interval; `lines`: each entry's
+    /// line in the file, for the message), and keeps every other entry as the book's
+    /// claim.
+    fn prove_claims(&mut self, lines: &[usize]) -> Result<(), BookError> {
+        let game = Game::new(self.rules).map_err(|e| BookError::Rules(e.to_string()))?;
+        let cyclic = self.rules.family.is_cyclic();
+        let mut solver = None;
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        for (k, entry) in std::mem::take(&mut self.entries).into_iter().enumerate() {
+            let pos = entry.position;
+            if cyclic || pos.seeds_in_houses() > REPROVE_SEEDS {
+                self.entries.push(entry.into_claim());
+                continue;
+            }
+            if solver.is_none() {
+                let config = kalah_solver::Config {
+                    threads: 1,
+                    hash_mb: 16,
+                    ..kalah_solver::Config::default()
+                };
+                let made = kalah_solver::Solver::new(game.clone(), config)
+                    .map_err(|e| BookError::Rules(format!("no solver to check it: {e}")))?;
+                solver = Some(made);
+            }
+            let solver = solver.as_ref().expect("made above");
+            let value = solver
+                .value(&pos, &cancel)
+                .map_err(|e| BookError::Rules(format!("no solver to check it: {e}")))?;
+            let value = pos.side_to_move().sign() * value;
+            if !(entry.lower <= value && value <= entry.upper) {
+                let claim = match entry.is_exact() {
+                    true => format!("the exact value {}", signed(entry.eval)),
+                    false => format!(
+                        "a value in {}..{}",
+                        signed(entry.lower),
+                        signed(entry.upper)
+                    ),
+                };
+                return Err(BookError::Line {
+                    line: lines.get(k).copied().unwrap_or(0),
+                    why: format!(
+                        "the book claims {claim} from South for {pos}, but its value is {} \
+                         (proved on reading: a position of at most {REPROVE_SEEDS} seeds in \
+                         its houses is solved again)",
+                        signed(value)
+                    ),
+                });
+            }
+            self.entries.push(entry);
+        }
+        Ok(())
     }
 
     /// The rules the book was made for.
@@ -250,14 +376,14 @@ impl Book {
         let mut turns = steps
             .into_iter()
             .map(|step| {
-                let (eval, lower, upper, depth) = match step.after.is_over() {
+                let (eval, lower, upper, depth, claim) = match step.after.is_over() {
                     true => {
                         let v = step.after.score();
-                        (v, v, v, 0)
+                        (v, v, v, 0, None)
                     }
                     false => {
                         let e = self.lookup(&step.after)?;
-                        (e.eval, e.lower, e.upper, e.depth)
+                        (e.eval, e.lower, e.upper, e.depth, e.claim)
                     }
                 };
                 Some(BookTurn {
@@ -266,11 +392,20 @@ impl Book {
                     lower,
                     upper,
                     depth,
+                    claim,
                 })
             })
             .collect::<Option<Vec<_>>>()?;
         let sign = pos.side_to_move().sign();
-        turns.sort_by_key(|t| (-sign * t.eval, -t.lower_for(sign)));
+        // A claim never ranks above a turn whose value is proven.
+        let proven = turns.iter().any(BookTurn::is_exact);
+        turns.sort_by_key(|t| {
+            (
+                proven && t.claim.is_some(),
+                -sign * t.eval,
+                -t.lower_for(sign),
+            )
+        });
         Some(turns)
     }
 }
@@ -288,12 +423,26 @@ pub struct BookTurn {
     pub upper: i32,
     /// The depth of the book's search behind it, in sowings (0: the turn ends the game).
     pub depth: u8,
+    /// The book's own interval after the turn where it is not proven here
+    /// ([`Entry::claim`]): `lower` and `upper` are then what the seeds allow.
+    pub claim: Option<Bounds>,
 }
 
 impl BookTurn {
     /// True when the value after the turn is proved.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
+    }
+
+    /// The book's interval after the turn as the book states it ([`Entry::book_bounds`]).
+    pub fn book_bounds(&self) -> Bounds {
+        self.claim.unwrap_or((self.lower, self.upper))
+    }
+
+    /// True when the book says the value after the turn is exact, proven here or not.
+    pub fn book_exact(&self) -> bool {
+        let (lo, hi) = self.book_bounds();
+        lo == hi
     }
 
     /// The proven lower bound for the player of sign `sign` (1 South, -1 North).
@@ -317,6 +466,101 @@ impl BookTurn {
         let proven = lo > 0 || hi <= 0;
         (decision, proven)
     }
+}
+
+/// The header's value of `key`, if the book has the field.
+fn field<'a>(about: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    about
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Checks the header fields that describe the entries ([`about`]), each where the
+/// book has it: `positions N (M exact)` counts the entries and those marked exact;
+/// `start` is a position of the book's rules, in the book unless the book is empty;
+/// `turns T` (1 to 8) bounds the entries: each is reached from `start` in fewer than `T`
+/// whole turns (with `start`, every position so reached is enumerated, as the build
+/// does). Not checked: that the book holds every position so reached (a hand-made book
+/// may hold fewer), and the fields that only say how the book was made.
+pub(crate) fn check_header(
+    game: &Game,
+    about: &[(String, String)],
+    entries: &[Entry],
+    numbers: &[usize],
+) -> Result<(), BookError> {
+    let header = |why: String| BookError::Rules(why);
+    if let Some(v) = field(about, "positions") {
+        let (count, rest) = v.split_once(' ').unwrap_or((v, ""));
+        let count: usize = count
+            .parse()
+            .map_err(|_| header(format!("`positions {v}` does not start with a number")))?;
+        if count != entries.len() {
+            return Err(header(format!(
+                "`positions {v}` but the book holds {} entries",
+                entries.len()
+            )));
+        }
+        let exact = entries.iter().filter(|e| e.book_exact()).count();
+        if let Some(n) = rest
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(" exact)"))
+        {
+            if n.parse::<usize>() != Ok(exact) {
+                return Err(header(format!(
+                    "`positions {v}` but {exact} of its entries are exact"
+                )));
+            }
+        }
+    }
+    let turns = match field(about, "turns") {
+        Some(v) => match v.parse::<u32>() {
+            Ok(t) if (1..=build::MAX_TURNS).contains(&t) => Some(t),
+            _ => {
+                return Err(header(format!(
+                    "`turns {v}` is not a number of turns from 1 to {}",
+                    build::MAX_TURNS
+                )))
+            }
+        },
+        None => None,
+    };
+    let Some(v) = field(about, "start") else {
+        return Ok(());
+    };
+    let start: Position = v.parse().map_err(|e| header(format!("`start {v}`: {e}")))?;
+    let start = match game.settle(start) {
+        Ok(p) if p == start && !p.is_over() => start,
+        Ok(_) => {
+            return Err(header(format!(
+                "`start {v}` is over under the book's rules"
+            )))
+        }
+        Err(e) => return Err(header(format!("`start {v}` does not fit the rules: {e}"))),
+    };
+    if !entries.is_empty() && !entries.iter().any(|e| e.position == start) {
+        return Err(header(format!(
+            "`start {v}` is not one of the book's positions"
+        )));
+    }
+    let Some(turns) = turns else {
+        return Ok(());
+    };
+    // Every position where one of the first `turns` turns is chosen, as the build makes.
+    let reached: HashSet<Position> = build::positions(game, &start, turns).into_iter().collect();
+    for (e, line) in entries.iter().zip(numbers) {
+        if !reached.contains(&e.position) {
+            return Err(BookError::Line {
+                line: *line,
+                why: format!(
+                    "position {} is not reached from the book's start {start} within its \
+                     {turns} turns",
+                    e.position
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -55,6 +55,9 @@ pub fn entry_json(houses: usize, e: &Entry, origin: &str) -> Value {
         "lower": e.lower,
         "upper": e.upper,
         "exact": e.is_exact(),
+        "book_lower": e.book_bounds().0,
+        "book_upper": e.book_bounds().1,
+        "book_exact": e.book_exact(),
         "depth": e.depth,
         "file": origin,
     })
@@ -92,6 +95,7 @@ pub fn openings_text(
             t.depth
         )?;
     }
+    claims_note(h, turns, out)?;
     let best = &turns[0];
     writeln!(
         out,
@@ -106,6 +110,33 @@ pub fn openings_text(
     )
 }
 
+/// The turns whose value is the book's claim, not proven here ([`BookTurn::claim`]):
+/// a line each with the book's own interval, after the table.
+fn claims_note(h: usize, turns: &[BookTurn], out: &mut dyn Write) -> io::Result<()> {
+    for t in turns {
+        if let Some((lo, hi)) = t.claim {
+            let claim = match lo == hi {
+                true => format!("exact {}", signed(lo)),
+                false => format!(
+                    "heuristic {}, in {}..{}",
+                    signed(t.eval),
+                    signed(lo),
+                    signed(hi)
+                ),
+            };
+            writeln!(
+                out,
+                "turn {}: {claim} per the book, not proven here (a position of more than {} \
+                 seeds in its houses is not solved again when a book file is read): the \
+                 proven interval is what its seeds allow",
+                t.step.turn.notation(h),
+                super::REPROVE_SEEDS
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// One turn as JSON (values from South; `eval_mover` for the player who makes it).
 fn turn_json(h: usize, t: &BookTurn) -> Value {
     json!({
@@ -115,6 +146,9 @@ fn turn_json(h: usize, t: &BookTurn) -> Value {
         "lower": t.lower,
         "upper": t.upper,
         "exact": t.is_exact(),
+        "book_lower": t.book_bounds().0,
+        "book_upper": t.book_bounds().1,
+        "book_exact": t.book_exact(),
         "depth": t.depth,
         "position_after": t.step.after.to_string(),
     })
@@ -196,6 +230,7 @@ pub fn pie_text(
             shown(t.is_exact(), d.first_player)
         )?;
     }
+    claims_note(h, turns, out)?;
     let best = list[0];
     let (d, _) = best.pie();
     // The game's value with the rule is the best over every turn: exact only if all are.

@@ -151,6 +151,7 @@ fn small_book(game: &Game) -> Book {
             lower: -2,
             upper: 2,
             depth: 3,
+            claim: None,
         })
         .collect();
     Book::new(*game.rules(), Vec::new(), entries)
