@@ -16,7 +16,8 @@ use kalah_core::Position;
 use super::{deepen, whole_turns, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, Ticker};
 use crate::driver::principal_variation;
 use crate::line::{push_sowing, push_turn, Turn};
-use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
+use crate::score::{across, Bounds};
+use crate::search::{Shared, DEEPENING_HINT_REACH, INF};
 use crate::smp::{self, Context};
 use crate::tt::EXACT_DEPTH;
 
@@ -64,15 +65,8 @@ fn root_lines(ctx: &Context, pos: &Position) -> Vec<Line> {
     let lines = whole_turns(ctx.game, pos).into_iter().map(|t| {
         let child = t.child;
         let same = child.side_to_move() == side;
-        let (margin, left) = (child.store_margin(), child.seeds_in_houses() as i32);
-        let reach = if child.is_over() {
-            Bounds::exact(margin)
-        } else {
-            Bounds {
-                lo: margin - left,
-                hi: margin + left,
-            }
-        };
+        let margin = child.store_margin();
+        let reach = Bounds::seeds(&child);
         let eval = ctx.config.evaluation.score(&child, margin);
         Line {
             sowings: t.sowings.len().min(u8::MAX as usize) as u8,
@@ -169,15 +163,7 @@ impl<'a> Analyser<'a> {
         // solve does.
         shared.reductions = !limits.is_unbounded();
         shared.quiescence = !limits.is_unbounded();
-        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
-        let bounds = if pos.is_over() {
-            Bounds::exact(margin)
-        } else {
-            Bounds {
-                lo: margin - left,
-                hi: margin + left,
-            }
-        };
+        let bounds = Bounds::seeds(pos);
         let mut a = Analyser {
             ctx,
             pos: *pos,

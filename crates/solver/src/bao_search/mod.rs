@@ -36,7 +36,8 @@ use kalah_core::Side;
 use crate::anytime::{deepen, value_from_south, Clock, Kernel, Limits, Proven};
 use eval::evaluate;
 use score::{outcome, DECIDED, INFINITY, WIN};
-use search::{across, Worker};
+use crate::score::{across, Bounds};
+use search::{Worker, PASSES};
 
 /// The table holds `2^TABLE_BITS` entries.
 const TABLE_BITS: u32 = 20;
@@ -187,7 +188,7 @@ fn first_roots(pos: &BaoPosition, stop: &impl Fn() -> bool) -> Option<Vec<Root>>
         let score = if wins {
             WIN - 1
         } else {
-            across(evaluate(next))
+            across(PASSES, evaluate(next))
         };
         roots.push(Root {
             mv,
@@ -245,13 +246,15 @@ fn iterate(worker: &mut Worker, roots: &[Root], depth: u8) -> Option<Vec<Root>> 
     let mut alpha = -INFINITY;
     let mut out = Vec::with_capacity(roots.len());
     for (i, r) in roots.iter().enumerate() {
-        let full = |w: &mut Worker, alpha: i32| {
-            across(w.search(&r.next, depth - 1, 1, -INFINITY, across(alpha)))
+        let child = |w: &mut Worker, lo: i32, hi: i32| {
+            let b = Bounds { lo, hi }.across(PASSES);
+            across(PASSES, w.search(&r.next, depth - 1, 1, b.lo, b.hi))
         };
+        let full = |w: &mut Worker, alpha: i32| child(w, alpha, INFINITY);
         let (score, bound) = if i == 0 {
             (full(worker, alpha), ScoreBound::Exact)
         } else {
-            let probe = across(worker.search(&r.next, depth - 1, 1, -alpha - 1, -alpha));
+            let probe = child(worker, alpha, alpha + 1);
             if probe > alpha && !worker.stopped {
                 let score = full(worker, alpha);
                 let bound = if score > alpha {
