@@ -56,7 +56,9 @@ mod smp;
 mod solver;
 pub mod tt;
 
-pub use anytime::{Analysis, Limits, Proven, ReportKind, RootTurn};
+pub use anytime::{
+    Analysis, Interval, Limits, Move, Outcome, Proven, ReportKind, RootTurn, ScoreBound,
+};
 pub use config::Config;
 pub use db::database::{CacheReport, Database, EGDB_PATH_VAR};
 pub use db::{cache, cyclic_db, egdb, stopdb};

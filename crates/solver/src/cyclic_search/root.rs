@@ -9,7 +9,10 @@ use kalah_core::{Game, Position};
 
 use super::search::{Score, Searcher, NO_REP};
 use super::step::RetroExact;
-use crate::anytime::{aspirate, whole_turns, Analysis, ReportKind, RootTurn, WholeTurn, Windowed};
+use crate::anytime::{
+    aspirate, whole_turns, Analysis, Interval, ReportKind, RootTurn, ScoreBound, WholeTurn,
+    Windowed,
+};
 use crate::line::{push_sowing, Turn};
 use crate::score::{across, seed_bounds, Bounds};
 
@@ -208,17 +211,22 @@ impl RootState {
                     sowings: t.sowings.clone(),
                 },
                 eval: t.eval,
+                bound: ScoreBound::Exact,
                 depth: t.depth,
-                lower: t.alone.0,
-                upper: t.alone.1,
+                proven: Interval {
+                    lower: t.alone.0,
+                    upper: t.alone.1,
+                },
             })
             .collect();
         Analysis {
             side,
             depth: self.depth,
             eval,
-            lower: self.lo,
-            upper: self.hi,
+            proven: Interval {
+                lower: self.lo,
+                upper: self.hi,
+            },
             pv,
             turns,
             nodes: self.nodes,

@@ -39,14 +39,12 @@ impl Worker<'_> {
         claim: bool,
         n: usize,
     ) -> Option<i32> {
-        let cut = match self.reductions
-            && depth != EXACT_DEPTH
-            && !kid.same_mover
-            && kid.known.is_none()
-        {
-            true => late_reduction(n, i32::from(depth)),
-            false => None,
-        };
+        let cut =
+            match self.reductions && depth != EXACT_DEPTH && !kid.same_mover && kid.known.is_none()
+            {
+                true => late_reduction(n, i32::from(depth)),
+                false => None,
+            };
         if let Some(cut) = cut {
             let null = Bounds {
                 lo: window.lo,
