@@ -38,6 +38,7 @@ use kalah_core::bao::BaoMove;
 use kalah_core::Side;
 
 use crate::line::Turn;
+use crate::score::Bounds;
 pub(crate) use clock::Clock;
 pub(crate) use deepen::{deepen, Kernel};
 pub(crate) use engine::Analyser;
@@ -234,6 +235,16 @@ impl Interval {
     /// True when the interval has closed: it holds only the exact value.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
+    }
+}
+
+/// A proven range of a kernel's search, as its analysis reports it.
+impl From<Bounds> for Interval {
+    fn from(b: Bounds) -> Interval {
+        Interval {
+            lower: b.lo,
+            upper: b.hi,
+        }
     }
 }
 

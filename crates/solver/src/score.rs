@@ -16,8 +16,6 @@
 
 use kalah_core::Position;
 
-use crate::anytime::Interval;
-
 /// The score `v` of one end of a move (for its mover) as a score for the mover at the
 /// other end: kept where the move gave an extra turn (`same_mover`), else negated.
 #[inline(always)]
@@ -54,15 +52,6 @@ impl Bounds {
                 lo: -self.hi,
                 hi: -self.lo,
             }
-        }
-    }
-
-    /// The range as an analysis reports it, proven: lower and upper bound.
-    #[inline]
-    pub(crate) fn interval(self) -> Interval {
-        Interval {
-            lower: self.lo,
-            upper: self.hi,
         }
     }
 

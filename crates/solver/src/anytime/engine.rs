@@ -618,7 +618,7 @@ impl<'a> Analyser<'a> {
             side: self.pos.side_to_move(),
             depth: self.depth,
             eval: eval.clamp(self.bounds.lo, self.bounds.hi),
-            proven: self.bounds.interval(),
+            proven: self.bounds.into(),
             pv: self.exact_pv.clone().unwrap_or_else(|| self.table_line()),
             turns: self
                 .lines
@@ -628,7 +628,7 @@ impl<'a> Analyser<'a> {
                     eval: l.clamped(),
                     bound: l.bound,
                     depth: l.depth,
-                    proven: l.bounds.interval(),
+                    proven: l.bounds.into(),
                 })
                 .collect(),
             nodes: self.nodes(),
