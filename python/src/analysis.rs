@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use kalah_analysis::openings::{first_steps, Offer, Opening};
 use kalah_analysis::{openings as solve_openings, pie as solve_pie};
-use kalah_core::bao::BaoPosition;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::{Game, Position, Side};
-use kalah_solver::bao_search::{BaoAnalysis, BaoRootMove, Outcome};
+use kalah_solver::bao_search::Outcome;
 use kalah_solver::egdb::{self, ProbeError};
 use kalah_solver::{Analysis, Limits, RootTurn, Solver};
 use pyo3::prelude::*;
@@ -75,7 +75,7 @@ impl PyTurnAnalysis {
             lower: Some(lower),
             upper: Some(upper),
             depth: t.depth,
-            result: result_of_interval(t.lower, t.upper),
+            result: result_of_interval(t.proven.lower, t.proven.upper),
             within_moves: None,
         }
     }
@@ -155,7 +155,7 @@ impl PyAnalysis {
             turns: a.turns.iter().map(|t| PyTurnAnalysis::of(t, h)).collect(),
             nodes: a.nodes,
             seconds: a.elapsed.as_secs_f64(),
-            result: result_of_interval(a.lower, a.upper),
+            result: result_of_interval(a.proven.lower, a.proven.upper),
             within_moves: None,
         }
     }
@@ -180,12 +180,12 @@ impl PyAnalysis {
 
 impl PyTurnAnalysis {
     /// One root move of Bao's analysis, for a root with `side` to move.
-    fn of_bao(t: &BaoRootMove, side: Side) -> PyTurnAnalysis {
+    fn of_bao(t: &RootTurn<BaoMove>, side: Side) -> PyTurnAnalysis {
         let (result, within_moves) = proven(t.proven);
         PyTurnAnalysis {
-            turn: t.mv.to_string(),
-            value: side.sign() * t.score,
-            value_for_mover: t.score,
+            turn: t.turn.to_string(),
+            value: side.sign() * t.eval,
+            value_for_mover: t.eval,
             exact: t.proven.is_some(),
             lower: None,
             upper: None,
@@ -199,14 +199,14 @@ impl PyTurnAnalysis {
 impl PyAnalysis {
     /// Bao's analysis of `position`: the evaluation in points, what is proven (an
     /// outcome, not an interval), the best move, line and every move.
-    pub fn of_bao(position: &PyPosition, a: &BaoAnalysis) -> PyAnalysis {
+    pub fn of_bao(position: &PyPosition, a: &Analysis<BaoMove>) -> PyAnalysis {
         let (result, within_moves) = proven(a.proven);
         PyAnalysis {
             position: position.clone(),
             value: a.eval_from_south(),
             value_for_mover: a.eval,
             side_to_move: a.side.into(),
-            best_turn: a.best.map(|m| m.to_string()),
+            best_turn: a.best_turn().map(|m| m.to_string()),
             line: a.pv.iter().map(|m| m.to_string()).collect(),
             exact: a.proven.is_some(),
             lower: None,
@@ -323,7 +323,7 @@ pub fn analyse_bao(
     limits: &Limits,
     callback: &Callback,
 ) -> PyResult<PyAnalysis> {
-    let report = |a: &BaoAnalysis| PyAnalysis::of_bao(position, a);
+    let report = |a: &Analysis<BaoMove>| PyAnalysis::of_bao(position, a);
     let a = bao::analyse(py, pos, limits, callback, report)?;
     Ok(PyAnalysis::of_bao(position, &a))
 }

@@ -7,12 +7,12 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use kalah_core::bao::BaoPosition;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao::{
     solve_position, BaoSolveError, BaoSolved, GraphProgress, GraphStop, BAO_BYTES_PER_POSITION,
 };
-use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::Limits;
+use kalah_solver::bao_search;
+use kalah_solver::{Analysis, Limits};
 use pyo3::prelude::*;
 use pyo3::PyClass;
 
@@ -90,8 +90,8 @@ pub fn analyse<T>(
     pos: &BaoPosition,
     limits: &Limits,
     callback: &Callback,
-    report: impl Fn(&BaoAnalysis) -> T + Sync,
-) -> PyResult<BaoAnalysis>
+    report: impl Fn(&Analysis<BaoMove>) -> T + Sync,
+) -> PyResult<Analysis<BaoMove>>
 where
     T: PyClass + Send + Into<pyo3::PyClassInitializer<T>>,
 {
@@ -99,7 +99,7 @@ where
         (None, None, None) => Limits::time(DEFAULT_TIME),
         _ => *limits,
     };
-    let analysed = interruptible(py, |cancel: &AtomicBool| -> Result<BaoAnalysis, Failure> {
+    let analysed = interruptible(py, |cancel: &AtomicBool| -> Result<Analysis<BaoMove>, Failure> {
         let a = bao_search::analyse(pos, &limits, cancel, &mut |a| {
             callback.call(cancel, |py| Ok(Bound::new(py, report(a))?.into_any()))
         });

@@ -35,10 +35,10 @@ pub fn text((lo, hi): Bounds) -> String {
 }
 
 /// The bounds a position's seeds allow, from South: its score, give or take every seed
-/// still in the houses (each may yet end in either store).
+/// still in the houses (each may yet end in either store; the solver's
+/// [`kalah_solver::seed_bounds`], turned to South's view).
 pub fn reach(pos: &Position) -> Bounds {
-    let left = pos.seeds_in_houses() as i32;
-    (pos.score() - left, pos.score() + left)
+    from_mover(pos.side_to_move(), kalah_solver::seed_bounds(pos))
 }
 
 #[cfg(test)]
@@ -60,6 +60,25 @@ mod tests {
     fn the_reach_of_the_start_is_every_seed_either_way() {
         let game = Game::new(Rules::kalah(4, 3)).unwrap();
         assert_eq!(reach(&game.start()), (-24, 24));
+    }
+
+    #[test]
+    fn the_reach_is_the_score_give_or_take_the_seeds_left_for_either_mover() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let mut pos = game.start();
+        let mut north_seen = false;
+        while !pos.is_over() {
+            let left = pos.seeds_in_houses() as i32;
+            assert_eq!(
+                reach(&pos),
+                (pos.score() - left, pos.score() + left),
+                "{pos}"
+            );
+            north_seen |= pos.side_to_move() == Side::North;
+            let m = pos.moves().last().expect("a move");
+            pos = game.play_unchecked(&pos, m);
+        }
+        assert!(north_seen);
     }
 
     #[test]

@@ -178,9 +178,9 @@ pub fn interrupted_guess(
     // program at once).
     let mut a = solver.analyse_lines(pos, &quick, 1, &AtomicBool::new(false), &mut |_| {})?;
     if let Some(p) = last {
-        let (lower, upper) = (a.lower.max(p.lower), a.upper.min(p.upper));
+        let (lower, upper) = (a.proven.lower.max(p.lower), a.proven.upper.min(p.upper));
         if lower < upper {
-            (a.lower, a.upper) = (lower, upper);
+            (a.proven.lower, a.proven.upper) = (lower, upper);
             a.eval = a.eval.clamp(lower, upper);
         }
     }
@@ -291,14 +291,17 @@ mod tests {
         assert!(words.starts_with("interrupted: "), "{words}");
         if !free.is_exact() {
             let last = Progress {
-                lower: free.lower,
-                upper: free.lower + 1,
+                lower: free.proven.lower,
+                upper: free.proven.lower + 1,
                 phase: kalah_solver::Phase::Proving,
                 nodes: 0,
                 elapsed: Duration::ZERO,
             };
             let a = interrupted_guess(&solver, &pos, Some(&last)).unwrap();
-            assert!(a.lower >= free.lower && a.upper <= free.lower + 1 || a.is_exact());
+            assert!(
+                a.proven.lower >= free.proven.lower && a.proven.upper <= free.proven.lower + 1
+                    || a.is_exact()
+            );
         }
     }
 }

@@ -73,7 +73,7 @@ fn match_game(search_side: Side, opening: u64, max_moves: usize) -> i32 {
                 &AtomicBool::new(false),
                 &mut |_| {},
             );
-            a.best.expect("a move")
+            *a.best_turn().expect("a move")
         } else {
             seed_count_move(&pos)
         };
@@ -94,7 +94,7 @@ fn main() {
     println!("position | depth | nodes | nodes/s | eval | best | proven");
     for (name, pos) in cases {
         let a = analyse(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
-        let best = a.best.map_or("-".to_string(), |m| m.to_string());
+        let best = a.best_turn().map_or("-".to_string(), |m| m.to_string());
         println!(
             "{name} ({pos}) | {} | {} | {:.0} | {} | {best} | {:?}",
             a.depth,

@@ -172,7 +172,7 @@ fn make(a: &[String]) -> Result<(), String> {
                         // Both intervals closed: the values are exact, and a best turn
                         // is one whose interval holds the best value.
                         if best.is_exact() && m.is_exact() {
-                            let good = d.turns.iter().filter(|t| t.upper >= best.eval);
+                            let good = d.turns.iter().filter(|t| t.proven.upper >= best.eval);
                             let good = good.map(|t| t.turn.notation(h)).collect();
                             return (good, "exact".to_string(), best.eval - m.eval);
                         }

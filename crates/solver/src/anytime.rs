@@ -3,11 +3,16 @@
 //! the proven interval that holds the exact value, the best turn and its line, and every
 //! root turn's evaluation and proven bounds.
 //!
-//! Values are final store margins for the player to move at the root (as in
-//! [`crate::Solution`]); the `*_from_south` methods turn them to South's view. The proven
-//! interval is a proof: `lower <= exact value <= upper` always holds. The evaluation is
-//! not: it is the heuristic value of the deepest completed depth-limited search, and it
-//! equals the exact value only when the interval has closed ([`Analysis::is_exact`]).
+//! One result type, [`Analysis`], for every family: the sowing games' (`Analysis<Turn>`,
+//! the default) and Bao's (`Analysis<BaoMove>`) share their fields (the best turn and
+//! line, the evaluation, the depth, the nodes, every root turn) and differ only in what
+//! is proven ([`Move::Proof`]). The sowing games' values are final store margins for the
+//! player to move at the root (as in [`crate::Solution`]); the `*_from_south` methods turn
+//! them to South's view. Their proven [`Interval`] is a proof: `lower <= exact value <=
+//! upper` always holds. The evaluation is not: it is the heuristic value of the deepest
+//! completed depth-limited search, and it equals the exact value only when the interval
+//! has closed ([`Analysis::is_exact`]). Bao's proven part is a forced win or loss
+//! ([`Outcome`]), or nothing.
 //!
 //! **One driver, three kernels.** What every anytime analysis does the same way is here:
 //! the deepening loop over the `Kernel` trait (`deepen`), the limits as the searches poll
@@ -26,11 +31,14 @@ mod tick;
 mod turns;
 mod window;
 
+use std::fmt;
 use std::time::Duration;
 
+use kalah_core::bao::BaoMove;
 use kalah_core::Side;
 
 use crate::line::Turn;
+use crate::score::Bounds;
 pub(crate) use clock::Clock;
 pub(crate) use deepen::{deepen, Kernel};
 pub(crate) use engine::Analyser;
@@ -138,42 +146,73 @@ pub enum ReportKind {
     Final,
 }
 
-/// One root turn of an analysis, with what is known of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootTurn {
-    /// The turn (every sowing of the player's turn).
-    pub turn: Turn,
-    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`], inside its
-    /// proven interval (its exact value once that closes).
-    pub eval: i32,
-    /// The depth of the search behind the evaluation, in sowings.
-    pub depth: u8,
-    /// Proven lower bound of the value after this turn, for the root's mover.
-    pub lower: i32,
-    /// Proven upper bound of the value after this turn, for the root's mover.
-    pub upper: i32,
+/// A root move as the analysis of its family lists it, and what its search proves of a
+/// value there: a sowing game's whole [`Turn`] with an [`Interval`] of final margins, or a
+/// Bao move with a forced win or loss ([`Outcome`], `None` where none is proven). One
+/// [`Analysis`] type serves both; the kernels differ in what they prove, not in what an
+/// analysis reports.
+pub trait Move: Clone + fmt::Debug + PartialEq + Eq {
+    /// What is proven of a value, for the player it belongs to.
+    type Proof: Copy + fmt::Debug + PartialEq + Eq + Into<Proven>;
 }
 
-/// What an analysis knows at one moment (reported as it runs, and returned at the end).
+impl Move for Turn {
+    type Proof = Interval;
+}
+
+impl Move for BaoMove {
+    type Proof = Option<Outcome>;
+}
+
+/// Whether a heuristic evaluation is the value of its depth-limited search or only an
+/// upper bound of it (a root turn shown no better than the best with a null window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The evaluation is the value of the depth-limited search.
+    Exact,
+    /// The value is at most the evaluation (the turn was refuted without a full search).
+    Upper,
+}
+
+/// One root turn of an analysis, with what is known of it, for the root's mover.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
+pub struct RootTurn<M: Move = Turn> {
+    /// The turn (every sowing of the player's turn; a Bao move).
+    pub turn: M,
+    /// Its heuristic evaluation for the root's mover, at [`RootTurn::depth`] (the sowing
+    /// games: inside its proven interval, its exact value once that closes; Bao: in
+    /// points, 100 a seed, a decided score where proven).
+    pub eval: i32,
+    /// Whether the evaluation is its search's value or an upper bound of it.
+    pub bound: ScoreBound,
+    /// The depth of the search behind the evaluation (sowings; Bao: moves, this one
+    /// included).
+    pub depth: u8,
+    /// What is proven of the value after this turn, for the root's mover.
+    pub proven: M::Proof,
+}
+
+/// What an analysis knows at one moment (reported as it runs, and returned at the end),
+/// for the sowing games ([`Turn`]) or Bao ([`BaoMove`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis<M: Move = Turn> {
     /// The player to move at the root.
     pub side: Side,
-    /// The deepest completed depth-limited search, in sowings (0 before the first).
+    /// The deepest completed depth-limited search, in sowings (Bao: moves; 0 before the
+    /// first).
     pub depth: u8,
-    /// The heuristic evaluation for the mover (the best turn's), inside the proven
-    /// interval: the value once exact.
+    /// The heuristic evaluation for the mover (the best turn's): the sowing games' inside
+    /// the proven interval, the value once exact; Bao's in points (100 a seed).
     pub eval: i32,
-    /// Proven lower bound of the value for the mover.
-    pub lower: i32,
-    /// Proven upper bound of the value for the mover.
-    pub upper: i32,
+    /// What is proven of the value, for the mover: the sowing games' interval, Bao's win
+    /// or loss (`None`: `eval` is a guess, and a draw is never claimed).
+    pub proven: M::Proof,
     /// The best line found, best turn first: to the end of the game, replaying to the
     /// value, once exact; else the best turn and the moves the table holds after it.
-    pub pv: Vec<Turn>,
+    pub pv: Vec<M>,
     /// Every root turn, best first (by evaluation, then by proven lower bound); the first
     /// is the line's.
-    pub turns: Vec<RootTurn>,
+    pub turns: Vec<RootTurn<M>>,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Wall time since the analysis started.
@@ -182,12 +221,62 @@ pub struct Analysis {
     pub report: ReportKind,
 }
 
-impl RootTurn {
-    /// True when this turn's proven interval has closed: its evaluation is its exact value.
+/// The proven part of a sowing game's analysis: the exact value (a final store margin)
+/// lies in `lower..=upper`, and is that value once they meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    /// Proven lower bound.
+    pub lower: i32,
+    /// Proven upper bound.
+    pub upper: i32,
+}
+
+impl Interval {
+    /// True when the interval has closed: it holds only the exact value.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
     }
+}
 
+/// A proven range of a kernel's search, as its analysis reports it.
+impl From<Bounds> for Interval {
+    fn from(b: Bounds) -> Interval {
+        Interval {
+            lower: b.lo,
+            upper: b.hi,
+        }
+    }
+}
+
+impl From<Interval> for Proven {
+    fn from(i: Interval) -> Proven {
+        Proven::Interval {
+            lower: i.lower,
+            upper: i.upper,
+        }
+    }
+}
+
+impl From<Option<Outcome>> for Proven {
+    fn from(o: Option<Outcome>) -> Proven {
+        Proven::Outcome(o)
+    }
+}
+
+impl<M: Move> RootTurn<M> {
+    /// True when what is proven of this turn settles its value: its interval has closed
+    /// (its evaluation is its exact value), or it wins or loses.
+    pub fn is_exact(&self) -> bool {
+        self.proof().is_exact()
+    }
+
+    /// What is proven of this turn's value, for the root's mover.
+    pub fn proof(&self) -> Proven {
+        self.proven.into()
+    }
+}
+
+impl RootTurn {
     /// The evaluation from South.
     pub fn eval_from_south(&self) -> i32 {
         value_from_south(self.turn.side, self.eval)
@@ -195,15 +284,7 @@ impl RootTurn {
 
     /// The proven interval from South, lower first.
     pub fn bounds_from_south(&self) -> (i32, i32) {
-        interval_from_south(self.turn.side, self.lower, self.upper)
-    }
-
-    /// What is proven of this turn's value, for the root's mover: its interval.
-    pub fn proof(&self) -> Proven {
-        Proven::Interval {
-            lower: self.lower,
-            upper: self.upper,
-        }
+        interval_from_south(self.turn.side, self.proven.lower, self.proven.upper)
     }
 }
 
@@ -212,9 +293,17 @@ impl Analysis {
     /// that a long depth or exact test does not leave the caller without news for seconds.
     pub const TICK: Duration = Duration::from_millis(500);
 
-    /// True when the proven interval has closed: the evaluation is the exact value.
+    /// The proven interval from South, lower first.
+    pub fn bounds_from_south(&self) -> (i32, i32) {
+        interval_from_south(self.side, self.proven.lower, self.proven.upper)
+    }
+}
+
+impl<M: Move> Analysis<M> {
+    /// True when what is proven settles the value: the interval has closed (the
+    /// evaluation is the exact value), or a win or loss is proven.
     pub fn is_exact(&self) -> bool {
-        self.lower == self.upper
+        self.proof().is_exact()
     }
 
     /// The evaluation from South.
@@ -222,22 +311,13 @@ impl Analysis {
         value_from_south(self.side, self.eval)
     }
 
-    /// The proven interval from South, lower first.
-    pub fn bounds_from_south(&self) -> (i32, i32) {
-        interval_from_south(self.side, self.lower, self.upper)
-    }
-
-    /// What is proven of the value, for the mover: the interval (the case of the sowing
-    /// games; Bao's is a win or loss, [`crate::bao_search::BaoAnalysis::proof`]).
+    /// What is proven of the value, for the mover, in the form common to the families.
     pub fn proof(&self) -> Proven {
-        Proven::Interval {
-            lower: self.lower,
-            upper: self.upper,
-        }
+        self.proven.into()
     }
 
-    /// The best turn found (none when the game is over).
-    pub fn best_turn(&self) -> Option<&Turn> {
+    /// The best turn found (none when the game is over, or the mover has no move).
+    pub fn best_turn(&self) -> Option<&M> {
         self.pv.first()
     }
 

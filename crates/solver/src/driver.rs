@@ -11,6 +11,7 @@ use kalah_core::Position;
 use crate::error::SolveError;
 use crate::line::{push_sowing, Turn};
 use crate::outcome::{Bound, Phase, Progress, Solution};
+use crate::score::{across, seed_bounds};
 use crate::search::{self, Shared, INF};
 use crate::smp::{self, Context};
 use crate::tt::EXACT_DEPTH;
@@ -78,11 +79,9 @@ fn prove_window(
     beta: i32,
 ) -> Result<(i32, i32), SolveError> {
     ctx.table.new_generation();
-    let margin = pos.store_margin();
-    let left = pos.seeds_in_houses() as i32;
-    let (mut lower, mut upper) = (margin - left, margin + left);
+    let (mut lower, mut upper) = seed_bounds(pos);
     if pos.is_over() {
-        return Ok((margin, margin));
+        return Ok((lower, upper));
     }
     let report = |phase, lower, upper| Progress {
         phase,
@@ -189,7 +188,7 @@ pub(crate) fn principal_variation(
         for j in moves {
             let child = game.play_unchecked(&pos, j);
             let same_mover = child.side_to_move() == pos.side_to_move();
-            let target = search::across(same_mover, value);
+            let target = across(same_mover, value);
             let v = worker.search(
                 &child,
                 game.key(&child),

@@ -50,12 +50,15 @@ mod outcome;
 mod overrides;
 mod pages;
 pub mod retro;
+mod score;
 mod search;
 mod smp;
 mod solver;
 pub mod tt;
 
-pub use anytime::{Analysis, Limits, Proven, ReportKind, RootTurn};
+pub use anytime::{
+    Analysis, Interval, Limits, Move, Outcome, Proven, ReportKind, RootTurn, ScoreBound,
+};
 pub use config::Config;
 pub use db::database::{CacheReport, Database, EGDB_PATH_VAR};
 pub use db::{cache, cyclic_db, egdb, stopdb};
@@ -66,4 +69,5 @@ pub use line::Turn;
 pub use os::process_times;
 pub use outcome::{Bound, Phase, Progress, Solution};
 pub use overrides::{OverrideError, Overrides};
+pub use score::seed_bounds;
 pub use solver::Solver;

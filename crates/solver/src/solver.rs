@@ -16,6 +16,7 @@ use crate::db::stopdb::StopDb;
 use crate::driver;
 use crate::error::{SolveError, SolverError};
 use crate::outcome::{Bound, Phase, Progress, Solution};
+use crate::score::seed_bounds;
 use crate::search::{Busy, INF};
 use crate::smp::Context;
 use crate::tt::Table;
@@ -431,12 +432,12 @@ impl Solver {
                 egdb_hits: 1,
             });
         }
-        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
+        let (lower, upper) = seed_bounds(pos);
         let s = retro.solve(&self.game, pos, cancel, &mut |p| {
             progress(&Progress {
                 phase: Phase::Retrograde(p.level),
-                lower: margin - left,
-                upper: margin + left,
+                lower,
+                upper,
                 nodes: p.positions,
                 elapsed: p.elapsed,
             })

@@ -123,13 +123,13 @@ fn check(game: &Game, pos: &Position, a: &Analysis, want: i32, memo: &mut Memo) 
     let what = format!("{} {pos} depth {} nodes {}", game.rules(), a.depth, a.nodes);
     assert_eq!(a.side, pos.side_to_move(), "{what}");
     assert!(
-        a.lower <= want && want <= a.upper,
+        a.proven.lower <= want && want <= a.proven.upper,
         "{what}: {want} outside [{}, {}]",
-        a.lower,
-        a.upper
+        a.proven.lower,
+        a.proven.upper
     );
     assert!(
-        a.lower <= a.eval && a.eval <= a.upper,
+        a.proven.lower <= a.eval && a.eval <= a.proven.upper,
         "{what}: evaluation outside the interval"
     );
     let best = a.best_turn().expect("a best turn");
@@ -142,18 +142,18 @@ fn check(game: &Game, pos: &Position, a: &Analysis, want: i32, memo: &mut Memo) 
     for t in &a.turns {
         let v = turn_value(game, pos, &t.turn, memo);
         assert!(
-            t.lower <= v && v <= t.upper,
+            t.proven.lower <= v && v <= t.proven.upper,
             "{what}: turn {:?} {v} outside [{}, {}]",
             t.turn,
-            t.lower,
-            t.upper
+            t.proven.lower,
+            t.proven.upper
         );
         assert!(
-            t.lower <= t.eval && t.eval <= t.upper,
+            t.proven.lower <= t.eval && t.eval <= t.proven.upper,
             "{what}: turn evaluation outside"
         );
         assert!(
-            t.upper <= a.upper && t.lower <= a.lower,
+            t.proven.upper <= a.proven.upper && t.proven.lower <= a.proven.lower,
             "{what}: a turn beyond the root"
         );
         assert!(seen.insert(t.turn.sowings.clone()), "{what}: turn twice");
@@ -196,7 +196,7 @@ fn proven_intervals_hold_the_exact_value_at_every_limit() {
                                 &limits,
                                 lines,
                                 &AtomicBool::new(false),
-                                &mut |r| reports.push((r.lower, r.upper)),
+                                &mut |r| reports.push((r.proven.lower, r.proven.upper)),
                             )
                             .unwrap();
                         check(&game, &pos, &a, want, &mut memo);
@@ -299,9 +299,9 @@ fn a_cancelled_analysis_still_gives_a_legal_turn_and_the_reach() {
     let a = s
         .analyse(&pos, &Limits::none(), &AtomicBool::new(true), &mut |_| {})
         .unwrap();
-    assert_eq!((a.depth, a.upper), (0, 72));
+    assert_eq!((a.depth, a.proven.upper), (0, 72));
     assert!(
-        a.lower >= -72 && a.lower <= a.eval && a.eval <= a.upper,
+        a.proven.lower >= -72 && a.proven.lower <= a.eval && a.eval <= a.proven.upper,
         "{a:?}"
     );
     assert_eq!(
@@ -352,13 +352,16 @@ fn families_whose_positions_repeat_are_analysed_within_their_exact_values() {
         let exact = s.solve(&pos, &cancel, &mut |_| {}).unwrap().value;
         for limits in [Limits::depth(1), Limits::depth(3), Limits::nodes(200)] {
             let a = s.analyse(&pos, &limits, &cancel, &mut |_| {}).unwrap();
-            assert!(a.lower <= exact && exact <= a.upper, "{a:?} {exact}");
+            assert!(
+                a.proven.lower <= exact && exact <= a.proven.upper,
+                "{a:?} {exact}"
+            );
             assert!(a.best_turn().is_some());
         }
         let a = s
             .analyse(&pos, &Limits::none(), &cancel, &mut |_| {})
             .unwrap();
-        assert_eq!((a.lower, a.upper), (exact, exact));
+        assert_eq!((a.proven.lower, a.proven.upper), (exact, exact));
     }
 }
 

@@ -50,7 +50,7 @@ fn a_long_analysis_ticks_between_its_depths() {
     // What the reports carry only moves forward.
     for w in reports.windows(2) {
         assert!(w[0].nodes <= w[1].nodes && w[0].elapsed <= w[1].elapsed);
-        assert!(w[0].lower <= w[1].lower && w[1].upper <= w[0].upper);
+        assert!(w[0].proven.lower <= w[1].proven.lower && w[1].proven.upper <= w[0].proven.upper);
     }
     // A tick comes only where the caller has heard nothing for a tick: the ticks are at
     // most one a tick of the analysis's own time, however slowly the machine runs it.
@@ -70,7 +70,7 @@ fn a_long_analysis_ticks_between_its_depths() {
             .unwrap();
         assert_eq!(t.depth, before.depth);
         assert_eq!(t.best_turn(), before.best_turn());
-        assert!(t.lower <= t.eval && t.eval <= t.upper);
+        assert!(t.proven.lower <= t.eval && t.eval <= t.proven.upper);
     }
     let depths: Vec<u8> = reports
         .iter()

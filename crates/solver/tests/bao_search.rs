@@ -5,9 +5,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_core::Side;
-use kalah_solver::bao_search::{analyse, BaoAnalysis, Outcome};
+use kalah_solver::bao_search::{analyse, Outcome};
+use kalah_solver::Analysis;
 use kalah_solver::Limits;
 
 /// The reference: `Some(true)` if the mover can force a win within `depth` moves,
@@ -88,7 +89,7 @@ fn deal(rules: BaoRules, rng: &mut Rng) -> BaoPosition {
     BaoPosition::from_rows([&rows[0], &rows[1], &rows[2], &rows[3]], side).unwrap()
 }
 
-fn run(pos: &BaoPosition, limits: Limits) -> BaoAnalysis {
+fn run(pos: &BaoPosition, limits: Limits) -> Analysis<BaoMove> {
     analyse(pos, &limits, &AtomicBool::new(false), &mut |_| {})
 }
 
@@ -116,17 +117,17 @@ fn check_against_reference(pos: &BaoPosition, depth: u32) -> bool {
     let got = a.proven.map(|o| matches!(o, Outcome::Won { .. }));
     assert_eq!(got, want, "{pos} to depth {depth}: {:?}", a.proven);
     for t in &a.turns {
-        let (next, wins) = pos.try_play(t.mv).expect("root move legal");
+        let (next, wins) = pos.try_play(t.turn).expect("root move legal");
         match t.proven {
             Some(Outcome::Won { moves }) => {
                 assert!(
                     wins || reference(&next, moves) == Some(false),
                     "{pos} {}",
-                    t.mv
+                    t.turn
                 )
             }
             Some(Outcome::Lost { moves }) => {
-                assert_eq!(reference(&next, moves), Some(true), "{pos} {}", t.mv)
+                assert_eq!(reference(&next, moves), Some(true), "{pos} {}", t.turn)
             }
             None => {}
         }
@@ -158,7 +159,7 @@ fn a_move_that_empties_the_front_row_is_a_win_in_one() {
         if pos.legal().iter().any(|c| c.wins) {
             let a = run(&pos, Limits::depth(3));
             assert_eq!(a.proven, Some(Outcome::Won { moves: 1 }), "{pos}");
-            let (_, wins) = pos.try_play(a.best.unwrap()).unwrap();
+            let (_, wins) = pos.try_play(a.best_turn().copied().unwrap()).unwrap();
             assert!(wins, "{pos}");
             return;
         }
@@ -172,7 +173,7 @@ fn game_over_and_no_move_are_proven_losses() {
     let over: BaoPosition = "1,1,1/0,0,0/1,1,1/1,1,1:N".parse().unwrap();
     let a = run(&over, Limits::depth(5));
     assert_eq!(a.proven, Some(Outcome::Lost { moves: 0 }));
-    assert_eq!(a.best, None);
+    assert_eq!(a.best_turn(), None);
     // Only singletons: South has no legal move (R7.4).
     let stuck: BaoPosition = "1,1,1/1,1,1/1,1,1/1,1,1:S".parse().unwrap();
     assert!(stuck.legal().is_empty());
@@ -187,7 +188,7 @@ fn best_move_and_line_are_legal_on_the_full_board() {
     let start = BaoRules::standard().start();
     let a = run(&start, Limits::depth(4));
     assert_eq!(a.depth, 4);
-    let best = a.best.expect("a best move");
+    let best = a.best_turn().copied().expect("a best move");
     assert!(start.legal().moves().any(|m| m == best));
     assert_eq!(a.pv.first(), Some(&best));
     let mut pos = start;
@@ -212,7 +213,7 @@ fn depth_node_and_time_limits_are_honoured() {
     assert_eq!(a.depth, 3);
     let a = run(&start, Limits::nodes(500));
     assert!(a.nodes <= 500, "{} nodes", a.nodes);
-    assert!(a.best.is_some());
+    assert!(a.best_turn().is_some());
     // The time limit beside a node cap and a depth cap that 200 ms cannot reach (seconds
     // of search): an analysis that ignored its time would stop at one of those instead.
     const NODE_CAP: u64 = 50_000_000;
@@ -240,7 +241,7 @@ fn cancel_stops_the_analysis() {
     let cancel = AtomicBool::new(true);
     let a = analyse(&start, &Limits::none(), &cancel, &mut |_| {});
     assert_eq!(a.depth, 0);
-    assert!(start.legal().moves().any(|m| Some(m) == a.best));
+    assert!(start.legal().moves().any(|m| Some(&m) == a.best_turn()));
     let cancel = AtomicBool::new(false);
     let a = analyse(&start, &Limits::none(), &cancel, &mut |p| {
         if p.depth == 2 {
@@ -261,7 +262,7 @@ fn game_against_random(search_side: Side, depth: u8, seed: u64, max_moves: usize
             return Some(pos.side() != search_side);
         }
         let mv = if pos.side() == search_side {
-            run(&pos, Limits::depth(depth)).best.unwrap()
+            *run(&pos, Limits::depth(depth)).best_turn().unwrap()
         } else {
             legal.iter().nth(rng.below(legal.len())).unwrap().mv
         };

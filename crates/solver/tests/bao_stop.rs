@@ -23,5 +23,5 @@ fn a_cancel_during_the_roots_long_expansion_returns_a_claimless_answer() {
     assert_eq!(report.depth, 0);
     assert_eq!(report.nodes, 0, "nothing searched");
     assert_eq!(report.proven, None, "nothing searched, nothing proven");
-    assert!(report.best.is_none() && report.pv.is_empty() && report.turns.is_empty());
+    assert!(report.best_turn().is_none() && report.pv.is_empty() && report.turns.is_empty());
 }

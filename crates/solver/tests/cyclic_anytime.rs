@@ -52,13 +52,13 @@ fn exact(retro: &Retro, game: &Game, pos: &Position) -> i32 {
 fn check(game: &Game, retro: &Retro, pos: &Position, a: &Analysis, what: &str) {
     let v = exact(retro, game, pos);
     assert!(
-        a.lower <= v && v <= a.upper,
+        a.proven.lower <= v && v <= a.proven.upper,
         "{what}: {v} outside {}..={}",
-        a.lower,
-        a.upper
+        a.proven.lower,
+        a.proven.upper
     );
     assert!(
-        a.lower <= a.eval && a.eval <= a.upper,
+        a.proven.lower <= a.eval && a.eval <= a.proven.upper,
         "{what}: eval outside the interval"
     );
     assert!(
@@ -79,11 +79,11 @@ fn check(game: &Game, retro: &Retro, pos: &Position, a: &Analysis, what: &str) {
             -c
         };
         assert!(
-            t.lower <= c && c <= t.upper,
+            t.proven.lower <= c && c <= t.proven.upper,
             "{what}: turn {:?}: {c} outside {}..={}",
             t.turn.sowings,
-            t.lower,
-            t.upper
+            t.proven.lower,
+            t.proven.upper
         );
     }
     if let Some(best) = a.best_turn() {
@@ -188,7 +188,7 @@ fn retrograde_step_makes_small_boards_exact() {
             assert_eq!(a.eval, exact(&retro, &game, &pos), "{what}");
             replay(&game, &pos, &a.pv, a.eval_from_south()).unwrap();
             assert!(
-                a.turns.iter().all(|t| t.lower == t.upper),
+                a.turns.iter().all(|t| t.proven.lower == t.proven.upper),
                 "{what}: a turn not exact"
             );
             check(&game, &retro, &pos, &a, &what);
@@ -222,7 +222,7 @@ fn first_answer_on_the_full_boards() {
         let (at, depth, best) = first.expect("a first answer");
         assert_eq!(depth, 1);
         assert!(best.is_some());
-        let (lo, hi) = (a.lower, a.upper);
+        let (lo, hi) = (a.proven.lower, a.proven.upper);
         assert!(lo <= a.eval && a.eval <= hi && lo >= -48 && hi <= 48);
         println!(
             "{:?}: first answer after {at:?}; depth {} after {:?}, {} nodes",
@@ -250,12 +250,12 @@ fn depth_in_one_second_on_the_full_boards() {
             &mut |r| {
                 println!(
                     "  depth {} eval {} [{}, {}] {} nodes {:?}",
-                    r.depth, r.eval, r.lower, r.upper, r.nodes, r.elapsed
+                    r.depth, r.eval, r.proven.lower, r.proven.upper, r.nodes, r.elapsed
                 );
             },
         )
         .unwrap();
-        assert!(a.depth >= 1 && a.lower <= a.eval && a.eval <= a.upper);
+        assert!(a.depth >= 1 && a.proven.lower <= a.eval && a.eval <= a.proven.upper);
         println!(
             "{:?}(6,4): depth {} in {:?}, {} nodes, {:.0} nodes/s",
             rules.family,
@@ -281,7 +281,7 @@ fn cancelled_analysis_answers_the_first_depth() {
     )
     .unwrap();
     assert_eq!(a.depth, 1);
-    assert!(a.best_turn().is_some() && a.lower <= a.eval && a.eval <= a.upper);
+    assert!(a.best_turn().is_some() && a.proven.lower <= a.eval && a.eval <= a.proven.upper);
     assert_eq!(a.turns.len(), 6);
 }
 
@@ -309,11 +309,11 @@ fn an_interval_the_search_closes_comes_with_a_line_that_replays() {
         &mut |r| reports.push(r.clone()),
     )
     .unwrap();
-    assert!(a.is_exact(), "{}..={}", a.lower, a.upper);
+    assert!(a.is_exact(), "{}..={}", a.proven.lower, a.proven.upper);
     for r in reports.iter().filter(|r| r.is_exact()) {
         replay(&game, &pos, &r.pv, r.bounds_from_south().0).expect("every exact report replays");
     }
     let retro = Retro::new(&game, 64 << 20);
-    assert_eq!(a.lower, exact(&retro, &game, &pos));
+    assert_eq!(a.proven.lower, exact(&retro, &game, &pos));
     replay(&game, &pos, &a.pv, a.bounds_from_south().0).expect("the exact line replays");
 }

@@ -39,12 +39,19 @@ fn cyclic_analysis_ticks_during_long_depths() {
                 // A tick repeats what the report before it said, nodes and time aside.
                 assert_eq!(w[1].depth, w[0].depth, "{what}");
                 assert_eq!(w[1].pv, w[0].pv, "{what}");
-                assert_eq!((w[1].lower, w[1].upper), (w[0].lower, w[0].upper), "{what}");
+                assert_eq!(
+                    (w[1].proven.lower, w[1].proven.upper),
+                    (w[0].proven.lower, w[0].proven.upper),
+                    "{what}"
+                );
                 assert_eq!(w[1].eval, w[0].eval, "{what}");
             }
         }
         for r in &reports {
-            assert!(r.lower <= a.lower && a.upper <= r.upper, "{what}: interval");
+            assert!(
+                r.proven.lower <= a.proven.lower && a.proven.upper <= r.proven.upper,
+                "{what}: interval"
+            );
             assert!(r.elapsed <= a.elapsed, "{what}: a report after the answer");
         }
         assert!(

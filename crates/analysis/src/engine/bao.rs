@@ -7,8 +7,8 @@
 use std::io;
 use std::sync::atomic::AtomicBool;
 
-use kalah_core::bao::{BaoPosition, BaoRules};
-use kalah_solver::bao_search::BaoAnalysis;
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
+use kalah_solver::Analysis;
 
 use super::{say, Out};
 use crate::front::bao_analysis;
@@ -30,14 +30,14 @@ pub fn setup_position(
 /// One `go` on `pos`: an `info` line per report (and `info turn` lines for `multi`),
 /// the final report; returns the `bestmove` line to write.
 pub fn run_go(pos: &BaoPosition, go: &Go, cancel: &AtomicBool, out: &Out) -> io::Result<String> {
-    let mut report = |a: &BaoAnalysis| write_report(a, go.multi, out);
+    let mut report = |a: &Analysis<BaoMove>| write_report(a, go.multi, out);
     let a = bao_analysis(pos, &go.limits, cancel, &mut report)?;
     write_report(&a, go.multi, out)?;
     Ok(bestmove_line(pos, &a))
 }
 
 /// The report's `info` line and, unless `multi` is 1, its `info turn` lines.
-fn write_report(a: &BaoAnalysis, multi: usize, out: &Out) -> io::Result<()> {
+fn write_report(a: &Analysis<BaoMove>, multi: usize, out: &Out) -> io::Result<()> {
     say(out, &info_line(a))?;
     if multi != 1 {
         let shown = if multi == 0 {

@@ -13,8 +13,8 @@ use std::time::Duration;
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_io::Header;
 use kalah_solver::bao::{BaoSolved, Value as BaoValue};
-use kalah_solver::bao_search::{self, ScoreBound};
-use kalah_solver::Limits;
+use kalah_solver::bao_search;
+use kalah_solver::{Limits, ScoreBound};
 use serde_json::{json, Value};
 
 use super::resume::{load_records, without_duplicates, Partial, ResumeError};
@@ -159,9 +159,9 @@ pub fn analysed_entry(row: &Row, limits: &Limits, cancel: &AtomicBool) -> Value 
                 (ScoreBound::Upper, false) => "at_least",
             };
             json!({
-                "move": t.mv.to_string(),
-                "eval": sign * t.score,
-                "eval_mover": t.score,
+                "move": t.turn.to_string(),
+                "eval": sign * t.eval,
+                "eval_mover": t.eval,
                 "bound": bound,
                 "value": t.proven.map(|o| o.sign() * sign),
             })
@@ -177,7 +177,7 @@ pub fn analysed_entry(row: &Row, limits: &Limits, cancel: &AtomicBool) -> Value 
         "eval": a.eval_from_south(),
         "eval_mover": a.eval,
         "depth": a.depth,
-        "best": a.best.map(|m| m.to_string()),
+        "best": a.best_turn().map(|m| m.to_string()),
         "moves": moves,
     })
 }

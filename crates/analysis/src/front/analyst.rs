@@ -7,10 +7,10 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kalah_core::bao::BaoPosition;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::{Game, Position};
-use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::{Limits, Solver};
+use kalah_solver::bao_search;
+use kalah_solver::{Analysis, Limits, Solver};
 
 use super::{Board, BAO_DEFAULT_SECONDS};
 use crate::book::Entry;
@@ -143,7 +143,7 @@ impl Analyst<'_> {
                 sowing(view, solver, limits, cancel, out)
             }
             Analyst::Bao { pos, json } => {
-                let mut each = |a: &BaoAnalysis| bao_report(a, *json, false, out);
+                let mut each = |a: &Analysis<BaoMove>| bao_report(a, *json, false, out);
                 let last = bao_analysis(pos, limits, cancel, &mut each)?;
                 Ok(bao_report(&last, *json, true, out)?)
             }
@@ -205,8 +205,8 @@ pub fn bao_analysis<E>(
     pos: &BaoPosition,
     limits: &Limits,
     cancel: &AtomicBool,
-    each: &mut dyn FnMut(&BaoAnalysis) -> Result<(), E>,
-) -> Result<BaoAnalysis, E> {
+    each: &mut dyn FnMut(&Analysis<BaoMove>) -> Result<(), E>,
+) -> Result<Analysis<BaoMove>, E> {
     let mut failed = None;
     let last = bao_search::analyse(pos, limits, cancel, &mut |a| {
         if failed.is_none() {
@@ -221,7 +221,7 @@ pub fn bao_analysis<E>(
 
 /// One report of Bao's analysis, in text or JSON; `last` marks the summary.
 pub fn bao_report(
-    a: &BaoAnalysis,
+    a: &Analysis<BaoMove>,
     json: bool,
     last: bool,
     out: &mut dyn Write,

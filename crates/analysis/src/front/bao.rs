@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_solver::bao::{
     solve_position, BaoSolveError, BaoSolved, GraphProgress, GraphStop, BAO_BYTES_PER_POSITION,
 };
-use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::Limits;
+use kalah_solver::bao_search;
+use kalah_solver::{Analysis, Limits};
 use serde_json::Value;
 
 use super::{Answered, Front};
@@ -58,7 +58,7 @@ pub fn bao_graph_words(e: &BaoSolveError, memory_mb: u64) -> String {
 
 /// The best guess of a solve that was interrupted: the graph solves nothing until it is
 /// whole, so a short anytime analysis (under a flag of its own: the interrupt's is up).
-pub fn bao_guess(pos: &BaoPosition) -> BaoAnalysis {
+pub fn bao_guess(pos: &BaoPosition) -> Analysis<BaoMove> {
     bao_search::analyse(
         pos,
         &Limits::time(GUESS_TIME),
@@ -285,7 +285,7 @@ mod tests {
         let solved = bao_solve_within(&pos, 64, &never, &mut |_| {}).unwrap();
         assert!(solved.value(&pos).is_some());
         assert!(bao_solve_within(&pos, 0, &never, &mut |_| {}).is_err());
-        assert!(bao_guess(&pos).best.is_some());
+        assert!(bao_guess(&pos).best_turn().is_some());
     }
 
     #[test]

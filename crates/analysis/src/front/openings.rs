@@ -10,11 +10,11 @@ use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_core::{Game, Position};
 use kalah_solver::bao::{BaoSolveError, BaoSolved};
-use kalah_solver::bao_search::{self, BaoAnalysis};
-use kalah_solver::{Limits, Solver};
+use kalah_solver::bao_search;
+use kalah_solver::{Analysis, Limits, Solver};
 
 use super::{bao_report, bao_solve_within, Board};
 use crate::book::{Book, BookTurn};
@@ -81,7 +81,7 @@ enum Answers {
     Solved(Vec<Opening>, f64),
     Analysed(Vec<TimedOpening>, f64),
     Graph(Box<BaoSolved>),
-    BaoAnalysed(Box<BaoAnalysis>),
+    BaoAnalysed(Box<Analysis<BaoMove>>),
 }
 
 /// What a progress display shows while the first turns are run.

@@ -66,10 +66,13 @@ pub fn engine_turn(engine: &BaoEngine, pos: &BaoPosition) -> Option<(BaoMove, Ba
             let never = AtomicBool::new(false);
             let a = bao_search::analyse(pos, &Limits::time(*limit), &never, &mut |_| {});
             // Without a searched move the first legal move is played (as `engine::bao`'s).
-            let mv = a.best.or_else(|| pos.legal().moves().next())?;
+            let mv = a
+                .best_turn()
+                .copied()
+                .or_else(|| pos.legal().moves().next())?;
             let backing = match a.proven {
                 Some(o) => Backing::Proven(o),
-                None if a.best.is_none() => Backing::NotSearched,
+                None if a.best_turn().is_none() => Backing::NotSearched,
                 None => Backing::Heuristic {
                     eval: a.eval_from_south(),
                     depth: a.depth,

@@ -3,7 +3,8 @@
 //! found) beside the heuristic evaluation, its `info turn` lines, and the `bestmove` line.
 
 use kalah_core::bao::{BaoMove, BaoPosition};
-use kalah_solver::bao_search::{BaoAnalysis, BaoRootMove, Outcome};
+use kalah_solver::bao_search::Outcome;
+use kalah_solver::{Analysis, RootTurn};
 
 /// What is proven for the mover, in the protocol's words: `win N`, `loss N` (within N
 /// moves of both players) or `none`.
@@ -23,7 +24,7 @@ fn moves_text(line: &[BaoMove]) -> String {
 
 /// The `info` line of one report: the evaluation for the side to move in points (100 a
 /// seed), what is proven, time in milliseconds.
-pub fn info_line(a: &BaoAnalysis) -> String {
+pub fn info_line(a: &Analysis<BaoMove>) -> String {
     format!(
         "info depth {} eval {} proven {} exact {} nodes {} nps {} time {} pv {}",
         a.depth,
@@ -38,24 +39,26 @@ pub fn info_line(a: &BaoAnalysis) -> String {
 }
 
 /// The `info turn` line of the `rank`-th best root move (1 first).
-pub fn turn_line(rank: usize, t: &BaoRootMove) -> String {
+pub fn turn_line(rank: usize, t: &RootTurn<BaoMove>) -> String {
     format!(
         "info turn {rank} move {} depth {} eval {} proven {}",
-        t.mv,
+        t.turn,
         t.depth,
-        t.score,
+        t.eval,
         proven_words(t.proven)
     )
 }
 
 /// The move to play at `pos` after the analysis `a`: its best move, else (the root's own
 /// moves outlasted the limit) the first legal one; `None` where the game is over.
-pub fn move_to_play(pos: &BaoPosition, a: &BaoAnalysis) -> Option<BaoMove> {
-    a.best.or_else(|| pos.legal().moves().next())
+pub fn move_to_play(pos: &BaoPosition, a: &Analysis<BaoMove>) -> Option<BaoMove> {
+    a.best_turn()
+        .copied()
+        .or_else(|| pos.legal().moves().next())
 }
 
 /// The `bestmove` line: [`move_to_play`], or `none` where the game is over.
-pub fn bestmove_line(pos: &BaoPosition, a: &BaoAnalysis) -> String {
+pub fn bestmove_line(pos: &BaoPosition, a: &Analysis<BaoMove>) -> String {
     match move_to_play(pos, a) {
         Some(mv) => format!("bestmove {mv}"),
         None => "bestmove none".to_string(),

@@ -369,8 +369,8 @@ pub fn info_line(game: &Game, a: &Analysis) -> String {
         "info depth {} eval {} lower {} upper {} exact {} nodes {} nps {} time {} pv {}",
         a.depth,
         a.eval,
-        a.lower,
-        a.upper,
+        a.proven.lower,
+        a.proven.upper,
         yes(a.is_exact()),
         a.nodes,
         a.nodes_per_second().round() as u64,
@@ -386,8 +386,8 @@ pub fn turn_line(game: &Game, rank: usize, t: &RootTurn) -> String {
         t.turn.notation(game.houses()),
         t.depth,
         t.eval,
-        t.lower,
-        t.upper,
+        t.proven.lower,
+        t.proven.upper,
         yes(t.is_exact())
     )
 }

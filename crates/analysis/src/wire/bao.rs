@@ -21,7 +21,8 @@ use std::fmt;
 use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_core::Side;
 use kalah_solver::bao::Value as Wld;
-use kalah_solver::bao_search::{BaoAnalysis, BaoRootMove, Outcome};
+use kalah_solver::bao_search::Outcome;
+use kalah_solver::{Analysis, RootTurn};
 use serde_json::{json, Map, Value};
 
 /// Moves as text, one string a move.
@@ -69,11 +70,11 @@ pub fn proven_fields(mover: Side, proven: Option<Outcome>) -> Map<String, Value>
 
 /// One root move of the search: `turn`, `eval` (from South), `eval_mover`, `depth`,
 /// `exact` (a win or loss proven) and what is proven ([`proven_fields`]).
-pub fn root_move_json(mover: Side, t: &BaoRootMove) -> Value {
+pub fn root_move_json(mover: Side, t: &RootTurn<BaoMove>) -> Value {
     let mut out = Map::new();
-    out.insert("turn".into(), json!(t.mv.to_string()));
-    out.insert("eval".into(), json!(mover.sign() * t.score));
-    out.insert("eval_mover".into(), json!(t.score));
+    out.insert("turn".into(), json!(t.turn.to_string()));
+    out.insert("eval".into(), json!(mover.sign() * t.eval));
+    out.insert("eval_mover".into(), json!(t.eval));
     out.insert("depth".into(), json!(t.depth));
     out.insert("exact".into(), json!(t.proven.is_some()));
     out.extend(proven_fields(mover, t.proven));
@@ -84,7 +85,7 @@ pub fn root_move_json(mover: Side, t: &BaoRootMove) -> Value {
 /// South), `eval_mover`, `exact`, what is proven ([`proven_fields`]), `best_turn`, `pv`,
 /// the `turns` shown (the `shown` best; all where `shown` is 0), `nodes`,
 /// `nodes_per_second`, `seconds`.
-pub fn analysis_fields(a: &BaoAnalysis, shown: usize) -> Map<String, Value> {
+pub fn analysis_fields(a: &Analysis<BaoMove>, shown: usize) -> Map<String, Value> {
     let n = match shown {
         0 => a.turns.len(),
         n => n.min(a.turns.len()),
@@ -96,7 +97,10 @@ pub fn analysis_fields(a: &BaoAnalysis, shown: usize) -> Map<String, Value> {
     out.insert("eval_mover".into(), json!(a.eval));
     out.insert("exact".into(), json!(a.proven.is_some()));
     out.extend(proven_fields(a.side, a.proven));
-    out.insert("best_turn".into(), json!(a.best.map(|m| m.to_string())));
+    out.insert(
+        "best_turn".into(),
+        json!(a.best_turn().map(|m| m.to_string())),
+    );
     out.insert("pv".into(), json!(moves_json(&a.pv)));
     let turns: Vec<Value> = a.turns[..n]
         .iter()
@@ -116,7 +120,7 @@ pub fn analysis_fields(a: &BaoAnalysis, shown: usize) -> Map<String, Value> {
 #[derive(Clone, Copy, Debug)]
 pub enum BaoAnswer<'a> {
     /// By the anytime analysis (exact only where it proved a win or a loss).
-    Analysed(&'a BaoAnalysis),
+    Analysed(&'a Analysis<BaoMove>),
     /// By the solved game graph.
     Exact {
         /// The value for the side to move.
@@ -161,7 +165,10 @@ pub fn answer_line(
             out.insert("eval".into(), json!(a.eval_from_south()));
             out.insert("eval_mover".into(), json!(a.eval));
             out.insert("depth".into(), json!(a.depth));
-            out.insert("best_turn".into(), json!(a.best.map(|m| m.to_string())));
+            out.insert(
+                "best_turn".into(),
+                json!(a.best_turn().map(|m| m.to_string())),
+            );
             out.insert("pv".into(), json!(moves_json(&a.pv)));
             out.insert("nodes".into(), json!(a.nodes));
         }

@@ -16,11 +16,12 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use kalah_analysis::front::{bao_solve_quick, QuickMiss, BAO_QUICK_LIMIT};
-use kalah_core::bao::BaoPosition;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 use kalah_solver::bao::{BaoSolved, Value as Wld};
-use kalah_solver::bao_search::{self, BaoAnalysis, Outcome, ScoreBound};
+use kalah_solver::bao_search::{self, Outcome};
 use kalah_solver::Limits;
+use kalah_solver::{Analysis, ScoreBound};
 use serde_json::{json, Value};
 
 use super::{end_words, letter, side_name};
@@ -127,16 +128,16 @@ fn from_south(result: &Value) -> Value {
 /// line, every move best first (its evaluation from South and for the mover, whether it
 /// is the depth's value or an upper bound of it, its depth and what is proven of it), the
 /// work.
-fn search_event(a: &BaoAnalysis, budget: Duration) -> Value {
+fn search_event(a: &Analysis<BaoMove>, budget: Duration) -> Value {
     let side = a.side;
     let moves: Vec<Value> = a
         .turns
         .iter()
         .map(|t| {
             json!({
-                "move": t.mv.to_string(),
-                "eval": side.sign() * t.score,
-                "eval_mover": t.score,
+                "move": t.turn.to_string(),
+                "eval": side.sign() * t.eval,
+                "eval_mover": t.eval,
                 "bound": match t.bound { ScoreBound::Exact => "exact", ScoreBound::Upper => "upper" },
                 "depth": t.depth,
                 "exact": t.proven.is_some(),
@@ -154,7 +155,7 @@ fn search_event(a: &BaoAnalysis, budget: Duration) -> Value {
         "depth": a.depth,
         "eval": a.eval_from_south(),
         "eval_mover": a.eval,
-        "best_turn": a.best.map(|m| m.to_string()),
+        "best_turn": a.best_turn().map(|m| m.to_string()),
         "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "moves": moves,
         "nodes": a.nodes,

@@ -13,10 +13,13 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::Position;
 
-use super::{deepen, whole_turns, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, Ticker};
+use super::{
+    deepen, whole_turns, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, ScoreBound, Ticker,
+};
 use crate::driver::principal_variation;
 use crate::line::{push_sowing, push_turn, Turn};
-use crate::search::{across, Bounds, Shared, DEEPENING_HINT_REACH, INF};
+use crate::score::{across, Bounds};
+use crate::search::{Shared, DEEPENING_HINT_REACH, INF};
 use crate::smp::{self, Context};
 use crate::tt::EXACT_DEPTH;
 
@@ -41,6 +44,9 @@ struct Line {
     /// The sowings of the turn (the depth it uses up).
     sowings: u8,
     eval: i32,
+    /// Whether `eval` is a value or only an upper bound (a turn shown no better than the
+    /// best ones with a null window).
+    bound: ScoreBound,
     depth: u8,
     /// The proven interval: the value after this turn lies in `lo..=hi`.
     bounds: Bounds,
@@ -64,15 +70,8 @@ fn root_lines(ctx: &Context, pos: &Position) -> Vec<Line> {
     let lines = whole_turns(ctx.game, pos).into_iter().map(|t| {
         let child = t.child;
         let same = child.side_to_move() == side;
-        let (margin, left) = (child.store_margin(), child.seeds_in_houses() as i32);
-        let reach = if child.is_over() {
-            Bounds::exact(margin)
-        } else {
-            Bounds {
-                lo: margin - left,
-                hi: margin + left,
-            }
-        };
+        let margin = child.store_margin();
+        let reach = Bounds::seeds(&child);
         let eval = ctx.config.evaluation.score(&child, margin);
         Line {
             sowings: t.sowings.len().min(u8::MAX as usize) as u8,
@@ -83,6 +82,7 @@ fn root_lines(ctx: &Context, pos: &Position) -> Vec<Line> {
             child,
             same,
             eval: across(same, eval),
+            bound: ScoreBound::Exact,
             depth: 0,
             bounds: reach.across(same),
         }
@@ -169,15 +169,7 @@ impl<'a> Analyser<'a> {
         // solve does.
         shared.reductions = !limits.is_unbounded();
         shared.quiescence = !limits.is_unbounded();
-        let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
-        let bounds = if pos.is_over() {
-            Bounds::exact(margin)
-        } else {
-            Bounds {
-                lo: margin - left,
-                hi: margin + left,
-            }
-        };
+        let bounds = Bounds::seeds(pos);
         let mut a = Analyser {
             ctx,
             pos: *pos,
@@ -278,7 +270,7 @@ impl<'a> Analyser<'a> {
         let mut top: Vec<i32> = Vec::new();
         for line in &self.lines {
             if line.is_exact() {
-                evals.push(line.bounds.lo);
+                evals.push((line.bounds.lo, ScoreBound::Exact));
                 continue;
             }
             let d = depth.saturating_sub(line.sowings);
@@ -291,7 +283,7 @@ impl<'a> Analyser<'a> {
                 }) {
                     Some(v) if v > worst => search(full),
                     bound => {
-                        evals.extend(bound);
+                        evals.extend(bound.map(|v| (v, ScoreBound::Upper)));
                         if bound.is_none() {
                             return false;
                         }
@@ -301,12 +293,12 @@ impl<'a> Analyser<'a> {
                 None => search(full),
             };
             let Some(v) = v else { return false };
-            evals.push(v);
+            evals.push((v, ScoreBound::Exact));
             let at = top.partition_point(|&t| t >= v);
             top.insert(at, v);
         }
-        for (line, eval) in self.lines.iter_mut().zip(evals) {
-            line.eval = eval;
+        for (line, (eval, bound)) in self.lines.iter_mut().zip(evals) {
+            (line.eval, line.bound) = (eval, bound);
             line.depth = depth;
         }
         self.depth = depth;
@@ -364,6 +356,10 @@ impl<'a> Analyser<'a> {
                 root.lo
             } else {
                 k.hi.min(root.lo)
+            };
+            line.bound = match i == best || line.is_exact() {
+                true => ScoreBound::Exact,
+                false => ScoreBound::Upper,
             };
             line.depth = depth;
         }
@@ -622,8 +618,7 @@ impl<'a> Analyser<'a> {
             side: self.pos.side_to_move(),
             depth: self.depth,
             eval: eval.clamp(self.bounds.lo, self.bounds.hi),
-            lower: self.bounds.lo,
-            upper: self.bounds.hi,
+            proven: self.bounds.into(),
             pv: self.exact_pv.clone().unwrap_or_else(|| self.table_line()),
             turns: self
                 .lines
@@ -631,9 +626,9 @@ impl<'a> Analyser<'a> {
                 .map(|l| RootTurn {
                     turn: l.turn.clone(),
                     eval: l.clamped(),
+                    bound: l.bound,
                     depth: l.depth,
-                    lower: l.bounds.lo,
-                    upper: l.bounds.hi,
+                    proven: l.bounds.into(),
                 })
                 .collect(),
             nodes: self.nodes(),

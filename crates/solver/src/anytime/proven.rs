@@ -3,9 +3,9 @@
 //!
 //! The sowing games (Kalah, Oware, Ethiopian, ...) prove an interval of final store
 //! margins that holds the exact value; Bao proves a forced win or loss found inside the
-//! searched tree, or nothing. Both are cases of [`Proven`]; each report of an analysis
-//! ([`super::Analysis`], [`crate::bao_search::BaoAnalysis`]) gives its own as
-//! `proof()`.
+//! searched tree, or nothing. Both are cases of [`Proven`]; an analysis of either
+//! ([`super::Analysis`], whose proven part is its [`super::Move::Proof`]) gives its own
+//! as `proof()`.
 
 use kalah_core::Side;
 

@@ -2,9 +2,10 @@
 //! deepening negamax with alpha-beta, a transposition table and a heuristic evaluation of
 //! its own, reporting after every completed depth.
 //!
-//! Depth counts moves (a Bao move is a whole turn, relays and captures included). The
-//! evaluation ([`BaoAnalysis::eval`], in points: 100 a seed of material) is a heuristic
-//! guess. What is proven is labelled apart, in [`BaoAnalysis::proven`]: a forced win or
+//! Depth counts moves (a Bao move is a whole turn, relays and captures included). An
+//! analysis is the one result type of every family, [`Analysis`] over [`BaoMove`]. The
+//! evaluation ([`Analysis::eval`], in points: 100 a seed of material) is a heuristic
+//! guess. What is proven is labelled apart, in [`Analysis::proven`]: a forced win or
 //! loss found inside the searched tree (a move that empties the opponent's front row, or
 //! a player with no legal move, R7) is exact, whatever the depth limit. A draw (play that
 //! only cycles, R9.1) is never proven by a depth-limited search: a position that is not
@@ -28,94 +29,21 @@ mod search;
 mod table;
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use kalah_core::bao::{BaoMove, BaoPosition};
-use kalah_core::Side;
 
-use crate::anytime::{deepen, value_from_south, Clock, Kernel, Limits, Proven};
+use crate::anytime::{deepen, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, ScoreBound};
+use crate::score::{across, Bounds};
 use eval::evaluate;
 use score::{outcome, DECIDED, INFINITY, WIN};
-use search::{across, Worker};
+use search::{Worker, PASSES};
 
 /// The table holds `2^TABLE_BITS` entries.
 const TABLE_BITS: u32 = 20;
 
-/// A forced win or loss, the proven part of a Bao analysis (one case of [`Proven`]).
+/// A forced win or loss, the proven part of a Bao analysis (one case of [`crate::Proven`]).
 pub use crate::anytime::Outcome;
-
-/// What a root move's score says about its depth-limited value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    /// The score is the value of the depth-limited search.
-    Exact,
-    /// The value is at most the score (the move was refuted without a full search).
-    Upper,
-}
-
-/// One root move of an analysis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BaoRootMove {
-    /// The move.
-    pub mv: BaoMove,
-    /// Its heuristic score for the root's mover, in points (a decided score when proven).
-    pub score: i32,
-    /// Whether the score is the search's value or only an upper bound of it.
-    pub bound: ScoreBound,
-    /// The depth of the search behind the score, in moves (this one included).
-    pub depth: u8,
-    /// What is proven of the move for the root's mover: it wins, or it loses.
-    pub proven: Option<Outcome>,
-}
-
-/// What an analysis knows at one moment (reported after each depth, returned at the end).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BaoAnalysis {
-    /// The player to move at the root.
-    pub side: Side,
-    /// The deepest completed search, in moves (0 before the first).
-    pub depth: u8,
-    /// The heuristic evaluation for the mover, in points (100 a seed), of the best move.
-    pub eval: i32,
-    /// The proven result, when the search found a forced win or loss; `None` otherwise
-    /// (then `eval` is a guess, and a draw is never claimed).
-    pub proven: Option<Outcome>,
-    /// The best move found (none when the game is over or the mover has no move).
-    pub best: Option<BaoMove>,
-    /// The best line: the best move, then the moves the table holds after it.
-    pub pv: Vec<BaoMove>,
-    /// Every root move, best first.
-    pub turns: Vec<BaoRootMove>,
-    /// Nodes searched (positions whose moves were generated).
-    pub nodes: u64,
-    /// Wall time since the analysis started.
-    pub elapsed: Duration,
-}
-
-impl BaoAnalysis {
-    /// The evaluation from South.
-    pub fn eval_from_south(&self) -> i32 {
-        value_from_south(self.side, self.eval)
-    }
-
-    /// What is proven of the value, for the mover: a win or loss, or nothing (the case of
-    /// Bao; the sowing games' is an interval, [`crate::Analysis::proof`]).
-    pub fn proof(&self) -> Proven {
-        Proven::Outcome(self.proven)
-    }
-
-    /// Nodes per second so far.
-    pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
-
-impl BaoRootMove {
-    /// What is proven of the move, for the root's mover: a win or loss, or nothing.
-    pub fn proof(&self) -> Proven {
-        Proven::Outcome(self.proven)
-    }
-}
 
 /// A root move and the position it leads to, as the deepening loop keeps them.
 #[derive(Clone, Copy)]
@@ -135,24 +63,24 @@ pub fn analyse(
     pos: &BaoPosition,
     limits: &Limits,
     cancel: &AtomicBool,
-    on_progress: &mut dyn FnMut(&BaoAnalysis),
-) -> BaoAnalysis {
+    on_progress: &mut dyn FnMut(&Analysis<BaoMove>),
+) -> Analysis<BaoMove> {
     let clock = Clock::start(limits, cancel);
     let start = clock.start;
     let mut worker = Worker::new(TABLE_BITS, clock);
     let Some(roots) = first_roots(pos, &worker.stop_test()) else {
         // The root's own moves outlasted the limit (a relay of millions of sowings):
         // nothing is searched, so nothing is proven; the evaluation is the root's.
-        return BaoAnalysis {
+        return Analysis {
             side: pos.side(),
             depth: 0,
             eval: evaluate(pos),
             proven: None,
-            best: None,
             pv: Vec::new(),
             turns: Vec::new(),
             nodes: 0,
             elapsed: start.elapsed(),
+            report: ReportKind::Final,
         };
     };
     let mut report = snapshot(pos, &roots, 0, &worker, start);
@@ -160,6 +88,7 @@ pub fn analyse(
     if decided_at_once {
         report.depth = roots.len().min(1) as u8;
         on_progress(&report);
+        report.report = ReportKind::Final;
         return report;
     }
     let mut kernel = Bao {
@@ -173,6 +102,7 @@ pub fn analyse(
     let mut report = kernel.report;
     report.nodes = worker.nodes;
     report.elapsed = start.elapsed();
+    report.report = ReportKind::Final;
     report
 }
 
@@ -187,7 +117,7 @@ fn first_roots(pos: &BaoPosition, stop: &impl Fn() -> bool) -> Option<Vec<Root>>
         let score = if wins {
             WIN - 1
         } else {
-            across(evaluate(next))
+            across(PASSES, evaluate(next))
         };
         roots.push(Root {
             mv,
@@ -207,8 +137,8 @@ struct Bao<'k, 'a> {
     pos: &'k BaoPosition,
     worker: &'k mut Worker<'a>,
     roots: Vec<Root>,
-    report: BaoAnalysis,
-    on_progress: &'k mut dyn FnMut(&BaoAnalysis),
+    report: Analysis<BaoMove>,
+    on_progress: &'k mut dyn FnMut(&Analysis<BaoMove>),
 }
 
 impl Kernel for Bao<'_, '_> {
@@ -245,13 +175,15 @@ fn iterate(worker: &mut Worker, roots: &[Root], depth: u8) -> Option<Vec<Root>> 
     let mut alpha = -INFINITY;
     let mut out = Vec::with_capacity(roots.len());
     for (i, r) in roots.iter().enumerate() {
-        let full = |w: &mut Worker, alpha: i32| {
-            across(w.search(&r.next, depth - 1, 1, -INFINITY, across(alpha)))
+        let child = |w: &mut Worker, lo: i32, hi: i32| {
+            let b = Bounds { lo, hi }.across(PASSES);
+            across(PASSES, w.search(&r.next, depth - 1, 1, b.lo, b.hi))
         };
+        let full = |w: &mut Worker, alpha: i32| child(w, alpha, INFINITY);
         let (score, bound) = if i == 0 {
             (full(worker, alpha), ScoreBound::Exact)
         } else {
-            let probe = across(worker.search(&r.next, depth - 1, 1, -alpha - 1, -alpha));
+            let probe = child(worker, alpha, alpha + 1);
             if probe > alpha && !worker.stopped {
                 let score = full(worker, alpha);
                 let bound = if score > alpha {
@@ -296,35 +228,31 @@ fn snapshot(
     depth: u8,
     worker: &Worker,
     start: Instant,
-) -> BaoAnalysis {
-    let turns: Vec<BaoRootMove> = roots
+) -> Analysis<BaoMove> {
+    let turns: Vec<RootTurn<BaoMove>> = roots
         .iter()
-        .map(|r| BaoRootMove {
-            mv: r.mv,
-            score: r.score,
+        .map(|r| RootTurn {
+            turn: r.mv,
+            eval: r.score,
             bound: r.bound,
             depth: r.depth,
             proven: proven(r),
         })
         .collect();
-    let (eval, proven, best) = match turns.first() {
-        Some(t) => (
-            t.score,
-            t.proven.filter(|_| t.bound == ScoreBound::Exact),
-            Some(t.mv),
-        ),
-        None => (score::lost_at(0), Some(Outcome::Lost { moves: 0 }), None),
+    let (eval, proven) = match turns.first() {
+        Some(t) => (t.eval, t.proven.filter(|_| t.bound == ScoreBound::Exact)),
+        None => (score::lost_at(0), Some(Outcome::Lost { moves: 0 })),
     };
-    BaoAnalysis {
+    Analysis {
         side: pos.side(),
         depth,
         eval,
         proven,
-        best,
         pv: roots.first().map_or(Vec::new(), |r| line(worker, r, depth)),
         turns,
         nodes: worker.nodes,
         elapsed: start.elapsed(),
+        report: ReportKind::Iteration,
     }
 }
 

@@ -1,7 +1,10 @@
 //! One node of the Bao search: depth-limited negamax with alpha-beta (principal variation
 //! search), the table, move ordering (table move, winning moves, then the children's
 //! evaluations), and the stop checks. Scores are for the side to move ([`super::score`]);
-//! a move always passes the turn, so a child's score is negated ([`across`]).
+//! a move always passes the turn (its relays and captures are all part of it), so a
+//! child's score and window cross to the parent as those of every search do where the
+//! turn passes: [`crate::score::across`] and [`Bounds::across`] with `same_mover` false
+//! ([`PASSES`]).
 
 use kalah_core::bao::{BaoMove, BaoPosition, MAX_CANDIDATES};
 
@@ -9,15 +12,13 @@ use super::eval::evaluate;
 use super::score::{lost_at, DECIDED, INFINITY, WIN};
 use super::table::{Hit, Kind, Table};
 use crate::anytime::Clock;
+use crate::score::{across, Bounds};
 
 /// The stop checks read the clock once in this many nodes.
 const CLOCK_EVERY: u64 = 256;
 
-/// A child's score seen from its parent: the turn passes at every move.
-#[inline]
-pub(crate) fn across(score: i32) -> i32 {
-    -score
-}
+/// A Bao move never leaves the same player to move: the `same_mover` of every crossing.
+pub(crate) const PASSES: bool = false;
 
 /// The mutable state of one analysis: the table, the counters and the stop conditions.
 pub(crate) struct Worker<'a> {
@@ -131,12 +132,16 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut best_move = children.list[0].0;
         for (i, (mv, next, _)) in children.list[..children.len].iter().enumerate() {
+            let child = |w: &mut Worker<'a>, lo: i32, hi: i32| {
+                let b = Bounds { lo, hi }.across(PASSES);
+                across(PASSES, w.search(next, depth - 1, ply + 1, b.lo, b.hi))
+            };
             let score = if i == 0 {
-                across(self.search(next, depth - 1, ply + 1, across(beta), across(alpha)))
+                child(self, alpha, beta)
             } else {
-                let probe = across(self.search(next, depth - 1, ply + 1, -alpha - 1, -alpha));
+                let probe = child(self, alpha, alpha + 1);
                 if probe > alpha && probe < beta && !self.stopped {
-                    across(self.search(next, depth - 1, ply + 1, across(beta), across(alpha)))
+                    child(self, alpha, beta)
                 } else {
                     probe
                 }

@@ -7,11 +7,14 @@ use std::time::Instant;
 
 use kalah_core::{Game, Position};
 
-use super::search::{across, seed_bounds, Score, Searcher, NO_REP};
+use super::search::{Score, Searcher, NO_REP};
 use super::step::RetroExact;
-use crate::anytime::{aspirate, whole_turns, Analysis, ReportKind, RootTurn, WholeTurn, Windowed};
+use crate::anytime::{
+    aspirate, whole_turns, Analysis, Interval, ReportKind, RootTurn, ScoreBound, WholeTurn,
+    Windowed,
+};
 use crate::line::{push_sowing, Turn};
-use crate::search::Bounds;
+use crate::score::{across, seed_bounds, Bounds};
 
 /// Half the width of the window a root turn is first searched with, around its last
 /// evaluation.
@@ -59,10 +62,9 @@ impl RootState {
                      path,
                      child,
                  }| {
-                    let b = across_bounds(
-                        seed_bounds(&child),
-                        child.side_to_move() == pos.side_to_move(),
-                    );
+                    let same = child.side_to_move() == pos.side_to_move();
+                    let b = Bounds::seeds(&child).across(same);
+                    let b = (b.lo, b.hi);
                     TurnState {
                         sowings,
                         path,
@@ -104,7 +106,12 @@ impl RootState {
                 _ => alone_bounds(searcher, &t.child),
             };
             let pv = searcher.pv[k][..searcher.pv_len[k]].to_vec();
-            results.push((across(s, same), across_bounds(alone, same), pv));
+            let alone = Bounds {
+                lo: alone.0,
+                hi: alone.1,
+            }
+            .across(same);
+            results.push((s.across(same), (alone.lo, alone.hi), pv));
         }
         for (t, (s, alone, pv)) in self.turns.iter_mut().zip(results) {
             t.eval = s.value;
@@ -163,7 +170,7 @@ impl RootState {
         for t in self.turns.iter_mut() {
             let known = exact.children.iter().find(|(c, _)| *c == t.child);
             if let Some(&(_, Some(v))) = known {
-                let v = crate::search::across(t.child.side_to_move() == self.pos.side_to_move(), v);
+                let v = across(t.child.side_to_move() == self.pos.side_to_move(), v);
                 t.eval = v;
                 t.alone = (v, v);
                 t.claim = (v, v);
@@ -204,17 +211,22 @@ impl RootState {
                     sowings: t.sowings.clone(),
                 },
                 eval: t.eval,
+                bound: ScoreBound::Exact,
                 depth: t.depth,
-                lower: t.alone.0,
-                upper: t.alone.1,
+                proven: Interval {
+                    lower: t.alone.0,
+                    upper: t.alone.1,
+                },
             })
             .collect();
         Analysis {
             side,
             depth: self.depth,
             eval,
-            lower: self.lo,
-            upper: self.hi,
+            proven: Interval {
+                lower: self.lo,
+                upper: self.hi,
+            },
             pv,
             turns,
             nodes: self.nodes,
@@ -230,7 +242,7 @@ impl RootState {
 fn search_turn(searcher: &mut Searcher, t: &TurnState, depth: i32, same: bool) -> Option<Score> {
     const INF: i32 = 1000;
     let k = t.path.len();
-    let guess = (t.depth > 0).then(|| crate::search::across(same, t.eval));
+    let guess = (t.depth > 0).then(|| across(same, t.eval));
     aspirate(guess, ASPIRATION, INF, |alpha, beta| {
         searcher.line.clear();
         searcher.line.extend_from_slice(&t.path);
@@ -253,12 +265,6 @@ impl Windowed for Score {
             ..self
         }
     }
-}
-
-/// Bounds of a child seen from the parent's mover ([`Bounds::across`]).
-fn across_bounds((lo, hi): (i32, i32), same: bool) -> (i32, i32) {
-    let b = Bounds { lo, hi }.across(same);
-    (b.lo, b.hi)
 }
 
 /// What is proven of `pos` alone: the seeds' bounds narrowed by the table (whose

@@ -10,7 +10,9 @@ use super::table::{blank, Kind, Slot, Table};
 use crate::anytime::{Clock, Ticker};
 use crate::db::egdb::Egdb;
 use crate::eval::Evaluation;
-use crate::search::{self, quiesce, Bounds};
+use crate::score::{across, seed_bounds, Bounds};
+use crate::search::quiesce;
+use crate::search::reduce::late_reduction;
 
 /// The deepest line the search follows, in sowings (the arrays below are this long).
 pub(super) const MAX_PLY: usize = 128;
@@ -81,35 +83,23 @@ struct Child {
     order: i32,
 }
 
-/// The children searched before later quiet ones are reduced.
-const LATE: usize = 3;
-
-/// The sowings a late quiet child (the `n`th searched) is first searched shallower by.
-#[inline]
-fn reduction(n: usize, depth: i32) -> i32 {
-    1 + (n >= 2 * LATE && depth >= 6) as i32
-}
-
-/// The interval the seeds still in the houses allow: every one of them may yet reach
-/// either store (or none, where the game ends with houses uncounted), so the final margin
-/// lies within the current margin ± the seeds in the houses.
-#[inline]
-pub(super) fn seed_bounds(pos: &Position) -> (i32, i32) {
-    let (m, h) = (pos.store_margin(), pos.seeds_in_houses() as i32);
-    (m - h, m + h)
-}
-
-/// A child's score seen from the parent's mover: the same where the same player moves
-/// again (an extra turn, or the end of the game after one), else negated (the sign flip
-/// of every search, [`search::across`] and [`Bounds::across`]).
-#[inline]
-pub(super) fn across(s: Score, same: bool) -> Score {
-    let b = Bounds { lo: s.lo, hi: s.hi }.across(same);
-    Score {
-        value: search::across(same, s.value),
-        lo: b.lo,
-        hi: b.hi,
-        rep: s.rep,
+impl Score {
+    /// This score seen from the parent's mover: the same where the same player moves
+    /// again (an extra turn, or the end of the game after one), else negated (the sign
+    /// flip of every search, [`across`] and [`Bounds::across`]).
+    #[inline]
+    pub(super) fn across(self, same: bool) -> Score {
+        let b = Bounds {
+            lo: self.lo,
+            hi: self.hi,
+        }
+        .across(same);
+        Score {
+            value: across(same, self.value),
+            lo: b.lo,
+            hi: b.hi,
+            rep: self.rep,
+        }
     }
 }
 
@@ -281,17 +271,16 @@ impl<'a> Searcher<'a> {
         for kid in &kids[..n] {
             // Principal variation search: the first child with the window, the others
             // with a null window first, searched again where they beat it.
-            let mut s = match searched {
-                0 => self.child(kid, depth, alpha, beta, ply)?,
-                n if n >= LATE && depth >= 3 && kid.quiet => {
-                    self.child(kid, depth - reduction(n, depth), alpha, alpha + 1, ply)?
-                }
+            let cut = late_reduction(searched, depth).filter(|_| kid.quiet);
+            let mut s = match (searched, cut) {
+                (0, _) => self.child(kid, depth, alpha, beta, ply)?,
+                (_, Some(cut)) => self.child(kid, depth - cut, alpha, alpha + 1, ply)?,
                 _ => self.child(kid, depth, alpha, alpha + 1, ply)?,
             };
-            // Late quiet moves were first searched one sowing shallower (a heuristic
-            // saving: the intervals of any search are proofs): again at full depth where
-            // they beat the window.
-            if s.value > alpha && searched >= LATE && depth >= 3 && kid.quiet {
+            // Late quiet moves were first searched shallower (a heuristic saving: the
+            // intervals of any search are proofs): again at full depth where they beat
+            // the window.
+            if s.value > alpha && cut.is_some() {
                 s = self.child(kid, depth, alpha, alpha + 1, ply)?;
             }
             if searched > 0 && s.value > alpha && s.value < beta && alpha + 1 < beta {
@@ -322,8 +311,7 @@ impl<'a> Searcher<'a> {
             }
         }
         for kid in &kids[searched..n] {
-            let (lo, hi) = seed_bounds(&kid.pos);
-            let b = Bounds { lo, hi }.across(kid.same);
+            let b = Bounds::seeds(&kid.pos).across(kid.same);
             plo = plo.max(b.lo);
             phi = phi.max(b.hi);
         }
@@ -352,10 +340,10 @@ impl<'a> Searcher<'a> {
             hi: beta,
         }
         .across(kid.same);
-        Some(across(
-            self.search(&kid.pos, depth - 1, w.lo, w.hi, ply + 1)?,
-            kid.same,
-        ))
+        Some(
+            self.search(&kid.pos, depth - 1, w.lo, w.hi, ply + 1)?
+                .across(kid.same),
+        )
     }
 
     /// The children of `pos`, sown, in the order to search them: the table's move, the
@@ -495,7 +483,7 @@ impl Searcher<'_> {
             } else {
                 self.quiesce(&child, cm, -beta, -alpha, ply + 1)
             };
-            let v = search::across(same, own);
+            let v = across(same, own);
             if v > best {
                 best = v;
                 alpha = alpha.max(v);

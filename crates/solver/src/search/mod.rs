@@ -11,13 +11,13 @@
 //! ends in the mover's store gives an extra turn, so the child has the same mover and a
 //! score passes between parent and child as it is; any other sowing passes the turn and
 //! the score is negated (a range `lo..=hi` becomes `-hi..=-lo`). That is decided in one
-//! place, [`across`] and [`Bounds::across`], used for every score, window and bound that
-//! crosses a sowing.
+//! place for every kernel, [`across`] and [`Bounds::across`] ([`crate::score`]), used for
+//! every score, window and bound that crosses a sowing.
 
 mod moves;
 mod probe;
 pub(crate) mod quiesce;
-mod reduce;
+pub(crate) mod reduce;
 mod shared;
 
 use std::ops::ControlFlow;
@@ -29,6 +29,7 @@ use kalah_core::{Game, Position};
 use crate::config::Config;
 use crate::db::lookup::Lookup;
 use crate::eval::Evaluation;
+use crate::score::{across, Bounds};
 use crate::tt::{Entry, Table, EXACT_DEPTH};
 use moves::{Kid, MoveList};
 pub(crate) use probe::DEEPENING_HINT_REACH;
@@ -44,46 +45,6 @@ const POLL_MASK: u64 = 0x3ff;
 /// fresh page of the table can take milliseconds, and the deadline should not wait for a
 /// thousand of them.
 const DEADLINE_POLL_MASK: u64 = 0x3f;
-
-/// The score `v` of one end of a sowing (for its mover) as a score for the mover at the
-/// other end: kept where the sowing gave an extra turn (`same_mover`), else negated.
-#[inline(always)]
-pub(crate) fn across(same_mover: bool, v: i32) -> i32 {
-    if same_mover {
-        v
-    } else {
-        -v
-    }
-}
-
-/// A range of scores `lo..=hi` for one mover: bounds of a value, or a search window
-/// (alpha, beta).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bounds {
-    pub(crate) lo: i32,
-    pub(crate) hi: i32,
-}
-
-impl Bounds {
-    /// The range holding only `v`.
-    #[inline(always)]
-    pub(crate) fn exact(v: i32) -> Bounds {
-        Bounds { lo: v, hi: v }
-    }
-
-    /// The same range for the mover at the other end of a sowing (see [`across`]).
-    #[inline(always)]
-    pub(crate) fn across(self, same_mover: bool) -> Bounds {
-        if same_mover {
-            self
-        } else {
-            Bounds {
-                lo: -self.hi,
-                hi: -self.lo,
-            }
-        }
-    }
-}
 
 /// The depth of a child of a node searched `depth` sowings deep.
 #[inline(always)]
@@ -284,10 +245,7 @@ impl<'a> Worker<'a> {
             return margin + self.db_value(pos, index);
         }
         // The seeds still in the houses decide the reachable range.
-        let reach = Bounds {
-            lo: margin - left,
-            hi: margin + left,
-        };
+        let reach = Bounds::seeds(pos);
         if reach.hi <= alpha {
             return reach.hi;
         }

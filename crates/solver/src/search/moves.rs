@@ -5,7 +5,8 @@ use std::mem::MaybeUninit;
 
 use kalah_core::Position;
 
-use super::{across, Worker};
+use super::Worker;
+use crate::score::across;
 
 /// Most sowings a mover can have: one per house ([`kalah_core::MAX_HOUSES`]).
 const MAX_MOVES: usize = kalah_core::MAX_HOUSES;

@@ -5,7 +5,8 @@
 use std::ops::ControlFlow;
 
 use super::moves::{Kid, MoveList};
-use super::{Bounds, Node, Worker, INF};
+use super::{Node, Worker, INF};
+use crate::score::Bounds;
 use crate::tt::{Entry, EXACT_DEPTH};
 
 /// In the exact search, a move stored by the iterative deepening is tried first only where

@@ -7,7 +7,8 @@
 
 use kalah_core::Position;
 
-use super::{across, Worker};
+use super::Worker;
+use crate::score::across;
 
 /// The most sowings a quiescence search follows past the horizon.
 pub(crate) const MAX_PLY: u32 = 8;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_solver::bao::{BaoSolved, Value as Wld};
-use kalah_solver::bao_search::BaoAnalysis;
+use kalah_solver::Analysis;
 use serde_json::{json, Map, Value};
 
 use super::{analysis_fields, exact_fields};
@@ -73,7 +73,7 @@ pub fn openings_report(rules: &BaoRules, pos: &BaoPosition, solved: &BaoSolved) 
 
 /// One line of `kalah analyse --rules bao --json`: a depth's report, or with `last` the
 /// final one (`kind` `iteration` or `final`, `final`, then the analysis' fields).
-pub fn analysis_report(a: &BaoAnalysis, last: bool) -> Value {
+pub fn analysis_report(a: &Analysis<BaoMove>, last: bool) -> Value {
     let mut value = Map::new();
     value.insert(
         "kind".into(),

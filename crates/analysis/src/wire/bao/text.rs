@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao::{BaoSolved, Value as Wld};
-use kalah_solver::bao_search::{BaoAnalysis, Outcome};
+use kalah_solver::bao_search::Outcome;
+use kalah_solver::Analysis;
 
 /// A proven outcome in words, for `mover` (a name and a blank, or nothing):
 /// `proven: South wins within 3 moves`.
@@ -18,7 +19,7 @@ pub fn outcome_words(mover: &str, o: Outcome) -> String {
 }
 
 /// What an analysis proves, in words.
-fn proven_text(a: &BaoAnalysis) -> String {
+fn proven_text(a: &Analysis<BaoMove>) -> String {
     let mover = format!("{} ", a.side);
     a.proven.map_or("not proven (heuristic)".to_string(), |o| {
         outcome_words(&mover, o)
@@ -26,10 +27,10 @@ fn proven_text(a: &BaoAnalysis) -> String {
 }
 
 /// One report of the anytime analysis: a completed depth, or with `last` the summary.
-pub fn analysis_line(a: &BaoAnalysis, last: bool) -> String {
+pub fn analysis_line(a: &Analysis<BaoMove>, last: bool) -> String {
     if last {
         let best = a
-            .best
+            .best_turn()
             .map_or("none (the game is over)".to_string(), |m| m.to_string());
         return format!(
             "best move {best} for {}: heuristic {:+} points from South (100 a seed) at depth {}; {}",
@@ -54,7 +55,7 @@ pub fn analysis_line(a: &BaoAnalysis, last: bool) -> String {
 
 /// Every move of an analysis with its evaluation for the mover, its depth and what is
 /// proven, one a line, best first.
-pub fn analysed_moves(a: &BaoAnalysis) -> Vec<String> {
+pub fn analysed_moves(a: &Analysis<BaoMove>) -> Vec<String> {
     a.turns
         .iter()
         .map(|t| {
@@ -63,8 +64,8 @@ pub fn analysed_moves(a: &BaoAnalysis) -> Vec<String> {
                 .map_or("heuristic".to_string(), |o| outcome_words("", o));
             format!(
                 "  {:>4}  {:>+6} points for the mover, depth {:>2}  {proven}",
-                t.mv.to_string(),
-                t.score,
+                t.turn.to_string(),
+                t.eval,
                 t.depth
             )
         })
