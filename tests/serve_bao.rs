@@ -115,7 +115,7 @@ fn position_describes_the_start_and_the_line_as_the_command_line_does() {
     );
 
     // A smaller board, and a position given as text (its board read from it).
-    let small = position(&server, "rules=bao&pits=3&seeds=2&moves=A1%2B");
+    let small = position(&server, "pits=3&seeds=2&moves=A1%2B");
     assert_eq!(small["position"], "2,2,2/2,0,0/2,1,1/4,4,4:N");
     assert_eq!(names(&small["legal"]), ["b2-"]);
     let given = position(
@@ -161,7 +161,6 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
         ("seeds=0", "seed"),
         ("houses=8&seeds=9", "seed"),
         ("houses=3&pits=3", "not both"),
-        ("rules=kalah", "bao"),
         ("capture=empty", "unknown parameter `capture`"),
         ("position=1,2,3:S", "row"),
         ("position=2,2,2/2,2,2/2,2,2/2,2,2", ":S"),
@@ -185,6 +184,11 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
             assert!(error.contains(says), "{path}: {error}");
         }
     }
+    // Another game's rules make the request that game's: Bao's `pits` is not its parameter.
+    let sowing = server.get("/api/position?rules=kalah&pits=3");
+    assert_eq!(sowing.status, 400);
+    let error = sowing.json()["error"].as_str().unwrap_or_default().to_string();
+    assert!(error.contains("unknown parameter `pits`"), "{error}");
     let post = server.post_json("/api/position", r#"{"rules": "bao", "moves": "B9+"}"#);
     assert_eq!(post.status, 400);
     let time = server.get(&format!(
