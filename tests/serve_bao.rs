@@ -187,7 +187,10 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
     // Another game's rules make the request that game's: Bao's `pits` is not its parameter.
     let sowing = server.get("/api/position?rules=kalah&pits=3");
     assert_eq!(sowing.status, 400);
-    let error = sowing.json()["error"].as_str().unwrap_or_default().to_string();
+    let error = sowing.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(error.contains("unknown parameter `pits`"), "{error}");
     let post = server.post_json("/api/position", r#"{"rules": "bao", "moves": "B9+"}"#);
     assert_eq!(post.status, 400);
