@@ -1,6 +1,6 @@
-//! Bao la Kujifunza on `kalah serve` from outside: `/api/bao/position` against `kalah show`
+//! Bao la Kujifunza on `kalah serve` from outside: `/api/position?rules=bao` against `kalah show`
 //! and `kalah perft --rules bao`, bad input answered with a 400 that says what is wrong,
-//! `/api/bao/analyse` exact where it can prove (the solver of small positions against
+//! `/api/analyse?rules=bao` exact where it can prove (the solver of small positions against
 //! `kalah solve --rules bao`, the search's win in 3 of 4×3 with 2 seeds, docs/bao.md),
 //! heuristic on the full board within its time budget, and stopped by a newer analysis
 //! or a closed stream.
@@ -11,8 +11,16 @@ use crate::support::serve;
 use serde_json::Value;
 use serve::{encode, kalah, kalah_json, Server};
 
-/// The Bao event stream.
-const ANALYSE: &str = "/api/bao/analyse";
+/// The event stream of every kind of game (Bao's with `rules=bao`).
+const ANALYSE: &str = "/api/analyse";
+
+/// A query string for Bao: `rules=bao`, then `query`.
+fn bao(query: &str) -> String {
+    match query {
+        "" => "rules=bao".to_string(),
+        q => format!("rules=bao&{q}"),
+    }
+}
 
 /// The move texts of a list of move objects (`legal`, `history`, `moves`).
 fn names(list: &Value) -> Vec<String> {
@@ -35,9 +43,9 @@ fn cli_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("the output is JSON")
 }
 
-/// The Bao position endpoint's answer for a query string.
+/// The position endpoint's answer for a query string of Bao (`rules=bao` added).
 fn position(server: &Server, query: &str) -> Value {
-    let answer = server.get(&format!("/api/bao/position?{query}"));
+    let answer = server.get(&format!("/api/position?{}", bao(query)));
     assert_eq!(answer.status, 200, "{query}: {}", answer.json());
     answer.json()
 }
@@ -96,10 +104,9 @@ fn position_describes_the_start_and_the_line_as_the_command_line_does() {
     }
     let query = format!("houses=8&seeds=2&moves={}", encode(&line.join(",")));
     let by_get = position(&server, &query);
-    let body = serde_json::json!({ "houses": 8, "seeds": "2", "moves": line.join(" ") });
-    let by_post = server
-        .post_json("/api/bao/position", &body.to_string())
-        .json();
+    let body =
+        serde_json::json!({ "rules": "bao", "houses": 8, "seeds": "2", "moves": line.join(" ") });
+    let by_post = server.post_json("/api/position", &body.to_string()).json();
     assert_eq!(by_get, by_post);
     assert_eq!(by_get["at_start"], false);
     assert_eq!(
@@ -108,7 +115,7 @@ fn position_describes_the_start_and_the_line_as_the_command_line_does() {
     );
 
     // A smaller board, and a position given as text (its board read from it).
-    let small = position(&server, "rules=bao&pits=3&seeds=2&moves=A1%2B");
+    let small = position(&server, "pits=3&seeds=2&moves=A1%2B");
     assert_eq!(small["position"], "2,2,2/2,0,0/2,1,1/4,4,4:N");
     assert_eq!(names(&small["legal"]), ["b2-"]);
     let given = position(
@@ -134,7 +141,7 @@ fn a_finished_game_names_its_winner() {
         "{over}"
     );
     assert_eq!(over["legal"], serde_json::json!([]));
-    let events = server.analysis_at(ANALYSE, &format!("position={stuck}"));
+    let events = server.analysis_at(ANALYSE, &bao(&format!("position={stuck}")));
     let (name, done) = events.last().unwrap();
     assert_eq!(name, "done", "{events:?}");
     assert_eq!(done["over"], true);
@@ -154,7 +161,6 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
         ("seeds=0", "seed"),
         ("houses=8&seeds=9", "seed"),
         ("houses=3&pits=3", "not both"),
-        ("rules=kalah", "bao"),
         ("capture=empty", "unknown parameter `capture`"),
         ("position=1,2,3:S", "row"),
         ("position=2,2,2/2,2,2/2,2,2/2,2,2", ":S"),
@@ -168,8 +174,8 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
     for (query, says) in cases {
         let token = format!("token={}", server.token);
         for path in [
-            format!("/api/bao/position?{query}"),
-            format!("{ANALYSE}?{query}&{token}"),
+            format!("/api/position?{}", bao(query)),
+            format!("{ANALYSE}?{}&{token}", bao(query)),
         ] {
             let answer = server.get(&path);
             let body = answer.json();
@@ -178,12 +184,28 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
             assert!(error.contains(says), "{path}: {error}");
         }
     }
-    let post = server.post_json("/api/bao/position", r#"{"moves": "B9+"}"#);
+    // Another game's rules make the request that game's: Bao's `pits` is not its parameter.
+    let sowing = server.get("/api/position?rules=kalah&pits=3");
+    assert_eq!(sowing.status, 400);
+    let error = sowing.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(error.contains("unknown parameter `pits`"), "{error}");
+    let post = server.post_json("/api/position", r#"{"rules": "bao", "moves": "B9+"}"#);
     assert_eq!(post.status, 400);
-    let time = server.get(&format!("{ANALYSE}?time=0&token={}", server.token));
+    let time = server.get(&format!(
+        "{ANALYSE}?rules=bao&time=0&token={}",
+        server.token
+    ));
     assert_eq!(time.status, 400, "{}", time.json());
     let host = server.addr.clone();
-    let no_token = server.request_with("GET", ANALYSE, &[("Host", &host)], b"");
+    let no_token = server.request_with(
+        "GET",
+        &format!("{ANALYSE}?rules=bao"),
+        &[("Host", &host)],
+        b"",
+    );
     assert_eq!(no_token.status, 403, "{}", no_token.json());
 }
 
@@ -193,7 +215,7 @@ fn bad_input_gets_a_400_that_says_what_is_wrong() {
 #[test]
 fn four_by_three_with_two_seeds_is_a_proven_win_for_south() {
     let server = Server::start(&[]);
-    let events = server.analysis_at(ANALYSE, "houses=3&seeds=2&time=30");
+    let events = server.analysis_at(ANALYSE, &bao("houses=3&seeds=2&time=30"));
     assert_eq!(events[0].0, "moves");
     assert_eq!(
         events[0].1["moves"],
@@ -245,7 +267,7 @@ fn four_by_three_with_two_seeds_is_a_proven_win_for_south() {
 fn a_small_position_is_solved_as_kalah_solve_solves_it() {
     let server = Server::start(&[]);
     let text = "0,1,0/1,2,1/2,0,2/0,1,0:S";
-    let events = server.analysis_at(ANALYSE, &format!("position={}", encode(text)));
+    let events = server.analysis_at(ANALYSE, &bao(&format!("position={}", encode(text))));
     let (name, done) = events.last().unwrap();
     assert_eq!(name, "done", "{events:?}");
     let cli = kalah_json(&["solve", "--rules", "bao", "--position", text]);
@@ -291,7 +313,7 @@ fn a_small_position_is_solved_as_kalah_solve_solves_it() {
 #[test]
 fn the_full_board_gets_a_heuristic_analysis_within_its_budget() {
     let server = Server::start(&[]);
-    let events = server.analysis_at(ANALYSE, "time=0.3");
+    let events = server.analysis_at(ANALYSE, &bao("time=0.3"));
     let (name, done) = events.last().unwrap();
     assert_eq!(name, "done", "{events:?}");
     assert_eq!(done["method"], "search");
@@ -329,7 +351,7 @@ fn the_full_board_gets_a_heuristic_analysis_within_its_budget() {
 fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
     let server = Server::start(&["--max-analyses", "1", "--egdb-seeds", "0", "--threads", "1"]);
     let work = || server.get("/api/work").json();
-    let mut slow = server.analyse_at(ANALYSE, "time=600");
+    let mut slow = server.analyse_at(ANALYSE, &bao("time=600"));
     let first_depth = loop {
         let (name, data) = slow.next_event().expect("the analysis goes on");
         if name == "depth" {
@@ -338,7 +360,7 @@ fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
     };
     assert_eq!(first_depth["exact"], false);
     assert_eq!(work()["analyses"], 1);
-    let quick = server.analysis_at(ANALYSE, "houses=3");
+    let quick = server.analysis_at(ANALYSE, &bao("houses=3"));
     assert_eq!(quick.last().unwrap().0, "done");
     let cancelled = loop {
         let (name, data) = slow
@@ -357,7 +379,7 @@ fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
         "{cancelled}"
     );
 
-    let mut closing = server.analyse_at(ANALYSE, "time=600");
+    let mut closing = server.analyse_at(ANALYSE, &bao("time=600"));
     while closing.next_event().expect("an event").0 != "depth" {}
     drop(closing);
     guard::wait_until("the end of the closed Bao analysis", || {
@@ -369,7 +391,8 @@ fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
     assert_eq!(kalah.last().unwrap().0, "done");
 }
 
-/// The page loads the Bao board's script, which talks to the Bao endpoints.
+/// The page loads the Bao board's script, which talks to the endpoints of every game with
+/// `rules=bao`; no `/api/bao/` route is left.
 #[test]
 fn the_page_carries_the_bao_board() {
     let server = Server::start(&[]);
@@ -385,5 +408,9 @@ fn the_page_carries_the_bao_board() {
         .unwrap()
         .starts_with("text/javascript"));
     let text = String::from_utf8_lossy(&script.body);
-    assert!(text.contains("api/bao/analyse") && text.contains("api/bao/position"));
+    assert!(text.contains("'api/analyse?'") && text.contains("'api/position'"));
+    assert!(!text.contains("api/bao/"), "{text}");
+    for old in ["/api/bao/position", "/api/bao/analyse"] {
+        assert_eq!(server.get(old).status, 404, "{old}");
+    }
 }

@@ -37,29 +37,36 @@ sowings is scored as its stores stand (adjudicated; only reached by very long ga
 command line's option values; empty: the preset's), ``early_stop`` (``yes``, ``no``, or
 empty: the preset's), ``position`` (a board in the notation to start from, its commas
 written as semicolons inside a game string; empty: the start), ``returns`` (``win_draw_loss`` or ``margin``), ``max_game_length`` (1000).
+
+**Bao.** ``rules=bao`` makes the game Bao la Kujifunza, the same game as ``bao`` (its
+actions, returns, observation and end, module ``kalah._bao_spiel``) under this name:
+``houses`` and ``seeds`` are its pits a row and seeds a pit (6 and 4 where not given, as
+for every rules of this game), a position that comes back for the third time is a draw, ``returns`` is
+``win_draw_loss`` and the sowing options stay empty. Both games are one game over a
+per-kind adapter (``kalah._spiel``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 try:
-    import numpy as np
+    import numpy as np  # noqa: F401 - the observers need it (kalah._spiel)
     import pyspiel
 except ImportError as e:  # pragma: no cover - the message is the point
     raise ImportError(
         "kalah.openspiel needs OpenSpiel and NumPy: pip install open_spiel numpy"
     ) from e
 
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
-
 import kalah
 
-from ._bao_spiel import BaoGame, BaoObserver, BaoState
+from ._bao_spiel import BaoGame, BaoObserver, BaoState, _BaoAdapter
 from ._bao_spiel import GAME_TYPE as BAO_GAME_TYPE
 from ._bao_spiel import action_of as bao_action_of
 from ._bao_spiel import move_of as bao_move_of
 from ._bao_spiel import register as _register_bao
+from ._spiel import Adapter, SpielGame, SpielObserver, SpielState, _Node, checked_length
+from ._spiel import full_parameters
 
 __all__ = [
     "BAO_GAME_TYPE",
@@ -164,204 +171,118 @@ def _rules(params: Dict[str, Any]) -> "kalah.Rules":
     )
 
 
-class _Shared:
-    """What every state of one game shares and never changes: the rules, the start
-    position and the settings. A state's copy (OpenSpiel clones by ``copy.deepcopy``)
-    shares it rather than copying it."""
+class _SowingAdapter(Adapter):
+    """The sowing games for the shared game of ``kalah._spiel``: the bins of the notation
+    as actions (:func:`action_of`), the game over at the first repetition where positions
+    repeat, the stores' difference (or its sign) as the returns."""
 
-    def __init__(self, params: Dict[str, Any]):
+    def __init__(self, params: Mapping[str, Any]):
         self.rules = _rules(params)
         board = params["position"].replace(";", ",")
         self.start = self.rules.position(board) if board else self.rules.start()
         self.houses = self.rules.houses
-        self.cyclic = self.rules.is_cyclic
+        self.repetitions = 2 if self.rules.is_cyclic else None
         self.margin = {WIN_DRAW_LOSS: False, MARGIN: True}.get(params["returns"])
         if self.margin is None:
             raise ValueError(
                 f"returns must be {WIN_DRAW_LOSS} or {MARGIN}, not {params['returns']!r}"
             )
-        self.max_length = int(params["max_game_length"])
-        if self.max_length < 1:
-            raise ValueError(f"max_game_length must be at least 1, not {self.max_length}")
+        self.max_length = checked_length(params)
         directions = 2 if self.rules.family == "ethiopian" else 1
         self.num_actions = directions * _bins(self.houses)
-        self.seeds = max(self.rules.total_seeds, sum(self.start.counts))
+        seeds = max(self.rules.total_seeds, sum(self.start.counts))
+        self.utility = float(seeds) if self.margin else 1.0
 
-    def __deepcopy__(self, memo: Dict[int, Any]) -> "_Shared":
-        return self
+    def moves(self, position: "kalah.Position") -> Tuple[int, ...]:
+        return tuple(position.sowings()) if not position.is_over else ()
+
+    def over(self, node: _Node) -> bool:
+        return node.position.is_over
+
+    def actions(self, position: "kalah.Position", moves: Tuple[int, ...]) -> List[int]:
+        side = position.side_to_move
+        return sorted(action_of(self.houses, side, s) for s in moves)
+
+    def play(self, position: "kalah.Position", action: int) -> "kalah.Position":
+        nxt, _extra = position.sow(sowing_of(self.houses, position.side_to_move, action))
+        return nxt
+
+    def tracked(self, position: "kalah.Position") -> bool:
+        return self.repetitions is not None and not position.is_over
+
+    def returns(self, node: _Node) -> List[float]:
+        score = node.position.score
+        value = float(score) if self.margin else float((score > 0) - (score < 0))
+        return [value, -value]
+
+    def action_string(self, player: int, position: "kalah.Position", action: int) -> str:
+        clockwise, b = divmod(action, _bins(self.houses))
+        return f"{b}<" if clockwise else str(b)
+
+    def observer(self, params: Optional[Dict[str, Any]]) -> "BoardObserver":
+        return BoardObserver(self.houses, params)
 
 
-class _Node:
-    """One state of play, immutable: the position, the positions seen so far (only where
-    positions repeat) and whether the game ended by a repetition. Shared between a state
-    and its clones until one of them moves."""
-
-    __slots__ = ("position", "seen", "repeated")
-
-    def __init__(self, position: "kalah.Position", seen: frozenset, repeated: bool):
-        self.position = position
-        self.seen = seen
-        self.repeated = repeated
-
-    def __deepcopy__(self, memo: Dict[int, Any]) -> "_Node":
-        return self
+#: The parameters of ``kalah`` that only the sowing games take (empty for ``rules=bao``).
+_SOWING_ONLY = ("capture", "end", "leftovers", "early_stop", "grand_slam")
 
 
-class KalahGame(pyspiel.Game):
+def _bao_adapter(full: Mapping[str, Any]) -> _BaoAdapter:
+    """The adapter of ``kalah(rules=bao,...)``: the board of ``houses`` and ``seeds`` (this
+    game's 6 and 4 where not given: OpenSpiel fills in the defaults), the sowing options
+    refused."""
+    for name in _SOWING_ONLY:
+        if full[name] not in ("", None):
+            raise ValueError(f"{name} is an option of the sowing games, not of rules=bao")
+    if full["returns"] != WIN_DRAW_LOSS:
+        raise ValueError(f"returns is {WIN_DRAW_LOSS} for rules=bao (a game is won or drawn)")
+    return _BaoAdapter(
+        {
+            "houses": full["houses"],
+            "seeds": full["seeds"],
+            "position": full["position"],
+            "max_game_length": full["max_game_length"],
+        }
+    )
+
+
+class KalahGame(SpielGame):
     """The game ``kalah`` of OpenSpiel over the engine's rules (see the module doc for its
     parameters). ``pyspiel.load_game("kalah(...)")`` makes one once this module is
-    imported; so does ``KalahGame({"rules": "oware"})``."""
+    imported; so does ``KalahGame({"rules": "oware"})``. With ``rules=bao`` it is Bao
+    (its states are :class:`BaoState`)."""
 
     def __init__(self, params: Optional[Dict[str, Any]] = None):
-        full = dict(_PARAMETERS)
-        full.update(params or {})
-        unknown = set(full) - set(_PARAMETERS)
-        if unknown:
-            raise ValueError(f"unknown parameters of kalah: {', '.join(sorted(unknown))}")
-        # OpenSpiel's game strings split parameters on commas: the board is kept with
-        # semicolons, so that str(game) loads the same game again.
-        full["position"] = str(full["position"]).replace(",", ";")
-        shared = _Shared(full)
-        utility = float(shared.seeds) if shared.margin else 1.0
-        info = pyspiel.GameInfo(
-            num_distinct_actions=shared.num_actions,
-            max_chance_outcomes=0,
-            num_players=2,
-            min_utility=-utility,
-            max_utility=utility,
-            utility_sum=0.0,
-            max_game_length=shared.max_length,
-        )
-        super().__init__(GAME_TYPE, info, full)
-        self._shared = shared
+        full = full_parameters("kalah", _PARAMETERS, params)
+        if str(full["rules"]).strip().lower() == "bao":
+            adapter: Adapter = _bao_adapter(full)
+        else:
+            adapter = _SowingAdapter(full)
+        super().__init__(GAME_TYPE, full, adapter)
 
-    @property
-    def rules(self) -> "kalah.Rules":
-        """The engine's rules of this game."""
-        return self._shared.rules
-
-    @property
-    def start(self) -> "kalah.Position":
-        """The position a new game starts from."""
-        return self._shared.start
-
-    def new_initial_state(self) -> "KalahState":
-        """A state at the start position."""
+    def new_initial_state(self) -> SpielState:
+        """A state at the start position (a :class:`BaoState` for ``rules=bao``)."""
+        if isinstance(self._adapter, _BaoAdapter):
+            return BaoState(self)
         return KalahState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of the board (and, for the information state, of the history)."""
-        if iig_obs_type is None or (
-            iig_obs_type.public_info and not iig_obs_type.perfect_recall
-        ):
-            return BoardObserver(self._shared.houses, params)
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
-
-class KalahState(pyspiel.State):
+class KalahState(SpielState):
     """A state of :class:`KalahGame`: a position of the engine and, where positions repeat,
     the positions already reached. ``str(state)`` is the board notation."""
-
-    def __init__(self, game: KalahGame):
-        super().__init__(game)
-        self._shared = game._shared
-        start = self._shared.start
-        seen = frozenset([str(start)]) if self._shared.cyclic else frozenset()
-        self._node = _Node(start, seen, False)
-        self._sowings = 0
-
-    @property
-    def position(self) -> "kalah.Position":
-        """The engine's position (with the rules it is played by)."""
-        return self._node.position
-
-    @property
-    def repeated(self) -> bool:
-        """True when the game ended because a position came back."""
-        return self._node.repeated
-
-    def is_terminal(self) -> bool:
-        """True when the game is over: by the rules, by a repetition, or by the length
-        limit."""
-        node = self._node
-        return (
-            node.position.is_over
-            or node.repeated
-            or self._sowings >= self._shared.max_length
-        )
-
-    def current_player(self) -> int:
-        """0 when South is to move, 1 when North is, ``TERMINAL`` at the end."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return 0 if self._node.position.side_to_move == kalah.Side.SOUTH else 1
-
-    def _legal_actions(self, player: int) -> List[int]:
-        """The sowings of the player to move as actions, in increasing order."""
-        pos = self._node.position
-        h, side = self._shared.houses, pos.side_to_move
-        return sorted(action_of(h, side, s) for s in pos.sowings())
-
-    def _apply_action(self, action: int) -> None:
-        """Sows the house that ``action`` names (checked by the engine)."""
-        pos = self._node.position
-        nxt, _extra = pos.sow(sowing_of(self._shared.houses, pos.side_to_move, action))
-        seen, repeated = self._node.seen, False
-        if self._shared.cyclic and not nxt.is_over:
-            key = str(nxt)
-            repeated = key in seen
-            seen = seen | {key}
-        self._node = _Node(nxt, seen, repeated)
-        self._sowings += 1
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        """The action in the notation: its bin, followed by ``<`` for a clockwise
-        sowing."""
-        clockwise, b = divmod(action, _bins(self._shared.houses))
-        return f"{b}<" if clockwise else str(b)
 
     def score(self) -> int:
         """South's store minus North's, as it stands (the final score at the end)."""
         return self._node.position.score
 
-    def returns(self) -> List[float]:
-        """Zero until the end; then +1/0/-1 or the margin (see the module doc)."""
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        score = self._node.position.score
-        value = float(score) if self._shared.margin else float((score > 0) - (score < 0))
-        return [value, -value]
 
-    def __str__(self) -> str:
-        """The board notation (``4,4,4,4,4,4,0,4,4,4,4,4,4,0:S``)."""
-        return str(self._node.position)
-
-
-class BoardObserver:
+class BoardObserver(SpielObserver):
     """The observation of a state, the same for both players (perfect information): the
     counts of the 2H+2 bins in bin order, then 1 for the player to move (South, North);
     its string is the board notation."""
 
     def __init__(self, houses: int, params: Optional[Dict[str, Any]]):
-        if params:
-            raise ValueError(f"the observation takes no parameters, given {params}")
-        bins = _bins(houses)
-        self.tensor = np.zeros(bins + 2, np.float32)
-        self.dict = {"bins": self.tensor[:bins], "to_move": self.tensor[bins:]}
-
-    def set_from(self, state: KalahState, player: int) -> None:
-        """Writes the observation of ``state`` into ``tensor``."""
-        del player
-        pos = state.position
-        self.dict["bins"][:] = list(pos.counts)
-        self.dict["to_move"][:] = 0
-        if not state.is_terminal():
-            self.dict["to_move"][state.current_player()] = 1
-
-    def string_from(self, state: KalahState, player: int) -> str:
-        """The board notation of ``state``."""
-        del player
-        return str(state)
+        super().__init__("bins", _bins(houses), params)
 
 
 def register() -> None:

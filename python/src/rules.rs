@@ -5,6 +5,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use kalah_analysis::game::setup::RuleOptions;
+use kalah_analysis::game::Board as GameBoard;
 use kalah_core::bao::BaoRules;
 use kalah_core::{Family, Game, Preset, Rules, RulesError, Side};
 use pyo3::prelude::*;
@@ -82,24 +83,16 @@ impl PySide {
     }
 }
 
-/// The rules of a sowing game: the options as asked for (for setting up positions the way
-/// the command line does) and the validated game.
-pub struct SowingRules {
-    /// The preset and options, with the board size filled in.
-    pub options: RuleOptions,
-    /// The game they make.
-    pub game: Game,
-}
-
-/// What a `Rules` object holds: a sowing game (two rows and two stores) or Bao (four rows,
-/// no stores). Made once per `Rules` and shared behind an `Arc`: the size of its variants
-/// does not matter.
-#[allow(clippy::large_enum_variant)]
-pub enum GameRules {
-    /// Kalah and the other sowing families.
-    Sowing(SowingRules),
-    /// Bao la Kujifunza.
-    Bao(BaoRules),
+/// What a `Rules` object holds: the library's board of the game at its start
+/// ([`GameBoard`]: a sowing game, two rows and two stores, or Bao, four rows) and, for a
+/// sowing game, the options as asked for (for setting up positions the way the command
+/// line does). Made once per `Rules` and shared behind an `Arc`.
+pub struct GameRules {
+    /// The preset and options of a sowing game, with the board size filled in; None for
+    /// Bao.
+    options: Option<RuleOptions>,
+    /// The game, at its start.
+    board: GameBoard,
 }
 
 /// The rules of a game: a preset with options that override it, on a board of `houses`
@@ -153,41 +146,37 @@ fn board(houses: i64, seeds: i64) -> PyResult<(u8, u8)> {
 impl PyRules {
     /// Rules from options already checked and a game made of them.
     pub fn from_parts(options: RuleOptions, game: Game) -> PyRules {
+        let start = game.start();
         PyRules {
-            inner: Arc::new(GameRules::Sowing(SowingRules { options, game })),
+            inner: Arc::new(GameRules {
+                options: Some(options),
+                board: GameBoard::Sowing(Box::new(game), start),
+            }),
         }
     }
 
     /// The rules of a Bao board.
     pub fn from_bao(rules: BaoRules) -> PyRules {
         PyRules {
-            inner: Arc::new(GameRules::Bao(rules)),
-        }
-    }
-
-    /// The sowing game, or the error that `what` does not apply to Bao.
-    pub fn sowing(&self, what: &str) -> PyResult<&SowingRules> {
-        match &*self.inner {
-            GameRules::Sowing(s) => Ok(s),
-            GameRules::Bao(_) => Err(not_for_bao(what)),
+            inner: Arc::new(GameRules {
+                options: None,
+                board: GameBoard::Bao(rules, rules.start()),
+            }),
         }
     }
 
     /// The Bao board, if these are Bao's rules.
     pub fn bao(&self) -> Option<BaoRules> {
-        match &*self.inner {
-            GameRules::Sowing(_) => None,
-            GameRules::Bao(b) => Some(*b),
-        }
+        self.inner.board.bao_rules()
     }
 
     /// The validated sowing game. Only for rules known to be a sowing game's (a position of
     /// a sowing game has them): Bao's rules have none.
     pub fn game(&self) -> &Game {
-        match &*self.inner {
-            GameRules::Sowing(s) => &s.game,
-            GameRules::Bao(_) => unreachable!("a sowing game's rules, not Bao's"),
-        }
+        self.inner
+            .board
+            .game()
+            .expect("a sowing game's rules, not Bao's")
     }
 
     /// The core's rules of a sowing game (see [`PyRules::game`]).
@@ -198,26 +187,19 @@ impl PyRules {
     /// The options with the board size given, so that a position set up with them keeps
     /// exactly this game (or is refused); see [`PyRules::game`].
     pub fn options(&self) -> RuleOptions {
-        match &*self.inner {
-            GameRules::Sowing(s) => s.options,
-            GameRules::Bao(_) => unreachable!("a sowing game's rules, not Bao's"),
-        }
+        self.inner
+            .options
+            .expect("a sowing game's rules, not Bao's")
     }
 
     /// The one-line description, `Kalah(6,4) capture=...` or `Bao(8,2)`.
     pub fn description(&self) -> String {
-        match &*self.inner {
-            GameRules::Sowing(s) => s.game.rules().to_string(),
-            GameRules::Bao(b) => b.to_string(),
-        }
+        self.inner.board.rules_text()
     }
 
     /// The sowing game's property `get`, None for Bao.
     fn sowing_property<T>(&self, get: impl FnOnce(&Rules) -> T) -> Option<T> {
-        match &*self.inner {
-            GameRules::Sowing(s) => Some(get(s.game.rules())),
-            GameRules::Bao(_) => None,
-        }
+        self.inner.board.game().map(|game| get(game.rules()))
     }
 }
 
@@ -308,9 +290,9 @@ impl PyRules {
     /// The start position: every house holds `seeds`, the stores are empty, South to move
     /// (Bao: every pit holds `seeds`, South to move).
     fn start(&self) -> PyPosition {
-        match &*self.inner {
-            GameRules::Sowing(s) => PyPosition::new_in(self.clone(), s.game.start()),
-            GameRules::Bao(b) => PyPosition::new_bao(self.clone(), b.start()),
+        match self.bao() {
+            Some(bao) => PyPosition::new_bao(self.clone(), bao.start()),
+            None => PyPosition::new_in(self.clone(), self.game().start()),
         }
     }
 
@@ -330,28 +312,19 @@ impl PyRules {
     /// Houses per side (Bao: pits a row).
     #[getter]
     fn houses(&self) -> u8 {
-        match &*self.inner {
-            GameRules::Sowing(s) => s.game.rules().houses,
-            GameRules::Bao(b) => b.pits() as u8,
-        }
+        self.inner.board.size().0 as u8
     }
 
     /// Seeds per house (Bao: per pit) at the start.
     #[getter]
     fn seeds(&self) -> u8 {
-        match &*self.inner {
-            GameRules::Sowing(s) => s.game.rules().seeds,
-            GameRules::Bao(b) => b.seeds() as u8,
-        }
+        self.inner.board.size().1 as u8
     }
 
     /// Seeds in the game.
     #[getter]
     fn total_seeds(&self) -> usize {
-        match &*self.inner {
-            GameRules::Sowing(s) => s.game.rules().total_seeds(),
-            GameRules::Bao(b) => 4 * b.pits() * b.seeds(),
-        }
+        self.inner.board.total_seeds()
     }
 
     /// The capture rule as the family names it (`standard`, `empty`, `none`, `fours`,
@@ -409,12 +382,9 @@ impl PyRules {
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
+        use std::hash::Hasher;
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        match &*self.inner {
-            GameRules::Sowing(s) => s.game.rules().hash(&mut h),
-            GameRules::Bao(b) => b.hash(&mut h),
-        }
+        self.inner.board.hash_game(&mut h);
         h.finish()
     }
 
@@ -428,11 +398,7 @@ impl PyRules {
 impl PyRules {
     /// Whether both play the same game (the same rules and board).
     pub fn same(&self, other: &PyRules) -> bool {
-        match (&*self.inner, &*other.inner) {
-            (GameRules::Sowing(a), GameRules::Sowing(b)) => a.game.rules() == b.game.rules(),
-            (GameRules::Bao(a), GameRules::Bao(b)) => a == b,
-            _ => false,
-        }
+        self.inner.board.same_game(&other.inner.board)
     }
 }
 

@@ -146,3 +146,48 @@ def test_bad_parameters_raise_the_engines_errors():
         pyspiel.load_game("bao(repetitions=1)")
     with pytest.raises(ValueError, match="unknown parameters"):
         ko.BaoGame({"rules": "kalah"})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kalah_with_rules_bao_plays_bao_to_the_end(seed):
+    # The sowing games' name with rules=bao is the game bao: random legal actions reach a
+    # terminal state whose returns sum to 0 and are the library's result of the position
+    # (the mover with no legal move, or an empty front row, has lost; a repetition or the
+    # length limit is a draw), move by move the same states as the registered game.
+    rng = random.Random(seed)
+    game = pyspiel.load_game("kalah", {"rules": "bao", "houses": 4, "seeds": 2})
+    twin = pyspiel.load_game("bao", {"houses": 4, "seeds": 2})
+    assert game.rules == kalah.Rules("bao", houses=4, seeds=2) == twin.rules
+    assert game.num_distinct_actions() == twin.num_distinct_actions() == 16
+    state, other = game.new_initial_state(), twin.new_initial_state()
+    assert str(state) == str(kalah.Rules("bao", houses=4, seeds=2).start())
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        assert actions and actions == other.legal_actions()
+        assert [state.action_to_string(a) for a in actions] == state.position.moves()
+        action = rng.choice(actions)
+        state.apply_action(action)
+        other.apply_action(action)
+        assert str(state) == str(other)
+    assert other.is_terminal()
+    returns = state.returns()
+    assert sum(returns) == 0.0 and returns == other.returns()
+    pos = state.position
+    if state.repeated or state.move_number() >= game.max_game_length():
+        assert returns == [0.0, 0.0]
+    else:
+        assert pos.is_over or not pos.moves()
+        lost = [-1.0, 1.0] if pos.side_to_move == kalah.Side.SOUTH else [1.0, -1.0]
+        assert returns == lost
+
+
+def test_kalah_with_rules_bao_takes_its_board_and_refuses_sowing_options():
+    # The board of the game kalah (6 houses, 4 seeds where not given) as Bao's.
+    game = pyspiel.load_game("kalah(rules=bao)")
+    assert game.rules == kalah.Rules("bao", houses=6, seeds=4)
+    assert pyspiel.load_game("kalah(rules=bao,houses=3)").num_distinct_actions() == 12
+    assert str(pyspiel.load_game(str(game)).new_initial_state()) == str(game.new_initial_state())
+    with pytest.raises(ValueError, match="capture"):
+        pyspiel.load_game("kalah(rules=bao,capture=empty)")
+    with pytest.raises(ValueError, match="returns"):
+        pyspiel.load_game("kalah(rules=bao,returns=margin)")

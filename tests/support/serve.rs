@@ -133,8 +133,7 @@ impl Server {
         self.analyse_at("/api/analyse", query)
     }
 
-    /// Opens the event stream `path?query` (with the page's token, as the page does):
-    /// `/api/analyse` or `/api/bao/analyse`.
+    /// Opens the event stream `path?query` (with the page's token, as the page does).
     pub fn analyse_at(&self, path: &str, query: &str) -> Events {
         let mut stream = self.connect();
         let sep = if query.is_empty() { "" } else { "&" };

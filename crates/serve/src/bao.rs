@@ -1,28 +1,32 @@
 //! Bao la Kujifunza on the analysis board (docs/serve.md, section Bao; the game in
-//! docs/bao.md): `/api/bao/position` reads a board, a position and moves as `kalah show
-//! --rules bao` does and describes the position reached (the four rows, the side to move,
-//! the legal moves, who has won); `/api/bao/analyse` streams its analysis (module
-//! `analysis`). Bao's parameters are not those of the sowing games, so they are read here,
-//! with the same refusals as the command line's.
+//! docs/bao.md): with `rules=bao`, `/api/position` reads a board, a position and moves as
+//! `kalah show --rules bao` does and describes the position reached (the four rows, the
+//! side to move, the legal moves, who has won), and `/api/analyse` streams its analysis
+//! (module `analysis`). Bao's parameters are not those of the sowing games, so they are
+//! read here, with the same refusals as the command line's.
 
 mod analysis;
 
 use std::collections::HashMap;
 
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, Uri};
+use std::time::Duration;
+
+use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Json;
 use kalah_analysis::game::setup::bao::{self as bao_setup, end_words, BaoOptions, BaoSetup};
 use kalah_core::bao::{BaoMove, BaoPosition, BaoRules, Row};
 use kalah_core::Side;
 use serde_json::{json, Value};
 
 use super::params::BadRequest;
-use super::{admit_analysis, event_stream, json_params, query_params, ApiError, App};
+use super::{event_stream, ApiError, App};
 
-/// The parameter names of the Bao endpoints (`pits` is another name for `houses`).
+/// True when the parameters ask for Bao (`rules=bao`): the endpoints answer for its board.
+pub fn asked(params: &HashMap<String, String>) -> bool {
+    params.get("rules").map(|r| r.trim()) == Some("bao")
+}
+
+/// The parameter names Bao takes (`pits` is another name for `houses`).
 pub const NAMES: [&str; 6] = ["rules", "houses", "pits", "seeds", "position", "moves"];
 
 /// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) as `kalah
@@ -37,12 +41,6 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
         )));
     }
     let get = |name: &str| params.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
-    if let Some(other) = get("rules").filter(|r| *r != "bao") {
-        return Err(BadRequest(format!(
-            "rules is `bao` on the Bao endpoints, not `{other}` (the sowing games are at \
-             /api/position and /api/analyse)"
-        )));
-    }
     if get("houses").is_some() && get("pits").is_some() {
         return Err(BadRequest(
             "give the pits a row once, as houses or as pits, not both".to_string(),
@@ -121,7 +119,7 @@ fn rules_json(rules: &BaoRules) -> Value {
     })
 }
 
-/// The answer of `/api/bao/position`: the board, the line played and the position
+/// The answer of `/api/position?rules=bao`: the board, the line played and the position
 /// reached, with its four rows (top to bottom as `kalah show --rules bao` draws them:
 /// North's back row `b_N..b_1`, North's front row `a_N..a_1`, South's front row
 /// `A_1..A_N`, South's back row `B_1..B_N`) and its legal moves in canonical order.
@@ -157,29 +155,15 @@ pub fn position_json(s: &BaoSetup) -> Value {
     })
 }
 
-/// `GET /api/bao/position?...`.
-pub async fn position_get(uri: Uri) -> Result<Json<Value>, ApiError> {
-    let setup = setup(&query_params(&uri)?)?;
-    Ok(Json(position_json(&setup)))
-}
-
-/// `POST /api/bao/position` with a JSON object of the parameters.
-pub async fn position_post(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
-    let setup = setup(&json_params(&headers, body).await?)?;
-    Ok(Json(position_json(&setup)))
-}
-
-/// `GET /api/bao/analyse?...`: the server-sent events of one analysis of a Bao position,
-/// for a request of the board's page only (module `guard`), counted toward the limit of
+/// The server-sent events of one analysis of a Bao position (`/api/analyse?rules=bao`,
+/// admitted by the caller: the page's token and the budget), counted toward the limit of
 /// analyses like those of the sowing games.
-pub async fn analyse(
-    State(app): State<App>,
-    headers: HeaderMap,
-    uri: Uri,
+pub fn analyse(
+    app: &App,
+    params: &HashMap<String, String>,
+    budget: Duration,
 ) -> Result<Response, ApiError> {
-    let mut params = query_params(&uri)?;
-    let budget = admit_analysis(&app, &headers, &mut params)?;
-    let setup = setup(&params)?;
+    let setup = setup(params)?;
     let events = app
         .analyses
         .spawn({

@@ -15,8 +15,9 @@
 //! toward the limit of analyses and stop when no analysis wants them (module `work`); an
 //! analysis is started only for the board's own page, which carries a token, and every
 //! request must be addressed to one of the server's names (module `guard`). Bao la
-//! Kujifunza has endpoints of its own under `/api/bao/` and a board of its own on the
-//! page (module `bao`), with the same limits.
+//! Kujifunza goes through the same endpoints with `rules=bao` (module `bao` reads its
+//! parameters and answers in the same vocabulary), with the same limits; the page draws
+//! its four rows with a renderer of their own.
 #![deny(missing_docs)]
 
 mod analysis;
@@ -267,13 +268,6 @@ fn router(app: App) -> Router {
         )
         .route("/api/analyse", get(analyse).fallback(wrong_method))
         .route(
-            "/api/bao/position",
-            get(bao::position_get)
-                .post(bao::position_post)
-                .fallback(wrong_method),
-        )
-        .route("/api/bao/analyse", get(bao::analyse).fallback(wrong_method))
-        .route(
             "/api/work",
             get(|State(app): State<App>| async move { Json(app.analyses.work_json()) })
                 .fallback(wrong_method),
@@ -407,14 +401,21 @@ fn query_params(uri: &Uri) -> Result<HashMap<String, String>, ApiError> {
 
 /// `GET /api/position?...`.
 async fn position_get(uri: Uri) -> Result<Json<Value>, ApiError> {
-    let setup = params::setup(&query_params(&uri)?)?;
-    Ok(Json(params::position_json(&setup)))
+    Ok(Json(position_answer(&query_params(&uri)?)?))
 }
 
 /// `POST /api/position` with a JSON object of the parameters.
 async fn position_post(headers: HeaderMap, body: Body) -> Result<Json<Value>, ApiError> {
-    let setup = params::setup(&json_params(&headers, body).await?)?;
-    Ok(Json(params::position_json(&setup)))
+    Ok(Json(position_answer(&json_params(&headers, body).await?)?))
+}
+
+/// The answer of `/api/position` for the kind of game the rules name: Bao's four rows
+/// (module `bao`) for `rules=bao`, else the sowing game's (module `params`).
+fn position_answer(params: &HashMap<String, String>) -> Result<Value, BadRequest> {
+    if bao::asked(params) {
+        return Ok(bao::position_json(&bao::setup(params)?));
+    }
+    Ok(params::position_json(&params::setup(params)?))
 }
 
 /// The parameters of a JSON body: an object whose values are strings, numbers or
@@ -472,6 +473,9 @@ async fn analyse(
 ) -> Result<Response, ApiError> {
     let mut params = query_params(&uri)?;
     let budget = admit_analysis(&app, &headers, &mut params)?;
+    if bao::asked(&params) {
+        return bao::analyse(&app, &params, budget);
+    }
     let setup = params::setup(&params)?;
     let events = app
         .analyses

@@ -74,6 +74,73 @@ impl Board {
         }
     }
 
+    /// The rules in their one-line description: `Kalah(6,4) capture=...` for a sowing
+    /// game, `Bao(8,2)` for Bao (each kind's `Display`, which its `FromStr` reads back).
+    pub fn rules_text(&self) -> String {
+        match self {
+            Board::Sowing(game, _) => game.rules().to_string(),
+            Board::Bao(rules, _) => rules.to_string(),
+        }
+    }
+
+    /// The board's size: houses a side and seeds a house at the start (Bao: pits a row
+    /// and seeds a pit).
+    pub fn size(&self) -> (usize, usize) {
+        match self {
+            Board::Sowing(game, _) => {
+                let rules = game.rules();
+                (rules.houses as usize, rules.seeds as usize)
+            }
+            Board::Bao(rules, _) => (rules.pits(), rules.seeds()),
+        }
+    }
+
+    /// The seeds of the game's start (every house or pit times its seeds).
+    pub fn total_seeds(&self) -> usize {
+        match self {
+            Board::Sowing(game, _) => game.rules().total_seeds(),
+            Board::Bao(rules, _) => 4 * rules.pits() * rules.seeds(),
+        }
+    }
+
+    /// The sowing game, None for Bao.
+    pub fn game(&self) -> Option<&Game> {
+        match self {
+            Board::Sowing(game, _) => Some(game),
+            Board::Bao(..) => None,
+        }
+    }
+
+    /// Bao's rules, None for a sowing game.
+    pub fn bao_rules(&self) -> Option<BaoRules> {
+        match self {
+            Board::Sowing(..) => None,
+            Board::Bao(rules, _) => Some(*rules),
+        }
+    }
+
+    /// True when both are boards of the same game (the same rules and size; the
+    /// positions may differ).
+    pub fn same_game(&self, other: &Board) -> bool {
+        match (self, other) {
+            (Board::Sowing(a, _), Board::Sowing(b, _)) => a.rules() == b.rules(),
+            (Board::Bao(a, _), Board::Bao(b, _)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// Feeds the game (not the position) to `state`: boards of the [`same_game`]
+    /// hash alike.
+    ///
+    /// [`same_game`]: Board::same_game
+    pub fn hash_game<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        match self {
+            Board::Sowing(game, _) => game.rules().hash(state),
+            Board::Bao(rules, _) => rules.hash(state),
+        }
+    }
+
     /// Where a perft of this position counts from: sowings, or Bao's whole moves.
     pub fn perft_start(&self) -> Start<'_> {
         match self {
@@ -108,6 +175,29 @@ mod tests {
             bao_setup::describe(&setup.rules, &setup.pos)
         );
         assert!(matches!(bao.perft_start(), Start::Bao(..)));
+    }
+
+    #[test]
+    fn the_game_of_either_kind_is_described_sized_and_compared() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let sowing = Board::Sowing(Box::new(game.clone()), game.start());
+        let rules = BaoRules::new(4, 2).unwrap();
+        let bao = Board::Bao(rules, rules.start());
+        assert_eq!(sowing.rules_text(), game.rules().to_string());
+        assert_eq!(bao.rules_text(), "Bao(4,2)");
+        assert_eq!((sowing.size(), bao.size()), ((3, 2), (4, 2)));
+        assert_eq!((sowing.total_seeds(), bao.total_seeds()), (12, 32));
+        assert!(sowing.game().is_some() && bao.game().is_none());
+        assert_eq!((sowing.bao_rules(), bao.bao_rules()), (None, Some(rules)));
+        let next = rules.start().legal().iter().next().unwrap().next;
+        let played = Board::Bao(rules, next);
+        assert!(bao.same_game(&played) && !bao.same_game(&sowing));
+        let hash = |b: &Board| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            b.hash_game(&mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        assert_eq!(hash(&bao), hash(&played));
     }
 
     #[test]

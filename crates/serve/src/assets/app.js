@@ -806,13 +806,14 @@
   // Only what differs from the defaults goes into the parameters (and the address bar).
   function applyRules() {
     const rp = {}, preset = $('preset').value, hs = $('houses').value.trim(), ss = $('seeds').value.trim();
-    const bao = window.kalahBao;
-    if (preset === 'bao' && bao) {
+    const other = renderer(preset);
+    if (other) {
       closeES();
       if (an) halt();
-      bao.enter({ houses: hs, seeds: ss });
+      other.enter({ houses: hs, seeds: ss });
       return;
     }
+    const bao = renderer('bao');
     if (bao && bao.active()) bao.leave();
     if (preset && preset !== 'kalah') rp.rules = preset;
     if (hs && hs !== '6') rp.houses = hs;
@@ -861,6 +862,12 @@
     window.addEventListener('beforeunload', closeES);
   }
 
+  // The renderer of the board the rules name, where it is not the sowing board of this
+  // file: Bao's four rows (bao.js) for `bao`; null for the sowing games.
+  function renderer(rules) {
+    return rules === 'bao' ? window.kalahBao || null : null;
+  }
+
   // Reads the state from the address bar. A link that cannot be shown as it is falls back
   // to the longest playable part of its moves, then to the start, then to the defaults.
   async function init() {
@@ -873,7 +880,12 @@
       } catch (e) { /* the panel keeps its defaults */ }
       fillRulesForm();
       const q = new URLSearchParams(location.search);
-      if (q.get('rules') === 'bao') return; // a Bao link: bao.js shows it
+      const other = renderer(q.get('rules'));
+      if (other) { // a link to a board of another kind: its renderer shows it
+        await other.enter({ houses: q.get('houses') || q.get('pits'), seeds: q.get('seeds') }, q.get('position'),
+          other.movesOf(q.get('moves')));
+        return;
+      }
       const rp = {}, start = q.get('position') || null, line = sowingsOf(q.get('moves'));
       for (const k of RULE_KEYS) if (q.get(k)) rp[k] = q.get(k);
       let ok = await go({ rp, start, line, cur: line.length });

@@ -1,7 +1,8 @@
-// kalah serve: the Bao la Kujifunza board (docs/serve.md, section Bao). Shown instead of
-// the sowing board when the rules are `bao`: four rows of pits drawn as `kalah show --rules
-// bao` draws them, a direction choice for each pit of the mover, an engine move, and the
-// analysis of /api/bao/analyse (exact where proven, else heuristic). Plain JavaScript.
+// kalah serve: the Bao la Kujifunza renderer of the board (docs/serve.md, section Bao).
+// app.js chooses it for a board of the rules `bao`: four rows of pits drawn as `kalah show
+// --rules bao` draws them, a direction choice for each pit of the mover, an engine move,
+// and the analysis of /api/analyse?rules=bao (exact where proven, else heuristic). It
+// talks to the same endpoints as the sowing board, with `rules=bao`. Plain JavaScript.
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@
   const DECIDED = 990000;
 
   // The state: board, start position (null: the board's start), the line of moves, the
-  // current point, the /api/bao/position answer for it; the analysis and its stream.
+  // current point, the /api/position answer for it; the analysis and its stream.
   const st = { houses: '', seeds: '', start: null, line: [], cur: 0, pos: null };
   let an = null, es = null, seq = 0, anId = 0, active = false;
 
@@ -47,7 +48,7 @@
   async function api(p) {
     let r, j = null;
     try {
-      r = await fetch('api/bao/position', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Kalah-Token': TOKEN },
+      r = await fetch('api/position', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Kalah-Token': TOKEN },
         body: JSON.stringify(p) });
     } catch (e) {
       throw new Error('cannot reach the server (is kalah serve still running?)');
@@ -96,7 +97,7 @@
     const req = Object.assign(params(st.start, st.line.slice(0, st.cur)), { token: TOKEN });
     const budget = $('bao-budget').value.trim();
     if (budget) req.time = budget;
-    const src = new EventSource('api/bao/analyse?' + query(req));
+    const src = new EventSource('api/analyse?' + query(req));
     es = src;
     const when = (name, f) => src.addEventListener(name, (e) => {
       if (es !== src || !an || an.id !== id) return;
@@ -345,7 +346,8 @@
     seq++;
     show(false);
   }
-  window.kalahBao = { enter: (b) => enter(b), leave, active: () => active };
+  // The renderer app.js chooses for a board of Bao: `enter(board, start, line)` shows one.
+  window.kalahBao = { enter, leave, active: () => active, movesOf };
 
   function bind() {
     on('bao-undo', 'click', () => { if (st.cur > 0) goTo(st.cur - 1); });
@@ -378,8 +380,4 @@
   }
 
   bind();
-  const q = new URLSearchParams(location.search);
-  if (q.get('rules') === 'bao') {
-    enter({ houses: q.get('houses') || q.get('pits'), seeds: q.get('seeds') }, q.get('position'), movesOf(q.get('moves')));
-  }
 })();

@@ -1,4 +1,4 @@
-//! The analysis behind `/api/bao/analyse`: the exact solver of small boards first
+//! The analysis behind `/api/analyse?rules=bao`: the exact solver of small boards first
 //! (`kalah_analysis::front::bao_solve_quick`: the graphs of at most
 //! [`BAO_QUICK_LIMIT`] positions, so that it answers within a fraction of a second or gives
 //! up as fast), else the anytime search
