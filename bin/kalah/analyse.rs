@@ -5,13 +5,13 @@
 
 use std::io::Write;
 
-use kalah_analysis::front::{AnalystError, Shown, SowingParts};
+use kalah_analysis::front::{AnalystError, Shown};
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{analysis_solver, SolverArgs};
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Analyse a position within a time, node or depth limit: the heuristic evaluation, the
 /// interval proved to hold the exact value, the best turn and its line.
@@ -80,12 +80,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         json: args.json,
         verbose: args.verbose,
     };
-    let analyst = board.analyst(shown, |game, pos| {
-        let seeds = pos.seeds_in_houses() as usize;
-        let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
-        let book = args.book.entry(game, pos)?;
-        Ok::<_, CliError>(SowingParts { solver, book })
-    })?;
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
+    let book = args.book.choice();
+    let analyst = board.analyst::<CliError>(shown, &solving, &limits, Some(&book))?;
     analyst
         .analyse(&limits, interrupt_flag(), out)
         .map_err(analyst_error)

@@ -16,7 +16,7 @@ use crate::analysis_io::{
 };
 use crate::args::{LimitArgs, RulesArgs, BAO_HEADING};
 use crate::error::CliError;
-use crate::solving::{parallel_solver, SolverArgs};
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Solve many positions: one a line, answers as JSON lines in input order.
 ///
@@ -172,14 +172,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let quiet = args.solver.quiet;
     let mut bar = ProgressBar::hidden();
-    let sowing = |game: &kalah_core::Game, solves| {
-        let solver_args = match args.time {
-            Some(time) => args.solver.for_analysis(Some(time)),
-            None => args.solver.clone(),
-        };
-        parallel_solver(&solver_args, game, game.capacity(), solves)
-    };
-    let end = batch.run(interrupt_flag(), sowing, out, &mut |tick| match tick {
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
+    let end = batch.run::<CliError>(interrupt_flag(), &solving, out, &mut |tick| match tick {
         BatchTick::Start { len: Some(n) } => bar = progress_bar(quiet, n, "positions"),
         BatchTick::Start { len: None } => bar = progress_counter(quiet, "positions"),
         BatchTick::Line(line) => bar.println(line),

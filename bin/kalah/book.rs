@@ -14,7 +14,7 @@ use crate::args::LimitArgs;
 use crate::args::{GameArgs, QuietArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Build an opening book, or look a position up in one (docs/book.md).
 #[derive(clap::Args, Debug)]
@@ -128,12 +128,12 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
         partial: output.sibling(".partial"),
     };
     let prepared = job::prepare(job, &mut |w| eprintln!("{w}")).map_err(job_error)?;
-    let solver = crate::solving::analysis_solver(
-        &args.solver,
-        &game,
-        start.seeds_in_houses() as usize,
-        &limits,
-    )?;
+    let setup = SetupSpinner::of(&args.solver);
+    let seeds = start.seeds_in_houses() as usize;
+    let solver = args
+        .solver
+        .solving(&setup)
+        .analysis(&game, seeds, &limits)?;
     let bar = progress_bar(args.solver.quiet, prepared.len(), "positions analysed");
     if let Some(line) = prepared.resuming_line() {
         eprintln!("{line}");

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use kalah_analysis::book::choice::{Choice, LoadError};
-use kalah_analysis::book::{self, Book, BookTurn, Entry};
+use kalah_analysis::book::{self, Book, BookTurn};
 use kalah_analysis::front::book_first_turns;
 use kalah_core::{Game, Position, Rules};
 
@@ -34,7 +34,7 @@ impl BookArgs {
     }
 
     /// The book these options ask for, as the library takes it.
-    fn choice(&self) -> Choice {
+    pub fn choice(&self) -> Choice {
         Choice {
             file: self.book.clone(),
             off: self.no_book,
@@ -61,12 +61,6 @@ impl BookArgs {
         Ok(book_first_turns(book, named, game, pos)?)
     }
 
-    /// The entry for `pos` of the book for the rules of `game`, with the book's origin,
-    /// where the book holds it.
-    pub fn entry(&self, game: &Game, pos: &Position) -> Result<Option<(Entry, String)>, CliError> {
-        self.choice().entry(game.rules(), pos).map_err(load_error)
-    }
-
     /// The engine's book finder: `--book FILE` (read now, whatever its rules) for the
     /// rules it was made for, the compiled-in book for the others; nothing with
     /// `--no-book`. Also how `hello` names it.
@@ -79,8 +73,14 @@ impl BookArgs {
 
 /// A book named that does not read is the user's to fix; a compiled-in one, a bug.
 fn load_error(e: LoadError) -> CliError {
-    match e {
-        LoadError::File(_) => CliError::Input(e.to_string()),
-        LoadError::Shipped(_) => CliError::Internal(e.to_string()),
+    e.into()
+}
+
+impl From<LoadError> for CliError {
+    fn from(e: LoadError) -> CliError {
+        match e {
+            LoadError::File(_) => CliError::Input(e.to_string()),
+            LoadError::Shipped(_) => CliError::Internal(e.to_string()),
+        }
     }
 }

@@ -6,12 +6,12 @@ use std::io::{self, Write};
 use kalah_analysis::engine::driver::{self, Ended};
 use kalah_analysis::engine::{self, launch, EvaluationChoice, Session};
 use kalah_core::Game;
-use kalah_solver::{Config, Solver};
+use kalah_solver::Solver;
 
 use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Speak the engine protocol on standard input and output, for programs that drive the
 /// engine (GUIs, scripts, `kalah match --engine2`).
@@ -92,11 +92,8 @@ pub fn engine_solver(
     threads: Option<u32>,
     evaluation: EvaluationChoice,
 ) -> Result<Solver, CliError> {
-    let mut args = args.for_analysis(None);
-    args.threads = threads.or(args.threads);
-    let config = Config {
-        evaluation: evaluation.for_rules(game.rules()),
-        ..args.config(game, game.capacity(), 1)?
-    };
-    args.make_solver(config, game)
+    let setup = SetupSpinner::of(args);
+    let threads = threads.map(|t| t as usize);
+    let evaluation = evaluation.for_rules(game.rules());
+    Ok(args.solving(&setup).engine(game, threads, evaluation)?)
 }

@@ -16,7 +16,7 @@ use crate::analysis_io::{
 };
 use crate::args::{GameArgs, LimitArgs, BAO_HEADING};
 use crate::error::CliError;
-use crate::solving::{graph_error, parallel_solver, SolverArgs};
+use crate::solving::{graph_error, SetupSpinner, SolverArgs};
 
 /// Table format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,14 +145,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         quiet: args.solver.quiet,
         bar: Mutex::new(ProgressBar::hidden()),
     };
-    let line = board.export(
-        &request,
-        |game, start, todo| {
-            parallel_solver(&args.solver, game, start.seeds_in_houses() as usize, todo)
-        },
-        &shown,
-        interrupt_flag(),
-    )?;
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
+    let line = board.export::<ExportError>(&request, &solving, &shown, interrupt_flag())?;
     writeln!(out, "{line}")?;
     Ok(())
 }
@@ -169,6 +164,7 @@ impl From<ExportError> for CliError {
             ExportError::Graph { error, memory_mb } => graph_error(error, memory_mb),
             ExportError::Cancelled { kept } => interrupted(&kept),
             ExportError::Analysis { error, kept } => analysis_error(error, &kept),
+            ExportError::Solver(e) => e.into(),
         }
     }
 }

@@ -7,12 +7,11 @@ use std::sync::OnceLock;
 
 use kalah_analysis::distributed::combine::{Combine, CombineError, Proving};
 use kalah_analysis::outputs;
-use kalah_core::Game;
 use kalah_io::{Checks, Output};
 
 use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
-use crate::solving::{parallel_solver, SolverArgs};
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Merge the answers of a split solve into exact values, or check a hypothesis.
 ///
@@ -117,24 +116,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
     };
-    let mut solver = |game: &Game, seeds, solves| {
-        let (solver, workers) = parallel_solver(&args.solver, game, seeds, solves)?;
-        Ok((solver, workers, interrupt_flag()))
-    };
+    // Ctrl-C stops the proofs (and a database build): nothing is written then.
+    interrupt_flag();
+    let setup = SetupSpinner::of(&args.solver);
     let merged = combine.run(
         &mut |w| {
             if !quiet {
                 eprintln!("{w}");
             }
         },
-        &mut solver,
+        &args.solver.solving(&setup),
         &progress,
         args.json,
         out,
     );
     merged.map_err(|e| match e {
         CombineError::Input(m) => CliError::Input(m),
-        CombineError::Solver(e) => e,
+        CombineError::Solver(e) => e.into(),
         CombineError::Interrupted(m) => interrupted(&m),
         CombineError::Output(e) => e.into(),
         CombineError::Io(e) => e.into(),

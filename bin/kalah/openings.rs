@@ -15,7 +15,7 @@ use crate::analysis_io::{
 use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{graph_error, parallel_solver, SolverArgs};
+use crate::solving::{graph_error, SetupSpinner, SolverArgs};
 use kalah_analysis::front::BAO_SOLVE_INTERRUPTED;
 
 /// Solve every first turn of the player to move (South at the start) exactly.
@@ -115,16 +115,11 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         memory_mb: args.graph.memory_mb,
     };
     let timed = args.time.is_some();
+    let setup = SetupSpinner::of(&args.solver);
     let openings = board.openings(
         asked,
         |game, pos| args.book.first_turns(timed, game, pos),
-        |game, pos, steps| {
-            let solver = match timed {
-                true => args.solver.for_analysis(args.time),
-                false => args.solver.clone(),
-            };
-            parallel_solver(&solver, game, pos.seeds_in_houses() as usize, steps)
-        },
+        &args.solver.solving(&setup),
     )?;
     let quiet = args.solver.quiet;
     let bar = match openings.meter() {

@@ -11,7 +11,7 @@ use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, 
 use crate::args::{GameArgs, OutputArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{parallel_solver, SolverArgs};
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// When the swap is offered.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,14 +92,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 /// The whole pie-rule analysis from the start position.
 fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliError> {
     let (game, start) = args.game.setup()?;
+    let setup = SetupSpinner::of(&args.solver);
     let analysis = PieRun::new(
         &game,
         &start,
         offer,
         |game, pos| args.book.first_turns(false, game, pos),
-        |game, pos, steps| {
-            parallel_solver(&args.solver, game, pos.seeds_in_houses() as usize, steps)
-        },
+        &args.solver.solving(&setup),
     )?
     .map_err(|e| analysis_error(e, ""))?;
     let bar = match analysis.steps() {
@@ -121,7 +120,9 @@ fn decide_one(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliE
     if !pie::offered(&pos, offer) {
         return Err(invalid(pie::NOT_OFFERED));
     }
-    let solver = args.solver.solver(&game, pos.seeds_in_houses() as usize)?;
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
+    let solver = solving.solver(&game, pos.seeds_in_houses() as usize)?;
     let spinner = args.solver.spinner();
     let report = decide_report(
         &solver,

@@ -21,7 +21,7 @@ use kalah_core::{Game, Position, Side};
 use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{solved_within, SolverArgs};
+use crate::solving::{solved_within, SetupSpinner, SolverArgs};
 
 /// Play against the engine in the terminal.
 ///
@@ -116,11 +116,13 @@ fn engine(
     let seeds = pos.seeds_in_houses() as usize;
     let greedy = args.engine == EngineKind::Greedy;
     let (choice, note) = EngineChoice::of(args.time, greedy, args.seed, game, pos);
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
     let engine = match choice {
-        EngineChoice::Perfect => SowingEngine::Perfect(args.solver.solver(game, seeds)?),
+        EngineChoice::Perfect => SowingEngine::Perfect(solving.solver(game, seeds)?),
         EngineChoice::Greedy(seed) => SowingEngine::Greedy(seed),
         EngineChoice::Timed(limits) => {
-            let solver = crate::solving::analysis_solver(&args.solver, game, seeds, &limits)?;
+            let solver = solving.analysis(game, seeds, &limits)?;
             // The book serves the timed engine (the exact solver needs none).
             let book = args.book.load(game.rules())?;
             SowingEngine::Timed(solver, limits, book)

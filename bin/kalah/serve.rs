@@ -6,6 +6,8 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use kalah_solver::Overrides;
+
 use crate::error::CliError;
 use crate::solving::{override_error, SolverArgs};
 
@@ -90,9 +92,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // board serves every family from one command line, so these options apply to the
     // families that search; the page's user cannot change the server's command line and
     // is never told to.
-    let configure = |solver: SolverArgs| -> Arc<kalah_serve::Configure> {
+    let configure = |overrides: Overrides| -> Arc<kalah_serve::Configure> {
         Arc::new(move |game, seeds, solves| {
-            let overrides = solver.overrides().for_family(game.rules().family);
+            let overrides = overrides.for_family(game.rules().family);
             overrides
                 .config(game, seeds, solves)
                 .map_err(|e| override_error(e).to_string())
@@ -106,10 +108,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         max_connections: args.max_connections.into(),
         open: args.open,
         max_analyses: args.max_analyses as usize,
-        configure: configure(args.solver.clone()),
+        configure: configure(args.solver.options().overrides),
         // The analysis's solver is kept per rules, so a file is loaded once, whatever
         // the budget of each request: the cap of an analysis without a time limit.
-        configure_analysis: configure(args.solver.for_analysis(None)),
+        configure_analysis: configure(args.solver.options().overrides.for_analysis(None)),
     };
     Ok(kalah_serve::run(&options, out)?)
 }

@@ -6,14 +6,14 @@
 
 use std::io::Write;
 
-use kalah_analysis::front::{build_interrupted, ExactError, Shown, SowingParts};
+use kalah_analysis::front::{ExactError, Shown};
 
 use crate::analyse;
 use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
-use crate::solving::{analysis_solver, graph_error, GraphArgs, SolverArgs};
+use crate::solving::{graph_error, GraphArgs, SetupSpinner, SolverArgs};
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -66,39 +66,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let board = args.game.board()?;
     // Ctrl-C from here on: a database build stops, a solve prints what it proved.
     interrupt_flag();
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
     if let Some(limits) = args.limits.given() {
         let shown = Shown {
             multi: 1,
             json: args.json,
             verbose: false,
         };
-        let analyst = board.analyst(shown, |game, pos| {
-            let seeds = pos.seeds_in_houses() as usize;
-            let solver = analysis_solver(&args.solver, game, seeds, &limits)?;
-            Ok::<_, CliError>(SowingParts { solver, book: None })
-        })?;
+        let analyst = board.analyst::<CliError>(shown, &solving, &limits, None)?;
         analyst
             .solve_within(&limits, interrupt_flag(), out)
             .map_err(analyse::analyst_error)?;
         return Ok(());
     }
-    let exact = board.exact(args.graph.memory_mb, |game, pos| {
-        let config = args
-            .solver
-            .config(game, pos.seeds_in_houses() as usize, 1)?;
-        match args.solver.try_make_solver(config.clone(), game)? {
-            Ok(solver) => Ok(solver),
-            // What every interrupted solve says, from a short analysis without the
-            // database, and what of the build was kept.
-            Err(stopped) => Err(
-                match build_interrupted(game, pos, config, &stopped.kept, args.json, out) {
-                    Ok(Ok(words)) => CliError::Incomplete(words),
-                    Ok(Err(e)) => analyse::analyst_error(e),
-                    Err(e) => e.into(),
-                },
-            ),
-        }
-    })?;
+    let memory_mb = args.graph.memory_mb;
+    let exact = board
+        .exact(memory_mb, &solving, args.json, out)
+        .map_err(|e| exact_error(e, memory_mb))?;
     let spinner = args.solver.spinner();
     let solved = exact.solve(interrupt_flag(), &mut |m| spinner.set_message(m));
     spinner.finish_and_clear();
@@ -108,10 +93,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let words = exact.interrupted(last.as_ref(), args.json, out);
             return Err(CliError::Incomplete(words.map_err(analyse::analyst_error)?));
         }
-        Err(ExactError::Sowing(e)) => return Err(crate::analysis_io::invalid(e.to_string())),
-        Err(ExactError::Bao(e)) => return Err(graph_error(e, args.graph.memory_mb)),
-        Err(ExactError::Replay(msg)) => return Err(CliError::Internal(msg)),
+        Err(e) => return Err(exact_error(e, memory_mb)),
     };
     exact.write(&solved, args.json, out)?;
     Ok(())
+}
+
+/// The command-line error of an exact solve that gave no value (`memory_mb`: Bao's
+/// graph's limit): an interrupted one, its guess written, is incomplete (exit status 3).
+fn exact_error(e: ExactError, memory_mb: u64) -> CliError {
+    match e {
+        ExactError::Cancelled(_) => crate::analysis_io::interrupted("nothing proved"),
+        ExactError::Sowing(e) => crate::analysis_io::invalid(e.to_string()),
+        ExactError::Bao(e) => graph_error(e, memory_mb),
+        ExactError::Replay(msg) => CliError::Internal(msg),
+        ExactError::Setup(e) => e.into(),
+        ExactError::Interrupted(words) => CliError::Incomplete(words),
+        ExactError::Guess(e) => analyse::analyst_error(e),
+    }
 }

@@ -1,17 +1,19 @@
-//! What every subcommand that runs the solver shares: the solver options, the progress
-//! spinner, and the check that a principal variation replays to the value printed.
+//! What every subcommand that runs the solver shares: the solver's flags, filled into the
+//! one options value the library builds its solvers from
+//! ([`kalah_analysis::solving::SolverOptions`]), and the spinner that shows their set-up.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use kalah_core::Game;
-use kalah_solver::{Config, Limits, OverrideError, Overrides, Solver};
+use kalah_analysis::progress;
+use kalah_analysis::solving::{SetupShown, SolverOptions, Solving, SolvingError};
+use kalah_solver::{OverrideError, Overrides};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
-
-use kalah_analysis::progress;
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]
@@ -61,102 +63,39 @@ pub struct SolverArgs {
     /// No progress display on standard error
     #[arg(long, short)]
     pub quiet: bool,
-
-    /// Set by [`SolverArgs::for_analysis`]: read only a database file already there, of
-    /// at most this many bytes, and build none.
-    #[arg(skip)]
-    pub existing_only: Option<u64>,
 }
 
 impl SolverArgs {
-    /// The settings the flags give over the library's choice.
-    pub fn overrides(&self) -> Overrides {
-        Overrides {
-            threads: self.threads.map(|t| t as usize),
-            hash_mb: self.hash_mb,
-            deepening: self.deepening,
-            egdb: self.egdb.clone(),
-            egdb_seeds: self.egdb_seeds,
-            no_cache: self.no_cache,
-            existing_only: self.existing_only,
+    /// The options value the library builds every solver of the command from.
+    pub fn options(&self) -> SolverOptions {
+        SolverOptions {
+            overrides: Overrides {
+                threads: self.threads.map(|t| t as usize),
+                hash_mb: self.hash_mb,
+                deepening: self.deepening,
+                egdb: self.egdb.clone(),
+                egdb_seeds: self.egdb_seeds,
+                no_cache: self.no_cache,
+                existing_only: None,
+            },
+            quiet: self.quiet,
         }
     }
 
-    /// The solver configuration for solving positions of `game` with at most `seeds` seeds
-    /// in the houses, `solves` of them sharing one solver: the library's choice for that
-    /// work with the values the flags set ([`Overrides::config`]).
-    pub fn config(&self, game: &Game, seeds: usize, solves: usize) -> Result<Config, CliError> {
-        self.overrides()
-            .config(game, seeds, solves)
-            .map_err(override_error)
-    }
-
-    /// A solver for positions of `game` with at most `seeds` seeds in the houses (one
-    /// solve, every thread on it).
-    pub fn solver(&self, game: &Game, seeds: usize) -> Result<Solver, CliError> {
-        self.make_solver(self.config(game, seeds, 1)?, game)
+    /// What makes the command's solvers: these options, their set-up shown on `shown`, a
+    /// database build stopped by Ctrl-C where the command watches it.
+    pub fn solving<'a>(&self, shown: &'a SetupSpinner) -> Solving<'a> {
+        Solving {
+            options: self.options(),
+            shown,
+            cancel: installed_interrupt_flag().map(|f| f as &AtomicBool),
+        }
     }
 
     /// The database files these options read (`--egdb FILE`, else `KALAH_EGDB_PATH`): an
     /// output of the same command may never replace one.
     pub fn inputs(&self) -> Vec<PathBuf> {
-        self.overrides().inputs()
-    }
-
-    /// These options for an analysis within limits (`analyse`, `--time`, the engine, the
-    /// time a move or answer may take, if any): no endgame database is built unless one is
-    /// asked for (`--egdb`, `--egdb-seeds`), since a build can take longer than the
-    /// analysis; a file already there (in `KALAH_EGDB_PATH`, else the cache) is read,
-    /// mapped, where one serves the rules and board and is small enough to load in a
-    /// fraction of the time ([`kalah_solver::Limits::file_bytes_cap`]).
-    pub fn for_analysis(&self, time: Option<Duration>) -> SolverArgs {
-        let mut args = self.clone();
-        args.existing_only = self.overrides().for_analysis(time).existing_only;
-        args
-    }
-
-    /// A solver with `config`, with a spinner while its database is built or loaded, and a
-    /// word on standard error (unless `--quiet`) when the database cache is filled.
-    pub fn make_solver(&self, config: Config, game: &Game) -> Result<Solver, CliError> {
-        self.try_make_solver(config, game)?
-            .map_err(|stopped| interrupted(&stopped.kept))
-    }
-
-    /// [`SolverArgs::make_solver`] that returns the stop of its database build by Ctrl-C
-    /// (or a signal) apart, saying what of the build was kept, so that a command can still
-    /// say what it knows without the database (`kalah solve`).
-    pub fn try_make_solver(
-        &self,
-        config: Config,
-        game: &Game,
-    ) -> Result<Result<Solver, BuildStopped>, CliError> {
-        let spinner = self.spinner();
-        // A command that watches Ctrl-C stops its database build on it too.
-        let made = progress::make_solver(
-            game,
-            config,
-            installed_interrupt_flag(),
-            self.existing_only.is_some(),
-            &mut |message| spinner.set_message(message),
-            &mut |notice| self.say(&notice),
-        )?;
-        spinner.finish_and_clear();
-        Ok(match made {
-            Ok((solver, notes)) => {
-                for note in notes {
-                    self.say(&note);
-                }
-                Ok(solver)
-            }
-            Err(kept) => Err(BuildStopped { kept }),
-        })
-    }
-
-    /// A line on standard error, unless `--quiet`.
-    fn say(&self, line: &str) {
-        if !self.quiet {
-            eprintln!("{line}");
-        }
+        self.options().overrides.inputs()
     }
 
     /// A spinner on standard error, hidden when it is not a terminal or with `--quiet`.
@@ -165,19 +104,44 @@ impl SolverArgs {
     }
 }
 
-/// A solver with one search thread per solve, and the number of solves to run at once
-/// (`--threads`, default all cores): many independent solves keep every core busy with
-/// less overhead than Lazy SMP inside each, and they all share the one table (and the
-/// endgame database, sized for `solves` solves of positions with at most `seeds` seeds in
-/// the houses).
-pub fn parallel_solver(
-    args: &SolverArgs,
-    game: &Game,
-    seeds: usize,
-    solves: usize,
-) -> Result<(Solver, usize), CliError> {
-    let (config, workers) = args.config(game, seeds, solves)?.one_thread_a_solve();
-    Ok((args.make_solver(config, game)?, workers))
+/// The set-up of a solver on standard error: a spinner while its database is loaded or
+/// built (hidden with `--quiet` or off a terminal), then its notes.
+#[derive(Default)]
+pub struct SetupSpinner {
+    quiet: bool,
+    bar: RefCell<Option<ProgressBar>>,
+}
+
+impl SetupSpinner {
+    /// The set-up shown for the command of `args`.
+    pub fn of(args: &SolverArgs) -> SetupSpinner {
+        SetupSpinner {
+            quiet: args.quiet,
+            bar: RefCell::new(None),
+        }
+    }
+}
+
+impl SetupShown for SetupSpinner {
+    fn start(&self) {
+        *self.bar.borrow_mut() = Some(spinner(self.quiet));
+    }
+
+    fn message(&self, message: String) {
+        if let Some(bar) = &*self.bar.borrow() {
+            bar.set_message(message);
+        }
+    }
+
+    fn clear(&self) {
+        if let Some(bar) = self.bar.borrow_mut().take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn say(&self, line: &str) {
+        eprintln!("{line}");
+    }
 }
 
 /// A spinner on standard error, hidden when it is not a terminal or `quiet`.
@@ -190,30 +154,15 @@ fn spinner(quiet: bool) -> ProgressBar {
     )
 }
 
-/// A database build stopped by Ctrl-C or a signal ([`SolverArgs::try_make_solver`]).
-#[derive(Debug)]
-pub struct BuildStopped {
-    /// What of the build was kept, in words: a build for the database cache keeps its
-    /// finished seed levels in the cache, where the next run goes on from them.
-    pub kept: String,
-}
-
-/// A solver for an analysis to `limits`: the solve's, but with no endgame database built
-/// unless one is asked for, since building one can take longer than the analysis (a file
-/// already there is read: [`SolverArgs::for_analysis`]), and, under a time limit and
-/// without `--hash-mb`, a table of at most [`Limits::table_mb_cap`]
-/// ([`Overrides::analysis_config`]).
-pub fn analysis_solver(
-    args: &SolverArgs,
-    game: &Game,
-    seeds: usize,
-    limits: &Limits,
-) -> Result<Solver, CliError> {
-    let config = args
-        .overrides()
-        .analysis_config(game, seeds, limits)
-        .map_err(override_error)?;
-    args.for_analysis(limits.time).make_solver(config, game)
+/// Why no solver was made, for the user: a build stopped by Ctrl-C says what it kept.
+impl From<SolvingError> for CliError {
+    fn from(e: SolvingError) -> CliError {
+        match e {
+            SolvingError::Options(e) => override_error(e),
+            SolvingError::Solver(e) => e.into(),
+            SolvingError::Stopped { kept } => interrupted(&kept),
+        }
+    }
 }
 
 /// Why the flags give no solver configuration, for the user.

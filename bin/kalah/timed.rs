@@ -1,5 +1,5 @@
 //! `--time SECONDS` of `kalah play`, `kalah batch` and `kalah openings`: the time limit
-//! of their anytime analysis (run with [`crate::solving::SolverArgs::for_analysis`]).
+//! of their anytime analysis (run with [`kalah_analysis::solving::Solving::within`]).
 
 use std::time::Duration;
 

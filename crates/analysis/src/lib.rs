@@ -58,6 +58,7 @@ pub mod progress;
 pub mod protocol;
 pub mod quick;
 pub mod solved;
+pub mod solving;
 pub mod wire;
 
 use std::fmt;

@@ -6,14 +6,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use kalah_core::Game;
 use kalah_io::{Output, OutputError};
-use kalah_solver::Solver;
 
 use super::merge::Merge;
 use super::report::Report;
 use super::tree::Tree;
 use super::verify::verify_interrupted;
+use crate::solving::{Solving, SolvingError};
 use crate::wire::unit;
 
 /// A merge to make: the split's `manifest`, its `answers`, the value tested (none: the
@@ -32,12 +31,6 @@ pub struct Combine<'a> {
     /// Take the answers as they are, without proving them again.
     pub trust: bool,
 }
-
-/// Makes what proves the answers, given the game, the most seeds of a unit and the
-/// solves: the solver, its workers, and the flag that stops the proofs (raised by
-/// Ctrl-C: nothing is written then, and the same command starts them again).
-pub type Prover<'a, E> =
-    &'a mut dyn FnMut(&Game, usize, usize) -> Result<(Solver, usize, &'static AtomicBool), E>;
 
 /// How the proofs of the answers go: started (with how many), each step, over.
 pub enum Proving {
@@ -72,17 +65,19 @@ pub enum CombineError<E> {
 }
 
 impl Combine<'_> {
-    /// Makes the merge: `warn` hears each warning about the answers, `solver` makes what
-    /// proves them, `progress` hears the proofs as they go; then writes the units still
-    /// needed and the report (`json`: one JSON object) to `out`.
-    pub fn run<E>(
+    /// Makes the merge: `warn` hears each warning about the answers, `solving` makes the
+    /// parallel solver that proves them (its cancel flag, raised by Ctrl-C, stops the
+    /// proofs: nothing is written then, and the same command starts them again),
+    /// `progress` hears the proofs as they go; then writes the units still needed and the
+    /// report (`json`: one JSON object) to `out`.
+    pub fn run(
         &self,
         warn: &mut dyn FnMut(&str),
-        solver: Prover<'_, E>,
+        solving: &Solving,
         progress: &(dyn Fn(Proving) + Sync),
         json: bool,
         out: &mut dyn Write,
-    ) -> Result<(), CombineError<E>> {
+    ) -> Result<(), CombineError<SolvingError>> {
         let tree = Tree::read_manifest(self.manifest).map_err(|e| CombineError::Input(e.0))?;
         let mut merge = Merge::new(&tree);
         let mut warnings = Vec::new();
@@ -98,7 +93,7 @@ impl Combine<'_> {
         if self.trust {
             merge.trust();
         } else {
-            verify(&mut merge, &tree, solver, progress)?;
+            verify(&mut merge, &tree, solving, progress)?;
         }
         let bounds = merge.bounds();
         let report = Report::new(&merge, &bounds, self.hypothesis);
@@ -118,20 +113,23 @@ impl Combine<'_> {
 
 /// Proves the answers not yet proved; stopped by `cancel`, nothing is to be written (the
 /// report would rest on bounds not yet proved).
-fn verify<E>(
+fn verify(
     merge: &mut Merge<'_>,
     tree: &Tree,
-    solver: Prover<'_, E>,
+    solving: &Solving,
     progress: &(dyn Fn(Proving) + Sync),
-) -> Result<(), CombineError<E>> {
+) -> Result<(), CombineError<SolvingError>> {
     let units = merge.unverified();
     if units.is_empty() {
         return Ok(());
     }
     let game = merge.game().clone();
     let seeds = tree.most_seeds(&units);
-    let (solver, workers, cancel) =
-        solver(&game, seeds, units.len()).map_err(CombineError::Solver)?;
+    let (solver, workers) = solving
+        .parallel(&game, seeds, units.len())
+        .map_err(CombineError::Solver)?;
+    let never = AtomicBool::new(false);
+    let cancel = solving.cancel.unwrap_or(&never);
     progress(Proving::Started);
     let result = merge.verify(&solver, workers, cancel, &|done, all| {
         progress(Proving::Step { done, all })
@@ -149,7 +147,8 @@ mod tests {
     use super::*;
     use crate::distributed::cut::Cut;
     use crate::distributed::Step;
-    use kalah_core::Rules;
+    use crate::solving::tests::small_solving;
+    use kalah_core::{Game, Rules};
 
     #[test]
     fn a_merge_without_answers_writes_its_report_and_is_not_finished() {
@@ -176,9 +175,8 @@ mod tests {
             trust: false,
         };
         let mut out = Vec::new();
-        let mut no_solver =
-            |_: &Game, _, _| -> Result<(Solver, usize, &'static AtomicBool), ()> { Err(()) };
-        let merged = combine.run(&mut |_| {}, &mut no_solver, &|_| {}, false, &mut out);
+        let no_solver = small_solving();
+        let merged = combine.run(&mut |_| {}, &no_solver, &|_| {}, false, &mut out);
         match merged {
             Err(CombineError::Incomplete(why)) => assert!(why.contains("still needed"), "{why}"),
             _ => panic!("a merge without answers is finished"),
@@ -190,7 +188,7 @@ mod tests {
             manifest: &dir.path().join("none.json"),
             ..combine
         };
-        let merged = missing.run(&mut |_| {}, &mut no_solver, &|_| {}, false, &mut Vec::new());
+        let merged = missing.run(&mut |_| {}, &no_solver, &|_| {}, false, &mut Vec::new());
         assert!(matches!(merged, Err(CombineError::Input(_))));
     }
 }

@@ -8,12 +8,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use kalah_core::bao::{BaoMove, BaoPosition};
-use kalah_core::{Game, Position};
 use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
 use super::{Board, BAO_DEFAULT_SECONDS};
+use crate::book::choice::{Choice, LoadError};
 use crate::book::Entry;
+use crate::solving::{Solving, SolvingError};
 use crate::wire::analysis::{SummaryError, View};
 use crate::wire::bao::{report, text};
 
@@ -96,16 +97,26 @@ impl Board {
         given.unwrap_or_else(|| Limits::time(Duration::from_secs_f64(seconds)))
     }
 
-    /// The analyst of this position, shown as `shown` says; a sowing game's solver and
-    /// book entry come from `sowing` (the command's options make them), Bao needs neither.
-    pub fn analyst<E>(
+    /// The analyst of this position to `limits`, shown as `shown` says: a sowing game's
+    /// solver made by `solving` ([`Solving::analysis`]), with the entry of the book
+    /// `book` chooses for the position, where one is given and holds it; Bao needs
+    /// neither.
+    pub fn analyst<E: From<SolvingError> + From<LoadError>>(
         &self,
         shown: Shown,
-        sowing: impl FnOnce(&Game, &Position) -> Result<SowingParts, E>,
+        solving: &Solving,
+        limits: &Limits,
+        book: Option<&Choice>,
     ) -> Result<Analyst<'_>, E> {
         Ok(match self {
             Board::Sowing(game, pos) => {
-                let parts = sowing(game, pos)?;
+                let seeds = pos.seeds_in_houses() as usize;
+                let solver = solving.analysis(game, seeds, limits)?;
+                let book = book.map(|b| b.entry(game.rules(), pos)).transpose()?;
+                let parts = SowingParts {
+                    solver,
+                    book: book.flatten(),
+                };
                 let view = View {
                     game,
                     pos,
@@ -236,8 +247,9 @@ pub fn bao_report(
 mod tests {
     use super::*;
     use crate::game::setup::bao as bao_setup;
+    use crate::solving::tests::{small_solving, Failed};
+    use kalah_core::Game;
     use kalah_core::Rules;
-    use kalah_solver::Config;
 
     fn never() -> AtomicBool {
         AtomicBool::new(false)
@@ -273,16 +285,12 @@ mod tests {
             json: true,
             verbose: false,
         };
+        let limits = Limits::depth(30);
         let analyst = board
-            .analyst(shown, |g, _| -> Result<_, String> {
-                let solver = Solver::new(g.clone(), Config::default()).unwrap();
-                Ok(SowingParts { solver, book: None })
-            })
+            .analyst::<Failed>(shown, &small_solving(), &limits, None)
             .unwrap();
         let mut out = Vec::new();
-        analyst
-            .analyse(&Limits::depth(30), &never(), &mut out)
-            .unwrap();
+        analyst.analyse(&limits, &never(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
         assert_eq!(last["final"], true);
@@ -298,12 +306,10 @@ mod tests {
             json: false,
             verbose: false,
         };
-        let analyst = board
-            .analyst(shown, |_, _| -> Result<SowingParts, String> {
-                panic!("Bao needs no solver")
-            })
-            .unwrap();
         let limits = Limits::depth(3);
+        let analyst = board
+            .analyst::<Failed>(shown, &small_solving(), &limits, None)
+            .unwrap();
         let mut every = Vec::new();
         analyst.analyse(&limits, &never(), &mut every).unwrap();
         let mut within = Vec::new();

@@ -12,13 +12,12 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use kalah_core::Game;
 use kalah_io::{Checks, Output, OutputError, OutputKind};
-use kalah_solver::Solver;
 
 use super::{answer_stream, solves_to_size, BatchGameError, BatchHow, BatchOptions, Front};
 use crate::batch::resume::{kept_words, resume, Resume, ResumeError};
 use crate::batch::{count_positions, read_ahead, Item, Lines, Sharded, Streamed};
+use crate::solving::{Solving, SolvingError};
 use crate::{outputs, AnalysisError};
 
 /// The files of a batch and how they are shared out and resumed, as the options name
@@ -218,13 +217,12 @@ pub struct BatchRun<'a> {
 
 impl BatchRun<'_> {
     /// Runs the batch: answers go to the output file, or to `out`; a sowing game's solver
-    /// and its number of workers are made by `sowing` for the number of positions to
-    /// answer; `show` is told the progress; `cancel` (Ctrl-C) stops it, keeping every
-    /// answer finished in order.
-    pub fn run<E: From<BatchError>>(
+    /// is made by `solving` for the number of positions to answer; `show` is told the
+    /// progress; `cancel` (Ctrl-C) stops it, keeping every answer finished in order.
+    pub fn run<E: From<BatchError> + From<SolvingError>>(
         self,
         cancel: &AtomicBool,
-        sowing: impl FnOnce(&Game, usize) -> Result<(Solver, usize), E>,
+        solving: &Solving,
         out: &mut dyn Write,
         show: &mut dyn FnMut(BatchTick),
     ) -> Result<BatchEnd, E> {
@@ -284,7 +282,7 @@ impl BatchRun<'_> {
             None => None,
         };
         let solves = solves_to_size(count, skip, ahead.len());
-        let front = game.front(self.how, solves, sowing)?;
+        let front = game.front(self.how, solves, solving)?;
         show(BatchTick::Start {
             len: count.map(|n| n - skip),
         });

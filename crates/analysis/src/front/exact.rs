@@ -16,6 +16,7 @@ use kalah_solver::{Config, Progress, Solution, SolveError, Solver, SolverError};
 use super::{bao_guess, bao_report, bao_solve_within, AnalystError, Board};
 use crate::progress::{bao_graph_message, progress_message};
 use crate::solved::{guess_config, interrupted_guess, interrupted_words, SolveReport};
+use crate::solving::{Solving, SolvingError};
 use crate::wire;
 use crate::wire::analysis::View;
 
@@ -66,22 +67,54 @@ pub enum ExactError {
     Bao(BaoSolveError),
     /// The principal variation does not replay to the value: a bug.
     Replay(String),
+    /// A sowing game's solver could not be made.
+    Setup(SolvingError),
+    /// A sowing game's database build was interrupted; the best guess is written, and
+    /// these words say what it proved and what of the build was kept.
+    Interrupted(String),
+    /// The best guess of a solve interrupted in its database build was not written.
+    Guess(AnalystError),
+}
+
+impl From<SolvingError> for ExactError {
+    fn from(e: SolvingError) -> ExactError {
+        ExactError::Setup(e)
+    }
 }
 
 impl Board {
-    /// What solves this position exactly: a sowing game's solver from `sowing` (the
-    /// command's options make it), Bao's game graph within `memory_mb` megabytes.
-    pub fn exact<E>(
+    /// What solves this position exactly: a sowing game's solver made by `solving` (one
+    /// solve, every thread on it), Bao's game graph within `memory_mb` megabytes. A
+    /// sowing game's database build stopped by `solving`'s cancel flag writes what every
+    /// interrupted solve writes, from a short analysis without the database
+    /// ([`build_interrupted`], in text or `json`, on `out`), and is
+    /// [`ExactError::Interrupted`] with what it proved and what of the build was kept.
+    pub fn exact(
         &self,
         memory_mb: u64,
-        sowing: impl FnOnce(&Game, &Position) -> Result<Solver, E>,
-    ) -> Result<Exact<'_>, E> {
+        solving: &Solving,
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Exact<'_>, ExactError> {
         Ok(match self {
-            Board::Sowing(game, pos) => Exact::Sowing {
-                game,
-                pos,
-                solver: Box::new(sowing(game, pos)?),
-            },
+            Board::Sowing(game, pos) => {
+                let config = solving.config(game, pos.seeds_in_houses() as usize, 1)?;
+                let solver = match solving.make(config.clone(), game) {
+                    Ok(solver) => solver,
+                    Err(SolvingError::Stopped { kept }) => {
+                        let words = build_interrupted(game, pos, config, &kept, json, out)
+                            .map_err(SolvingError::Solver)?
+                            .map_err(ExactError::Guess)?;
+                        return Err(ExactError::Interrupted(words));
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                Exact::Sowing {
+                    game,
+                    pos,
+                    solver: Box::new(solver),
+                }
+            }
             Board::Bao(rules, pos) => Exact::Bao {
                 rules,
                 pos,
@@ -220,6 +253,7 @@ pub fn build_interrupted(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solving::tests::small_solving;
     use kalah_core::Rules;
 
     #[test]
@@ -243,7 +277,7 @@ mod tests {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let board = Board::Sowing(Box::new(game.clone()), game.start());
         let exact = board
-            .exact(64, |g, _| Solver::new(g.clone(), Config::default()))
+            .exact(64, &small_solving(), false, &mut Vec::new())
             .unwrap();
         let mut told = 0;
         let solved = exact
@@ -263,9 +297,7 @@ mod tests {
         let pos: BaoPosition = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S".parse().unwrap();
         let board = Board::Bao(BaoRules::new(4, 2).unwrap(), pos);
         let exact = board
-            .exact(64, |_, _| -> Result<Solver, String> {
-                panic!("Bao needs no solver")
-            })
+            .exact(64, &small_solving(), false, &mut Vec::new())
             .unwrap();
         let solved = exact.solve(&AtomicBool::new(false), &mut |_| {}).unwrap();
         let mut out = Vec::new();

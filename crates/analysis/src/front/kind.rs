@@ -11,11 +11,12 @@ use std::path::PathBuf;
 
 use kalah_core::bao::{BaoError, BaoRules};
 use kalah_core::{Game, RulesError};
-use kalah_solver::{Limits, Solver};
+use kalah_solver::Limits;
 
 use super::{Bao, BaoHow, Front, Sowing};
 use crate::batch::{batch_rules, first_unit, Item, RulesDisagree};
 use crate::game::setup::{self, bao as bao_setup, RuleOptions, SetupError};
+use crate::solving::{Solving, SolvingError};
 
 /// Positions a sowing game's batch reads before its solver is made: enough to size its
 /// database for several solves, few enough not to wait long on a slow pipe.
@@ -134,18 +135,22 @@ impl BatchGame {
         }
     }
 
-    /// The front that answers the batch as `how` says: a sowing game's solver, made by
-    /// `sowing` (the front end's options make it: the solver and its number of workers)
-    /// for `solves` positions, or Bao's analyses or graphs.
-    pub fn front<E>(
+    /// The front that answers the batch as `how` says: a sowing game's parallel solver,
+    /// made by `solving` for `solves` positions (for an analysis within `how`'s time:
+    /// [`Solving::within`]), or Bao's analyses or graphs.
+    pub fn front(
         self,
         how: BatchHow,
         solves: usize,
-        sowing: impl FnOnce(&Game, usize) -> Result<(Solver, usize), E>,
-    ) -> Result<Box<dyn Front>, E> {
+        solving: &Solving,
+    ) -> Result<Box<dyn Front>, SolvingError> {
         Ok(match self {
             BatchGame::Sowing(game) => {
-                let (solver, workers) = sowing(&game, solves)?;
+                let solving = match how.sowing.and_then(|l| l.time) {
+                    Some(time) => solving.within(Some(time)),
+                    None => solving.clone(),
+                };
+                let (solver, workers) = solving.parallel(&game, game.capacity(), solves)?;
                 Box::new(Sowing::new(solver, how.sowing, workers))
             }
             BatchGame::Bao(rules) => Box::new(Bao::new(rules, how.bao)),
@@ -164,6 +169,7 @@ pub fn solves_to_size(count: Option<usize>, answered: usize, ahead: usize) -> us
 mod tests {
     use super::*;
     use crate::batch::items;
+    use crate::solving::tests::small_solving;
     use kalah_core::Rules;
 
     fn sowing(rules: RuleOptions, given: bool) -> BatchOptions {
@@ -250,27 +256,15 @@ mod tests {
             bao: BaoHow::analyse(Some(Limits::nodes(100))),
         };
         let bao = BatchGame::Bao(BaoRules::new(4, 2).unwrap());
-        let front = bao
-            .front(how.clone(), 3, |_, _| -> Result<_, String> {
-                panic!("Bao makes no solver")
-            })
-            .unwrap();
+        let front = bao.front(how.clone(), 3, &small_solving()).unwrap();
         assert_eq!(front.rules_text(), "Bao(4,2)");
         assert_eq!(front.workers(), 1);
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let mut sized = None;
+        let mut two = small_solving();
+        two.options.overrides.threads = Some(2);
         let front = BatchGame::Sowing(Box::new(game))
-            .front(how, 3, |g, solves| -> Result<_, String> {
-                sized = Some(solves);
-                let config = kalah_solver::Config {
-                    threads: 1,
-                    hash_mb: 1,
-                    ..kalah_solver::Config::default()
-                };
-                Ok((Solver::new(g.clone(), config).unwrap(), 2))
-            })
+            .front(how, 3, &two)
             .unwrap();
-        assert_eq!(sized, Some(3));
         assert_eq!(front.workers(), 2);
         assert_eq!(front.rules_text(), Rules::kalah(3, 2).to_string());
     }

@@ -20,6 +20,7 @@ use super::{bao_report, bao_solve_within, Board};
 use crate::book::{Book, BookTurn};
 use crate::openings::{self as sowing, first_steps, Offer, Opening, TimedOpening};
 use crate::progress::bao_graph_message;
+use crate::solving::{Solving, SolvingError};
 use crate::wire;
 use crate::AnalysisError;
 
@@ -173,13 +174,14 @@ impl Board {
     /// The first turns of this position, answered as `asked` says. A sowing game's come
     /// from the book `book` gives, if it gives one (the command's options choose it: see
     /// [`crate::book::answers_first_turns`] and [`book_first_turns`]), else from the
-    /// solver and the number of workers `sowing` makes for the number of turns (after the
-    /// check that there is one); Bao needs neither.
-    pub fn openings<E: From<OpeningsError>>(
+    /// parallel solver `solving` makes for the number of turns (after the check that
+    /// there is one; for an analysis within `asked`'s time: [`Solving::within`]); Bao
+    /// needs neither.
+    pub fn openings<E: From<OpeningsError> + From<SolvingError>>(
         &self,
         asked: Asked,
         book: impl FnOnce(&Game, &Position) -> Result<Option<(Book, Vec<BookTurn>)>, E>,
-        sowing: impl FnOnce(&Game, &Position, usize) -> Result<(Solver, usize), E>,
+        solving: &Solving,
     ) -> Result<Openings<'_>, E> {
         let how = match self {
             Board::Sowing(game, pos) => match book(game, pos)? {
@@ -194,7 +196,11 @@ impl Board {
                     if steps == 0 {
                         return Err(OpeningsError::Analysis(AnalysisError::GameOver).into());
                     }
-                    let (solver, workers) = sowing(game, pos, steps)?;
+                    let seeds = pos.seeds_in_houses() as usize;
+                    let (solver, workers) = match asked.limits.and_then(|l| l.time) {
+                        Some(time) => solving.within(Some(time)).parallel(game, seeds, steps)?,
+                        None => solving.parallel(game, seeds, steps)?,
+                    };
                     How::Sowing {
                         game,
                         pos,

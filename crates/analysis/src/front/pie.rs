@@ -14,6 +14,7 @@ use crate::book::{report as book_report, Book, BookTurn};
 use crate::openings::{first_steps, Offer, Opening};
 use crate::pie::{self, PieAnalysis};
 use crate::progress::progress_message;
+use crate::solving::{Solving, SolvingError};
 use crate::wire::report;
 use crate::AnalysisError;
 
@@ -47,15 +48,15 @@ pub struct PieRan(Option<(PieAnalysis, f64)>);
 impl<'a> PieRun<'a> {
     /// The pie rule for every first turn of `start` under `offer`: from the book `book`
     /// gives (asked only when the offer comes after the whole turn, the book's), else
-    /// from the solver and number of workers `sowing` makes for the number of turns,
-    /// after the check that there is one (else the inner error,
-    /// [`AnalysisError::GameOver`]; the outer one is the closures').
-    pub fn new<E>(
+    /// from the parallel solver `solving` makes for the number of turns, after the check
+    /// that there is one (else the inner error, [`AnalysisError::GameOver`]; the outer
+    /// one is the book's or the solver's).
+    pub fn new<E: From<SolvingError>>(
         game: &'a Game,
         start: &Position,
         offer: Offer,
         book: impl FnOnce(&Game, &Position) -> Result<Option<(Book, Vec<BookTurn>)>, E>,
-        sowing: impl FnOnce(&Game, &Position, usize) -> Result<(Solver, usize), E>,
+        solving: &Solving,
     ) -> Result<Result<PieRun<'a>, AnalysisError>, E> {
         if offer == Offer::AfterTurn {
             if let Some((b, turns)) = book(game, start)? {
@@ -67,7 +68,7 @@ impl<'a> PieRun<'a> {
         if steps == 0 {
             return Ok(Err(AnalysisError::GameOver));
         }
-        let (solver, workers) = sowing(game, start, steps)?;
+        let (solver, workers) = solving.parallel(game, start.seeds_in_houses() as usize, steps)?;
         let how = How::Solve {
             solver: Box::new(solver),
             workers,

@@ -158,10 +158,10 @@ mod tests {
     use super::super::tests::{request, Counted};
     use super::*;
     use crate::game::Board;
+    use crate::solving::tests::small_solving;
     use kalah_core::Game;
     use kalah_core::Position;
     use kalah_solver::Limits;
-    use kalah_solver::Solver;
     use std::collections::HashMap;
     use std::sync::atomic::Ordering;
 
@@ -172,11 +172,6 @@ mod tests {
         let rules = BaoRules::new(4, 2).unwrap();
         let start: BaoPosition = E16.parse().unwrap();
         (rules, start, Board::Bao(rules, start))
-    }
-
-    /// Bao needs no solver.
-    fn no_solver(_: &Game, _: &Position, _: usize) -> Result<(Solver, usize), ExportError> {
-        panic!("Bao needs no solver")
     }
 
     #[test]
@@ -190,7 +185,7 @@ mod tests {
         };
         let never = AtomicBool::new(false);
         let line = board
-            .export(&asked, no_solver, &Counted::default(), &never)
+            .export::<ExportError>(&asked, &small_solving(), &Counted::default(), &never)
             .unwrap();
         let graph = bao_solve_within(&start, 64, &never, &mut |_| {}).unwrap();
         let rows = bao_table::reachable(&start, 2).unwrap();
@@ -228,7 +223,9 @@ mod tests {
         let f = bao_table::start_partial(&partial, &header, &kept).unwrap();
         drop(f);
         let shown = Counted::default();
-        let line = board.export(&asked, no_solver, &shown, &never).unwrap();
+        let line = board
+            .export::<ExportError>(&asked, &small_solving(), &shown, &never)
+            .unwrap();
         assert_eq!(
             std::fs::read_to_string(&file).unwrap(),
             wire::bao::table_csv(&entries)
@@ -243,11 +240,15 @@ mod tests {
     fn bao_writes_one_table_within_its_depth() {
         let (_, _, board) = bao();
         let never = AtomicBool::new(false);
-        let refused =
-            |asked: &Export| match board.export(asked, no_solver, &Counted::default(), &never) {
-                Err(ExportError::Refused(msg)) => msg,
-                other => panic!("refused, not {other:?}"),
-            };
+        let refused = |asked: &Export| match board.export::<ExportError>(
+            asked,
+            &small_solving(),
+            &Counted::default(),
+            &never,
+        ) {
+            Err(ExportError::Refused(msg)) => msg,
+            other => panic!("refused, not {other:?}"),
+        };
         let two = request(1, vec!["a.json".into(), "b.csv".into()]);
         assert_eq!(
             refused(&two),

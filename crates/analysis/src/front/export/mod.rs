@@ -13,13 +13,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use kalah_core::{Game, Position};
 use kalah_io::OutputError;
 use kalah_solver::bao::BaoSolveError;
-use kalah_solver::{Limits, Solver};
+use kalah_solver::Limits;
 
 use super::Board;
 use crate::export::resume::ResumeError;
+use crate::solving::{Solving, SolvingError};
 use crate::wire::table::TableFormat;
 use crate::AnalysisError;
 /// What an export asks, whatever the game.
@@ -96,6 +96,14 @@ pub enum ExportError {
         /// What was kept, in words.
         kept: String,
     },
+    /// The solver could not be made.
+    Solver(SolvingError),
+}
+
+impl From<SolvingError> for ExportError {
+    fn from(e: SolvingError) -> ExportError {
+        ExportError::Solver(e)
+    }
 }
 
 impl fmt::Display for ExportError {
@@ -107,6 +115,7 @@ impl fmt::Display for ExportError {
             ExportError::Graph { error, .. } => write!(f, "{error}"),
             ExportError::Cancelled { kept } => write!(f, "interrupted: {kept}"),
             ExportError::Analysis { error, kept } => write!(f, "{error}: {kept}"),
+            ExportError::Solver(e) => write!(f, "{e}"),
         }
     }
 }
@@ -128,20 +137,19 @@ impl Export {
 
 impl Board {
     /// Exports the table `request` asks of this position and returns the line that says
-    /// what was written. A sowing game's solver and its number of workers come from
-    /// `sowing` (given the game, the position and how many values are to be solved; the
-    /// command's options make it); Bao needs none. `cancel` stops the work, what was
+    /// what was written. A sowing game's parallel solver is made by `solving` for the
+    /// number of values to solve; Bao needs none. `cancel` stops the work, what was
     /// finished kept in the partial file beside the (first) output.
-    pub fn export<E: From<ExportError>>(
+    pub fn export<E: From<ExportError> + From<SolvingError>>(
         &self,
         request: &Export,
-        sowing: impl FnOnce(&Game, &Position, usize) -> Result<(Solver, usize), E>,
+        solving: &Solving,
         shown: &dyn ExportProgress,
         cancel: &AtomicBool,
     ) -> Result<String, E> {
         match self {
             Board::Sowing(game, start) => {
-                sowing::export(game, start, request, sowing, shown, cancel)
+                sowing::export(game, start, request, solving, shown, cancel)
             }
             Board::Bao(rules, start) => Ok(bao::export(rules, start, request, shown, cancel)?),
         }

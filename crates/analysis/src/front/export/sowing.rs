@@ -11,21 +11,21 @@ use std::time::Instant;
 use kalah_core::{Game, Position};
 use kalah_io::{Checks, Output};
 use kalah_solver::egdb::file::available_memory;
-use kalah_solver::Solver;
 
 use super::{Export, ExportError, ExportProgress};
 use crate::export::resume::{self, Partial};
 use crate::export::{evaluate, max_positions, plan_bounded, PlanError};
+use crate::solving::{Solving, SolvingError};
 use crate::wire::table::{written_line, TableFormat};
 use crate::{outputs, wire, AnalysisError};
 
 /// A sowing game's table: planned within the memory available, its frontier solved in
 /// parallel (resuming from the partial file), written to every output.
-pub(super) fn export<E: From<ExportError>>(
+pub(super) fn export<E: From<ExportError> + From<SolvingError>>(
     game: &Game,
     start: &Position,
     request: &Export,
-    sowing: impl FnOnce(&Game, &Position, usize) -> Result<(Solver, usize), E>,
+    solving: &Solving,
     shown: &dyn ExportProgress,
     cancel: &AtomicBool,
 ) -> Result<String, E> {
@@ -66,7 +66,7 @@ pub(super) fn export<E: From<ExportError>>(
         None => HashMap::new(),
     };
     let todo = plan.to_solve(&known).len();
-    let (solver, workers) = sowing(game, start, todo)?;
+    let (solver, workers) = solving.parallel(game, start.seeds_in_houses() as usize, todo)?;
     let partial = match &partial_path {
         Some(path) => Some(Partial::start(path, &header, &known).map_err(ExportError::Partial)?),
         None => None,
@@ -129,6 +129,7 @@ mod tests {
     use super::*;
     use crate::export::plan;
     use crate::game::Board;
+    use crate::solving::tests::small_solving;
     use kalah_core::Rules;
 
     #[test]
@@ -140,22 +141,12 @@ mod tests {
         let board = Board::Sowing(Box::new(game.clone()), start);
         let never = AtomicBool::new(false);
         let asked = request(2, vec![json.clone(), csv.clone()]);
-        let mut asked_todo = None;
         let shown = Counted::default();
         let line = board
-            .export(
-                &asked,
-                |g, _, todo| {
-                    asked_todo = Some(todo);
-                    Ok::<_, ExportError>((solver(g), 1))
-                },
-                &shown,
-                &never,
-            )
+            .export::<ExportError>(&asked, &small_solving(), &shown, &never)
             .unwrap();
         let plan = plan(&game, &start, 2);
         let todo = plan.to_solve(&HashMap::new()).len();
-        assert_eq!(asked_todo, Some(todo));
         assert_eq!(shown.done.load(Ordering::Relaxed), todo);
         let table = evaluate(
             &solver(&game),
@@ -191,12 +182,8 @@ mod tests {
         let board = Board::Sowing(Box::new(game.clone()), game.start());
         let cancelled = AtomicBool::new(true);
         let asked = request(2, vec![dir.path().join("t.json")]);
-        let r = board.export(
-            &asked,
-            |g, _, _| Ok::<_, ExportError>((solver(g), 1)),
-            &Counted::default(),
-            &cancelled,
-        );
+        let r =
+            board.export::<ExportError>(&asked, &small_solving(), &Counted::default(), &cancelled);
         assert!(matches!(&r, Err(ExportError::Cancelled { .. })), "{r:?}");
         assert!(!dir.path().join("t.json").exists());
     }
