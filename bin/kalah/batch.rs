@@ -221,6 +221,7 @@ impl From<BatchError> for CliError {
             BatchError::Resume(e) => invalid(e.to_string()),
             BatchError::Stopped { error, kept } => analysis_error(error, &kept),
             BatchError::Write(e) => CliError::Io(e),
+            BatchError::Solver(e) => e.into(),
         }
     }
 }

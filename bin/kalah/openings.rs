@@ -159,6 +159,7 @@ impl From<OpeningsError> for CliError {
             } => interrupted(BAO_SOLVE_INTERRUPTED),
             OpeningsError::Graph { error, memory_mb } => graph_error(error, memory_mb),
             e @ OpeningsError::BookLacks { .. } => invalid(e.to_string()),
+            OpeningsError::Solver(e) => e.into(),
         }
     }
 }

@@ -133,6 +133,14 @@ pub enum BatchError {
     },
     /// Writing the answers to the front end's output (no output file) failed.
     Write(io::Error),
+    /// The solver could not be made.
+    Solver(SolvingError),
+}
+
+impl From<SolvingError> for BatchError {
+    fn from(e: SolvingError) -> BatchError {
+        BatchError::Solver(e)
+    }
 }
 
 impl fmt::Display for BatchError {
@@ -149,6 +157,7 @@ impl fmt::Display for BatchError {
             BatchError::Resume(e) => e.fmt(f),
             BatchError::Stopped { error, .. } => error.fmt(f),
             BatchError::Write(e) => e.fmt(f),
+            BatchError::Solver(e) => e.fmt(f),
         }
     }
 }

@@ -132,12 +132,21 @@ pub enum OpeningsError {
         /// The position whose first turns were asked for.
         pos: Position,
     },
+    /// The solver could not be made.
+    Solver(SolvingError),
+}
+
+impl From<SolvingError> for OpeningsError {
+    fn from(e: SolvingError) -> OpeningsError {
+        OpeningsError::Solver(e)
+    }
 }
 
 impl fmt::Display for OpeningsError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             OpeningsError::Analysis(e) => write!(f, "{e}"),
+            OpeningsError::Solver(e) => write!(f, "{e}"),
             OpeningsError::Graph { error, .. } => write!(f, "{error}"),
             OpeningsError::BookLacks { origin, pos } => {
                 write!(

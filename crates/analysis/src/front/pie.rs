@@ -169,6 +169,7 @@ pub fn decide_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solving::tests::{small_solving, Failed};
     use kalah_core::Rules;
     use std::sync::Mutex;
 
@@ -185,12 +186,10 @@ mod tests {
     fn every_first_turn_solved_is_reported_as_pie_reports_it() {
         let game = Game::new(Rules::kalah(3, 3)).unwrap();
         let start = game.start();
-        let no_book = |_: &Game, _: &Position| -> Result<_, ()> { Ok(None) };
-        let run = PieRun::new(&game, &start, Offer::AfterTurn, no_book, |g, _, _| {
-            Ok((solver(g), 1))
-        })
-        .unwrap()
-        .unwrap();
+        let no_book = |_: &Game, _: &Position| -> Result<_, Failed> { Ok(None) };
+        let run = PieRun::new(&game, &start, Offer::AfterTurn, no_book, &small_solving())
+            .unwrap()
+            .unwrap();
         let steps = first_steps(&game, &start, Offer::AfterTurn).len();
         assert_eq!(run.steps(), Some(steps));
         let lines = Mutex::new(Vec::new());
@@ -217,10 +216,8 @@ mod tests {
     fn a_game_over_has_no_turn_and_a_decision_is_reported() {
         let game = Game::new(Rules::kalah(3, 3)).unwrap();
         let over = crate::batch::parse(&game, "0,0,0,0,0,0,9,9:S").unwrap();
-        let never = |_: &Game, _: &Position, _| -> Result<(Solver, usize), ()> {
-            panic!("no solver for a game over")
-        };
-        let made = PieRun::new(&game, &over, Offer::AfterTurn, |_, _| Ok(None), never);
+        let no_book = |_: &Game, _: &Position| -> Result<_, Failed> { Ok(None) };
+        let made = PieRun::new(&game, &over, Offer::AfterTurn, no_book, &small_solving());
         assert!(matches!(made, Ok(Err(AnalysisError::GameOver))));
         let after = crate::batch::parse(&game, "1").unwrap();
         let s = solver(&game);

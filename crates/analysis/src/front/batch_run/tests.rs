@@ -25,11 +25,9 @@ fn bao_run<'a>(paths: BatchPaths<'a>) -> BatchRun<'a> {
 }
 
 fn run(batch: BatchRun<'_>, ticks: &mut Vec<BatchTick>) -> Result<BatchEnd, BatchError> {
-    let no_solver =
-        |_: &Game, _| -> Result<(Solver, usize), BatchError> { panic!("Bao makes no solver") };
     batch.run(
         &AtomicBool::new(false),
-        no_solver,
+        &crate::solving::tests::small_solving(),
         &mut io::sink(),
         &mut |t| ticks.push(t),
     )

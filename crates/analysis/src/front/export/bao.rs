@@ -159,8 +159,6 @@ mod tests {
     use super::*;
     use crate::game::Board;
     use crate::solving::tests::small_solving;
-    use kalah_core::Game;
-    use kalah_core::Position;
     use kalah_solver::Limits;
     use std::collections::HashMap;
     use std::sync::atomic::Ordering;

@@ -159,6 +159,8 @@ impl Board {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use kalah_core::Game;
+    use kalah_solver::Solver;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 

@@ -3,6 +3,7 @@
 use super::*;
 use crate::book::Entry;
 use crate::game::setup::bao as bao_setup;
+use crate::solving::tests::small_solving;
 use kalah_core::Rules;
 use kalah_solver::bao::{solve_position, GraphStop, Value};
 use kalah_solver::Config;
@@ -20,10 +21,6 @@ fn kalah(houses: u8, seeds: u8) -> Board {
 
 fn no_book(_: &Game, _: &Position) -> Result<Option<(Book, Vec<BookTurn>)>, OpeningsError> {
     Ok(None)
-}
-
-fn one_worker(game: &Game, _: &Position, _: usize) -> Result<(Solver, usize), OpeningsError> {
-    Ok((Solver::new(game.clone(), one_thread()).unwrap(), 1))
 }
 
 /// Runs `openings`, returning what it wrote and every tick.
@@ -68,7 +65,7 @@ fn a_sowing_game_lists_every_first_turn_solved_as_openings_does() {
         json: true,
         ..Asked::default()
     };
-    let openings = board.openings(asked, no_book, one_worker).unwrap();
+    let openings = board.openings(asked, no_book, &small_solving()).unwrap();
     let steps = first_steps(game, start, Offer::AfterTurn).len();
     let unit = "first moves solved";
     assert_eq!(openings.meter(), Meter::Bar { len: steps, unit });
@@ -102,7 +99,7 @@ fn a_sowing_game_within_limits_lists_the_turns_timed_openings_does() {
         limits: Some(limits),
         ..Asked::default()
     };
-    let openings = board.openings(asked, no_book, one_worker).unwrap();
+    let openings = board.openings(asked, no_book, &small_solving()).unwrap();
     let unit = "first moves analysed";
     assert!(matches!(openings.meter(), Meter::Bar { unit: u, .. } if u == unit));
     let (text, ticks) = run_and_write(&openings);
@@ -126,11 +123,7 @@ fn a_game_that_is_over_has_no_first_turn_and_makes_no_solver() {
     let game = Game::new(Rules::kalah(3, 2)).unwrap();
     let over: Position = "0,0,0,6,0,0,0,6:S".parse().unwrap();
     let board = Board::Sowing(Box::new(game), over);
-    let made = board.openings(
-        Asked::default(),
-        no_book,
-        |_, _, _| -> Result<_, OpeningsError> { panic!("no solver for a game that is over") },
-    );
+    let made = board.openings(Asked::default(), no_book, &small_solving());
     assert!(matches!(
         made,
         Err(OpeningsError::Analysis(AnalysisError::GameOver))
@@ -182,11 +175,7 @@ fn the_first_turns_from_a_book_are_its_report_and_nothing_is_solved() {
     };
     let from_book = |g: &Game, p: &Position| book_first_turns(small_book(g), true, g, p);
     let openings = board
-        .openings(
-            Asked::default(),
-            from_book,
-            |_, _, _| -> Result<_, OpeningsError> { panic!("a book needs no solver") },
-        )
+        .openings(Asked::default(), from_book, &small_solving())
         .unwrap();
     assert_eq!(openings.meter(), Meter::Nothing);
     let (text, ticks) = run_and_write(&openings);
@@ -211,7 +200,7 @@ fn bao_moves_solved_exactly_agree_with_each_move_solved_alone() {
                 ..Asked::default()
             },
             no_book,
-            one_worker,
+            &small_solving(),
         )
         .unwrap();
     assert_eq!(openings.meter(), Meter::Spinner);
@@ -247,7 +236,7 @@ fn bao_moves_within_limits_are_the_analysis_final_report_and_every_move() {
         limits: Some(limits),
         ..Asked::default()
     };
-    let openings = board.openings(asked, no_book, one_worker).unwrap();
+    let openings = board.openings(asked, no_book, &small_solving()).unwrap();
     assert_eq!(openings.meter(), Meter::Nothing);
     let (text, _) = run_and_write(&openings);
     let direct = bao_search::analyse(pos, &limits, &never(), &mut |_| {});
@@ -262,7 +251,7 @@ fn bao_moves_within_limits_are_the_analysis_final_report_and_every_move() {
         json: true,
         ..asked
     };
-    let openings = board.openings(json, no_book, one_worker).unwrap();
+    let openings = board.openings(json, no_book, &small_solving()).unwrap();
     let (text, _) = run_and_write(&openings);
     assert_eq!(text.lines().count(), 1);
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -276,7 +265,7 @@ fn a_bao_graph_too_large_or_cancelled_says_so_with_its_memory() {
         memory_mb: 0,
         ..Asked::default()
     };
-    let openings = board.openings(asked, no_book, one_worker).unwrap();
+    let openings = board.openings(asked, no_book, &small_solving()).unwrap();
     let err = openings.run(&never(), &|_| {}).err().unwrap();
     assert!(matches!(
         err,
@@ -289,7 +278,7 @@ fn a_bao_graph_too_large_or_cancelled_says_so_with_its_memory() {
         memory_mb: 64,
         ..Asked::default()
     };
-    let openings = board.openings(asked, no_book, one_worker).unwrap();
+    let openings = board.openings(asked, no_book, &small_solving()).unwrap();
     let err = openings.run(&AtomicBool::new(true), &|_| {}).err().unwrap();
     assert!(matches!(
         err,
