@@ -5,8 +5,7 @@ use std::io::{self, Write};
 
 use kalah_analysis::engine::driver::{self, Ended};
 use kalah_analysis::engine::{self, launch, EvaluationChoice, Session};
-use kalah_core::Game;
-use kalah_solver::Solver;
+use kalah_analysis::engine_solvers;
 
 use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::book_args::BookArgs;
@@ -56,11 +55,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(CliError::Input(launch::rules_refused(rules)));
     }
     let interrupt = interrupt_flag();
-    let solver_args = args.solver.clone();
     let evaluation = args.evaluation;
-    let make = move |game: &Game| {
-        engine_solver(&solver_args, game, None, evaluation).map_err(|e| e.to_string())
-    };
+    let make = engine_solvers::engine_factory(
+        args.solver.options(),
+        evaluation,
+        Box::new(SetupSpinner::of(&args.solver)),
+        Some(interrupt),
+        |e| CliError::from(e).to_string(),
+    );
     let (books, book_name) = args.book.engine_books()?;
     let about = launch::about(
         env!("CARGO_PKG_VERSION"),
@@ -69,7 +71,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         book_name,
     );
     let session = move |shared| {
-        let session = Session::new(Box::new(make), shared, about);
+        let session = Session::new(make, shared, about);
         match books {
             Some(books) => session.with_books(books),
             None => session,
@@ -81,19 +83,4 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         (_, Some(why)) => Err(CliError::Input(why)),
         (_, None) => Ok(()),
     }
-}
-
-/// The solver of an engine on `game`: the flags' settings (`threads` over `--threads`),
-/// `evaluation` at the leaves, and no endgame database built unless one is asked for
-/// (building one would take longer than the moves; a file already there is read).
-pub fn engine_solver(
-    args: &SolverArgs,
-    game: &Game,
-    threads: Option<u32>,
-    evaluation: EvaluationChoice,
-) -> Result<Solver, CliError> {
-    let setup = SetupSpinner::of(args);
-    let threads = threads.map(|t| t as usize);
-    let evaluation = evaluation.for_rules(game.rules());
-    Ok(args.solving(&setup).engine(game, threads, evaluation)?)
 }

@@ -10,10 +10,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use kalah_analysis::engine::{self, EvaluationChoice};
-use kalah_analysis::matches::build::SolverRequest;
-use kalah_analysis::matches::build::{
-    bao_match, sowing_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec,
-};
+use kalah_analysis::engine_solvers;
+use kalah_analysis::matches::build::{bao_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec};
 use kalah_analysis::matches::{MatchPlan, PlayerError};
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::wire::games;
@@ -22,9 +20,8 @@ use kalah_solver::Limits;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_bar};
 use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
-use crate::engine::engine_solver;
 use crate::error::CliError;
-use crate::solving::SolverArgs;
+use crate::solving::{SetupSpinner, SolverArgs};
 
 /// Play a match between two engine settings, or against a program that speaks the engine
 /// protocol (docs/engine.md), and report the score with its error bar.
@@ -172,11 +169,7 @@ impl PlayerOne {
             nodes: self.nodes1,
             depth: self.depth1,
         };
-        PlayerSpec {
-            limits,
-            evaluation: self.evaluation1,
-            threads: self.threads1,
-        }
+        PlayerSpec::new(limits, self.evaluation1, self.threads1)
     }
 }
 
@@ -212,11 +205,7 @@ impl PlayerTwo {
             nodes: self.nodes2,
             depth: self.depth2,
         };
-        PlayerSpec {
-            limits,
-            evaluation: self.evaluation2,
-            threads: self.threads2,
-        }
+        PlayerSpec::new(limits, self.evaluation2, self.threads2)
     }
 }
 
@@ -238,16 +227,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         false => {
             let (game, _) = setup(&args.rules, &start)?;
             let output = args.common.games_output()?;
-            let mut make = |game: &_, r: SolverRequest<EvaluationChoice>| {
-                let mut solver = args.solver.clone();
-                solver.hash_mb = solver.hash_mb.or(r.hash_mb);
-                engine_solver(&solver, game, Some(r.threads), r.evaluation)
-            };
-            let m = sowing_match(game, &specs, program.as_ref(), args.exact_nodes, &mut make)
-                .map_err(|e| match e {
-                    BuildError::Solver(e) => e,
-                    BuildError::Program(e) => program_error(e),
-                })?;
+            let setup = SetupSpinner::of(&args.solver);
+            let solving = args.solver.solving(&setup);
+            let m = engine_solvers::sowing_match(
+                &solving,
+                game,
+                &specs,
+                program.as_ref(),
+                args.exact_nodes,
+            )
+            .map_err(|e| match e {
+                BuildError::Solver(e) => e.into(),
+                BuildError::Program(e) => program_error(e),
+            })?;
             (m, output)
         }
     };

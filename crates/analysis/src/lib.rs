@@ -43,6 +43,7 @@ pub mod book;
 pub mod bounds;
 pub mod distributed;
 pub mod engine;
+pub mod engine_solvers;
 pub mod export;
 pub mod front;
 pub mod game;

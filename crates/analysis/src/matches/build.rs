@@ -41,6 +41,15 @@ pub struct PlayerSpec<E> {
 }
 
 impl<E: Evaluation> PlayerSpec<E> {
+    /// A player's settings: its limits per move, evaluation and search threads.
+    pub fn new(limits: Limits, evaluation: E, threads: u32) -> PlayerSpec<E> {
+        PlayerSpec {
+            limits,
+            evaluation,
+            threads,
+        }
+    }
+
     /// The limits the player moves within: those given, else the default time a move.
     pub fn limits(&self) -> Limits {
         limits_or_default(self.limits)
