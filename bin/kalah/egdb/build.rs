@@ -1,15 +1,13 @@
 //! `kalah egdb build`: a database file, one seed level after the other, resumable.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::levels::{LevelDisplay, LevelProgress};
-use kalah_analysis::outputs;
+use kalah_analysis::egdb_build::{build_file, BuildError, BuildShown, FileRequest};
+use kalah_analysis::levels::LevelDisplay;
 use kalah_analysis::wire::egdb as wire;
-use kalah_io::{Checks, Output, OutputKind};
-use kalah_solver::egdb::{self, FileBuild, PlanError};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::args::RulesArgs;
@@ -52,75 +50,61 @@ pub(super) struct BuildArgs {
 
 pub(super) fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     args.rules.options().check()?;
-    let rules = args.rules.board_rules();
-    let plan = FileBuild::plan(rules, args.max_seeds).map_err(|e| match e {
-        PlanError::Rules(e) => CliError::Rules(e),
-        PlanError::Unbuildable(e) => CliError::Egdb(e),
-        PlanError::Size(e) => CliError::EgdbBuild(e),
-    })?;
-    // The path checked and locked before any work, like every output: only a database
-    // is replaced without --force, never --from, and a second build fails at once.
-    let checks = Checks::of(outputs::DATABASE, args.force).reading(args.from.as_deref());
-    let output = Output::open_with(&args.out, &checks)?;
-    if output.kind() != OutputKind::File {
-        return Err(CliError::Input(format!(
-            "--out {}: a database is a file to map and resume, not a stream: name a file",
-            args.out.display()
-        )));
-    }
-    let out_file = output.target().to_path_buf();
-    if let Some(from) = &args.from {
-        start_from(&plan, args, from, &out_file)?;
-    }
-    if !args.quiet {
-        let partial = plan.resumes(&out_file);
-        eprintln!(
-            "{}",
-            wire::build_announcement(&args.out, &plan, partial.as_deref())
-        );
-    }
-    // The bar of the level being built (none when quiet), replaced when the next level
-    // starts; reported from the build's worker threads.
-    let (bars, terminal) = (LevelProgress::default(), std::io::stderr().is_terminal());
-    let start = Instant::now();
-    let built = plan
-        .run(&out_file, interrupt_flag(), &|level, done, total| {
-            if !args.quiet {
-                bars.show(level, done, || LevelBar::new(level, total, terminal))
-            }
-        })
-        .map_err(|e| match e {
-            egdb::EgdbError::Cancelled => interrupted(&wire::build_kept(&out_file, args.max_seeds)),
-            e => CliError::EgdbBuild(e),
-        })?;
-    drop(output);
-    bars.finish();
-    let seconds = start.elapsed().as_secs_f64();
-    let summary = wire::build_summary(&args.out, &plan, built.computed, built.resumed, seconds);
+    let request = FileRequest {
+        rules: args.rules.board_rules(),
+        max_seeds: args.max_seeds,
+        out: &args.out,
+        from: args.from.as_deref(),
+        force: args.force,
+        quiet: args.quiet,
+    };
+    let summary = build_file(&request, interrupt_flag(), &LevelBars::default())?;
     writeln!(out, "{summary}")?;
     Ok(())
 }
 
-/// Copies the levels of the smaller file `from` to the build of `out_file` (`--from`).
-fn start_from(
-    plan: &FileBuild,
-    args: &BuildArgs,
-    from: &Path,
-    out_file: &Path,
-) -> Result<(), CliError> {
-    // The smaller file is loaded like any database: its own errors name it.
-    let levels = plan.start_from(from, out_file).map_err(|e| match e {
-        e @ egdb::EgdbError::FromRefused { .. } => CliError::EgdbBuild(e),
-        e => CliError::Egdb(e),
-    })?;
-    if !args.quiet {
-        eprintln!("{}", wire::start_from_line(from, levels));
+/// The command-line error of a database not built.
+impl From<BuildError> for CliError {
+    fn from(e: BuildError) -> CliError {
+        match e {
+            BuildError::Rules(e) => CliError::Rules(e),
+            BuildError::Egdb(e) => CliError::Egdb(e),
+            BuildError::Build(e) => CliError::EgdbBuild(e),
+            BuildError::Output(e) => CliError::Output(e),
+            BuildError::Stream(why) => CliError::Input(why),
+            BuildError::Interrupted(kept) => interrupted(&kept),
+        }
     }
-    Ok(())
+}
+
+/// The bars of a build on standard error, one a seed level; a line a level off a
+/// terminal.
+pub(super) struct LevelBars {
+    terminal: bool,
+}
+
+impl Default for LevelBars {
+    fn default() -> LevelBars {
+        LevelBars {
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+impl BuildShown for LevelBars {
+    type Bar = LevelBar;
+
+    fn say(&self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn bar(&self, level: usize, total: u64) -> LevelBar {
+        LevelBar::new(level, total, self.terminal)
+    }
 }
 
 /// The progress display of one seed level.
-struct LevelBar {
+pub(super) struct LevelBar {
     level: usize,
     bar: ProgressBar,
     start: Instant,

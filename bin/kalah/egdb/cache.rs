@@ -1,13 +1,14 @@
 //! `kalah egdb cache`: list, grow, clear and clean the database cache.
 
 use std::io::Write;
-use std::path::Path;
 
+use kalah_analysis::egdb_build;
 use kalah_analysis::wire::egdb as wire;
 use kalah_core::Game;
-use kalah_solver::cache::{self, Cache, GrowError, Grown};
+use kalah_solver::cache::{self, Cache, GrowError};
 
-use super::build::{build, BuildArgs};
+use super::build::LevelBars;
+use crate::analysis_io::interrupt_flag;
 use crate::args::{QuietArgs, RulesArgs};
 use crate::error::CliError;
 
@@ -137,25 +138,21 @@ fn grow_cache(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let game = Game::new(rules.board_rules())?;
-    let grown = cache.grow(&game, k, |target, from| {
-        let args = BuildArgs {
-            max_seeds: k,
-            out: target.to_path_buf(),
-            from: from.map(Path::to_path_buf),
-            force: false,
-            quiet,
-            rules: rules.clone(),
-        };
-        build(&args, out)
-    });
+    let grown = egdb_build::grow_cache(
+        cache,
+        &game,
+        k,
+        quiet,
+        interrupt_flag(),
+        &LevelBars::default(),
+    );
     match grown {
-        Ok(Grown::Held(held)) => Ok(writeln!(out, "{}", wire::cache_holds(held, game.rules()))?),
-        Ok(Grown::Built { .. }) => Ok(()),
+        Ok(line) => Ok(writeln!(out, "{line}")?),
         Err(GrowError::Requirements(e)) => Err(CliError::EgdbBuild(e)),
         Err(GrowError::Full(e)) => Err(e.into()),
         Err(e @ (GrowError::CreateDir { .. } | GrowError::Remove { .. })) => {
             Err(CliError::Input(e.to_string()))
         }
-        Err(GrowError::Build(e)) => Err(e),
+        Err(GrowError::Build(e)) => Err(e.into()),
     }
 }

@@ -42,6 +42,7 @@ pub mod bench;
 pub mod book;
 pub mod bounds;
 pub mod distributed;
+pub mod egdb_build;
 pub mod engine;
 pub mod engine_solvers;
 pub mod export;
