@@ -200,7 +200,7 @@ fn how(args: &Args) -> BatchHow {
         depth: args.depth,
     };
     BatchHow {
-        sowing: crate::timed::limits(args.time),
+        sowing: args.time.map(kalah_solver::Limits::time),
         bao: BaoHow::of(args.exact, args.graph.memory_mb, limits.given()),
     }
 }

@@ -29,7 +29,6 @@ mod show;
 mod solve;
 mod solving;
 mod split;
-mod timed;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
