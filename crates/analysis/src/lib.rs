@@ -4,7 +4,10 @@
 //! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
 //! in input order ([`batch`]) and the evaluation table of every position near the start
 //! ([`export`], resumable after an interruption); and what the front ends share: a solve's
-//! progress in words ([`progress`]).
+//! progress in words ([`progress`]), and the solvers built from one options value that a
+//! front end fills from its flags ([`solving`]; the engine protocol's and a match's in
+//! [`engine_solvers`], a database file's build in [`egdb_build`]), so that no front end
+//! makes a solver itself.
 //!
 //! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
