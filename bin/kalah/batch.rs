@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::parse_shard;
-use kalah_analysis::front::{
+use kalah_analysis::batch::{
     BaoHow, BatchError, BatchGameError, BatchHow, BatchOptions, BatchPaths, BatchRun, BatchTick,
 };
 

@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use kalah_analysis::engine::driver::{self, Ended};
-use kalah_analysis::engine::{self, launch, EvaluationChoice, Session};
+use kalah_analysis::protocol::session::driver::{self, Ended};
+use kalah_analysis::protocol::session::{self, launch, EvaluationChoice, Session};
 use kalah_core::Game;
 use kalah_solver::{Config, Solver};
 
@@ -34,7 +34,7 @@ pub struct Args {
     /// docs/matches.md), `store` (the store difference), `fitted` (fitted for the rules,
     /// docs/evaluation.md) or `learned` (the pattern evaluation of standard Kalah on six
     /// houses; the fitted one elsewhere)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = session::evaluation_named)]
     pub evaluation: EvaluationChoice,
 
     #[command(flatten)]

@@ -1,58 +1,21 @@
-//! One front end over the two kinds of game: what a command needs of a game, as the
-//! trait [`Front`], with the sowing games ([`Sowing`]) and Bao ([`Bao`]) as its two
-//! implementations, so that the command is written once over it.
-//!
-//! A command parses its options, sets up the kind of game they ask for (`setup`,
-//! `setup::bao`; a batch by [`BatchOptions::game`], which also says how many positions to
-//! read ahead and makes the front, [`BatchGame::front`]), makes the front of that kind and
-//! hands its work to the front's methods (a batch's whole run, its output checked, resumed
-//! and written, by [`BatchRun`]):
-//! the answer of one position of a batch ([`Front::answer`], driven in input order by
-//! [`answer_stream`], the one loop of `kalah batch`), written as the answer line every
-//! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
-//! kinds (a parallel solver with its database, or Bao's analysis and game graphs) stays
-//! behind the trait; what a command does with the answers (the output file, resuming, the
-//! progress shown) is written once above it. A command of one position (`show`,
-//! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
-//! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
-//! ([`Openings`]), `pie` for the swap decision ([`PieRun`]) and `export` for the table
-//! near it ([`Board::export`], what it asks an [`Export`]).
-
-mod analyst;
-mod bao;
-mod batch_run;
-mod exact;
-mod export;
-mod kind;
-mod openings;
-mod pie;
-mod sowing;
+//! One batch over the two kinds of game: what a batch needs of a game, as the trait
+//! [`Front`], with the sowing games ([`Sowing`](super::Sowing)) and Bao
+//! ([`Bao`](super::Bao)) as its two implementations, so that the batch is written once
+//! over it: the answer of one position ([`Front::answer`]), driven in input order by
+//! [`answer_stream`], the one loop of `kalah batch`, written as the answer line every
+//! output of that kind shares ([`super::answer`], [`super::answer::bao`]). What differs
+//! between the kinds (a parallel solver with its database, or Bao's analysis and game
+//! graphs) stays behind the trait; what the command does with the answers (the output
+//! file, resuming, the progress shown: [`BatchRun`](super::BatchRun)) is written once
+//! above it.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
 use serde_json::Value;
 
-use crate::batch::{Item, Streamed};
-use crate::game::Board;
+use super::{Item, Streamed};
 use crate::{pool, AnalysisError};
-pub use analyst::{
-    bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
-};
-pub use bao::{
-    bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
-    BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
-};
-pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
-pub use exact::{build_interrupted, Exact, ExactError, Solved};
-pub use export::{Export, ExportError, ExportProgress};
-pub use kind::{
-    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
-};
-pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
-pub use pie::{decide_report, PieRan, PieRun, PIE_UNIT};
-pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
 /// several threads at once.

@@ -6,8 +6,16 @@
 //! behind it. The command shows the progress ([`ExportProgress`]) and prints the line
 //! returned.
 
-mod bao;
+pub mod bao;
+mod budget;
+mod plan;
+pub mod resume;
 mod sowing;
+pub mod table;
+
+pub use budget::{max_positions, TooLarge, POSITION_BYTES};
+pub use plan::{evaluate, plan, plan_bounded, plan_until, Plan, PlanError};
+pub use table::Entry;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -18,10 +26,10 @@ use kalah_io::OutputError;
 use kalah_solver::bao::BaoSolveError;
 use kalah_solver::{Limits, Solver};
 
-use super::Board;
-use crate::export::resume::ResumeError;
-use crate::wire::table::TableFormat;
+use crate::game::Board;
 use crate::AnalysisError;
+use resume::ResumeError;
+use table::TableFormat;
 /// What an export asks, whatever the game.
 #[derive(Clone, Debug)]
 pub struct Export {
@@ -143,7 +151,7 @@ impl Board {
             Board::Sowing(game, start) => {
                 sowing::export(game, start, request, sowing, shown, cancel)
             }
-            Board::Bao(rules, start) => Ok(bao::export(rules, start, request, shown, cancel)?),
+            Board::Bao(rules, start) => Ok(bao::run::export(rules, start, request, shown, cancel)?),
         }
     }
 }
