@@ -507,14 +507,6 @@ impl EvaluationChoice {
     }
 }
 
-impl crate::matches::build::Evaluation for EvaluationChoice {
-    const STORE: EvaluationChoice = EvaluationChoice::Store;
-
-    fn name(&self) -> &'static str {
-        EvaluationChoice::name(*self)
-    }
-}
-
 /// The leaf evaluation named `name` (`default`, `fitted`, `learned`, or `store`: the store
 /// difference).
 pub fn evaluation_named(name: &str) -> Result<EvaluationChoice, String> {
