@@ -1,6 +1,6 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
 //! resumable after an interruption; the sowing games' and Bao's through one loop over the
-//! library's `front::Front`.
+//! library's `batch::Front`.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! `kalah engine`: the engine protocol on standard input and output (docs/engine.md);
-//! the protocol itself is [`kalah_analysis::engine`].
+//! the protocol itself is [`kalah_analysis::protocol::session`].
 
 use std::io::{self, Write};
 

@@ -2,7 +2,7 @@
 //! engine protocol) play a match from varied openings with the colours swapped; the score
 //! with its error bar, the games as JSON lines. The match itself, of either kind of game,
 //! is [`kalah_analysis::matches::Match`] and its result
-//! [`kalah_analysis::wire::match_report`], its players made by
+//! [`kalah_analysis::matches::report`], its players made by
 //! [`kalah_analysis::matches::build`]; this file parses the options and renders.
 
 use std::io::Write;

@@ -2,16 +2,22 @@
 //! of either kind of game, a sowing game or Bao, set up from the options every front end
 //! reads, and perft; it imports none of the tasks above it). The tasks: every first turn
 //! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
-//! in input order ([`batch`]) and the evaluation table of every position near the start
-//! ([`export`], resumable after an interruption); and what the front ends share: a solve's
-//! progress in words ([`progress`]).
+//! in input order ([`batch`]: `kalah batch` from its input to its output, answer line
+//! included), the evaluation table of every position near the start ([`export`],
+//! resumable after an interruption, the table's JSON and CSV included), a game against
+//! the engine ([`play`]), matches between two players ([`mod@matches`]) and the engine
+//! protocol, its lines and the session `kalah engine` runs ([`protocol`]); and what the
+//! front ends share: a solve's progress in words ([`progress`]).
 //!
-//! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
+//! The solves run many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
 //! solver's transposition table, so what one proves helps the others. Give the solver
 //! one search thread (`Config { threads: 1, .. }`) and the parallelism to these
-//! functions (`workers`). Nothing here prints: progress goes out through callbacks,
-//! which are called from the worker threads.
+//! functions (`workers`). Progress goes out through callbacks, which are called from the
+//! worker threads. Nothing here prints to the terminal, but some tasks do their own I/O:
+//! a batch reads its input and writes its output ([`batch::BatchRun`]), an export writes
+//! its table, a protocol session reads and writes the lines it is given, and a match
+//! starts the programs it plays against ([`matches::protocol`]).
 //!
 //! Values are always **from South**: the final South store minus North store under
 //! perfect play. Every principal variation returned has been replayed from its position

@@ -3,7 +3,7 @@
 //! ([`exact_entry`]) or the anytime analysis' ([`analyse_rows`], labelled, its finished
 //! entries kept in a partial file across interruptions as `POSITION<tab>ENTRY` records,
 //! [`record`] beside [`read_record`]). The table's JSON and CSV are
-//! [`super::table::bao`]'s; the command's run of it is [`run`].
+//! [`super::table::bao`]'s; the command's run of it is `run`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;

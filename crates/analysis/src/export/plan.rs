@@ -87,7 +87,7 @@ impl std::error::Error for PlanError {}
 /// Positions enumerated between two looks at the cancel flag and the bound.
 const POLL: usize = 1 << 12;
 
-/// [`plan_until`] bounded by `max_positions` (see [`max_positions`]): refused with
+/// [`plan_until`] bounded by `max_positions` (see [`super::max_positions`]): refused with
 /// [`PlanError::TooLarge`] where the table and the positions just past it hold more, or
 /// where, its first turns enumerated, the estimate of the whole passes that by far (so an
 /// export too large for the memory is refused in its first turns, with the deepest

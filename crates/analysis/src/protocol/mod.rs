@@ -34,7 +34,7 @@ pub enum RulesSpec {
     /// The exact rules, written as [`Rules`]'s one-line description
     /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
     Exact(Rules),
-    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, the session's `engine::bao`).
+    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, the session's `session::bao`).
     Bao(BaoRules),
 }
 
