@@ -1,13 +1,13 @@
 //! `kalah batch`: many positions solved in parallel, answered as JSON lines in input order,
 //! resumable after an interruption; the sowing games' and Bao's through one loop over the
-//! library's `front::Front`.
+//! library's `batch::Front`.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 use kalah_analysis::batch::parse_shard;
-use kalah_analysis::front::{
+use kalah_analysis::batch::{
     BaoHow, BatchError, BatchGameError, BatchHow, BatchOptions, BatchPaths, BatchRun, BatchTick,
 };
 

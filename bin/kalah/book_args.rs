@@ -66,7 +66,13 @@ impl BookArgs {
     /// `--no-book`. Also how `hello` names it.
     pub fn engine_books(
         &self,
-    ) -> Result<(Option<kalah_analysis::engine::BookFactory>, String), CliError> {
+    ) -> Result<
+        (
+            Option<kalah_analysis::protocol::session::BookFactory>,
+            String,
+        ),
+        CliError,
+    > {
         self.choice().finder().map_err(load_error)
     }
 }

@@ -1,11 +1,11 @@
 //! `kalah engine`: the engine protocol on standard input and output (docs/engine.md);
-//! the protocol itself is [`kalah_analysis::engine`].
+//! the protocol itself is [`kalah_analysis::protocol::session`].
 
 use std::io::{self, Write};
 
-use kalah_analysis::engine::driver::{self, Ended};
-use kalah_analysis::engine::{self, launch, EvaluationChoice, Session};
 use kalah_analysis::engine_solvers;
+use kalah_analysis::protocol::session::driver::{self, Ended};
+use kalah_analysis::protocol::session::{self, launch, EvaluationChoice, Session};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::book_args::BookArgs;
@@ -33,7 +33,7 @@ pub struct Args {
     /// docs/matches.md), `store` (the store difference), `fitted` (fitted for the rules,
     /// docs/evaluation.md) or `learned` (the pattern evaluation of standard Kalah on six
     /// houses; the fitted one elsewhere)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = session::evaluation_named)]
     pub evaluation: EvaluationChoice,
 
     #[command(flatten)]

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use indicatif::ProgressBar;
 use kalah_analysis::export::resume::ResumeError;
-use kalah_analysis::front::{Export, ExportError, ExportProgress};
-use kalah_analysis::wire::table::TableFormat;
+use kalah_analysis::export::table::TableFormat;
+use kalah_analysis::export::{Export, ExportError, ExportProgress};
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, interrupted, invalid, on_terminal, progress_bar,

@@ -2,20 +2,20 @@
 //! engine protocol) play a match from varied openings with the colours swapped; the score
 //! with its error bar, the games as JSON lines. The match itself, of either kind of game,
 //! is [`kalah_analysis::matches::Match`] and its result
-//! [`kalah_analysis::wire::match_report`], its players made by
+//! [`kalah_analysis::matches::report`], its players made by
 //! [`kalah_analysis::matches::build`]; this file parses the options and renders.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kalah_analysis::engine::{self, EvaluationChoice};
 use kalah_analysis::engine_solvers;
 use kalah_analysis::matches::build::{bao_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec};
+use kalah_analysis::matches::games;
+use kalah_analysis::matches::report::{progress_words, MatchReport};
 use kalah_analysis::matches::{MatchPlan, PlayerError};
 use kalah_analysis::protocol::seconds;
-use kalah_analysis::wire::games;
-use kalah_analysis::wire::match_report::{progress_words, MatchReport};
+use kalah_analysis::protocol::session::{self, EvaluationChoice};
 use kalah_solver::Limits;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_bar};
@@ -154,7 +154,7 @@ struct PlayerOne {
     /// the store difference elsewhere), `store` (the store difference), `fitted` (fitted to
     /// exact values) or `learned` (the pattern evaluation of Kalah on six houses,
     /// docs/evaluation.md)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = session::evaluation_named)]
     evaluation1: EvaluationChoice,
     /// Player 1's search threads
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -190,7 +190,7 @@ struct PlayerTwo {
     /// the store difference elsewhere), `store` (the store difference), `fitted` (fitted to
     /// exact values) or `learned` (the pattern evaluation of Kalah on six houses,
     /// docs/evaluation.md)
-    #[arg(long, value_name = "NAME", default_value = "default", value_parser = engine::evaluation_named)]
+    #[arg(long, value_name = "NAME", default_value = "default", value_parser = session::evaluation_named)]
     evaluation2: EvaluationChoice,
     /// Player 2's search threads
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]

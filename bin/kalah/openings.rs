@@ -16,7 +16,7 @@ use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{graph_error, SetupSpinner, SolverArgs};
-use kalah_analysis::front::BAO_SOLVE_INTERRUPTED;
+use kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED;
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///

@@ -2,7 +2,7 @@
 //!
 //! The engine plays perfectly by default: each of its turns is the first turn of the
 //! exact solver's principal variation, so it never gives away a seed of the position's
-//! value. `--engine greedy` plays the simple [`kalah_analysis::greedy::greedy_turn`]
+//! value. `--engine greedy` plays the simple [`kalah_analysis::play::greedy::greedy_turn`]
 //! instead (the largest store margin at the end of its own turn), for a weaker opponent.
 //! `--time S` (and the default on boards that do not solve quickly) moves within S
 //! seconds by the anytime analysis. With `--rules bao`, a game of Bao. The game loop is

@@ -184,7 +184,7 @@ pub struct GraphArgs {
 }
 
 /// Solves the game graph of the Bao position `pos` within the memory of `graph`
-/// ([`kalah_analysis::front::bao_solve_within`]), showing progress unless `quiet`.
+/// ([`kalah_analysis::game::bao_solve::bao_solve_within`]), showing progress unless `quiet`.
 pub(crate) fn solved_within(
     graph: &GraphArgs,
     quiet: bool,
@@ -194,7 +194,7 @@ pub(crate) fn solved_within(
     let memory_mb = graph.memory_mb;
     let spinner = spinner(quiet);
     let timer = Instant::now();
-    let result = kalah_analysis::front::bao_solve_within(
+    let result = kalah_analysis::game::bao_solve::bao_solve_within(
         pos,
         memory_mb,
         crate::analysis_io::interrupt_flag(),
@@ -203,9 +203,9 @@ pub(crate) fn solved_within(
     spinner.finish_and_clear();
     match result {
         Ok(s) => Ok((s, timer.elapsed())),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
-            Err(interrupted(kalah_analysis::front::BAO_SOLVE_INTERRUPTED))
-        }
+        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
+            kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED,
+        )),
         Err(e) => Err(graph_error(e, memory_mb)),
     }
 }
@@ -213,5 +213,7 @@ pub(crate) fn solved_within(
 /// The command-line error of a Bao game graph not solved within `memory_mb` (or for
 /// another reason than an interrupt).
 pub(crate) fn graph_error(e: kalah_solver::bao::BaoSolveError, memory_mb: u64) -> CliError {
-    CliError::Input(kalah_analysis::front::bao_graph_words(&e, memory_mb))
+    CliError::Input(kalah_analysis::game::bao_solve::bao_graph_words(
+        &e, memory_mb,
+    ))
 }

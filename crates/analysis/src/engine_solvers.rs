@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::Game;
 use kalah_solver::Solver;
 
-use crate::engine::{EvaluationChoice, SolverFactory};
+use crate::protocol::session::{EvaluationChoice, SolverFactory};
 use crate::matches::build::{self, BuildError, PlayerSpec, ProgramSpec, SolverRequest};
 use crate::matches::Match;
 use crate::solving::{SetupShown, SolverOptions, Solving, SolvingError};

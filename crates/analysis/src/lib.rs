@@ -2,19 +2,25 @@
 //! of either kind of game, a sowing game or Bao, set up from the options every front end
 //! reads, and perft; it imports none of the tasks above it). The tasks: every first turn
 //! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
-//! in input order ([`batch`]) and the evaluation table of every position near the start
-//! ([`export`], resumable after an interruption); and what the front ends share: a solve's
-//! progress in words ([`progress`]), and the solvers built from one options value that a
-//! front end fills from its flags ([`solving`]; the engine protocol's and a match's in
-//! [`engine_solvers`], a database file's build in [`egdb_build`]), so that no front end
-//! makes a solver itself.
+//! in input order ([`batch`]: `kalah batch` from its input to its output, answer line
+//! included), the evaluation table of every position near the start ([`export`],
+//! resumable after an interruption, the table's JSON and CSV included), a game against
+//! the engine ([`play`]), matches between two players ([`mod@matches`]) and the engine
+//! protocol, its lines and the session `kalah engine` runs ([`protocol`]); and what the
+//! front ends share: a solve's progress in words ([`progress`]), and the solvers built from
+//! one options value that a front end fills from its flags ([`solving`]; the engine
+//! protocol's and a match's in [`engine_solvers`], a database file's build in
+//! [`egdb_build`]), so that no front end makes a solver itself.
 //!
-//! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
+//! The solves run many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
 //! solver's transposition table, so what one proves helps the others. Give the solver
 //! one search thread (`Config { threads: 1, .. }`) and the parallelism to these
-//! functions (`workers`). Nothing here prints: progress goes out through callbacks,
-//! which are called from the worker threads.
+//! functions (`workers`). Progress goes out through callbacks, which are called from the
+//! worker threads. Nothing here prints to the terminal, but some tasks do their own I/O:
+//! a batch reads its input and writes its output ([`batch::BatchRun`]), an export writes
+//! its table, a protocol session reads and writes the lines it is given, and a match
+//! starts the programs it plays against ([`matches::protocol`]).
 //!
 //! Values are always **from South**: the final South store minus North store under
 //! perfect play. Every principal variation returned has been replayed from its position
@@ -46,12 +52,10 @@ pub mod book;
 pub mod bounds;
 pub mod distributed;
 pub mod egdb_build;
-pub mod engine;
 pub mod engine_solvers;
 pub mod export;
 pub mod front;
 pub mod game;
-pub mod greedy;
 pub mod levels;
 pub mod matches;
 pub mod openings;

@@ -153,9 +153,11 @@ mod tests {
     use kalah_solver::{Config, Solver};
 
     use super::*;
+    use crate::batch::answer;
     use crate::distributed::{split, Step, Window};
+    use crate::export::table;
     use crate::export::{evaluate, plan_until};
-    use crate::wire::{answer, report, table, unit};
+    use crate::wire::{report, unit};
     use crate::{openings, Offer};
 
     const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use kalah_analysis::book::build::{self, Partial};
 use kalah_analysis::book::{format, Book, BookError, Entry};
-use kalah_analysis::engine::{Out, Session, SolverFactory};
+use kalah_analysis::protocol::session::{Out, Session, SolverFactory};
 use kalah_core::{Capture, Game, Rules};
 use kalah_solver::{Config, Limits, Solver};
 

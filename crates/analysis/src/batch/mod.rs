@@ -18,9 +18,20 @@
 //! by [`Solver::analyse`] instead of solved: the answer is exact where the analysis proves
 //! the value within the limits, else heuristic ([`Bound::Heuristic`]: the evaluation and
 //! the proven interval).
+//!
+//! The command's run over either kind of game is [`BatchRun`] (the output checked,
+//! resumed and written), the game chosen once from the options ([`BatchGame`]) and
+//! answered behind the trait [`Front`] ([`Sowing`], [`Bao`]); the answer line is
+//! [`answer`]'s.
 
+pub mod answer;
+pub mod bao;
+mod front;
+pub mod kind;
 pub mod resume;
+mod run;
 mod shard;
+pub mod sowing;
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -31,11 +42,18 @@ use kalah_io::LineReader;
 use kalah_solver::line::replay;
 use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
-pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
 use crate::{pool, AnalysisError, ReplayError};
+pub use answer::{Answer, Bound};
+pub use bao::{Bao, BaoHow};
+pub use front::{answer_stream, Answered, Front};
+pub use kind::{
+    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
+};
+pub use run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
 pub use shard::parse_shard;
+pub use sowing::Sowing;
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its
 /// 1-based line number.

@@ -2,7 +2,8 @@
 //! the start ([`reachable`]), each with its value: exact from the solved game graph
 //! ([`exact_entry`]) or the anytime analysis' ([`analyse_rows`], labelled, its finished
 //! entries kept in a partial file across interruptions as `POSITION<tab>ENTRY` records,
-//! [`record`] beside [`read_record`]). The table's JSON and CSV are `wire::bao`'s.
+//! [`record`] beside [`read_record`]). The table's JSON and CSV are
+//! [`super::table::bao`]'s; the command's run of it is `run`.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -19,6 +20,8 @@ use serde_json::{json, Value};
 
 use super::resume::{load_records, without_duplicates, Partial, ResumeError};
 use crate::wire;
+
+pub(super) mod run;
 
 /// The most moves from the start a table covers.
 pub const MAX_DEPTH: u32 = 40;

@@ -1,121 +1,18 @@
-//! One front end over the two kinds of game: what a command needs of a game, as the
-//! trait [`Front`], with the sowing games ([`Sowing`]) and Bao ([`Bao`]) as its two
-//! implementations, so that the command is written once over it.
-//!
-//! A command parses its options, sets up the kind of game they ask for (`setup`,
-//! `setup::bao`; a batch by [`BatchOptions::game`], which also says how many positions to
-//! read ahead and makes the front, [`BatchGame::front`]), makes the front of that kind and
-//! hands its work to the front's methods (a batch's whole run, its output checked, resumed
-//! and written, by [`BatchRun`]):
-//! the answer of one position of a batch ([`Front::answer`], driven in input order by
-//! [`answer_stream`], the one loop of `kalah batch`), written as the answer line every
-//! output of that kind shares (`wire::answer`, `wire::bao`). What differs between the
-//! kinds (a parallel solver with its database, or Bao's analysis and game graphs) stays
-//! behind the trait; what a command does with the answers (the output file, resuming, the
-//! progress shown) is written once above it. A command of one position (`show`,
-//! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
-//! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
-//! ([`Openings`]), `pie` for the swap decision ([`PieRun`]) and `export` for the table
-//! near it ([`Board::export`], what it asks an [`Export`]).
+//! The command-level flow of the tasks not yet in their own folders: a command of one
+//! position that analyses it (`analyse`, `solve` within a limit) runs the board's
+//! [`Analyst`], one that solves it exactly (`solve`) its [`Exact`]; `openings` asks it for
+//! every first turn ([`Openings`]), `pie` for the swap decision ([`PieRun`]).
 
 mod analyst;
-mod bao;
-mod batch_run;
 mod exact;
-mod export;
-mod kind;
 mod openings;
 mod pie;
-mod sowing;
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
-
-use serde_json::Value;
-
-use crate::batch::{Item, Streamed};
+use crate::game::bao_solve::{bao_guess, bao_solve_within, BAO_DEFAULT_SECONDS};
 use crate::game::Board;
-use crate::{pool, AnalysisError};
 pub use analyst::{
     bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
 };
-pub use bao::{
-    bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
-    BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
-};
-pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
 pub use exact::{build_interrupted, Exact, ExactError, Solved};
-pub use export::{Export, ExportError, ExportProgress};
-pub use kind::{
-    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
-};
 pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 pub use pie::{decide_report, PieRan, PieRun, PIE_UNIT};
-pub use sowing::Sowing;
-
-/// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
-/// several threads at once.
-pub trait Front: Sync {
-    /// The rules as every answer names them (`Kalah(6,4)`, `Bao(8,2)`): a resumed output
-    /// is checked against them.
-    fn rules_text(&self) -> String;
-
-    /// The answer of one position of a batch (the position, or the error that kept the
-    /// line from one, as an answer line), or why no answer was given: the run was
-    /// cancelled ([`AnalysisError::Cancelled`]: the position is answered again when the
-    /// run is resumed) or a solve met its graph limit ([`AnalysisError::GraphTooLarge`]).
-    fn answer(&self, item: &Item, cancel: &AtomicBool) -> Result<Answered, AnalysisError>;
-
-    /// How many threads answer the positions of a batch at once.
-    fn workers(&self) -> usize {
-        1
-    }
-}
-
-/// One position of a batch answered: its answer line and the few words a progress
-/// display shows of it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Answered {
-    /// The answer line (docs/outputs.md).
-    pub line: Value,
-    /// What the progress shows of the answer (`line 3: +2`).
-    pub note: String,
-}
-
-/// Answers the items `next` gives (called under a lock as workers become free, until it
-/// returns `None`) on the front's [`Front::workers`] threads, handing each answer to
-/// `sink` on the calling thread in input order. Stops when `cancel` is raised, a position
-/// is not answered, or `sink` returns `false`: the items handed to the sink are a prefix
-/// of the input.
-pub fn answer_stream(
-    front: &dyn Front,
-    next: &mut (dyn FnMut() -> Option<Item> + Send),
-    cancel: &AtomicBool,
-    sink: &mut dyn FnMut(&Item, Answered) -> bool,
-) -> Result<Streamed, AnalysisError> {
-    let too_large = Mutex::new(None);
-    let answered = pool::run_stream_in_order(
-        front.workers(),
-        next,
-        cancel,
-        |item: &Item| {
-            front
-                .answer(item, cancel)
-                .map_err(|e| {
-                    if let (AnalysisError::GraphTooLarge { limit }, Ok(mut t)) =
-                        (e, too_large.lock())
-                    {
-                        t.get_or_insert(limit);
-                    }
-                })
-                .ok()
-        },
-        |_, item, answered| sink(&item, answered),
-    )?;
-    let too_large = too_large.into_inner().ok().flatten();
-    Ok(Streamed {
-        answered,
-        too_large,
-    })
-}

@@ -2,10 +2,12 @@
 //! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
 //! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
 //! option names ([`RulesName`]); which options each command takes for each kind of game
-//! ([`options`]); and perft ([`perft`]). Nothing here imports a task
+//! ([`options`]); perft ([`perft`]); and a Bao position's game graph solved, which
+//! several tasks do ([`bao_solve`]). Nothing here imports a task
 //! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
 //! it.
 
+pub mod bao_solve;
 pub mod board;
 pub mod options;
 pub mod perft;

@@ -16,16 +16,27 @@ use super::{
     interrupted_words, limits_or_default, search_name, Bao, Failure, Match, MatchPlan, Player,
     PlayerError, SearchPlayer, Sowing, EXACT_HASH_MB,
 };
+use crate::protocol::session::EvaluationChoice;
 use crate::protocol::Go;
 
-/// A leaf evaluation as a match names it and asks for it (the engine's
-/// `EvaluationChoice`, which the caller turns into a solver).
+/// A leaf evaluation as a match names it and asks for it (the protocol session's
+/// [`EvaluationChoice`], which the caller turns into a solver).
 pub trait Evaluation: Copy {
     /// The store difference alone: the evaluation of the exact values' solver.
     const STORE: Self;
 
     /// Its name in a player's name.
     fn name(&self) -> &'static str;
+}
+
+/// Here, not beside [`EvaluationChoice`]: the protocol stands below the matches that
+/// drive it, so it names nothing of theirs.
+impl Evaluation for EvaluationChoice {
+    const STORE: EvaluationChoice = EvaluationChoice::Store;
+
+    fn name(&self) -> &'static str {
+        EvaluationChoice::name(*self)
+    }
 }
 
 /// One player's settings as given: its limits per move (none: [`limits_or_default`]),

@@ -7,7 +7,9 @@
 
 pub mod bao;
 pub mod build;
+pub mod games;
 pub mod protocol;
+pub mod report;
 mod run;
 pub mod score;
 

@@ -65,7 +65,7 @@ pub fn engine_turn(engine: &BaoEngine, pos: &BaoPosition) -> Option<(BaoMove, Ba
         BaoEngine::Timed(limit) => {
             let never = AtomicBool::new(false);
             let a = bao_search::analyse(pos, &Limits::time(*limit), &never, &mut |_| {});
-            // Without a searched move the first legal move is played (as `engine::bao`'s).
+            // Without a searched move the first legal move is played (as `protocol::session::bao`'s).
             let mv = a
                 .best_turn()
                 .copied()

@@ -1,9 +1,11 @@
 //! The lines of the engine protocol: commands read into [`Command`], and the lines both
 //! sides write (`rules`, `position`, `go`, `info`, `bestmove`; Bao's in [`bao`]), encoded
-//! beside their decoders so that a driver ([`crate::matches`]) and the engine
-//! ([`crate::engine`]) read each other. Below both: it knows nothing of a session.
+//! beside their decoders so that a driver ([`crate::matches`]) and a session of the
+//! protocol ([`session`], what `kalah engine` runs) read each other. The lines know
+//! nothing of a session.
 
 pub mod bao;
+pub mod session;
 
 use std::fmt;
 use std::time::Duration;
@@ -32,7 +34,7 @@ pub enum RulesSpec {
     /// The exact rules, written as [`Rules`]'s one-line description
     /// (`Kalah(6,4) capture=standard end=row-empty leftovers=owner`).
     Exact(Rules),
-    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, the session's `engine::bao`).
+    /// Bao la Kujifunza (`rules bao --houses N --seeds S`, the session's `session::bao`).
     Bao(BaoRules),
 }
 

@@ -1,23 +1,19 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
-//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answer
-//! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
-//! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
-//! `kalah match` ([`games`]) and its result ([`match_report`]), and Bao's values,
-//! analyses and answer lines in the same vocabulary ([`bao`]); what `kalah egdb` says of
+//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answers
+//! of `openings`, `pie` and `solve` ([`report`]), and Bao's values and analyses in the
+//! same vocabulary ([`bao`]); what `kalah egdb` says of
 //! database files and the cache ([`egdb`]) and what `kalah bench` prints ([`mod@bench`]).
-//! The manifest of a split is the tree's own format (`distributed::manifest`). The
-//! helpers here read the fields they share.
+//! A task's own format lives with the task: the answer line in `crate::batch::answer`,
+//! the table in `crate::export::table`, the games and result of `kalah match` in
+//! `crate::matches`, the manifest of a split in `distributed::manifest`. The helpers here
+//! read the fields they share.
 
 pub mod analysis;
-pub mod answer;
 pub mod bao;
 pub mod bench;
 pub mod egdb;
-pub mod games;
-pub mod match_report;
 pub mod report;
 pub mod rules;
-pub mod table;
 pub mod unit;
 
 use std::fmt;
@@ -115,6 +111,16 @@ pub fn json_or_text(
     }
 }
 
+/// A field for a CSV cell: quoted (its quotes doubled) when it holds a comma, a quote or a
+/// line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +142,12 @@ mod tests {
         let written: Vec<Value> = write_line(4, &line).into_iter().map(Value::from).collect();
         assert_eq!(read_line(&game, &start, &written).unwrap(), line);
         assert!(read_line(&game, &start, &[Value::from(7)]).is_err());
+    }
+
+    #[test]
+    fn a_cell_is_quoted_only_when_it_must_be() {
+        assert_eq!(csv_field("3-6"), "3-6");
+        assert_eq!(csv_field("4,4:S"), "\"4,4:S\"");
+        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
     }
 }

@@ -9,7 +9,7 @@ use kalah_core::{notation, Game, Position, Rules, Side};
 use kalah_solver::{Solution, Solver, Turn};
 use serde_json::{json, Value};
 
-use super::table::csv_field;
+use super::csv_field;
 use super::write_line;
 use crate::game::Board;
 pub use crate::openings::total_nodes;

@@ -1,5 +1,5 @@
 //! The analysis behind `/api/analyse?rules=bao`: the exact solver of small boards first
-//! (`kalah_analysis::front::bao_solve_quick`: the graphs of at most
+//! (`kalah_analysis::game::bao_solve::bao_solve_quick`: the graphs of at most
 //! [`BAO_QUICK_LIMIT`] positions, so that it answers within a fraction of a second or gives
 //! up as fast), else the anytime search
 //! (`kalah_solver::bao_search`) within the request's time budget, each completed depth
@@ -15,7 +15,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
-use kalah_analysis::front::{bao_solve_quick, QuickMiss, BAO_QUICK_LIMIT};
+use kalah_analysis::game::bao_solve::{bao_solve_quick, QuickMiss, BAO_QUICK_LIMIT};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 use kalah_solver::bao::{BaoSolved, Value as Wld};

@@ -12,7 +12,7 @@ use super::{EngineMove, Session, SessionError, Thinking};
 use crate::book::Book;
 use crate::bounds::signed;
 use crate::game::setup::{move_message, typed_turn};
-use crate::greedy::greedy_turn;
+use crate::play::greedy::greedy_turn;
 use crate::play::{perfect_turn, result_for, timed_turn, EngineError};
 use crate::progress::progress_message;
 

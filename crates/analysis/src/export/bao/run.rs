@@ -1,5 +1,5 @@
 //! Bao's table for [`Board::export`](crate::game::Board::export): every position within
-//! the depth (`crate::export::bao`), exact from the start's game graph solved within its
+//! the depth ([`super`]), exact from the start's game graph solved within its
 //! memory where it solves, else each analysed within the limits, the entries kept in the
 //! partial file as records and taken from it on the next run; one output.
 
@@ -12,18 +12,17 @@ use kalah_io::{Checks, Output};
 use kalah_solver::bao::{BaoSolveError, GraphStop};
 use serde_json::Value;
 
-use super::{Export, ExportError, ExportProgress};
-use crate::export::bao::{self as bao_table, AnalyseStop, TableError};
+use super::{self as bao_table, AnalyseStop, TableError};
 use crate::export::resume::ResumeError;
-use crate::front::bao_solve_within;
-use crate::front::BAO_SOLVE_INTERRUPTED;
+use crate::export::table::{bao as table, bao_written_line, TableFormat};
+use crate::export::{Export, ExportError, ExportProgress};
+use crate::game::bao_solve::{bao_solve_within, BAO_SOLVE_INTERRUPTED};
+use crate::outputs;
 use crate::progress::bao_graph_message;
-use crate::wire::table::{bao_written_line, TableFormat};
-use crate::{outputs, wire};
 
 /// Bao's table: every position within the depth, exact from the start's solved game graph
 /// where it solves, else each analysed (resuming from the partial file), in one output.
-pub(super) fn export(
+pub(in crate::export) fn export(
     rules: &BaoRules,
     start: &BaoPosition,
     request: &Export,
@@ -76,10 +75,8 @@ pub(super) fn export(
         }
     };
     let text = match request.format_of(file) {
-        TableFormat::Csv => wire::bao::table_csv(&entries),
-        TableFormat::Json => {
-            wire::bao::table_json(&rules.to_string(), start, request.depth, &entries)
-        }
+        TableFormat::Csv => table::table_csv(&entries),
+        TableFormat::Json => table::table_json(&rules.to_string(), start, request.depth, &entries),
     };
     output.replace(text.as_bytes())?;
     let seconds = started.elapsed().as_secs_f64();
@@ -155,8 +152,8 @@ fn bao_analysed(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{request, Counted};
     use super::*;
+    use crate::export::tests::{request, Counted};
     use crate::game::Board;
     use crate::solving::tests::small_solving;
     use kalah_solver::Limits;
@@ -191,7 +188,7 @@ mod tests {
             .iter()
             .map(|r| bao_table::exact_entry(&graph, r))
             .collect();
-        let table = wire::bao::table_json(&rules.to_string(), &start, 2, &entries);
+        let table = table::table_json(&rules.to_string(), &start, 2, &entries);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), table);
         let words = format!("{} positions within 2 moves written to ", rows.len());
         assert!(line.starts_with(&words), "{line}");
@@ -226,7 +223,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             std::fs::read_to_string(&file).unwrap(),
-            wire::bao::table_csv(&entries)
+            table::table_csv(&entries)
         );
         assert_eq!(shown.done.load(Ordering::Relaxed), rows.len() - 1);
         assert_eq!(*shown.lines.lock().unwrap(), ["resuming: 1 values kept"]);

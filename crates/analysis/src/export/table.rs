@@ -4,14 +4,18 @@
 //!
 //! A sowing is written as its bin in the published notation; a clockwise sowing (Ethiopian
 //! Kalah) is marked apart: `"clockwise": true` in JSON, a `_clockwise` column (and `<`
-//! after the best bin) in CSV.
+//! after the best bin) in CSV. Bao's table is [`bao`]'s.
 
 use std::path::{Path, PathBuf};
 
 use kalah_core::{notation, Game, Position, Rules, CLOCKWISE};
 use serde_json::{json, Value};
 
-use super::{field, int_field, read_position, read_rules, text_field, FormatError};
+pub mod bao;
+
+use crate::wire::{
+    self, csv_field, field, int_field, read_position, read_rules, text_field, FormatError,
+};
 
 /// One position of the table: what [`crate::export`] makes and the table's JSON and CSV
 /// write and read back.
@@ -110,16 +114,6 @@ pub fn bao_written_line(
     )
 }
 
-/// A field for a CSV cell: quoted (its quotes doubled) when it holds a comma, a quote or a
-/// line break.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The bin of a move's house (a clockwise move of Ethiopian Kalah is marked apart).
 fn bin(game: &Game, pos: &Position, house: usize) -> usize {
     notation::bin(game.houses(), pos.side_to_move(), house % CLOCKWISE)
@@ -169,7 +163,7 @@ pub fn write_json(game: &Game, start: &Position, depth: u32, table: &[Entry]) ->
         "values": VALUES,
         "count": table.len(),
     });
-    for (name, value) in super::rules::pick(rules, &RULE_FIELDS) {
+    for (name, value) in wire::rules::pick(rules, &RULE_FIELDS) {
         header[name.as_str()] = value;
     }
     let header = header.to_string();
@@ -453,13 +447,6 @@ mod tests {
         let csv = write_csv(&game, &entries);
         assert!(csv.starts_with("position,side,turns,value,best,house1,"));
         assert!(csv.contains("house4_clockwise\n"), "{csv}");
-    }
-
-    #[test]
-    fn a_cell_is_quoted_only_when_it_must_be() {
-        assert_eq!(csv_field("3-6"), "3-6");
-        assert_eq!(csv_field("4,4:S"), "\"4,4:S\"");
-        assert_eq!(csv_field("a\"b"), "\"a\"\"b\"");
     }
 
     #[test]

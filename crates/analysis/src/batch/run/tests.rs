@@ -1,7 +1,7 @@
 //! The batch run from end to end: its files, its resume and what it says.
 
 use super::*;
-use crate::front::BaoHow;
+use crate::batch::BaoHow;
 use crate::game::setup::RuleOptions;
 use kalah_solver::Limits;
 

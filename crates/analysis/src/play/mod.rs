@@ -2,10 +2,11 @@
 //! perfect turn (the first turn of the exact solver's principal variation, checked by
 //! replaying it), the engine's turn within a time ([`timed_turn`]: exact when the
 //! analysis proves it, else the analysis' best turn), and the result of a finished game
-//! for one side. The greedy engine is [`crate::greedy::greedy_turn`]; Bao's engine is
+//! for one side. The greedy engine is [`greedy::greedy_turn`]; Bao's engine is
 //! [`bao`]; the game loop over either kind of game is [`session`].
 
 pub mod bao;
+pub mod greedy;
 pub mod session;
 
 pub use crate::quick::{
@@ -59,7 +60,7 @@ pub enum EngineError {
 }
 
 /// The perfect engine's turn in `pos` (the houses it sows, as
-/// [`crate::greedy::greedy_turn`] gives them): the first turn of the solver's principal
+/// [`greedy::greedy_turn`] gives them): the first turn of the solver's principal
 /// variation, once the whole variation has replayed to the value; empty where the game
 /// is over. `progress` sees the solve's progress.
 pub fn perfect_turn(

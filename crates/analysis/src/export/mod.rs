@@ -6,8 +6,16 @@
 //! behind it. The command shows the progress ([`ExportProgress`]) and prints the line
 //! returned.
 
-mod bao;
+pub mod bao;
+mod budget;
+mod plan;
+pub mod resume;
 mod sowing;
+pub mod table;
+
+pub use budget::{max_positions, TooLarge, POSITION_BYTES};
+pub use plan::{evaluate, plan, plan_bounded, plan_until, Plan, PlanError};
+pub use table::Entry;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -17,11 +25,11 @@ use kalah_io::OutputError;
 use kalah_solver::bao::BaoSolveError;
 use kalah_solver::Limits;
 
-use super::Board;
-use crate::export::resume::ResumeError;
+use crate::game::Board;
 use crate::solving::{Solving, SolvingError};
-use crate::wire::table::TableFormat;
 use crate::AnalysisError;
+use resume::ResumeError;
+use table::TableFormat;
 /// What an export asks, whatever the game.
 #[derive(Clone, Debug)]
 pub struct Export {
@@ -151,7 +159,7 @@ impl Board {
             Board::Sowing(game, start) => {
                 sowing::export(game, start, request, solving, shown, cancel)
             }
-            Board::Bao(rules, start) => Ok(bao::export(rules, start, request, shown, cancel)?),
+            Board::Bao(rules, start) => Ok(bao::run::export(rules, start, request, shown, cancel)?),
         }
     }
 }

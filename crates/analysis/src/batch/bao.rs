@@ -1,99 +1,23 @@
-//! Bao's front: a batch's positions analysed by `bao_search` within limits or, exactly,
-//! by solving each game graph (the last graph kept for the positions it holds), answered
-//! as `wire::bao` lines; one position at a time.
+//! Bao's front of a batch: its positions analysed by `bao_search` within limits or,
+//! exactly, by solving each game graph (the last graph kept for the positions it holds),
+//! answered as Bao's answer lines ([`super::answer::bao`]); one position at a time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
-use kalah_solver::bao::{
-    solve_position, BaoSolveError, BaoSolved, GraphProgress, GraphStop, BAO_BYTES_PER_POSITION,
-};
+use kalah_core::bao::{BaoPosition, BaoRules};
+use kalah_solver::bao::{BaoSolveError, BaoSolved, GraphStop};
 use kalah_solver::bao_search;
-use kalah_solver::{Analysis, Limits};
+use kalah_solver::Limits;
 use serde_json::Value;
 
-use super::{Answered, Front};
-use crate::batch::Item;
+use super::answer::bao::{answer_line, BaoAnswer};
+use super::front::{Answered, Front};
+use super::Item;
+use crate::game::bao_solve::{bao_solve_within, BAO_DEFAULT_SECONDS};
 use crate::game::setup::bao as bao_setup;
-use crate::wire::bao::{answer_line, BaoAnswer};
 use crate::AnalysisError;
-
-/// The analysis time a position of a batch when no limit is given.
-pub const BAO_DEFAULT_SECONDS: f64 = 1.0;
-
-/// How long an interrupted solve analyses for its best guess.
-const GUESS_TIME: Duration = Duration::from_millis(300);
-
-/// Solves the whole game graph of `pos` in at most `memory_mb` megabytes (every command
-/// that solves a Bao position exactly), `progress` told as it goes; `cancel` stops it.
-pub fn bao_solve_within(
-    pos: &BaoPosition,
-    memory_mb: u64,
-    cancel: &AtomicBool,
-    progress: &mut dyn FnMut(&GraphProgress),
-) -> Result<BaoSolved, BaoSolveError> {
-    let limit = memory_mb * (1 << 20) / BAO_BYTES_PER_POSITION;
-    solve_position(pos, limit, cancel, progress)
-}
-
-/// What a solve of a Bao game graph stopped by Ctrl-C keeps, in words, and what to ask
-/// for instead.
-pub const BAO_SOLVE_INTERRUPTED: &str = "nothing is solved until the whole graph is; --time S \
-                                         gives the anytime analysis's best move and what it proves";
-
-/// Why the game graph of a Bao position was not solved within `memory_mb` megabytes
-/// ([`bao_solve_within`]), in words: a graph too large names `--memory-mb` and the anytime
-/// analysis that serves any board.
-pub fn bao_graph_words(e: &BaoSolveError, memory_mb: u64) -> String {
-    match e {
-        BaoSolveError::Stopped(GraphStop::TooLarge { .. }) => format!(
-            "{e} (--memory-mb {memory_mb}); --time S gives the anytime analysis's best move \
-             and what it proves on any board"
-        ),
-        e => e.to_string(),
-    }
-}
-
-/// The best guess of a solve that was interrupted: the graph solves nothing until it is
-/// whole, so a short anytime analysis (under a flag of its own: the interrupt's is up).
-pub fn bao_guess(pos: &BaoPosition) -> Analysis<BaoMove> {
-    bao_search::analyse(
-        pos,
-        &Limits::time(GUESS_TIME),
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
-}
-
-/// The most positions (symmetry classes) a quick solve ([`bao_solve_quick`]) may find
-/// before it gives up: about 32 MB, and a fraction of a second to find or to give up on.
-/// The start of 4×3 with 2 seeds reaches 21.6 million (docs/bao.md), so only boards with
-/// few seeds are solved so; the anytime search proves the short wins of the others.
-pub const BAO_QUICK_LIMIT: u64 = 250_000;
-
-/// Why a quick solve gave no value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum QuickMiss {
-    /// The cancel flag was raised.
-    Cancelled,
-    /// The graph was too large or the solve failed: why, in words.
-    Unsolved(String),
-}
-
-/// An analysis that must answer at once (the board's): `pos` solved exactly where its game
-/// graph has at most [`BAO_QUICK_LIMIT`] positions; else why not, and the caller analyses.
-pub fn bao_solve_quick(pos: &BaoPosition, cancel: &AtomicBool) -> Result<BaoSolved, QuickMiss> {
-    match solve_position(pos, BAO_QUICK_LIMIT, cancel, &mut |_| {}) {
-        Ok(solved) => Ok(solved),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(QuickMiss::Cancelled),
-        Err(BaoSolveError::Stopped(GraphStop::TooLarge { limit })) => Err(QuickMiss::Unsolved(
-            format!("its game has more than {limit} positions"),
-        )),
-        Err(e) => Err(QuickMiss::Unsolved(e.to_string())),
-    }
-}
 
 /// How Bao's positions are answered.
 #[derive(Clone, Debug)]
@@ -241,27 +165,6 @@ mod tests {
     const E16: &str = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S";
 
     #[test]
-    fn a_graph_too_large_names_the_memory_and_the_way_around() {
-        let e = BaoSolveError::Stopped(GraphStop::TooLarge { limit: 10 });
-        let words = bao_graph_words(&e, 1);
-        assert!(words.starts_with(&e.to_string()), "{words}");
-        assert!(
-            words.ends_with(" (--memory-mb 1); --time S gives the anytime analysis's best move and what it proves on any board"),
-            "{words}"
-        );
-        let e = BaoSolveError::TooManySeeds {
-            seeds: 99,
-            pits: 16,
-        };
-        assert_eq!(bao_graph_words(&e, 1), e.to_string());
-        assert_eq!(
-            BAO_SOLVE_INTERRUPTED,
-            "nothing is solved until the whole graph is; --time S gives the anytime analysis's \
-             best move and what it proves"
-        );
-    }
-
-    #[test]
     fn an_exact_answer_reuses_the_graph_solved_before() {
         let rules = BaoRules::new(4, 2).unwrap();
         let front = Bao::new(rules, BaoHow::Exact { memory_mb: 64 });
@@ -276,16 +179,6 @@ mod tests {
         let again = front.answer(&item(2, E16), &never).unwrap();
         assert_eq!(again.line["reused_graph"], true);
         assert_eq!(again.line["value"], first.line["value"]);
-    }
-
-    #[test]
-    fn a_graph_solves_within_its_memory_and_a_guess_is_an_analysis() {
-        let pos: BaoPosition = E16.parse().unwrap();
-        let never = AtomicBool::new(false);
-        let solved = bao_solve_within(&pos, 64, &never, &mut |_| {}).unwrap();
-        assert!(solved.value(&pos).is_some());
-        assert!(bao_solve_within(&pos, 0, &never, &mut |_| {}).is_err());
-        assert!(bao_guess(&pos).best_turn().is_some());
     }
 
     #[test]
@@ -308,34 +201,6 @@ mod tests {
             front.answer(&item(6, E16), &cancelled),
             Err(AnalysisError::Cancelled)
         ));
-    }
-
-    #[test]
-    fn a_quick_solve_answers_a_small_graph_and_says_why_not_otherwise() {
-        let small: BaoPosition = E16.parse().unwrap();
-        let never = AtomicBool::new(false);
-        let solved = bao_solve_quick(&small, &never).unwrap();
-        let whole = bao_solve_within(&small, 64, &never, &mut |_| {}).unwrap();
-        assert_eq!(solved.value(&small), whole.value(&small));
-        let start = bao_setup::setup(&bao_setup::BaoOptions {
-            pits: Some(8),
-            seeds: Some(2),
-            position: None,
-            moves: None,
-        })
-        .unwrap()
-        .pos;
-        assert_eq!(
-            bao_solve_quick(&start, &never).err(),
-            Some(QuickMiss::Unsolved(format!(
-                "its game has more than {BAO_QUICK_LIMIT} positions"
-            )))
-        );
-        let cancelled = AtomicBool::new(true);
-        assert_eq!(
-            bao_solve_quick(&start, &cancelled).err(),
-            Some(QuickMiss::Cancelled)
-        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The engine protocol (`kalah engine`, `docs/engine.md`): a session that reads one
+//! A session of the engine protocol (`kalah engine`, `docs/engine.md`): it reads one
 //! command line at a time, keeps the rules and the position, runs each `go` as an
 //! anytime analysis on a thread of its own and writes its `info` lines and `bestmove`,
 //! so that programs can drive the engine and play against it, in the spirit of UCI.
@@ -504,14 +504,6 @@ impl EvaluationChoice {
             EvaluationChoice::Learned => "learned",
             EvaluationChoice::Store => "store",
         }
-    }
-}
-
-impl crate::matches::build::Evaluation for EvaluationChoice {
-    const STORE: EvaluationChoice = EvaluationChoice::Store;
-
-    fn name(&self) -> &'static str {
-        EvaluationChoice::name(*self)
     }
 }
 

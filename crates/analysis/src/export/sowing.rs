@@ -12,12 +12,12 @@ use kalah_core::{Game, Position};
 use kalah_io::{Checks, Output};
 use kalah_solver::egdb::file::available_memory;
 
+use super::resume::{self, Partial};
+use super::table::{self, written_line, TableFormat};
+use super::{evaluate, max_positions, plan_bounded, PlanError};
 use super::{Export, ExportError, ExportProgress};
-use crate::export::resume::{self, Partial};
-use crate::export::{evaluate, max_positions, plan_bounded, PlanError};
 use crate::solving::{Solving, SolvingError};
-use crate::wire::table::{written_line, TableFormat};
-use crate::{outputs, wire, AnalysisError};
+use crate::{outputs, AnalysisError};
 
 /// A sowing game's table: planned within the memory available, its frontier solved in
 /// parallel (resuming from the partial file), written to every output.
@@ -105,8 +105,8 @@ pub(super) fn export<E: From<ExportError> + From<SolvingError>>(
     })?;
     for output in &outputs {
         let text = match request.format_of(output.path()) {
-            TableFormat::Json => wire::table::write_json(game, start, request.depth, &table),
-            TableFormat::Csv => wire::table::write_csv(game, &table),
+            TableFormat::Json => table::write_json(game, start, request.depth, &table),
+            TableFormat::Csv => table::write_csv(game, &table),
         };
         output.replace(text.as_bytes()).map_err(ExportError::from)?;
     }
@@ -159,11 +159,11 @@ mod tests {
         .unwrap();
         assert_eq!(
             std::fs::read_to_string(&json).unwrap(),
-            wire::table::write_json(&game, &start, 2, &table)
+            table::write_json(&game, &start, 2, &table)
         );
         assert_eq!(
             std::fs::read_to_string(&csv).unwrap(),
-            wire::table::write_csv(&game, &table)
+            table::write_csv(&game, &table)
         );
         let words = format!(
             "{} positions within 2 turns written to {} and {} ({todo} solved, ",

@@ -1,4 +1,4 @@
-//! The evaluation table of every position near the start (an opening book).
+//! The evaluation table of a sowing game: every position near the start (an opening book).
 //!
 //! The table holds every position reached from the start within `depth` turns: the
 //! positions after 0, 1, ..., `depth` complete turns and the positions in the middle of
@@ -12,13 +12,6 @@
 //! `depth` turns) are solved by the exact solver, in parallel; every value in the table
 //! follows from theirs by exact negamax over the table's own positions, so it is exact too.
 
-pub mod bao;
-mod budget;
-pub mod resume;
-
-pub use crate::wire::table::Entry;
-pub use budget::{max_positions, TooLarge, POSITION_BYTES};
-
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 
@@ -26,8 +19,9 @@ use dashmap::DashMap;
 use kalah_core::{Game, Position, Sowing};
 use kalah_solver::Solver;
 
+use super::budget::{check, TooLarge};
+use super::table::Entry;
 use crate::{pool, AnalysisError};
-use budget::check;
 
 /// The positions of the table and the positions just past it, before any solve.
 #[derive(Clone, Debug)]
@@ -93,7 +87,7 @@ impl std::error::Error for PlanError {}
 /// Positions enumerated between two looks at the cancel flag and the bound.
 const POLL: usize = 1 << 12;
 
-/// [`plan_until`] bounded by `max_positions` (see [`max_positions`]): refused with
+/// [`plan_until`] bounded by `max_positions` (see [`super::max_positions`]): refused with
 /// [`PlanError::TooLarge`] where the table and the positions just past it hold more, or
 /// where, its first turns enumerated, the estimate of the whole passes that by far (so an
 /// export too large for the memory is refused in its first turns, with the deepest

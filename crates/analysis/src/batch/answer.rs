@@ -14,6 +14,8 @@
 //! exact value lies in it) and the best turn and line guessed (`best_turn`, `pv`), but
 //! no `value`, `at_least` or `at_most`, so that nothing reads it as exact
 //! ([`AnswerLine::claim`] refuses it). An exact answer is written as without `--time`.
+//!
+//! Bao's answer line is [`bao`]'s; it is read back by the same [`AnswerLine`].
 
 use std::fmt;
 use std::time::Duration;
@@ -22,8 +24,10 @@ use kalah_core::{Game, Position, Rules};
 use kalah_solver::Turn;
 use serde_json::{json, Value};
 
-use super::unit::Unit;
-use super::{field, int_field, read_line, write_line, FormatError};
+pub mod bao;
+
+use crate::wire::unit::Unit;
+use crate::wire::{field, int_field, read_line, write_line, FormatError};
 
 /// What an answer's value is: the value itself, or a bound where the value lies outside
 /// the unit's window.

@@ -11,8 +11,8 @@
 
 use serde_json::{json, Value};
 
-use super::{field, int_field, FormatError};
 use crate::matches::GameRecord;
+use crate::wire::{field, int_field, FormatError};
 
 /// One game, played under `rules` (as text) by `names` (player 1, player 2).
 pub fn game_json(rules: &str, names: &[String; 2], g: &GameRecord) -> Value {
@@ -90,7 +90,7 @@ pub fn read_game(line: &str) -> Result<(String, GameRecord), FormatError> {
             .ok_or_else(|| FormatError(format!("{what}: \"adjudicated\" is not true or false")))?,
         values,
     };
-    let rules = super::text_field(&v, "rules", what)?.to_string();
+    let rules = crate::wire::text_field(&v, "rules", what)?.to_string();
     Ok((rules, record))
 }
 
