@@ -2,6 +2,8 @@
 //! asked of a single position (its drawing, where a perft counts from) is
 //! answered here once, each kind by its own code.
 
+use std::sync::Arc;
+
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{notation, Game, Position};
 
@@ -10,12 +12,16 @@ use super::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
 use super::setup::{RuleOptions, SetupError};
 use super::RulesName;
 
-/// A game and a position of it: a sowing game, or Bao.
+/// A game and a position of it: a sowing game, or Bao. Cheap to clone, so that a front
+/// end holds one per position (Python's `Position`): the sowing game's tables are large
+/// and shared behind an `Arc`, Bao's rules and either position are small `Copy` values.
+/// Two boards are equal when they hold the same game ([`Board::same_game`]) and the same
+/// position.
 #[derive(Clone)]
 pub enum Board {
-    /// A sowing game (Kalah and its family, boxed: its tables are large) and a position
+    /// A sowing game (Kalah and its family, shared: its tables are large) and a position
     /// of it.
-    Sowing(Box<Game>, Position),
+    Sowing(Arc<Game>, Position),
     /// Bao's rules and a position under them.
     Bao(BaoRules, BaoPosition),
 }
@@ -62,7 +68,7 @@ impl Board {
         let options = RuleOptions { preset, ..*options };
         let (game, pos) =
             super::setup::setup(&options, position, moves).map_err(BoardError::Sowing)?;
-        Ok(Board::Sowing(Box::new(game), pos))
+        Ok(Board::Sowing(Arc::new(game), pos))
     }
 
     /// The position drawn, with the side to move, the legal moves and the score, as
@@ -159,7 +165,7 @@ mod tests {
     fn each_kind_is_shown_by_its_own_drawing() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let start = game.start();
-        let sowing = Board::Sowing(Box::new(game.clone()), start);
+        let sowing = Board::Sowing(Arc::new(game.clone()), start);
         assert_eq!(sowing.describe(), notation::describe(&game, &start));
         assert!(matches!(sowing.perft_start(), Start::Sowing(..)));
         let setup = bao_setup::setup(&bao_setup::BaoOptions {
@@ -180,7 +186,7 @@ mod tests {
     #[test]
     fn the_game_of_either_kind_is_described_sized_and_compared() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let sowing = Board::Sowing(Box::new(game.clone()), game.start());
+        let sowing = Board::Sowing(Arc::new(game.clone()), game.start());
         let rules = BaoRules::new(4, 2).unwrap();
         let bao = Board::Bao(rules, rules.start());
         assert_eq!(sowing.rules_text(), game.rules().to_string());

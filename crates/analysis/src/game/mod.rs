@@ -9,6 +9,7 @@
 pub mod board;
 pub mod options;
 pub mod perft;
+mod position;
 pub mod rules;
 pub mod setup;
 
