@@ -8,7 +8,7 @@ use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{notation, Game, Position};
 
 use super::perft::Start;
-use super::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
+use super::setup::bao::{self as bao_setup, BaoSetupError};
 use super::setup::{RuleOptions, SetupError};
 use super::RulesName;
 
@@ -50,25 +50,15 @@ impl Board {
     /// The board of the kind the rules name, with the position to start from: Bao's
     /// under [`RulesName::Bao`] (its board from `options`' houses and seeds,
     /// [`BaoOptions::of`]), else the sowing game of `options` under the preset named
-    /// ([`super::setup::setup`]); `position` and `moves` in the notation of that kind.
+    /// ([`super::setup::setup`]); `position` and `moves` in the notation of that kind. The
+    /// position reached of a [`super::Line`], which keeps the moves played too.
     pub fn set_up(
         rules: RulesName,
         options: &RuleOptions,
         position: Option<&str>,
         moves: Option<&str>,
     ) -> Result<Board, BoardError> {
-        let preset = match rules {
-            RulesName::Bao => {
-                let s = bao_setup::setup(&BaoOptions::of(options, position, moves))
-                    .map_err(BoardError::Bao)?;
-                return Ok(Board::Bao(s.rules, s.pos));
-            }
-            RulesName::Sowing(preset) => preset,
-        };
-        let options = RuleOptions { preset, ..*options };
-        let (game, pos) =
-            super::setup::setup(&options, position, moves).map_err(BoardError::Sowing)?;
-        Ok(Board::Sowing(Arc::new(game), pos))
+        super::Line::set_up(rules, options, position, moves).map(super::Line::into_board)
     }
 
     /// The position drawn, with the side to move, the legal moves and the score, as

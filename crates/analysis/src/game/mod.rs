@@ -7,6 +7,7 @@
 //! it.
 
 pub mod board;
+mod line;
 pub mod options;
 pub mod perft;
 mod position;
@@ -14,6 +15,7 @@ pub mod rules;
 pub mod setup;
 
 pub use board::{Board, BoardError};
+pub use line::{Line, SowingLine, Sown};
 pub use rules::RulesName;
 
 /// The kind of game a [`Board`] holds: what decides the options a command takes

@@ -39,7 +39,12 @@ impl Board {
     pub fn counts(&self) -> Vec<u32> {
         match self {
             Board::Sowing(_, pos) => pos.absolute_counts().into_iter().map(u32::from).collect(),
-            Board::Bao(_, pos) => pos.text_rows().iter().flatten().map(|&c| c.into()).collect(),
+            Board::Bao(_, pos) => pos
+                .text_rows()
+                .iter()
+                .flatten()
+                .map(|&c| c.into())
+                .collect(),
         }
     }
 
