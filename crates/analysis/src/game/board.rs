@@ -9,8 +9,7 @@ use kalah_core::{notation, Game, Position};
 
 use super::perft::Start;
 use super::setup::bao::{self as bao_setup, BaoSetupError};
-use super::setup::{RuleOptions, SetupError};
-use super::RulesName;
+use super::setup::SetupError;
 
 /// A game and a position of it: a sowing game, or Bao. Cheap to clone, so that a front
 /// end holds one per position (Python's `Position`): the sowing game's tables are large
@@ -47,20 +46,6 @@ impl std::fmt::Display for BoardError {
 impl std::error::Error for BoardError {}
 
 impl Board {
-    /// The board of the kind the rules name, with the position to start from: Bao's
-    /// under [`RulesName::Bao`] (its board from `options`' houses and seeds,
-    /// [`BaoOptions::of`]), else the sowing game of `options` under the preset named
-    /// ([`super::setup::setup`]); `position` and `moves` in the notation of that kind. The
-    /// position reached of a [`super::Line`], which keeps the moves played too.
-    pub fn set_up(
-        rules: RulesName,
-        options: &RuleOptions,
-        position: Option<&str>,
-        moves: Option<&str>,
-    ) -> Result<Board, BoardError> {
-        super::Line::set_up(rules, options, position, moves).map(super::Line::into_board)
-    }
-
     /// The position drawn, with the side to move, the legal moves and the score, as
     /// `kalah show` prints it (several lines, each ended).
     pub fn describe(&self) -> String {
@@ -148,6 +133,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::super::setup::RuleOptions;
+    use super::super::RulesName;
     use super::*;
     use kalah_core::{Preset, Rules};
 
@@ -214,7 +201,7 @@ mod tests {
         let Ok(Board::Bao(rules, pos)) = Board::set_up(RulesName::Bao, &options, None, None) else {
             panic!("no Bao board");
         };
-        let bao = bao_setup::setup(&BaoOptions {
+        let bao = bao_setup::setup(&bao_setup::BaoOptions {
             pits: Some(4),
             seeds: Some(2),
             position: None,

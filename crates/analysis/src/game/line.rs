@@ -98,6 +98,22 @@ impl Line {
     }
 }
 
+impl Board {
+    /// The board of the kind the rules name, with the position to start from: Bao's
+    /// under [`RulesName::Bao`] (its board from `options`' houses and seeds,
+    /// [`BaoOptions::of`]), else the sowing game of `options` under the preset named
+    /// ([`sowing_setup::setup`]); `position` and `moves` in the notation of that kind. The
+    /// position reached of a [`Line`], which keeps the moves played too.
+    pub fn set_up(
+        rules: RulesName,
+        options: &RuleOptions,
+        position: Option<&str>,
+        moves: Option<&str>,
+    ) -> Result<Board, BoardError> {
+        Line::set_up(rules, options, position, moves).map(Line::into_board)
+    }
+}
+
 /// The sowing game of `options` from `position` (else its start) with `moves` played as
 /// the command line reads them (checked, turns split into sowings), each sowing kept for
 /// its side, its kind and the position after it.
