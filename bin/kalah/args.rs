@@ -116,17 +116,14 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// Whether the rules are Bao's (`--rules bao`).
     pub fn bao(&self) -> bool {
-        self.preset == RulesName::Bao
+        self.preset.kind() != Kind::Sowing
     }
 
     /// The preset of the sowing games. A command of Bao asks [`RulesArgs::bao`] before
     /// anything else, and [`check_game`] keeps `--rules bao` from the other commands, so
     /// no sowing game is set up under Bao's rules; `kalah` stands in for it.
     fn sowing_preset(&self) -> Preset {
-        match self.preset {
-            RulesName::Sowing(p) => p,
-            RulesName::Bao => Preset::Kalah,
-        }
+        self.preset.preset().unwrap_or(Preset::Kalah)
     }
 
     /// True when no rule option was given (the `kalah` preset is the default).
@@ -210,7 +207,7 @@ impl GameArgs {
         )
         .map_err(|e| match e {
             BoardError::Sowing(e) => CliError::Setup(e),
-            BoardError::Bao(e) => CliError::Input(e.to_string()),
+            e => CliError::Input(e.to_string()),
         })
     }
 }
@@ -296,12 +293,12 @@ pub fn check_game(
         )));
     };
     // The id of `RulesArgs::preset`, absent from the commands without rules.
-    let bao = matches
+    let kind = matches
         .try_get_raw("preset")
         .ok()
         .flatten()
-        .is_some_and(|mut v| v.any(|v| v == "bao"));
-    let kind = if bao { Kind::Bao } else { Kind::Sowing };
+        .and_then(|mut v| v.find_map(|v| v.to_str()?.parse::<RulesName>().ok()))
+        .map_or(Kind::Sowing, RulesName::kind);
     // In the order given (`index_of`).
     let mut given: Vec<(Option<usize>, &str)> = command
         .get_arguments()

@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use crate::bao;
 use crate::errors::{analysis_error, bao_error, error, position_error, rules_error, Kind};
 use crate::interrupt::{interruptible, Callback, Failure};
-use crate::position::{Board, PyPosition};
+use crate::position::PyPosition;
 use crate::rules::PySide;
 use crate::solve::{PyProgress, Settings};
 
@@ -303,7 +303,7 @@ pub fn analyse(
     let limits = limits(time, nodes, depth)?;
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, None)?;
     let callback = Callback::new(progress);
-    if let Board::Bao(pos) = position.board {
+    if let Some(pos) = position.board.bao_position() {
         settings.refuse_for_bao("kalah.analyse")?;
         return analyse_bao(py, &position, &pos, &limits, &callback);
     }
@@ -383,7 +383,7 @@ impl PyOpening {
         let h = position.houses_per_side();
         PyOpening {
             turn: o.step.turn.notation(h),
-            position_after: PyPosition::new_in(position.rules.clone(), o.step.after),
+            position_after: position.sown(o.step.after),
             value: o.value,
             value_for_mover: o.value_for_mover(),
             line: kalah_solver::line::notations(h, &o.pv),
@@ -419,7 +419,7 @@ impl PyOpening {
                 line.extend(graph.line(&after).iter().map(|m| m.to_string()));
                 Ok(PyOpening {
                     turn: mv.to_string(),
-                    position_after: PyPosition::new_bao(position.rules.clone(), after),
+                    position_after: position.bao_at(after),
                     value: value.sign() * pos.side().sign(),
                     value_for_mover: value.sign(),
                     line,
@@ -501,7 +501,7 @@ pub fn openings(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<PyOpening>> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
-    if let Board::Bao(pos) = position.board {
+    if let Some(pos) = position.board.bao_position() {
         // Bao's graph solves every move at once; its progress is the solve's.
         settings.refuse_for_bao("kalah.openings")?;
         if pos.is_over() || pos.legal().is_empty() {
@@ -718,7 +718,7 @@ pub fn probe(py: Python<'_>, position: PyPosition, egdb: PathBuf) -> PyResult<Py
         .map(|s| s.name())
         .collect();
     Ok(PyProbe {
-        position: PyPosition::new_in(position.rules.clone(), probed.position),
+        position: position.sown(probed.position),
         value: probed.value,
         value_for_mover: probed.value_for_mover(),
         moves: probed.sowings.iter().map(|s| (s.name(), s.value)).collect(),

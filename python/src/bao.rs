@@ -99,14 +99,17 @@ where
         (None, None, None) => Limits::time(DEFAULT_TIME),
         _ => *limits,
     };
-    let analysed = interruptible(py, |cancel: &AtomicBool| -> Result<Analysis<BaoMove>, Failure> {
-        let a = bao_search::analyse(pos, &limits, cancel, &mut |a| {
-            callback.call(cancel, |py| Ok(Bound::new(py, report(a))?.into_any()))
-        });
-        match callback.take_error() {
-            Some(e) => Err(Failure::Py(e)),
-            None => Ok(a),
-        }
-    })?;
+    let analysed = interruptible(
+        py,
+        |cancel: &AtomicBool| -> Result<Analysis<BaoMove>, Failure> {
+            let a = bao_search::analyse(pos, &limits, cancel, &mut |a| {
+                callback.call(cancel, |py| Ok(Bound::new(py, report(a))?.into_any()))
+            });
+            match callback.take_error() {
+                Some(e) => Err(Failure::Py(e)),
+                None => Ok(a),
+            }
+        },
+    )?;
     analysed.map_err(|failure| failure.into_err(callback))
 }

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use crate::analysis::{analyse_bao, analyse_on, limits, PyAnalysis};
 use crate::bao::{self, Solved};
 use crate::interrupt::{interruptible, Callback, Failure};
-use crate::position::{Board, PyPosition};
+use crate::position::PyPosition;
 use crate::rules::PyRules;
 use crate::solve::{verified, PyProgress, PySolution, Settings};
 
@@ -139,7 +139,7 @@ impl PyEngine {
     ) -> PyResult<PyAnalysis> {
         let limits = limits(time, nodes, depth)?;
         let callback = Callback::new(progress);
-        if let Board::Bao(pos) = position.board {
+        if let Some(pos) = position.board.bao_position() {
             self.settings.refuse_for_bao("Engine.analyse")?;
             return analyse_bao(py, &position, &pos, &limits, &callback);
         }
@@ -160,7 +160,7 @@ impl PyEngine {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<PySolution> {
         let callback = Callback::new(progress);
-        if let Board::Bao(pos) = position.board {
+        if let Some(pos) = position.board.bao_position() {
             self.settings.refuse_for_bao("Engine.solve")?;
             let graph = self.graph(py, &pos, &callback)?;
             return PySolution::of_bao(&position, &pos, &graph);

@@ -1,7 +1,9 @@
 //! The Python exceptions of the package: each error of the libraries becomes the
 //! exception of `kalah.errors` that names its kind, with the command line's message.
 
-use kalah_analysis::game::setup::SetupError;
+use kalah_analysis::game::setup::bao::BaoSetupError;
+use kalah_analysis::game::setup::{move_message, SetupError};
+use kalah_analysis::game::BoardError;
 use kalah_analysis::AnalysisError;
 use kalah_core::bao::BaoError;
 use kalah_core::{PositionError, RulesError};
@@ -149,4 +151,39 @@ pub fn bao_error(e: &BaoError) -> PyErr {
         | BaoError::PitRange { .. } => Kind::Notation,
     };
     error(kind, e.to_string())
+}
+
+/// The exception for a position or moves refused on a board of either kind: a sowing
+/// game's with the command line's messages (a list of moves as `--moves` names its bins),
+/// Bao's with the core's.
+pub fn board_error(e: &BoardError) -> PyErr {
+    match e {
+        BoardError::Sowing(SetupError::Moves(e @ PositionError::BadMove(_))) => position_error(e),
+        BoardError::Sowing(SetupError::Moves(e)) => error(Kind::IllegalMove, move_message(e)),
+        BoardError::Sowing(e) => setup_error(e),
+        BoardError::Bao(e) => bao_setup_error(e),
+    }
+}
+
+/// The exception for a Bao position or line refused, of the kind and with the message of
+/// the core's error where there is one.
+fn bao_setup_error(e: &BaoSetupError) -> PyErr {
+    match e {
+        BaoSetupError::Rules(e)
+        | BaoSetupError::Position(e)
+        | BaoSetupError::Move { error: e, .. } => bao_error(e),
+        &BaoSetupError::WrongBoard { found, expected } => {
+            bao_error(&BaoError::WrongBoard { found, expected })
+        }
+        BaoSetupError::Overfull { seeds, rules } => error(
+            Kind::Mismatch,
+            format!(
+                "the position holds {seeds} seeds, more than the {} of {rules} (raise seeds)",
+                4 * rules.pits() * rules.seeds()
+            ),
+        ),
+        BaoSetupError::Over { mv, end } => {
+            error(Kind::IllegalMove, format!("{mv}: the game is over ({end})"))
+        }
+    }
 }

@@ -2,33 +2,26 @@
 //! with its legal sowings and turns, and the sowing of one house; or a position of Bao,
 //! in Bao's notation (four rows), with its legal moves.
 
-use kalah_analysis::openings::{first_steps, Offer};
 use kalah_analysis::game::setup::{self, RuleOptions};
+use kalah_analysis::game::Board;
+use kalah_analysis::openings::{first_steps, Offer};
 use kalah_core::bao::{BaoPosition, BaoRules, MAX_SEEDS};
 use kalah_core::{notation, Game, Position, Side, Sowing, CLOCKWISE};
 use pyo3::prelude::*;
 
-use crate::errors::{bao_error, error, position_error, setup_error, Kind};
+use crate::errors::{bao_error, board_error, error, position_error, setup_error, Kind};
 use crate::rules::{not_for_bao, PyRules, PySide};
-
-/// The board of a position: a sowing game's (two rows and two stores) or Bao's (four rows).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Board {
-    /// A position of a sowing game.
-    Sowing(Position),
-    /// A position of Bao.
-    Bao(BaoPosition),
-}
 
 /// A position of a game: the counts of every house and store (Bao: of every pit), and
 /// the player to move, with the rules it is played by.
 #[pyclass(name = "Position", module = "kalah", frozen, from_py_object)]
 #[derive(Clone)]
 pub struct PyPosition {
-    /// The rules the position is played by: a sowing game's for `Board::Sowing`, Bao's for
-    /// `Board::Bao` ([`PyPosition::new_in`] and [`PyPosition::new_bao`] keep them together).
+    /// The rules the position is played by; `board` plays the same game, sharing it
+    /// (every position is made from the rules' board: [`PyRules::start`],
+    /// [`PyPosition::parse_in`], [`PyPosition::with`]).
     pub rules: PyRules,
-    /// The position itself.
+    /// The game and the position, of either kind (the library's board).
     pub board: Board,
 }
 
@@ -49,40 +42,9 @@ fn bao_seeds_for(pos: &BaoPosition) -> usize {
     pos.seeds().div_ceil(pits).clamp(2, MAX_SEEDS / pits)
 }
 
-/// The Bao position `pos` of the board of `rules` (`bao`), refused where it does not fit
-/// them: another number of pits, or more seeds than they hold.
-fn fitted(rules: &PyRules, bao: BaoRules, pos: BaoPosition) -> PyResult<PyPosition> {
-    if pos.pits() != bao.pits() {
-        return Err(bao_error(&kalah_core::bao::BaoError::WrongBoard {
-            found: pos.pits(),
-            expected: bao.pits(),
-        }));
-    }
-    if !bao.fits(&pos) {
-        return Err(error(
-            Kind::Mismatch,
-            format!(
-                "the position holds {} seeds, more than the {} of {bao} (raise seeds)",
-                pos.seeds(),
-                4 * bao.pits() * bao.seeds()
-            ),
-        ));
-    }
-    Ok(PyPosition::new_bao(rules.clone(), pos))
-}
-
-/// The legal moves of a Bao position in Bao's notation, in canonical order (R8.1); none
-/// once the game is over.
-fn bao_moves(pos: &BaoPosition) -> Vec<String> {
-    if pos.is_over() {
-        return Vec::new();
-    }
-    pos.legal().moves().map(|m| m.to_string()).collect()
-}
-
 /// The four rows of a Bao position drawn as `kalah show --rules bao` draws them, North's
-/// back row on top.
-fn bao_drawing(pos: &BaoPosition) -> String {
+/// back row on top, with who moves and the moves (`moves`).
+fn bao_drawing(pos: &BaoPosition, moves: &[String]) -> String {
     let mut text = setup::bao::drawing(pos);
     let side = match pos.side() {
         Side::South => "South",
@@ -91,7 +53,6 @@ fn bao_drawing(pos: &BaoPosition) -> String {
     if pos.is_over() {
         text += &format!("{side} to move has lost: the front row is empty\n");
     } else {
-        let moves = bao_moves(pos);
         match moves.is_empty() {
             true => text += &format!("{side} to move has no legal move: lost\n"),
             false => text += &format!("{side} to move: {}\n", moves.join(" ")),
@@ -101,40 +62,39 @@ fn bao_drawing(pos: &BaoPosition) -> String {
 }
 
 impl PyPosition {
-    /// The position `pos` of the sowing game of `rules`.
-    pub fn new_in(rules: PyRules, pos: Position) -> PyPosition {
+    /// The position `board` of the game of `rules` (a board of that game).
+    pub fn with(rules: &PyRules, board: Board) -> PyPosition {
         PyPosition {
-            rules,
-            board: Board::Sowing(pos),
-        }
-    }
-
-    /// The position `pos` of the Bao board of `rules`.
-    pub fn new_bao(rules: PyRules, pos: BaoPosition) -> PyPosition {
-        PyPosition {
-            rules,
-            board: Board::Bao(pos),
+            rules: rules.clone(),
+            board,
         }
     }
 
     /// The sowing game and position, or the error that `what` does not apply to Bao.
     pub fn sowing(&self, what: &str) -> PyResult<(&Game, Position)> {
-        match self.board {
-            Board::Sowing(pos) => Ok((self.rules.game(), pos)),
-            Board::Bao(_) => Err(not_for_bao(what)),
+        match self.board.sowing() {
+            Some((game, pos)) => Ok((game, pos)),
+            None => Err(not_for_bao(what)),
         }
+    }
+
+    /// The position `pos` of the same sowing game.
+    pub fn sown(&self, pos: Position) -> PyPosition {
+        let (game, _) = self.board.sowing().expect("a position of a sowing game");
+        PyPosition::with(&self.rules, Board::Sowing(game.clone(), pos))
+    }
+
+    /// The position `pos` of the same Bao board.
+    pub fn bao_at(&self, pos: BaoPosition) -> PyPosition {
+        let rules = self.rules.bao().expect("a position of Bao");
+        PyPosition::with(&self.rules, Board::Bao(rules, pos))
     }
 
     /// The board `board` read as a position of the game of `rules`, refused as the
     /// command line refuses `--position` with `--houses` and `--seeds` given.
     pub fn parse_in(rules: &PyRules, board: &str) -> PyResult<PyPosition> {
-        if let Some(bao) = rules.bao() {
-            let pos: BaoPosition = board.parse().map_err(|e| bao_error(&e))?;
-            return fitted(rules, bao, pos);
-        }
-        let (_, pos) =
-            setup::setup(&rules.options(), Some(board), None).map_err(|e| setup_error(&e))?;
-        Ok(PyPosition::new_in(rules.clone(), pos))
+        let at = rules.board().at(board).map_err(|e| board_error(&e))?;
+        Ok(PyPosition::with(rules, at))
     }
 
     /// Sows `sowing` (the core's move) after checking it.
@@ -167,22 +127,6 @@ impl PyPosition {
             )),
         }
     }
-
-    /// The Bao position after `moves` (separated by spaces or commas), each checked.
-    fn bao_play(&self, pos: BaoPosition, moves: &str) -> PyResult<PyPosition> {
-        let mut pos = pos;
-        for text in moves.split([' ', ',']).filter(|t| !t.is_empty()) {
-            if pos.is_over() {
-                return Err(error(
-                    Kind::IllegalMove,
-                    format!("{text}: the game is over (the mover's front row is empty)"),
-                ));
-            }
-            let mv = pos.parse_move(text).map_err(|e| bao_error(&e))?;
-            pos = pos.try_play(mv).map_err(|e| bao_error(&e))?.0;
-        }
-        Ok(PyPosition::new_bao(self.rules.clone(), pos))
-    }
 }
 
 #[pymethods]
@@ -201,7 +145,7 @@ impl PyPosition {
                 let pos: BaoPosition = board.parse().map_err(|e| bao_error(&e))?;
                 let rules =
                     BaoRules::new(pos.pits(), bao_seeds_for(&pos)).map_err(|e| bao_error(&e))?;
-                fitted(&PyRules::from_bao(rules), rules, pos)
+                PyPosition::parse_in(&PyRules::from_bao(rules), board)
             }
             None => {
                 let options = RuleOptions::default();
@@ -212,7 +156,10 @@ impl PyPosition {
                     seeds: Some(game.rules().seeds),
                     ..options
                 };
-                Ok(PyPosition::new_in(PyRules::from_parts(options, game), pos))
+                let rules = PyRules::from_parts(options, game);
+                let (game, _) = rules.board().sowing().expect("a sowing game");
+                let board = Board::Sowing(game.clone(), pos);
+                Ok(PyPosition::with(&rules, board))
             }
         }
     }
@@ -226,19 +173,13 @@ impl PyPosition {
     /// The player to move.
     #[getter]
     fn side_to_move(&self) -> PySide {
-        match self.board {
-            Board::Sowing(pos) => pos.side_to_move().into(),
-            Board::Bao(pos) => pos.side().into(),
-        }
+        self.board.side_to_move().into()
     }
 
     /// Houses per side (Bao: pits a row).
     #[getter]
     pub fn houses_per_side(&self) -> usize {
-        match self.board {
-            Board::Sowing(pos) => pos.houses_per_side(),
-            Board::Bao(pos) => pos.pits(),
-        }
+        self.board.size().0
     }
 
     /// The counts of all 2H+2 bins in bin order: South's houses from South's left,
@@ -247,15 +188,7 @@ impl PyPosition {
     #[getter]
     fn counts(&self) -> Vec<u32> {
         // Wider than a byte: a list of ints in Python, not `bytes`.
-        match self.board {
-            Board::Sowing(pos) => pos.absolute_counts().into_iter().map(u32::from).collect(),
-            Board::Bao(pos) => pos
-                .text_rows()
-                .iter()
-                .flatten()
-                .map(|&c| c.into())
-                .collect(),
-        }
+        self.board.counts()
     }
 
     /// Bao's four rows as its notation writes them, top to bottom as South sees the board,
@@ -263,12 +196,12 @@ impl PyPosition {
     /// South's front row A_1..A_N, South's back row B_1..B_N. Not for a sowing game.
     #[getter]
     fn rows(&self) -> PyResult<Vec<Vec<u32>>> {
-        match self.board {
-            Board::Sowing(_) => Err(error(
+        match self.board.bao_position() {
+            None => Err(error(
                 Kind::Rules,
                 "Position.rows is Bao's four rows: a sowing game has counts, houses and stores",
             )),
-            Board::Bao(pos) => Ok(pos
+            Some(pos) => Ok(pos
                 .text_rows()
                 .iter()
                 .map(|r| r.iter().map(|&c| c.into()).collect())
@@ -304,20 +237,14 @@ impl PyPosition {
     /// Seeds still in the houses (Bao: on the board, where every seed stays).
     #[getter]
     fn seeds_in_houses(&self) -> u32 {
-        match self.board {
-            Board::Sowing(pos) => pos.seeds_in_houses(),
-            Board::Bao(pos) => pos.seeds() as u32,
-        }
+        self.board.seeds_in_play()
     }
 
     /// True when the game is over (no seeds left in any house; Bao: the mover's front row
     /// is empty or the mover has no legal move, and the mover has lost).
     #[getter]
     fn is_over(&self) -> bool {
-        match self.board {
-            Board::Sowing(pos) => pos.is_over(),
-            Board::Bao(pos) => pos.terminal_value().is_some(),
-        }
+        self.board.is_over()
     }
 
     /// South's store minus North's, as it stands: the final score once the game is over.
@@ -346,25 +273,22 @@ impl PyPosition {
     /// The legal sowings in the notation: bins (`3`; `3<` clockwise), in the order of
     /// `sowings()`. Bao: the legal moves (`A3+`, `b8-`) in canonical order.
     fn moves(&self) -> Vec<String> {
-        match self.board {
-            Board::Sowing(pos) => notation::move_names(self.rules.game(), &pos),
-            Board::Bao(pos) => bao_moves(&pos),
-        }
+        self.board.moves()
     }
 
     /// Every legal whole turn of the mover in the notation (`3-6`: bin 3 ends in the
     /// store, then bin 6), in bin order; a turn ends when a sowing passes the turn or
     /// ends the game. Bao: the legal moves (each is a whole turn).
     fn turns(&self) -> Vec<String> {
-        match self.board {
-            Board::Sowing(pos) => {
+        match self.board.sowing() {
+            Some((game, pos)) => {
                 let h = pos.houses_per_side();
-                first_steps(self.rules.game(), &pos, Offer::AfterTurn)
+                first_steps(game, &pos, Offer::AfterTurn)
                     .iter()
                     .map(|s| s.turn.notation(h))
                     .collect()
             }
-            Board::Bao(pos) => bao_moves(&pos),
+            None => self.board.moves(),
         }
     }
 
@@ -396,29 +320,22 @@ impl PyPosition {
                 game.sow(&pos, m)
             }
         };
-        let next = PyPosition::new_in(self.rules.clone(), next);
-        Ok((next, how == Sowing::ExtraTurn))
+        Ok((self.sown(next), how == Sowing::ExtraTurn))
     }
 
     /// Plays a list of moves in the notation (`"3-6 9"`, `"3-6,9"`: bins, turns joined by
     /// dashes; Bao: `"A3+ b8-"`), every one checked, and returns the position reached.
     fn play(&self, moves: &str) -> PyResult<PyPosition> {
-        match self.board {
-            Board::Sowing(pos) => {
-                let (next, _) = notation::play_moves(self.rules.game(), pos, moves)
-                    .map_err(|e| moves_error(&e))?;
-                Ok(PyPosition::new_in(self.rules.clone(), next))
-            }
-            Board::Bao(pos) => self.bao_play(pos, moves),
-        }
+        let next = self.board.play(moves).map_err(|e| board_error(&e))?;
+        Ok(PyPosition::with(&self.rules, next))
     }
 
     /// The board drawn as text, as `kalah show` draws it, with the side to move, the moves
     /// and the score (Bao: the four rows, North's back row on top, and the moves).
     fn diagram(&self) -> String {
-        match self.board {
-            Board::Sowing(pos) => notation::describe(self.rules.game(), &pos),
-            Board::Bao(pos) => bao_drawing(&pos),
+        match self.board.bao_position() {
+            Some(pos) => bao_drawing(&pos, &self.board.moves()),
+            None => self.board.describe(),
         }
     }
 
@@ -437,7 +354,7 @@ impl PyPosition {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<PyPosition>().is_ok_and(|o| {
             let o = o.get();
-            o.board == self.board && o.rules.same(&self.rules)
+            o.board == self.board
         })
     }
 
@@ -445,7 +362,6 @@ impl PyPosition {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.board.hash(&mut h);
-        self.rules.description().hash(&mut h);
         h.finish()
     }
 
@@ -459,18 +375,6 @@ impl PyPosition {
 impl PyPosition {
     /// The board notation of the position.
     pub fn notation(&self) -> String {
-        match self.board {
-            Board::Sowing(pos) => pos.to_string(),
-            Board::Bao(pos) => pos.to_string(),
-        }
-    }
-}
-
-/// The exception for a list of moves refused, with the message of the command line's
-/// `--moves` (which names the bin as written).
-fn moves_error(e: &kalah_core::PositionError) -> PyErr {
-    match position_error(e) {
-        err if matches!(e, kalah_core::PositionError::BadMove(_)) => err,
-        _ => error(Kind::IllegalMove, setup::move_message(e)),
+        self.board.to_string()
     }
 }

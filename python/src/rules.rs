@@ -150,7 +150,7 @@ impl PyRules {
         PyRules {
             inner: Arc::new(GameRules {
                 options: Some(options),
-                board: GameBoard::Sowing(Box::new(game), start),
+                board: GameBoard::Sowing(Arc::new(game), start),
             }),
         }
     }
@@ -160,9 +160,15 @@ impl PyRules {
         PyRules {
             inner: Arc::new(GameRules {
                 options: None,
-                board: GameBoard::Bao(rules, rules.start()),
+                board: GameBoard::bao_start(rules),
             }),
         }
+    }
+
+    /// The game at its start: every position of the game is a board made from it, sharing
+    /// the game.
+    pub fn board(&self) -> &GameBoard {
+        &self.inner.board
     }
 
     /// The Bao board, if these are Bao's rules.
@@ -262,8 +268,8 @@ impl PyRules {
             grand_slam: parse(grand_slam)?,
             early_stop,
         };
-        let (game, _) =
-            kalah_analysis::game::setup::setup(&options, None, None).map_err(|e| setup_error(&e))?;
+        let (game, _) = kalah_analysis::game::setup::setup(&options, None, None)
+            .map_err(|e| setup_error(&e))?;
         Ok(PyRules::from_parts(options, game))
     }
 
@@ -290,10 +296,7 @@ impl PyRules {
     /// The start position: every house holds `seeds`, the stores are empty, South to move
     /// (Bao: every pit holds `seeds`, South to move).
     fn start(&self) -> PyPosition {
-        match self.bao() {
-            Some(bao) => PyPosition::new_bao(self.clone(), bao.start()),
-            None => PyPosition::new_in(self.clone(), self.game().start()),
-        }
+        PyPosition::with(self, self.board().clone())
     }
 
     /// A position of this game from the board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`;

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use crate::bao;
 use crate::errors::{error, override_error, solver_error, Kind};
 use crate::interrupt::{interruptible, Callback, Failure};
-use crate::position::{Board, PyPosition};
+use crate::position::PyPosition;
 use crate::rules::PySide;
 
 /// The solver settings a call takes, as the command line's solver options.
@@ -342,7 +342,7 @@ pub fn solve(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<PySolution> {
     let settings = Settings::new(threads, hash_mb, egdb, egdb_seeds, cache, deepening)?;
-    if let Board::Bao(pos) = position.board {
+    if let Some(pos) = position.board.bao_position() {
         settings.refuse_for_bao("kalah.solve")?;
         let callback = Callback::new(progress);
         let limit = bao::memory_limit(memory_mb)?;

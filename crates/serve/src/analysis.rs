@@ -36,9 +36,9 @@ use kalah_solver::{Config, Database, Limits, Progress, Solver};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::params::Setup;
 use super::work::{Slot, Stopped, Work};
 use super::Configure;
+use kalah_analysis::game::SowingLine;
 use kalah_analysis::progress::phase_name;
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
@@ -137,7 +137,7 @@ impl Analyses {
 
     /// Starts analysing `setup`'s position on a thread of its own; the oldest analysis
     /// is cancelled if `max` are already running.
-    pub fn start(self: &Arc<Self>, setup: Setup, budget: Duration) -> Result<Events, String> {
+    pub fn start(self: &Arc<Self>, setup: SowingLine, budget: Duration) -> Result<Events, String> {
         let me = self.clone();
         self.spawn(move |sink| me.analyse(&setup, budget, sink))
     }
@@ -286,7 +286,7 @@ impl Analyses {
     /// position that does not solve quickly gets the anytime analysis within `budget`.
     fn analyse(
         self: &Arc<Self>,
-        setup: &Setup,
+        setup: &SowingLine,
         budget: Duration,
         sink: &Sink,
     ) -> Result<(), String> {
@@ -393,7 +393,7 @@ pub fn parse_budget(text: Option<&str>) -> Result<Duration, String> {
 /// the analysis proved the value (its line replayed), else heuristic.
 fn estimate_turns(
     solver: &Solver,
-    setup: &Setup,
+    setup: &SowingLine,
     steps: &[Step],
     budget: Duration,
     sink: &Sink,
@@ -515,7 +515,7 @@ fn over_event(pos: &Position) -> Value {
 }
 
 /// The `done` event: the best turn, its line, the pie rule where it applies, the work.
-fn done_event(setup: &Setup, steps: &[Step], analysis: &Analysis, timer: Instant) -> Value {
+fn done_event(setup: &SowingLine, steps: &[Step], analysis: &Analysis, timer: Instant) -> Value {
     let (h, pos) = (setup.game.houses(), &setup.pos);
     let best = analysis.best();
     let sign = pos.side_to_move().sign();
@@ -534,7 +534,7 @@ fn done_event(setup: &Setup, steps: &[Step], analysis: &Analysis, timer: Instant
 
 /// The pie rule in the `done` event: South's choice at the start, North's decision after
 /// South's first turn, else null.
-fn pie_event(setup: &Setup, steps: &[Step], analysis: &Analysis) -> Value {
+fn pie_event(setup: &SowingLine, steps: &[Step], analysis: &Analysis) -> Value {
     let h = setup.game.houses();
     if setup.at_start() {
         let pie = kalah_analysis::pie::apply(analysis.openings.clone(), Offer::AfterTurn);

@@ -1,9 +1,9 @@
 //! Bao la Kujifunza on the analysis board (docs/serve.md, section Bao; the game in
-//! docs/bao.md): with `rules=bao`, `/api/position` reads a board, a position and moves as
-//! `kalah show --rules bao` does and describes the position reached (the four rows, the
-//! side to move, the legal moves, who has won), and `/api/analyse` streams its analysis
-//! (module `analysis`). Bao's parameters are not those of the sowing games, so they are
-//! read here, with the same refusals as the command line's.
+//! docs/bao.md): what is Bao's own. With `rules=bao`, its parameters (not those of the
+//! sowing games) are read here; the request is set up by the game floor's
+//! [`Line`](kalah_analysis::game::Line) like any other; `/api/position` answers with Bao's
+//! JSON (the four rows, the side to move, the legal moves, who has won) and
+//! `/api/analyse` streams its analysis (module `analysis`).
 
 mod analysis;
 
@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use kalah_analysis::game::setup::bao::{self as bao_setup, end_words, BaoOptions, BaoSetup};
+use kalah_analysis::game::setup::bao::{self as bao_setup, end_words, BaoSetup};
+use kalah_analysis::game::setup::RuleOptions;
 use kalah_core::bao::{BaoMove, BaoPosition, BaoRules, Row};
 use kalah_core::Side;
 use serde_json::{json, Value};
@@ -30,10 +31,12 @@ pub fn asked(params: &HashMap<String, String>) -> bool {
 pub const NAMES: [&str; 6] = ["rules", "houses", "pits", "seeds", "position", "moves"];
 
 /// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) as `kalah
-/// show --rules bao` reads its options, through the same
-/// [`setup`](kalah_analysis::game::setup::bao::setup): the board from `houses` and `seeds` (or
-/// from the position), then the moves played one by one.
-pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
+/// show --rules bao` reads its options: the board from `houses` (or `pits`) and `seeds`,
+/// the `position` and the `moves`, for [`Line::set_up`](kalah_analysis::game::Line::set_up)
+/// with `rules=bao`.
+pub fn options(
+    params: &HashMap<String, String>,
+) -> Result<(RuleOptions, Option<&str>, Option<&str>), BadRequest> {
     if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {
         return Err(BadRequest(format!(
             "unknown parameter `{name}`: the parameters of Bao are {}",
@@ -46,24 +49,24 @@ pub fn setup(params: &HashMap<String, String>) -> Result<BaoSetup, BadRequest> {
             "give the pits a row once, as houses or as pits, not both".to_string(),
         ));
     }
-    let options = BaoOptions {
-        pits: number(
+    let options = RuleOptions {
+        houses: number(
             get("houses").or(get("pits")),
             "houses (pits a row)",
             "3 to 8",
         )?,
         seeds: number(get("seeds"), "seeds (a pit at the start)", "1 or more")?,
-        position: get("position"),
-        moves: get("moves"),
+        ..RuleOptions::default()
     };
-    bao_setup::setup(&options).map_err(|e| BadRequest(e.to_string()))
+    Ok((options, get("position"), get("moves")))
 }
 
-/// A whole number parameter, if given.
-fn number(value: Option<&str>, name: &str, range: &str) -> Result<Option<usize>, BadRequest> {
+/// A whole number parameter, if given (at most 255: any board past it is refused all the
+/// same).
+fn number(value: Option<&str>, name: &str, range: &str) -> Result<Option<u8>, BadRequest> {
     value
         .map(|v| {
-            v.parse::<usize>()
+            v.parse::<u8>()
                 .map_err(|_| BadRequest(format!("{name} is a whole number ({range}), not `{v}`")))
         })
         .transpose()
@@ -158,17 +161,12 @@ pub fn position_json(s: &BaoSetup) -> Value {
 /// The server-sent events of one analysis of a Bao position (`/api/analyse?rules=bao`,
 /// admitted by the caller: the page's token and the budget), counted toward the limit of
 /// analyses like those of the sowing games.
-pub fn analyse(
-    app: &App,
-    params: &HashMap<String, String>,
-    budget: Duration,
-) -> Result<Response, ApiError> {
-    let setup = setup(params)?;
+pub fn analyse(app: &App, pos: BaoPosition, budget: Duration) -> Result<Response, ApiError> {
     let events = app
         .analyses
         .spawn({
             let analyses = app.analyses.clone();
-            move |sink| analysis::run(&analyses, &setup.pos, budget, sink)
+            move |sink| analysis::run(&analyses, &pos, budget, sink)
         })
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
     Ok(event_stream(events))

@@ -50,6 +50,7 @@ pub use self::guard::host_name;
 use self::analysis::Analyses;
 use self::connections::Connections;
 use self::params::BadRequest;
+use kalah_analysis::game::{Line, RulesName};
 
 /// The largest request body taken (a position and a move list fit many times over).
 const MAX_BODY: usize = 16 * 1024;
@@ -412,10 +413,24 @@ async fn position_post(headers: HeaderMap, body: Body) -> Result<Json<Value>, Ap
 /// The answer of `/api/position` for the kind of game the rules name: Bao's four rows
 /// (module `bao`) for `rules=bao`, else the sowing game's (module `params`).
 fn position_answer(params: &HashMap<String, String>) -> Result<Value, BadRequest> {
-    if bao::asked(params) {
-        return Ok(bao::position_json(&bao::setup(params)?));
-    }
-    Ok(params::position_json(&params::setup(params)?))
+    Ok(match set_up(params)? {
+        Line::Sowing(line) => params::position_json(&line),
+        Line::Bao(setup) => bao::position_json(&setup),
+    })
+}
+
+/// The request's game set up by the game floor, with the start and the moves played
+/// ([`Line::set_up`]): the parameters read as the kind of game the rules name reads them
+/// (module `bao` for `rules=bao`, else module `params`).
+fn set_up(params: &HashMap<String, String>) -> Result<Line, BadRequest> {
+    let (name, (options, position, moves)) = match bao::asked(params) {
+        true => (RulesName::Bao, bao::options(params)?),
+        false => {
+            let read = params::options(params)?;
+            (RulesName::Sowing(read.0.preset), read)
+        }
+    };
+    Line::set_up(name, &options, position, moves).map_err(BadRequest::from)
 }
 
 /// The parameters of a JSON body: an object whose values are strings, numbers or
@@ -473,13 +488,13 @@ async fn analyse(
 ) -> Result<Response, ApiError> {
     let mut params = query_params(&uri)?;
     let budget = admit_analysis(&app, &headers, &mut params)?;
-    if bao::asked(&params) {
-        return bao::analyse(&app, &params, budget);
-    }
-    let setup = params::setup(&params)?;
+    let line = match set_up(&params)? {
+        Line::Sowing(line) => line,
+        Line::Bao(setup) => return bao::analyse(&app, setup.pos, budget),
+    };
     let events = app
         .analyses
-        .start(setup, budget)
+        .start(line, budget)
         .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e))?;
     Ok(event_stream(events))
 }

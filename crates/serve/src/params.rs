@@ -7,13 +7,12 @@
 use std::collections::HashMap;
 
 use kalah_analysis::wire::rules;
-use kalah_core::notation::{self, bin, format_move};
-use kalah_core::{
-    Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Side, Sowing, CLOCKWISE,
-};
+use kalah_core::notation::{bin, format_move};
+use kalah_core::{Capture, End, GrandSlam, Leftovers, Position, Preset, Side, Sowing, CLOCKWISE};
 use serde_json::{json, Value};
 
-use kalah_analysis::game::setup::{setup as game_setup, RuleOptions, SetupError};
+use kalah_analysis::game::setup::{RuleOptions, SetupError};
+use kalah_analysis::game::{BoardError, SowingLine};
 
 /// The parameter names, in the order the API documentation lists them.
 pub const NAMES: [&str; 10] = [
@@ -52,51 +51,12 @@ impl From<SetupError> for BadRequest {
     }
 }
 
-/// One sowing of the moves played.
-pub struct Played {
-    /// The side that made it.
-    pub side: Side,
-    /// The move (a house from the mover's left, [`CLOCKWISE`] added for a clockwise one).
-    pub mv: usize,
-    /// What the sowing did.
-    pub how: Sowing,
-    /// The position after it.
-    pub after: Position,
-}
-
-/// A request's game, start position and line of play.
-pub struct Setup {
-    /// The game the rules describe.
-    pub game: Game,
-    /// The start position (the `position` parameter, settled; else the game's start).
-    pub start: Position,
-    /// The sowings of `moves`, in order.
-    pub history: Vec<Played>,
-    /// The position reached.
-    pub pos: Position,
-}
-
-impl Setup {
-    /// True at the start of the game with no move played.
-    pub fn at_start(&self) -> bool {
-        self.history.is_empty() && self.start == self.game.start()
-    }
-
-    /// True when the moves are exactly South's complete first turn from the start of the
-    /// game: where the pie rule lets North take over South's side.
-    pub fn after_first_turn(&self) -> bool {
-        self.start == self.game.start()
-            && self.start.side_to_move() == Side::South
-            && !self.history.is_empty()
-            && self.history.iter().all(|p| p.side == Side::South)
-            && self.pos.side_to_move() == Side::North
-            && !self.pos.is_over()
-    }
-}
-
-/// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) and sets
-/// the game up as the command line would with the same options.
-pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
+/// Reads the parameters (names from [`NAMES`]; an empty value counts as absent) into the
+/// rule options, the position and the moves, for the game to be set up as the command
+/// line would with the same options.
+pub fn options(
+    params: &HashMap<String, String>,
+) -> Result<(RuleOptions, Option<&str>, Option<&str>), BadRequest> {
     if let Some(name) = params.keys().find(|k| !NAMES.contains(&k.as_str())) {
         return Err(BadRequest(format!(
             "unknown parameter `{name}`: the parameters are {}",
@@ -129,35 +89,7 @@ pub fn setup(params: &HashMap<String, String>) -> Result<Setup, BadRequest> {
         )?,
         early_stop,
     };
-    let (game, start) = game_setup(&rules, get("position"), None)?;
-    // The command line's reading of the moves (checked, turns split into sowings), then
-    // each sowing replayed for its side, its kind and the position after it.
-    let played = match get("moves") {
-        None => Vec::new(),
-        Some(list) => {
-            notation::play_moves(&game, start, list)
-                .map_err(SetupError::Moves)?
-                .1
-        }
-    };
-    let mut history: Vec<Played> = Vec::with_capacity(played.len());
-    for mv in played {
-        let at = history.last().map_or(start, |p| p.after);
-        let (after, how) = game.sow(&at, mv);
-        history.push(Played {
-            side: at.side_to_move(),
-            mv,
-            how,
-            after,
-        });
-    }
-    let pos = history.last().map_or(start, |p| p.after);
-    Ok(Setup {
-        game,
-        start,
-        history,
-        pos,
-    })
+    Ok((rules, get("position"), get("moves")))
 }
 
 /// A whole number parameter, if given.
@@ -188,6 +120,16 @@ fn choice<T: std::str::FromStr>(
     }
 }
 
+impl From<BoardError> for BadRequest {
+    /// The sowing game's refusal as [`SetupError`]'s, Bao's with its own message.
+    fn from(e: BoardError) -> Self {
+        match e {
+            BoardError::Sowing(e) => e.into(),
+            e => BadRequest(e.to_string()),
+        }
+    }
+}
+
 /// One sowing, as the API describes it.
 fn sowing_json(h: usize, side: Side, mv: usize, how: Sowing, after: &Position) -> Value {
     json!({
@@ -202,7 +144,7 @@ fn sowing_json(h: usize, side: Side, mv: usize, how: Sowing, after: &Position) -
 
 /// The answer of `/api/position`: the rules, the line played and the position reached
 /// with its legal sowings.
-pub fn position_json(s: &Setup) -> Value {
+pub fn position_json(s: &SowingLine) -> Value {
     let (game, pos) = (&s.game, &s.pos);
     let h = game.houses();
     let side = pos.side_to_move();

@@ -138,7 +138,7 @@ mod tests {
         let (json, csv) = (dir.path().join("t.json"), dir.path().join("t.csv"));
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let start = game.start();
-        let board = Board::Sowing(Box::new(game.clone()), start);
+        let board = Board::Sowing(std::sync::Arc::new(game.clone()), start);
         let never = AtomicBool::new(false);
         let asked = request(2, vec![json.clone(), csv.clone()]);
         let shown = Counted::default();
@@ -179,7 +179,7 @@ mod tests {
     fn a_cancelled_sowing_export_says_what_it_kept() {
         let dir = tempfile::tempdir().unwrap();
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let board = Board::Sowing(Box::new(game.clone()), game.start());
+        let board = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
         let cancelled = AtomicBool::new(true);
         let asked = request(2, vec![dir.path().join("t.json")]);
         let r =

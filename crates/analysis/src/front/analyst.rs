@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn each_kind_has_its_default_time_and_a_given_limit_wins() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let sowing = Board::Sowing(Box::new(game.clone()), game.start());
+        let sowing = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
         let secs = |l: Limits| l.time.map(|t| t.as_secs_f64());
         assert_eq!(secs(sowing.analysis_limits(None)), Some(3.0));
         assert_eq!(
@@ -279,7 +279,7 @@ mod tests {
     #[test]
     fn a_small_sowing_game_is_analysed_to_an_exact_summary() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let board = Board::Sowing(Box::new(game.clone()), game.start());
+        let board = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
         let shown = Shown {
             multi: 1,
             json: true,

@@ -275,7 +275,7 @@ mod tests {
     #[test]
     fn a_small_sowing_game_solves_and_reports_its_value() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let board = Board::Sowing(Box::new(game.clone()), game.start());
+        let board = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
         let exact = board
             .exact(64, &small_solving(), false, &mut Vec::new())
             .unwrap();

@@ -2,20 +2,25 @@
 //! asked of a single position (its drawing, where a perft counts from) is
 //! answered here once, each kind by its own code.
 
+use std::sync::Arc;
+
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{notation, Game, Position};
 
 use super::perft::Start;
-use super::setup::bao::{self as bao_setup, BaoOptions, BaoSetupError};
-use super::setup::{RuleOptions, SetupError};
-use super::RulesName;
+use super::setup::bao::{self as bao_setup, BaoSetupError};
+use super::setup::SetupError;
 
-/// A game and a position of it: a sowing game, or Bao.
+/// A game and a position of it: a sowing game, or Bao. Cheap to clone, so that a front
+/// end holds one per position (Python's `Position`): the sowing game's tables are large
+/// and shared behind an `Arc`, Bao's rules and either position are small `Copy` values.
+/// Two boards are equal when they hold the same game ([`Board::same_game`]) and the same
+/// position.
 #[derive(Clone)]
 pub enum Board {
-    /// A sowing game (Kalah and its family, boxed: its tables are large) and a position
+    /// A sowing game (Kalah and its family, shared: its tables are large) and a position
     /// of it.
-    Sowing(Box<Game>, Position),
+    Sowing(Arc<Game>, Position),
     /// Bao's rules and a position under them.
     Bao(BaoRules, BaoPosition),
 }
@@ -41,30 +46,6 @@ impl std::fmt::Display for BoardError {
 impl std::error::Error for BoardError {}
 
 impl Board {
-    /// The board of the kind the rules name, with the position to start from: Bao's
-    /// under [`RulesName::Bao`] (its board from `options`' houses and seeds,
-    /// [`BaoOptions::of`]), else the sowing game of `options` under the preset named
-    /// ([`super::setup::setup`]); `position` and `moves` in the notation of that kind.
-    pub fn set_up(
-        rules: RulesName,
-        options: &RuleOptions,
-        position: Option<&str>,
-        moves: Option<&str>,
-    ) -> Result<Board, BoardError> {
-        let preset = match rules {
-            RulesName::Bao => {
-                let s = bao_setup::setup(&BaoOptions::of(options, position, moves))
-                    .map_err(BoardError::Bao)?;
-                return Ok(Board::Bao(s.rules, s.pos));
-            }
-            RulesName::Sowing(preset) => preset,
-        };
-        let options = RuleOptions { preset, ..*options };
-        let (game, pos) =
-            super::setup::setup(&options, position, moves).map_err(BoardError::Sowing)?;
-        Ok(Board::Sowing(Box::new(game), pos))
-    }
-
     /// The position drawn, with the side to move, the legal moves and the score, as
     /// `kalah show` prints it (several lines, each ended).
     pub fn describe(&self) -> String {
@@ -152,6 +133,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::super::setup::RuleOptions;
+    use super::super::RulesName;
     use super::*;
     use kalah_core::{Preset, Rules};
 
@@ -159,7 +142,7 @@ mod tests {
     fn each_kind_is_shown_by_its_own_drawing() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let start = game.start();
-        let sowing = Board::Sowing(Box::new(game.clone()), start);
+        let sowing = Board::Sowing(Arc::new(game.clone()), start);
         assert_eq!(sowing.describe(), notation::describe(&game, &start));
         assert!(matches!(sowing.perft_start(), Start::Sowing(..)));
         let setup = bao_setup::setup(&bao_setup::BaoOptions {
@@ -180,7 +163,7 @@ mod tests {
     #[test]
     fn the_game_of_either_kind_is_described_sized_and_compared() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let sowing = Board::Sowing(Box::new(game.clone()), game.start());
+        let sowing = Board::Sowing(Arc::new(game.clone()), game.start());
         let rules = BaoRules::new(4, 2).unwrap();
         let bao = Board::Bao(rules, rules.start());
         assert_eq!(sowing.rules_text(), game.rules().to_string());
@@ -218,7 +201,7 @@ mod tests {
         let Ok(Board::Bao(rules, pos)) = Board::set_up(RulesName::Bao, &options, None, None) else {
             panic!("no Bao board");
         };
-        let bao = bao_setup::setup(&BaoOptions {
+        let bao = bao_setup::setup(&bao_setup::BaoOptions {
             pits: Some(4),
             seeds: Some(2),
             position: None,

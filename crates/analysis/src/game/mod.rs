@@ -1,20 +1,24 @@
 //! The game floor, under every task and front end: a position of either kind of game
-//! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
-//! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
-//! option names ([`RulesName`]); which options each command takes for each kind of game
-//! ([`options`]); perft ([`perft`]); and a Bao position's game graph solved, which
-//! several tasks do ([`bao_solve`]). Nothing here imports a task
-//! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
-//! it.
+//! ([`Board`]: a sowing game, or Bao; what is asked of its position, module `position`)
+//! and why the options give none ([`BoardError`]); the board with the line that reached
+//! it ([`Line`]); both setups, from the options a front end reads ([`setup`],
+//! [`setup::bao`]); what the rules option names ([`RulesName`]); which options each
+//! command takes for each kind of game ([`options`]); perft ([`perft`]); and a Bao
+//! position's game graph solved, which several tasks do ([`bao_solve`]). Nothing here
+//! imports a task (openings, pie, export, batch, the engine, matches, play, the book):
+//! the tasks stand on it.
 
 pub mod bao_solve;
 pub mod board;
+mod line;
 pub mod options;
 pub mod perft;
+mod position;
 pub mod rules;
 pub mod setup;
 
 pub use board::{Board, BoardError};
+pub use line::{Line, SowingLine, Sown};
 pub use rules::RulesName;
 
 /// The kind of game a [`Board`] holds: what decides the options a command takes

@@ -16,6 +16,14 @@ pub enum RulesName {
 }
 
 impl RulesName {
+    /// The preset of the sowing games named, None for Bao.
+    pub fn preset(self) -> Option<Preset> {
+        match self {
+            RulesName::Sowing(preset) => Some(preset),
+            RulesName::Bao => None,
+        }
+    }
+
     /// The kind of game the name sets up.
     pub fn kind(self) -> Kind {
         match self {
@@ -49,5 +57,10 @@ mod tests {
             assert_eq!(RulesName::Sowing(preset).kind(), Kind::Sowing);
         }
         assert!("baobab".parse::<RulesName>().is_err());
+        assert_eq!(RulesName::Bao.preset(), None);
+        assert_eq!(
+            RulesName::Sowing(Preset::Oware).preset(),
+            Some(Preset::Oware)
+        );
     }
 }

@@ -257,6 +257,21 @@ pub fn setup(
     Ok((game, start))
 }
 
+/// The position `text` of `game`, as [`setup`] reads a `--position` with `--houses` and
+/// `--seeds` given (the game's): refused where it has another number of houses or more
+/// seeds than the game holds, settled where the game is over.
+pub fn position_in(game: &Game, text: &str) -> Result<Position, SetupError> {
+    let pos: Position = text.parse().map_err(SetupError::Position)?;
+    let rules = game.rules();
+    let options = RuleOptions {
+        houses: Some(rules.houses),
+        seeds: Some(rules.seeds),
+        ..RuleOptions::default()
+    };
+    seeds_for(&options, &pos)?;
+    game.settle(pos).map_err(SetupError::Position)
+}
+
 /// The seeds per house of the game of a hand-entered position: as asked if it holds the
 /// position, else the fewest that do (at least the default).
 fn seeds_for(options: &RuleOptions, pos: &Position) -> Result<u8, SetupError> {

@@ -374,7 +374,7 @@ mod tests {
     fn a_board_is_shown_by_the_json_of_its_kind() {
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let start = game.start();
-        let sowing = Board::Sowing(Box::new(game.clone()), start);
+        let sowing = Board::Sowing(std::sync::Arc::new(game.clone()), start);
         assert_eq!(sowing.show_json(), show_json(&game, &start));
         let bao = crate::game::setup::bao::setup(&crate::game::setup::bao::BaoOptions {
             pits: Some(4),

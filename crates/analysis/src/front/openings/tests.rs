@@ -16,7 +16,7 @@ fn never() -> AtomicBool {
 fn kalah(houses: u8, seeds: u8) -> Board {
     let game = Game::new(Rules::kalah(houses, seeds)).unwrap();
     let start = game.start();
-    Board::Sowing(Box::new(game), start)
+    Board::Sowing(std::sync::Arc::new(game), start)
 }
 
 fn no_book(_: &Game, _: &Position) -> Result<Option<(Book, Vec<BookTurn>)>, OpeningsError> {
@@ -122,7 +122,7 @@ fn a_sowing_game_within_limits_lists_the_turns_timed_openings_does() {
 fn a_game_that_is_over_has_no_first_turn_and_makes_no_solver() {
     let game = Game::new(Rules::kalah(3, 2)).unwrap();
     let over: Position = "0,0,0,6,0,0,0,6:S".parse().unwrap();
-    let board = Board::Sowing(Box::new(game), over);
+    let board = Board::Sowing(std::sync::Arc::new(game), over);
     let made = board.openings(Asked::default(), no_book, &small_solving());
     assert!(matches!(
         made,

@@ -88,6 +88,13 @@ pub enum BaoSetupError {
         /// Pits a row of the board.
         expected: usize,
     },
+    /// The position holds more seeds than the board (of rules already fixed) has.
+    Overfull {
+        /// Seeds in the position.
+        seeds: usize,
+        /// The board.
+        rules: BaoRules,
+    },
     /// A move after the end of the game.
     Over {
         /// The move as written.
@@ -115,6 +122,12 @@ impl fmt::Display for BaoSetupError {
                 f,
                 "position: the position has {found} pits a row, but houses is {expected}: \
                  give houses {found} for this position"
+            ),
+            BaoSetupError::Overfull { seeds, rules } => write!(
+                f,
+                "position: the position holds {seeds} seeds, more than the {} of {rules}: \
+                 raise seeds",
+                4 * rules.pits() * rules.seeds()
             ),
             BaoSetupError::Over { mv, end } => {
                 write!(f, "moves: {mv}: the game is over ({end})")
@@ -278,6 +291,20 @@ pub fn position<'m>(
     };
     let history = play_line(start, moves)?;
     Ok(history.last().map_or(start, |p| p.after))
+}
+
+/// The position `text` of the board of `rules`: refused where it has another number of
+/// pits a row or more seeds than the board holds ([`BaoRules::fits`]).
+pub fn position_in(rules: &BaoRules, text: &str) -> Result<BaoPosition, BaoSetupError> {
+    let pos: BaoPosition = text.parse().map_err(BaoSetupError::Position)?;
+    check_board(rules, &pos)?;
+    match rules.fits(&pos) {
+        true => Ok(pos),
+        false => Err(BaoSetupError::Overfull {
+            seeds: pos.seeds(),
+            rules: *rules,
+        }),
+    }
 }
 
 /// How a game of Bao ended.

@@ -89,7 +89,7 @@ impl Session {
             .expect("the default rules make a game");
         Session {
             spec: RulesSpec::Options(RuleOptions::default()),
-            board: Board::Sowing(Box::new(game), pos),
+            board: Board::Sowing(std::sync::Arc::new(game), pos),
             solver: None,
             make_solver,
             out,
@@ -246,7 +246,7 @@ impl Session {
             RulesSpec::Bao(rules) => Board::Bao(*rules, bao::setup_position(rules, board, moves)?),
             spec => {
                 let (game, pos) = setup_position(spec, board, moves)?;
-                Board::Sowing(Box::new(game), pos)
+                Board::Sowing(std::sync::Arc::new(game), pos)
             }
         };
         // A solver is kept for its rules: across Bao's too, for a return to them.
