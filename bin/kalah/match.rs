@@ -125,7 +125,7 @@ impl MatchArgs {
     /// The games file (`--games`), checked and locked before any game is played.
     fn games_output(&self) -> Result<Option<kalah_io::Output>, CliError> {
         let open = |path: &std::path::Path| {
-            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, self.force);
+            let checks = kalah_io::Checks::of(kalah_analysis::run::outputs::GAMES, self.force);
             kalah_io::Output::open_with(path, &checks)
         };
         Ok(self.games.as_deref().map(open).transpose()?)

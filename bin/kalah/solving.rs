@@ -11,7 +11,7 @@ use kalah_solver::{Config, Limits, OverrideError, Overrides, Solver};
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
 use crate::error::CliError;
 
-use kalah_analysis::progress;
+use kalah_analysis::run::progress;
 
 /// Options of the exact solver.
 #[derive(clap::Args, Debug, Clone)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::levels::{LevelDisplay, LevelProgress};
-use kalah_analysis::outputs;
+use kalah_analysis::run::levels::{LevelDisplay, LevelProgress};
+use kalah_analysis::run::outputs;
 use kalah_analysis::wire::egdb as wire;
 use kalah_io::{Checks, Output, OutputKind};
 use kalah_solver::egdb::{self, FileBuild, PlanError};

@@ -26,7 +26,8 @@ use dashmap::DashMap;
 use kalah_core::{Game, Position, Sowing};
 use kalah_solver::Solver;
 
-use crate::{pool, AnalysisError};
+use crate::run::pool;
+use crate::AnalysisError;
 use budget::check;
 
 /// The positions of the table and the positions just past it, before any solve.

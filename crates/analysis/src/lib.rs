@@ -37,27 +37,22 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analyse;
 pub mod batch;
 pub mod bench;
 pub mod book;
-pub mod bounds;
 pub mod distributed;
 pub mod engine;
 pub mod export;
 pub mod front;
 pub mod game;
 pub mod greedy;
-pub mod levels;
 pub mod matches;
 pub mod openings;
-pub mod outputs;
 pub mod pie;
 pub mod play;
-mod pool;
-pub mod progress;
 pub mod protocol;
-pub mod quick;
-pub mod solved;
+pub mod run;
 pub mod wire;
 
 use std::fmt;

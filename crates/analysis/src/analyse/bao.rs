@@ -1,6 +1,10 @@
-//! The machine-readable reports of Bao's `kalah solve`, `openings` and `analyse` (`--json`,
-//! docs/outputs.md), in the vocabulary of [`super`]: a solved game graph's value and every
-//! move's, or one report of the anytime analysis.
+//! Bao's reports of `kalah solve`, `analyse` and `show`, where Bao differs: its values are
+//! outcomes (a win, a loss or a draw, and how far) rather than scores. As JSON
+//! (`--json`, docs/outputs.md, in the vocabulary of [`crate::wire::bao`]): a solved game
+//! graph's value and every move's ([`solve_report`]), one report of the anytime analysis
+//! ([`analysis_report`]) and the board ([`show_json`]); as text, the lines without their
+//! line ends: a solved game graph ([`solve_lines`]) and one report of the analysis
+//! ([`analysis_line`]).
 
 use std::time::Duration;
 
@@ -9,22 +13,8 @@ use kalah_solver::bao::{BaoSolved, Value as Wld};
 use kalah_solver::Analysis;
 use serde_json::{json, Map, Value};
 
-use super::{analysis_fields, exact_fields};
-
-/// Every move of `pos` with its exact value (`turn`, then `value` from South,
-/// `value_for_mover`, `result`, `plies`), in the order given (best first as the solver
-/// lists them).
-pub fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Wld)]) -> Vec<Value> {
-    moves
-        .iter()
-        .map(|(m, v)| {
-            let mut turn = Map::new();
-            turn.insert("turn".into(), json!(m.to_string()));
-            turn.extend(exact_fields(pos.side(), *v));
-            Value::Object(turn)
-        })
-        .collect()
-}
+use crate::wire::bao::text::{outcome_words, solved_moves};
+use crate::wire::bao::{analysis_fields, exact_fields, turns_json};
 
 /// The report of `kalah solve --rules bao --json`: `pos` under `rules` from its solved
 /// game graph `solved`, which took `elapsed` (the value, the best turn and line, every
@@ -58,19 +48,6 @@ pub fn solve_report(
     report
 }
 
-/// The report of `kalah openings --rules bao --json`: every move of `pos` under `rules`
-/// with its exact value from the solved game graph, and the best.
-pub fn openings_report(rules: &BaoRules, pos: &BaoPosition, solved: &BaoSolved) -> Value {
-    let moves = solved.move_values(pos).expect("the root is solved");
-    json!({
-        "rules": rules.to_string(),
-        "position": pos.to_string(),
-        "side_to_move": pos.side().to_string(),
-        "best_turn": solved.best_move(pos).map(|(m, _)| m.to_string()),
-        "turns": turns_json(pos, &moves),
-    })
-}
-
 /// One line of `kalah analyse --rules bao --json`: a depth's report, or with `last` the
 /// final one (`kind` `iteration` or `final`, `final`, then the analysis' fields).
 pub fn analysis_report(a: &Analysis<BaoMove>, last: bool) -> Value {
@@ -100,9 +77,88 @@ pub fn show_json(rules: &BaoRules, pos: &BaoPosition) -> Value {
     })
 }
 
+/// What an analysis proves, in words.
+fn proven_text(a: &Analysis<BaoMove>) -> String {
+    let mover = format!("{} ", a.side);
+    a.proven.map_or("not proven (heuristic)".to_string(), |o| {
+        outcome_words(&mover, o)
+    })
+}
+
+/// One report of the anytime analysis: a completed depth, or with `last` the summary.
+pub fn analysis_line(a: &Analysis<BaoMove>, last: bool) -> String {
+    if last {
+        let best = a
+            .best_turn()
+            .map_or("none (the game is over)".to_string(), |m| m.to_string());
+        return format!(
+            "best move {best} for {}: heuristic {:+} points from South (100 a seed) at depth {}; {}",
+            a.side,
+            a.eval_from_south(),
+            a.depth,
+            proven_text(a)
+        );
+    }
+    let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "depth {:>3}  heuristic {:>+6} points from South  {}  nodes {:>11}  {:>9.0} n/s  {:>6.2} s  line {}",
+        a.depth,
+        a.eval_from_south(),
+        proven_text(a),
+        a.nodes,
+        a.nodes_per_second(),
+        a.elapsed.as_secs_f64(),
+        line.join(" ")
+    )
+}
+
+/// A value for the side to move, as printed: `win in 3 (South wins)`.
+fn value_words(pos: &BaoPosition, v: Wld) -> String {
+    let (mover, other) = (pos.side(), pos.side().other());
+    match v {
+        Wld::Win(_) => format!("{} ({mover} wins)", v.describe()),
+        Wld::Loss(_) => format!("{} ({other} wins)", v.describe()),
+        Wld::Draw => "draw (best play repeats for ever)".to_string(),
+    }
+}
+
+/// The text of `kalah solve --rules bao`: `pos` from its solved game graph `solved`,
+/// which took `elapsed` (the value, the best move and line, every move's value and the
+/// graph's counts).
+pub fn solve_lines(pos: &BaoPosition, solved: &BaoSolved, elapsed: Duration) -> Vec<String> {
+    let value = solved.value(pos).expect("the root is solved");
+    let moves = solved.move_values(pos).expect("the root is solved");
+    let pv: Vec<String> = solved.line(pos).iter().map(|m| m.to_string()).collect();
+    let stats = solved.stats();
+    let mut lines = vec![
+        format!("position: {pos}"),
+        format!(
+            "value:    {} for {} to move",
+            value_words(pos, value),
+            pos.side()
+        ),
+    ];
+    if let Some((m, _)) = solved.best_move(pos) {
+        lines.push(format!("best:     {m}"));
+    }
+    lines.push(format!("pv:       {}", pv.join(" ")));
+    lines.extend(solved_moves(&moves));
+    lines.push(format!(
+        "{} positions ({} won, {} lost, {} drawn for the mover) in {:.2} s",
+        stats.positions,
+        stats.won,
+        stats.lost,
+        stats.drawn,
+        elapsed.as_secs_f64()
+    ));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openings::report::{analysed_moves, openings_report};
+    use kalah_solver::bao_search::Outcome;
     use std::sync::atomic::AtomicBool;
 
     /// A small position of Bao(4,2) whose graph solves at once (a draw).
@@ -158,5 +214,41 @@ mod tests {
         let step = analysis_report(&a, false);
         assert_eq!(step["kind"], "iteration");
         assert_eq!(step["eval"], last["eval"]);
+    }
+
+    #[test]
+    fn a_solved_draw_reads_as_a_draw_with_every_move() {
+        let pos: BaoPosition = E16.parse().unwrap();
+        let never = AtomicBool::new(false);
+        let solved = kalah_solver::bao::solve_position(&pos, 1 << 20, &never, &mut |_| {}).unwrap();
+        let lines = solve_lines(&pos, &solved, Duration::from_millis(10));
+        assert_eq!(lines[0], format!("position: {E16}"));
+        assert_eq!(
+            lines[1],
+            "value:    draw (best play repeats for ever) for South to move"
+        );
+        let moves = solved.move_values(&pos).unwrap();
+        assert!(lines.last().unwrap().ends_with(" in 0.01 s"));
+        assert_eq!(lines.len(), moves.len() + 5);
+    }
+
+    #[test]
+    fn an_analysis_summary_names_the_best_move_and_what_is_proven() {
+        let pos: BaoPosition = E16.parse().unwrap();
+        let never = AtomicBool::new(false);
+        let a = kalah_solver::bao_search::analyse(
+            &pos,
+            &kalah_solver::Limits::depth(2),
+            &never,
+            &mut |_| {},
+        );
+        let last = analysis_line(&a, true);
+        assert!(last.starts_with("best move "), "{last}");
+        assert!(analysis_line(&a, false).starts_with("depth "));
+        assert_eq!(analysed_moves(&a).len(), a.turns.len());
+        assert_eq!(
+            outcome_words("North ", Outcome::Won { moves: 3 }),
+            "proven: North wins within 3 moves"
+        );
     }
 }

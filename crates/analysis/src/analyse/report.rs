@@ -1,208 +1,17 @@
-//! The answers of `kalah openings`, `kalah pie`, `kalah solve` and `kalah show` as JSON
-//! (and the openings as CSV), one object per answer, for programs that read them.
+//! The answers of `kalah solve` and `kalah show` as JSON, one object per answer, for
+//! programs that read them: a sowing game's ([`solve_json`], [`show_json`]) and the
+//! board's of either kind ([`Board::show_json`]); Bao's are in [`super::bao`].
 //!
 //! Every answer names the rules as written on the command line (`rules`); a position is
 //! written in the board form, a turn and a principal variation (`pv`) in the published
 //! notation ([`write_line`]); values are from South unless the field says otherwise.
 
-use kalah_core::{notation, Game, Position, Rules, Side};
-use kalah_solver::{Solution, Solver, Turn};
+use kalah_core::{notation, Game, Position, Side};
+use kalah_solver::{Solution, Solver};
 use serde_json::{json, Value};
 
-use super::table::csv_field;
-use super::write_line;
 use crate::game::Board;
-pub use crate::openings::total_nodes;
-use crate::openings::TimedOpening;
-use crate::{Offer, Opening, PieAnalysis, PieDecision};
-
-/// `fields` with the rules the answer was made under (`rules`) added.
-fn under(rules: &Rules, mut fields: Value) -> Value {
-    fields["rules"] = json!(rules.to_string());
-    fields
-}
-
-/// `fields` with the position asked about (`position`) and its side to move
-/// (`side_to_move`) added.
-fn about(pos: &Position, mut fields: Value) -> Value {
-    fields["position"] = json!(pos.to_string());
-    fields["side_to_move"] = json!(pos.side_to_move().to_string());
-    fields
-}
-
-/// A turn in the published notation.
-fn turn(houses: usize, t: &Turn) -> String {
-    t.notation(houses)
-}
-
-/// The answer of `kalah openings --json`: every first turn of the mover of `pos`
-/// (`turns`: turn, value, value_for_mover, position_after, pv, nodes, seconds), best
-/// first, then the best turn, the value, the nodes and the `seconds` of the whole run.
-/// `list` is not empty.
-pub fn openings_json(game: &Game, pos: &Position, list: &[Opening], seconds: f64) -> Value {
-    let h = game.houses();
-    let turns: Vec<_> = list
-        .iter()
-        .map(|o| {
-            json!({
-                "turn": turn(h, &o.step.turn),
-                "value": o.value,
-                "value_for_mover": o.value_for_mover(),
-                "position_after": o.step.after.to_string(),
-                "pv": write_line(h, &o.pv),
-                "nodes": o.nodes,
-                "seconds": o.elapsed.as_secs_f64(),
-            })
-        })
-        .collect();
-    let fields = json!({
-        "turns": turns,
-        "best_turn": turn(h, &list[0].step.turn),
-        "value": list[0].value,
-        "nodes": total_nodes(list),
-        "seconds": seconds,
-    });
-    under(game.rules(), about(pos, fields))
-}
-
-/// The answer of `kalah openings --csv`: a header, then one row a turn (turn, value,
-/// value_for_mover, position_after, pv with its turns separated by spaces).
-pub fn openings_csv(houses: usize, list: &[Opening]) -> String {
-    let mut text = String::from("turn,value,value_for_mover,position_after,pv\n");
-    for o in list {
-        text.push_str(&format!(
-            "{},{},{},{},{}\n",
-            turn(houses, &o.step.turn),
-            o.value,
-            o.value_for_mover(),
-            csv_field(&o.step.after.to_string()),
-            write_line(houses, &o.pv).join(" ")
-        ));
-    }
-    text
-}
-
-/// One turn of [`timed_openings`](crate::openings::timed_openings) as JSON: as `kalah
-/// openings --json` writes an exact turn (`turn`, `value`, `value_for_mover`,
-/// `position_after`, `pv`, `nodes`, `seconds`); a heuristic one has `"exact": false`,
-/// `eval`, `eval_mover`, `depth`, `lower` and `upper` (from South) instead of the
-/// values.
-pub fn timed_turn_json(houses: usize, o: &TimedOpening) -> Value {
-    let mut v = json!({
-        "turn": o.step.turn.notation(houses),
-        "position_after": o.step.after.to_string(),
-        "pv": write_line(houses, &o.pv),
-        "nodes": o.nodes,
-        "seconds": o.elapsed.as_secs_f64(),
-    });
-    if o.is_exact() {
-        v["value"] = json!(o.eval);
-        v["value_for_mover"] = json!(o.eval_for_mover());
-    } else {
-        v["exact"] = json!(false);
-        v["eval"] = json!(o.eval);
-        v["eval_mover"] = json!(o.eval_for_mover());
-        v["depth"] = json!(o.depth);
-        v["lower"] = json!(o.lower);
-        v["upper"] = json!(o.upper);
-    }
-    v
-}
-
-/// The answer of `kalah openings --time --json`: every turn ([`timed_turn_json`]) best
-/// first, the best turn, whether every turn is `exact`, the nodes and the `seconds`, the
-/// rules and the position (as `kalah openings --json`).
-pub fn timed_json(game: &Game, pos: &Position, list: &[TimedOpening], seconds: f64) -> Value {
-    let h = game.houses();
-    let turns: Vec<_> = list.iter().map(|o| timed_turn_json(h, o)).collect();
-    json!({
-        "turns": turns,
-        "best_turn": list[0].step.turn.notation(h),
-        "exact": list.iter().all(TimedOpening::is_exact),
-        "nodes": list.iter().map(|o| o.nodes).sum::<u64>(),
-        "seconds": seconds,
-        "rules": game.rules().to_string(),
-        "position": pos.to_string(),
-        "side_to_move": pos.side_to_move().to_string(),
-    })
-}
-
-/// The answer of `kalah openings --time --csv`: a header, then one row a turn (turn,
-/// exact, eval, lower, upper, depth, eval_mover, position_after, pv with its turns
-/// separated by spaces); `eval` is the exact value where `exact` is true.
-pub fn timed_csv(houses: usize, list: &[TimedOpening]) -> String {
-    let mut text = String::from("turn,exact,eval,lower,upper,depth,eval_mover,position_after,pv\n");
-    for o in list {
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{}\n",
-            o.step.turn.notation(houses),
-            o.is_exact(),
-            o.eval,
-            o.lower,
-            o.upper,
-            o.depth,
-            o.eval_for_mover(),
-            csv_field(&o.step.after.to_string()),
-            write_line(houses, &o.pv).join(" ")
-        ));
-    }
-    text
-}
-
-/// The answer of `kalah pie --json`: every first move (`turns`: turn, value, swap,
-/// first_player, position_after, pv) best first with the rule, the best with the rule and
-/// its `value`, the best without the rule (`plain`) and its value, and the `seconds`.
-pub fn pie_json(game: &Game, analysis: &PieAnalysis, plain: &Opening, seconds: f64) -> Value {
-    let h = game.houses();
-    let turns: Vec<_> = analysis
-        .choices
-        .iter()
-        .map(|c| {
-            json!({
-                "turn": turn(h, &c.opening.step.turn),
-                "value": c.opening.value,
-                "swap": c.decision.swap,
-                "first_player": c.decision.first_player,
-                "position_after": c.opening.step.after.to_string(),
-                "pv": write_line(h, &c.opening.pv),
-            })
-        })
-        .collect();
-    let fields = json!({
-        "offer": analysis.offer.name(),
-        "tie": "no swap",
-        "turns": turns,
-        "best_turn": turn(h, &analysis.best().opening.step.turn),
-        "value": analysis.value,
-        "value_without_pie": plain.value,
-        "best_turn_without_pie": turn(h, &plain.step.turn),
-        "seconds": seconds,
-    });
-    under(game.rules(), fields)
-}
-
-/// The answer of `kalah pie --json` in one position: North's decision (`swap`, what North
-/// ends with, `north`, and by how much that beats the other choice, `advantage`) after
-/// South's first move, worth `value` to South, and the line `pv` from `pos`.
-pub fn decision_json(
-    game: &Game,
-    pos: &Position,
-    offer: Offer,
-    decision: &PieDecision,
-    pv: &[Turn],
-) -> Value {
-    let d = decision;
-    let fields = json!({
-        "position": pos.to_string(),
-        "offer": offer.name(),
-        "value": d.value,
-        "swap": d.swap,
-        "north": -d.first_player,
-        "advantage": d.advantage,
-        "pv": write_line(game.houses(), pv),
-    });
-    under(game.rules(), fields)
-}
+use crate::wire::{about, under, write_line};
 
 /// The endgame database file `solver` loaded, if any (named, or found in a directory).
 pub fn egdb_file(solver: &Solver) -> Option<String> {
@@ -221,7 +30,7 @@ pub fn solve_json(solver: &Solver, pos: &Position, solution: &Solution) -> Value
     let fields = json!({
         "value": solution.value_from_south(),
         "value_for_mover": solution.value,
-        "best_turn": solution.best_turn().map(|t| turn(h, t)),
+        "best_turn": solution.best_turn().map(|t| t.notation(h)),
         "pv": write_line(h, &solution.pv),
         "nodes": solution.nodes,
         "seconds": solution.elapsed.as_secs_f64(),
@@ -260,11 +69,11 @@ pub fn show_json(game: &Game, pos: &Position) -> Value {
 
 impl Board {
     /// The position as JSON, as `kalah show --json` prints it (docs/outputs.md): a sowing
-    /// game's by [`show_json`], Bao's by [`super::bao::report::show_json`].
+    /// game's by [`show_json`], Bao's by [`super::bao::show_json`].
     pub fn show_json(&self) -> Value {
         match self {
             Board::Sowing(game, pos) => show_json(game, pos),
-            Board::Bao(rules, pos) => super::bao::report::show_json(rules, pos),
+            Board::Bao(rules, pos) => super::bao::show_json(rules, pos),
         }
     }
 }
@@ -272,90 +81,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{decide, first_steps, PieChoice};
-    use std::time::Duration;
-
-    /// Every first turn of Kalah(4,3) with made-up values (its bin number), each line
-    /// the turn alone, worst first.
-    fn list(game: &Game) -> Vec<Opening> {
-        first_steps(game, &game.start(), Offer::AfterTurn)
-            .into_iter()
-            .enumerate()
-            .map(|(i, step)| Opening {
-                pv: vec![step.turn.clone()],
-                step,
-                value: i as i32 - 2,
-                nodes: 10,
-                elapsed: Duration::from_millis(500),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_openings_name_their_rules_position_and_turns() {
-        let game = Game::new(Rules::kalah(4, 3)).unwrap();
-        let list = list(&game);
-        let v = openings_json(&game, &game.start(), &list, 1.5);
-        assert_eq!(v["rules"], json!(game.rules().to_string()));
-        assert_eq!(v["position"], json!(game.start().to_string()));
-        assert_eq!(v["side_to_move"], json!("South"));
-        assert_eq!(v["best_turn"], v["turns"][0]["turn"]);
-        assert_eq!(v["turns"][0]["pv"], json!([v["turns"][0]["turn"]]));
-        assert_eq!(v["nodes"], json!(10 * list.len()));
-        assert_eq!(v["turns"][1]["seconds"], json!(0.5));
-        let csv = openings_csv(4, &list);
-        let row = format!(
-            "{},-2,-2,\"{}\",{0}",
-            v["turns"][0]["turn"].as_str().unwrap(),
-            list[0].step.after
-        );
-        assert_eq!(csv.lines().nth(1), Some(row.as_str()), "{csv}");
-        assert_eq!(csv.lines().count(), list.len() + 1);
-    }
-
-    #[test]
-    fn the_pie_states_its_offer_its_tie_and_both_values() {
-        let game = Game::new(Rules::kalah(4, 3)).unwrap();
-        let choices: Vec<PieChoice> = list(&game)
-            .into_iter()
-            .map(|opening| PieChoice {
-                decision: decide(opening.value),
-                opening,
-            })
-            .collect();
-        let plain = choices.last().unwrap().opening.clone();
-        let analysis = PieAnalysis {
-            offer: Offer::AfterTurn,
-            value: choices[0].decision.first_player,
-            choices,
-        };
-        let v = pie_json(&game, &analysis, &plain, 2.0);
-        assert_eq!(v["offer"], json!("turn"));
-        assert_eq!(v["tie"], json!("no swap"));
-        assert_eq!(v["value"], json!(-2));
-        assert_eq!(v["value_without_pie"], json!(plain.value));
-        assert_eq!(v["turns"][0]["swap"], json!(false));
-        let pv = [plain.step.turn.clone()];
-        let d = decision_json(
-            &game,
-            &plain.step.after,
-            Offer::AfterFirstSowing,
-            &decide(3),
-            &pv,
-        );
-        assert_eq!(d["offer"], json!("first-sowing"));
-        assert_eq!(
-            (&d["swap"], &d["north"], &d["advantage"]),
-            (&json!(true), &json!(3), &json!(6))
-        );
-        assert_eq!(
-            d["pv"],
-            v["best_turn_without_pie"]
-                .as_str()
-                .map(|t| json!([t]))
-                .unwrap()
-        );
-    }
+    use kalah_core::Rules;
 
     #[test]
     fn a_position_is_shown_with_its_houses_stores_and_bins() {
@@ -386,7 +112,7 @@ mod tests {
         let board = Board::Bao(bao.rules, bao.pos);
         assert_eq!(
             board.show_json(),
-            super::super::bao::report::show_json(&bao.rules, &bao.pos)
+            super::super::bao::show_json(&bao.rules, &bao.pos)
         );
         assert_eq!(board.show_json()["rules"], bao.rules.to_string());
     }

@@ -31,10 +31,11 @@ use kalah_io::LineReader;
 use kalah_solver::line::replay;
 use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
+use crate::run::pool;
 pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
-use crate::{pool, AnalysisError, ReplayError};
+use crate::{AnalysisError, ReplayError};
 pub use shard::parse_shard;
 
 /// One position of a batch: the line's text (comment and outer blanks removed) and its

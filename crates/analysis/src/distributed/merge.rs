@@ -9,7 +9,7 @@ use kalah_solver::line::{push_turn, replay};
 use kalah_solver::Turn;
 
 use super::tree::{Edge, Kind, Tree};
-use crate::bounds::{reach, Bounds};
+use crate::game::bounds::{reach, Bounds};
 use crate::wire::answer::Claim;
 use crate::ReplayError;
 

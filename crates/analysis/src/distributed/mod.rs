@@ -44,7 +44,7 @@ mod summary;
 mod tree;
 mod verify;
 
-pub use crate::bounds::Bounds;
+pub use crate::game::bounds::Bounds;
 pub use crate::wire::answer::Claim;
 pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};

@@ -14,19 +14,15 @@
 //! behind the trait; what a command does with the answers (the output file, resuming, the
 //! progress shown) is written once above it. A command of one position (`show`,
 //! `perft`) sets up a [`Board`] of either kind and asks it; one that analyses it
-//! (`analyse`, `solve` within a limit) runs the board's [`Analyst`], one that solves it
-//! exactly (`solve`) its [`Exact`]; `openings` asks it for every first turn
-//! ([`Openings`]), `pie` for the swap decision ([`PieRun`]) and `export` for the table
+//! (`analyse`, `solve` within a limit) runs the board's [`Analyst`](crate::analyse::Analyst), one that solves it
+//! exactly (`solve`) its [`Exact`](crate::analyse::Exact); `openings` asks it for every first turn
+//! ([`Openings`](crate::openings::Openings)), `pie` for the swap decision ([`PieRun`](crate::pie::PieRun)) and `export` for the table
 //! near it ([`Board::export`], what it asks an [`Export`]).
 
-mod analyst;
 mod bao;
 mod batch_run;
-mod exact;
 mod export;
 mod kind;
-mod openings;
-mod pie;
 mod sowing;
 
 use std::sync::atomic::AtomicBool;
@@ -36,22 +32,17 @@ use serde_json::Value;
 
 use crate::batch::{Item, Streamed};
 use crate::game::Board;
-use crate::{pool, AnalysisError};
-pub use analyst::{
-    bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
-};
+use crate::run::pool;
+use crate::AnalysisError;
 pub use bao::{
     bao_graph_words, bao_guess, bao_solve_quick, bao_solve_within, Bao, BaoHow, QuickMiss,
     BAO_DEFAULT_SECONDS, BAO_QUICK_LIMIT, BAO_SOLVE_INTERRUPTED,
 };
 pub use batch_run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
-pub use exact::{build_interrupted, Exact, ExactError, Solved};
 pub use export::{Export, ExportError, ExportProgress};
 pub use kind::{
     solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
 };
-pub use openings::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
-pub use pie::{decide_report, PieRan, PieRun, PIE_UNIT};
 pub use sowing::Sowing;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on

@@ -7,7 +7,7 @@ use kalah_solver::{Limits, SolveError, Solver};
 
 use super::{Answered, Front};
 use crate::batch::{solve_one, Item};
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 use crate::wire::answer;
 use crate::AnalysisError;
 

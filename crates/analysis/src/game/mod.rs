@@ -2,13 +2,17 @@
 //! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
 //! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
 //! option names ([`RulesName`]); which options each command takes for each kind of game
-//! ([`options`]); and perft ([`perft`]). Nothing here imports a task
+//! ([`options`]); perft ([`perft`]); the bounds on a value that the seeds still on the
+//! board allow ([`bounds`]); and which positions solve quickly enough to solve rather
+//! than analyse ([`quick`]). Nothing here imports a task
 //! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
 //! it.
 
 pub mod board;
+pub mod bounds;
 pub mod options;
 pub mod perft;
+pub mod quick;
 pub mod rules;
 pub mod setup;
 

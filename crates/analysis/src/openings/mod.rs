@@ -8,7 +8,13 @@
 //! [`timed_openings`] analyses each first move within limits instead
 //! ([`Solver::analyse`]): exact where the analysis proves the value in time, else a
 //! heuristic evaluation with its proven interval ([`TimedOpening`]). Their JSON and CSV,
-//! like those of the exact turns, are written in [`crate::wire::report`].
+//! like those of the exact turns and of Bao's moves, are written in [`report`].
+//!
+//! `kalah openings` runs a position of either kind ([`Openings`], in `run.rs`): a sowing
+//! game's turns from the opening book, solved or analysed within a time, or Bao's moves.
+
+pub mod report;
+mod run;
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -18,8 +24,10 @@ use std::time::Duration;
 use kalah_core::{Game, Position, Side, Sowing};
 use kalah_solver::{Limits, Phase, Progress, Solver, Turn};
 
-use crate::{pool, AnalysisError};
+use crate::run::pool;
+use crate::AnalysisError;
 use kalah_solver::line::{push_turn, replay};
+pub use run::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 
 /// Where the first move of the mover stops: after the whole turn, or after its first sowing.
 ///
@@ -126,7 +134,7 @@ impl Opening {
         format!(
             "{:<10} {:>4} from South  ({:.1} s, {} nodes)",
             self.step.turn.notation(houses),
-            crate::bounds::signed(self.value),
+            crate::game::bounds::signed(self.value),
             self.elapsed.as_secs_f64(),
             self.nodes
         )
@@ -456,7 +464,7 @@ pub fn write_timed_text(
     seconds: f64,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use crate::bounds::signed;
+    use crate::game::bounds::signed;
     let h = game.houses();
     writeln!(out, "rules      {}", game.rules())?;
     writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
@@ -540,7 +548,7 @@ pub fn write_text(
             out,
             "{:<width$}  {:>5}  {}",
             o.step.turn.notation(h),
-            crate::bounds::signed(o.value),
+            crate::game::bounds::signed(o.value),
             kalah_solver::line::notations(h, &o.pv).join(" ")
         )?;
     }
@@ -549,7 +557,7 @@ pub fn write_text(
         out,
         "best turn  {} (value {} from South)",
         list[0].step.turn.notation(h),
-        crate::bounds::signed(list[0].value)
+        crate::game::bounds::signed(list[0].value)
     )?;
     writeln!(
         out,

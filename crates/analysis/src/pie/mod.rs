@@ -19,6 +19,12 @@
 //! Under [`Offer::AfterFirstSowing`] the offer comes after South's first sowing only. If
 //! that sowing earned an extra sowing, `P` has South to move and `v` counts the rest of
 //! South's turn too; whoever takes South's side plays it. The formula is the same.
+//!
+//! `kalah pie` runs in [`PieRun`] (or [`decide_report`] in one position), in `run.rs`;
+//! its JSON is written in [`report`].
+
+pub mod report;
+mod run;
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -26,9 +32,10 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{Game, Position, Side};
 use kalah_solver::{Progress, Solver, Turn};
 
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 use crate::openings::{openings, Offer, Opening};
 use crate::AnalysisError;
+pub use run::{decide_report, PieRan, PieRun, PIE_UNIT};
 
 /// What the second player does with the pie offer after a first move of value `value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,9 +12,8 @@ use kalah_solver::{Progress, Solver};
 
 use crate::book::{report as book_report, Book, BookTurn};
 use crate::openings::{first_steps, Offer, Opening};
-use crate::pie::{self, PieAnalysis};
-use crate::progress::progress_message;
-use crate::wire::report;
+use crate::pie::{self, report, PieAnalysis};
+use crate::run::progress::progress_message;
 use crate::AnalysisError;
 
 /// What the progress bar of a solved pie analysis counts.

@@ -155,7 +155,8 @@ mod tests {
     use super::*;
     use crate::distributed::{split, Step, Window};
     use crate::export::{evaluate, plan_until};
-    use crate::wire::{answer, report, table, unit};
+    use crate::openings::report;
+    use crate::wire::{answer, table, unit};
     use crate::{openings, Offer};
 
     const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];

@@ -11,9 +11,9 @@
 //! ([`answer_line`]) is read back by the
 //! sowing games' reader, [`AnswerLine`](super::answer::AnswerLine), to resume a batch:
 //! both have `line`, `input` and `rules`, and `error` for a line not answered. The reports
-//! of `kalah solve`, `openings` and `analyse` are in [`report`], their text in [`text`].
+//! of `kalah solve`, `openings` and `analyse` are their tasks' (`analyse::bao`,
+//! `openings::report`); the words they share are in [`text`].
 
-pub mod report;
 pub mod text;
 
 use std::fmt;
@@ -28,6 +28,21 @@ use serde_json::{json, Map, Value};
 /// Moves as text, one string a move.
 pub fn moves_json(line: &[BaoMove]) -> Vec<String> {
     line.iter().map(|m| m.to_string()).collect()
+}
+
+/// Every move of `pos` with its exact value (`turn`, then `value` from South,
+/// `value_for_mover`, `result`, `plies`), in the order given (best first as the solver
+/// lists them).
+pub fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Wld)]) -> Vec<Value> {
+    moves
+        .iter()
+        .map(|(m, v)| {
+            let mut turn = Map::new();
+            turn.insert("turn".into(), json!(m.to_string()));
+            turn.extend(exact_fields(pos.side(), *v));
+            Value::Object(turn)
+        })
+        .collect()
 }
 
 /// An exact value of the solved game graph for `mover`, the side to move: `value` (from

@@ -1,21 +1,19 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
 //! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answer
 //! line of `kalah batch` ([`answer`]), the evaluation table of `kalah export`
-//! ([`table`]), the answers of `openings`, `pie` and `solve` ([`report`]), the games of
-//! `kalah match` ([`games`]) and its result ([`match_report`]), and Bao's values,
-//! analyses and answer lines in the same vocabulary ([`bao`]); what `kalah egdb` says of
-//! database files and the cache ([`egdb`]) and what `kalah bench` prints ([`mod@bench`]).
-//! The manifest of a split is the tree's own format (`distributed::manifest`). The
-//! helpers here read the fields they share.
+//! ([`table`]), the games of `kalah match` ([`games`]) and its result ([`match_report`]),
+//! and Bao's values and analyses in the same vocabulary ([`bao`]); what `kalah egdb` says
+//! of database files and the cache ([`egdb`]). The manifest of a split is the tree's own
+//! format (`distributed::manifest`). The helpers here read and write the fields the
+//! formats and the tasks' answers share (the rules and position asked about, a line of
+//! turns); a task's own answers are written in its folder (`openings::report`,
+//! `pie::report`, `analyse::report`, `bench::report`).
 
-pub mod analysis;
 pub mod answer;
 pub mod bao;
-pub mod bench;
 pub mod egdb;
 pub mod games;
 pub mod match_report;
-pub mod report;
 pub mod rules;
 pub mod table;
 pub mod unit;
@@ -76,6 +74,20 @@ pub(crate) fn read_position(game: &Game, text: &str, what: &str) -> Result<Posit
             "{what}: position '{text}' does not fit the rules: {e}"
         ))
     })
+}
+
+/// `fields` with the rules the answer was made under (`rules`) added.
+pub(crate) fn under(rules: &Rules, mut fields: Value) -> Value {
+    fields["rules"] = serde_json::json!(rules.to_string());
+    fields
+}
+
+/// `fields` with the position asked about (`position`) and its side to move
+/// (`side_to_move`) added.
+pub(crate) fn about(pos: &Position, mut fields: Value) -> Value {
+    fields["position"] = serde_json::json!(pos.to_string());
+    fields["side_to_move"] = serde_json::json!(pos.side_to_move().to_string());
+    fields
 }
 
 /// A line of turns as written: one string in the notation a turn.

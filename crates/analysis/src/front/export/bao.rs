@@ -17,9 +17,10 @@ use crate::export::bao::{self as bao_table, AnalyseStop, TableError};
 use crate::export::resume::ResumeError;
 use crate::front::bao_solve_within;
 use crate::front::BAO_SOLVE_INTERRUPTED;
-use crate::progress::bao_graph_message;
+use crate::run::outputs;
+use crate::run::progress::bao_graph_message;
+use crate::wire;
 use crate::wire::table::{bao_written_line, TableFormat};
-use crate::{outputs, wire};
 
 /// Bao's table: every position within the depth, exact from the start's solved game graph
 /// where it solves, else each analysed (resuming from the partial file), in one output.

@@ -16,8 +16,9 @@ use kalah_solver::Solver;
 use super::{Export, ExportError, ExportProgress};
 use crate::export::resume::{self, Partial};
 use crate::export::{evaluate, max_positions, plan_bounded, PlanError};
+use crate::run::outputs;
 use crate::wire::table::{written_line, TableFormat};
-use crate::{outputs, wire, AnalysisError};
+use crate::{wire, AnalysisError};
 
 /// A sowing game's table: planned within the memory available, its frontier solved in
 /// parallel (resuming from the partial file), written to every output.
