@@ -40,7 +40,7 @@ use kalah_core::{Game, Position, Rules, Side};
 use kalah_solver::line::Turn;
 
 use crate::game::bounds::{reach, signed, Bounds};
-use crate::openings::{first_steps, Offer, Step};
+use crate::game::turns::{first_steps, Offer, Step};
 pub use format::BookError;
 
 /// Whether the first turns of `pos` are read from an opening book rather than solved
@@ -456,13 +456,13 @@ impl BookTurn {
     /// The pie rule's decision after this turn (docs/rules.md §3.6: North swaps exactly
     /// when the value is positive for the player who made it), from the book's
     /// evaluation, and whether the book proves it: the whole interval on one side of 0.
-    pub fn pie(&self) -> (crate::PieDecision, bool) {
+    pub fn pie(&self) -> (crate::game::pie::PieDecision, bool) {
         let sign = self.step.turn.side.sign();
         let (lo, hi) = match sign {
             1 => (self.lower, self.upper),
             _ => (-self.upper, -self.lower),
         };
-        let decision = crate::decide(sign * self.eval);
+        let decision = crate::game::pie::decide(sign * self.eval);
         let proven = lo > 0 || hi <= 0;
         (decision, proven)
     }

@@ -2,9 +2,10 @@
 //! ([`Board`]: a sowing game, or Bao) and why the options give none ([`BoardError`]); both
 //! setups, from the options a front end reads ([`setup`], [`setup::bao`]); what the rules
 //! option names ([`RulesName`]); which options each command takes for each kind of game
-//! ([`options`]); perft ([`perft`]); the bounds on a value that the seeds still on the
-//! board allow ([`bounds`]); and which positions solve quickly enough to solve rather
-//! than analyse ([`quick`]). Nothing here imports a task
+//! ([`options`]); perft ([`perft`]); every first move of a position ([`turns`]) and the
+//! pie rule's decision after one ([`pie`]); the bounds on a value that the seeds still
+//! on the board allow ([`bounds`]); and which positions solve quickly enough to solve
+//! rather than analyse ([`quick`]). Nothing here imports a task
 //! (openings, pie, export, batch, the engine, matches, play, the book): the tasks stand on
 //! it.
 
@@ -12,9 +13,11 @@ pub mod board;
 pub mod bounds;
 pub mod options;
 pub mod perft;
+pub mod pie;
 pub mod quick;
 pub mod rules;
 pub mod setup;
+pub mod turns;
 
 pub use board::{Board, BoardError};
 pub use rules::RulesName;

@@ -130,7 +130,7 @@ pub fn json_or_text(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{first_steps, Offer};
+    use crate::game::turns::{first_steps, Offer};
 
     #[test]
     fn a_line_round_trips_through_its_notation() {
