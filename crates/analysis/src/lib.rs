@@ -1,17 +1,27 @@
 //! Analysis on top of the exact solver, standing on one game floor ([`game`]: the board
 //! of either kind of game, a sowing game or Bao, set up from the options every front end
-//! reads, and perft; it imports none of the tasks above it). The tasks: every first turn
-//! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
-//! in input order ([`batch`]) and the evaluation table of every position near the start
-//! ([`export`], resumable after an interruption); and what the front ends share: a solve's
-//! progress in words ([`progress`]).
+//! reads, the options each command takes, perft, the first moves of a position, the pie
+//! rule's decision and the bounds the seeds allow; it imports none of the tasks above it).
+//! Above it, one folder per task, each with its logic, its command-level run and its own
+//! output: every first turn of a position ([`openings()`], [`mod@openings`]), the pie rule
+//! ([`pie()`], [`mod@pie`]), one position solved, analysed or shown ([`mod@analyse`]), many
+//! positions solved in input order ([`batch`]), the evaluation table near the start
+//! ([`export`], resumable after an interruption), the opening book ([`book`]), split
+//! solves ([`distributed`]), `kalah bench` ([`mod@bench`]), a game against the engine
+//! ([`play`], with the greedy player in [`greedy`]), matches between players
+//! ([`mod@matches`]), the engine protocol ([`protocol`]) and its session ([`engine`]); and
+//! what the tasks share: the worker pool, progress in words and the kinds of output file
+//! ([`run`]), the formats shared between tasks and runs ([`wire`]), and the front ends'
+//! trait over the two kinds of game, still shared by the batch and the commands of one
+//! position ([`front`]).
 //!
 //! Everything here runs many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
 //! solver's transposition table, so what one proves helps the others. Give the solver
 //! one search thread (`Config { threads: 1, .. }`) and the parallelism to these
-//! functions (`workers`). Nothing here prints: progress goes out through callbacks,
-//! which are called from the worker threads.
+//! functions (`workers`). The solves report progress through callbacks, which are
+//! called from the worker threads; a command's run writes its report to the writer it
+//! is given; the batch may read standard input, and a match spawns the programs it plays.
 //!
 //! Values are always **from South**: the final South store minus North store under
 //! perfect play. Every principal variation returned has been replayed from its position

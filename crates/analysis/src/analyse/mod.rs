@@ -1,6 +1,6 @@
 //! One position solved or analysed, for the commands of one position: `kalah analyse`
-//! (and `kalah solve` within a limit) runs the board's [`Analyst`] ([`analyst`]), `kalah
-//! solve` its [`Exact`] ([`exact`]) and `kalah show` prints the board
+//! (and `kalah solve` within a limit) runs the board's [`Analyst`] (`analyst.rs`), `kalah
+//! solve` its [`Exact`] (`exact.rs`) and `kalah show` prints the board
 //! ([`Board::show_json`](crate::game::Board::show_json)). What they print: a solved
 //! position and an interrupted solve's guess in words ([`solved`]), an analysis as it
 //! comes ([`view`]), a solve and a shown position as JSON ([`report`]), and Bao's solve,
