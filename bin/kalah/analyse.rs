@@ -1,11 +1,11 @@
 //! `kalah analyse` (and `kalah solve` with a limit): the anytime analysis of a position,
 //! one line per completed depth with the heuristic evaluation and the proven interval,
 //! then a summary that says whether the value is exact. Either kind of game (`--rules
-//! bao` too) is analysed by the board's `kalah_analysis::front::Analyst`.
+//! bao` too) is analysed by the board's `kalah_analysis::analyse::Analyst`.
 
 use std::io::Write;
 
-use kalah_analysis::front::{AnalystError, Shown};
+use kalah_analysis::analyse::{AnalystError, Shown};
 
 use crate::analysis_io::interrupt_flag;
 use crate::args::{GameArgs, LimitArgs};

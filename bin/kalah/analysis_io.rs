@@ -91,7 +91,7 @@ pub fn with_output(
     out: &mut dyn io::Write,
     body: impl FnOnce(&mut dyn io::Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    kalah_analysis::outputs::with_report(path, force, inputs, out, body)
+    kalah_analysis::run::outputs::with_report(path, force, inputs, out, body)
 }
 
 /// An I/O error naming the file it happened on.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use kalah_analysis::book::choice::{Choice, LoadError};
 use kalah_analysis::book::{self, Book, BookTurn};
-use kalah_analysis::front::book_first_turns;
+use kalah_analysis::openings::book_first_turns;
 use kalah_core::{Game, Position, Rules};
 
 use crate::error::CliError;

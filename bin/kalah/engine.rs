@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use kalah_analysis::engine_solvers;
 use kalah_analysis::protocol::session::driver::{self, Ended};
+use kalah_analysis::protocol::session::solvers;
 use kalah_analysis::protocol::session::{self, launch, EvaluationChoice, Session};
 
 use crate::analysis_io::{interrupt_flag, interrupted};
@@ -56,7 +56,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let interrupt = interrupt_flag();
     let evaluation = args.evaluation;
-    let make = engine_solvers::engine_factory(
+    let make = solvers::engine_factory(
         args.solver.options(),
         evaluation,
         Box::new(SetupSpinner::of(&args.solver)),

@@ -9,10 +9,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kalah_analysis::engine_solvers;
 use kalah_analysis::matches::build::{bao_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec};
 use kalah_analysis::matches::games;
 use kalah_analysis::matches::report::{progress_words, MatchReport};
+use kalah_analysis::matches::solvers;
 use kalah_analysis::matches::{MatchPlan, PlayerError};
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::protocol::session::{self, EvaluationChoice};
@@ -122,7 +122,7 @@ impl MatchArgs {
     /// The games file (`--games`), checked and locked before any game is played.
     fn games_output(&self) -> Result<Option<kalah_io::Output>, CliError> {
         let open = |path: &std::path::Path| {
-            let checks = kalah_io::Checks::of(kalah_analysis::outputs::GAMES, self.force);
+            let checks = kalah_io::Checks::of(kalah_analysis::run::outputs::GAMES, self.force);
             kalah_io::Output::open_with(path, &checks)
         };
         Ok(self.games.as_deref().map(open).transpose()?)
@@ -229,17 +229,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let output = args.common.games_output()?;
             let setup = SetupSpinner::of(&args.solver);
             let solving = args.solver.solving(&setup);
-            let m = engine_solvers::sowing_match(
-                &solving,
-                game,
-                &specs,
-                program.as_ref(),
-                args.exact_nodes,
-            )
-            .map_err(|e| match e {
-                BuildError::Solver(e) => e.into(),
-                BuildError::Program(e) => program_error(e),
-            })?;
+            let m =
+                solvers::sowing_match(&solving, game, &specs, program.as_ref(), args.exact_nodes)
+                    .map_err(|e| match e {
+                    BuildError::Solver(e) => e.into(),
+                    BuildError::Program(e) => program_error(e),
+                })?;
             (m, output)
         }
     };

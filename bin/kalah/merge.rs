@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use kalah_analysis::distributed::combine::{Combine, CombineError, Proving};
-use kalah_analysis::outputs;
+use kalah_analysis::run::outputs;
 use kalah_io::{Checks, Output};
 
 use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};

@@ -1,11 +1,11 @@
 //! `kalah openings`: every first turn of the player to move (with `--rules bao`, every
-//! first move of Bao), asked of the board's `kalah_analysis::front::Openings` and
+//! first move of Bao), asked of the board's `kalah_analysis::openings::Openings` and
 //! rendered with a progress display.
 
 use std::io::Write;
 
 use indicatif::ProgressBar;
-use kalah_analysis::front::{Asked, Meter, OpeningsError, Tick};
+use kalah_analysis::openings::{Asked, Meter, OpeningsError, Tick};
 use kalah_solver::bao::{BaoSolveError, GraphStop};
 use kalah_solver::Limits;
 

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use indicatif::ProgressBar;
 
-use kalah_analysis::front::{decide_report, PieRun, PIE_UNIT};
+use kalah_analysis::pie::{decide_report, PieRun, PIE_UNIT};
 use kalah_analysis::{pie, Offer};
 
 use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, with_output};

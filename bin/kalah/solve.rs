@@ -1,12 +1,12 @@
 //! `kalah solve`: the exact value of a position, its best turn and a principal variation;
 //! with a limit, or when interrupted, what is proven and the best guess. With `--rules
 //! bao`, Bao's win, loss or draw by retrograde analysis of the whole game graph. Either
-//! kind is solved by the board's `kalah_analysis::front::Exact` (within a limit, its
+//! kind is solved by the board's `kalah_analysis::analyse::Exact` (within a limit, its
 //! `Analyst`).
 
 use std::io::Write;
 
-use kalah_analysis::front::{ExactError, Shown};
+use kalah_analysis::analyse::{ExactError, Shown};
 
 use crate::analyse;
 use crate::analysis_io::interrupt_flag;
@@ -60,7 +60,7 @@ pub struct Args {
 }
 
 /// Runs `kalah solve`: within a limit, the board's analyst
-/// ([`kalah_analysis::front::Analyst::solve_within`]); else the board's exact solve, with
+/// ([`kalah_analysis::analyse::Analyst::solve_within`]); else the board's exact solve, with
 /// a spinner, its best guess where it is interrupted.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let board = args.game.board()?;

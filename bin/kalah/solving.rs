@@ -1,6 +1,6 @@
 //! What every subcommand that runs the solver shares: the solver's flags, filled into the
 //! one options value the library builds its solvers from
-//! ([`kalah_analysis::solving::SolverOptions`]), and the spinner that shows their set-up.
+//! ([`kalah_analysis::run::solving::SolverOptions`]), and the spinner that shows their set-up.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use kalah_analysis::progress;
-use kalah_analysis::solving::{SetupShown, SolverOptions, Solving, SolvingError};
+use kalah_analysis::run::progress;
+use kalah_analysis::run::solving::{SetupShown, SolverOptions, Solving, SolvingError};
 use kalah_solver::{OverrideError, Overrides};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::progress::phase_name;
+use kalah_analysis::run::progress::phase_name;
 use kalah_core::bao::BaoPosition;
 use kalah_core::{Game, Position, Side};
 use kalah_solver::bao::{GraphProgress, Value};

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_analysis::egdb_build::{build_file, BuildError, BuildShown, FileRequest};
-use kalah_analysis::levels::LevelDisplay;
+use kalah_analysis::run::egdb_build::{build_file, BuildError, BuildShown, FileRequest};
+use kalah_analysis::run::levels::LevelDisplay;
 use kalah_analysis::wire::egdb as wire;
 
 use crate::analysis_io::{interrupt_flag, interrupted};

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use kalah_analysis::egdb_build;
+use kalah_analysis::run::egdb_build;
 use kalah_analysis::wire::egdb as wire;
 use kalah_core::Game;
 use kalah_solver::cache::{self, Cache, GrowError};

@@ -1,16 +1,19 @@
 //! Analysis on top of the exact solver, standing on one game floor ([`game`]: the board
 //! of either kind of game, a sowing game or Bao, set up from the options every front end
-//! reads, and perft; it imports none of the tasks above it). The tasks: every first turn
-//! of a position solved ([`openings()`]), the pie rule ([`pie()`]), many positions solved
-//! in input order ([`batch`]: `kalah batch` from its input to its output, answer line
-//! included), the evaluation table of every position near the start ([`export`],
-//! resumable after an interruption, the table's JSON and CSV included), a game against
-//! the engine ([`play`]), matches between two players ([`mod@matches`]) and the engine
-//! protocol, its lines and the session `kalah engine` runs ([`protocol`]); and what the
-//! front ends share: a solve's progress in words ([`progress`]), and the solvers built from
-//! one options value that a front end fills from its flags ([`solving`]; the engine
-//! protocol's and a match's in [`engine_solvers`], a database file's build in
-//! [`egdb_build`]), so that no front end makes a solver itself.
+//! reads, the options each command takes, perft, the first moves of a position, the pie
+//! rule's decision and the bounds the seeds allow; it imports none of the tasks above it).
+//! Above it, one folder per task, each with its logic, its command-level run and its own
+//! output: every first turn of a position ([`openings()`], [`mod@openings`]), the pie rule
+//! ([`pie()`], [`mod@pie`]), one position solved, analysed or shown ([`mod@analyse`]), many
+//! positions solved in input order ([`batch`]), the evaluation table near the start
+//! ([`export`], resumable after an interruption), the opening book ([`book`]), split
+//! solves ([`distributed`]), `kalah bench` ([`mod@bench`]), a game against the engine
+//! ([`play`], with the greedy player), matches between players ([`mod@matches`]) and the
+//! engine protocol with the session `kalah engine` runs ([`protocol`]); and what the tasks
+//! share ([`run`]): the worker pool, progress in words, the kinds of output file, the
+//! solvers built from one options value that a front end fills from its flags
+//! ([`run::solving`], so that no front end makes a solver itself) and a database file's
+//! build; and the formats shared between tasks and runs ([`wire`]).
 //!
 //! The solves run many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
@@ -18,9 +21,10 @@
 //! one search thread (`Config { threads: 1, .. }`) and the parallelism to these
 //! functions (`workers`). Progress goes out through callbacks, which are called from the
 //! worker threads. Nothing here prints to the terminal, but some tasks do their own I/O:
-//! a batch reads its input and writes its output ([`batch::BatchRun`]), an export writes
-//! its table, a protocol session reads and writes the lines it is given, and a match
-//! starts the programs it plays against ([`matches::protocol`]).
+//! a command's run writes its report to the writer it is given, a batch reads its input
+//! and writes its output ([`batch::BatchRun`]), an export writes its table, a protocol
+//! session reads and writes the lines it is given, and a match starts the programs it
+//! plays against ([`matches::protocol`]).
 //!
 //! Values are always **from South**: the final South store minus North store under
 //! perfect play. Every principal variation returned has been replayed from its position
@@ -46,28 +50,19 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analyse;
 pub mod batch;
 pub mod bench;
 pub mod book;
-pub mod bounds;
 pub mod distributed;
-pub mod egdb_build;
-pub mod engine_solvers;
 pub mod export;
-pub mod front;
 pub mod game;
-pub mod levels;
 pub mod matches;
 pub mod openings;
-pub mod outputs;
 pub mod pie;
 pub mod play;
-mod pool;
-pub mod progress;
 pub mod protocol;
-pub mod quick;
-pub mod solved;
-pub mod solving;
+pub mod run;
 pub mod wire;
 
 use std::fmt;

@@ -39,7 +39,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use super::work::{Slot, Stopped, Work};
 use super::Configure;
 use kalah_analysis::game::SowingLine;
-use kalah_analysis::progress::phase_name;
+use kalah_analysis::run::progress::phase_name;
 
 /// Why an analysis stopped before its end: the client never sees it unless a newer
 /// analysis took its place.
@@ -417,7 +417,7 @@ fn estimate_turns(
         sink.send("book", b.clone());
     }
     let limits = Limits::time(budget);
-    let file = kalah_analysis::wire::report::egdb_file(solver);
+    let file = kalah_analysis::analyse::report::egdb_file(solver);
     let a = solver
         .analyse(pos, &limits, &sink.cancel, &mut |a| {
             sink.send(

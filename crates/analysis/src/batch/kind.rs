@@ -16,7 +16,7 @@ use kalah_solver::Limits;
 use super::{Bao, BaoHow, Front, Sowing};
 use crate::batch::{batch_rules, first_unit, Item, RulesDisagree};
 use crate::game::setup::{self, bao as bao_setup, RuleOptions, SetupError};
-use crate::solving::{Solving, SolvingError};
+use crate::run::solving::{Solving, SolvingError};
 
 /// Positions a sowing game's batch reads before its solver is made: enough to size its
 /// database for several solves, few enough not to wait long on a slow pipe.
@@ -169,7 +169,7 @@ pub fn solves_to_size(count: Option<usize>, answered: usize, ahead: usize) -> us
 mod tests {
     use super::*;
     use crate::batch::items;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::Rules;
 
     fn sowing(rules: RuleOptions, given: bool) -> BatchOptions {

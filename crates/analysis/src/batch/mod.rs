@@ -42,9 +42,10 @@ use kalah_io::LineReader;
 use kalah_solver::line::replay;
 use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
+use crate::run::pool;
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
-use crate::{pool, AnalysisError, ReplayError};
+use crate::{AnalysisError, ReplayError};
 pub use answer::{Answer, Bound};
 pub use bao::{Bao, BaoHow};
 pub use front::{answer_stream, Answered, Front};

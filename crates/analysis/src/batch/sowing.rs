@@ -8,7 +8,7 @@ use kalah_solver::{Limits, SolveError, Solver};
 use super::answer;
 use super::{Answered, Front};
 use crate::batch::{solve_one, Item};
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 use crate::AnalysisError;
 
 /// The sowing games (Kalah and its family) behind [`Front`]: `solver` (its rules are the

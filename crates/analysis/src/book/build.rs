@@ -15,7 +15,7 @@ use kalah_solver::{line, Limits, Solver};
 
 use super::format::{entry_line, parse_entry};
 use super::Entry;
-use crate::openings::{first_steps, Offer};
+use crate::game::turns::{first_steps, Offer};
 use crate::AnalysisError;
 
 /// The most turns a book covers (`kalah book build --turns`): Kalah(6,6)'s positions

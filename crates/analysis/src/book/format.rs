@@ -24,7 +24,7 @@ use kalah_core::{notation, Game, Position, Rules};
 use kalah_solver::line::Turn;
 
 use super::{Book, Entry};
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 
 /// The first line of every book file (the format's name and version).
 pub const MAGIC: &str = "# kalah opening book v1";
@@ -135,7 +135,7 @@ pub fn parse_entry(game: &Game, line: &str) -> Result<Entry, String> {
             "the evaluation {eval} lies outside the proven interval {lower}..{upper}"
         ));
     }
-    let (least, most) = crate::bounds::reach(&position);
+    let (least, most) = crate::game::bounds::reach(&position);
     if lower < least || upper > most {
         return Err(format!(
             "the interval {}..{} goes beyond what the seeds of {pos} allow, {}..{} (its \

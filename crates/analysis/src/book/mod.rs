@@ -39,17 +39,17 @@ use std::path::Path;
 use kalah_core::{Game, Position, Rules, Side};
 use kalah_solver::line::Turn;
 
-use crate::bounds::{reach, signed, Bounds};
-use crate::openings::{first_steps, Offer, Step};
+use crate::game::bounds::{reach, signed, Bounds};
+use crate::game::turns::{first_steps, Offer, Step};
 pub use format::BookError;
 
 /// Whether the first turns of `pos` are read from an opening book rather than solved
 /// (`kalah openings`, `kalah pie`): always from a book the user named (`named`); from the
 /// compiled-in book only where the exact solve is not quick
-/// ([`crate::quick::solves_quickly`]) and no time limit asks for an analysis instead
+/// ([`crate::game::quick::solves_quickly`]) and no time limit asks for an analysis instead
 /// (`timed`).
 pub fn answers_first_turns(named: bool, timed: bool, game: &Game, pos: &Position) -> bool {
-    named || !(timed || crate::quick::solves_quickly(game, pos))
+    named || !(timed || crate::game::quick::solves_quickly(game, pos))
 }
 
 /// A book written by `kalah book build`, told by its first line ([`format::MAGIC`]), so
@@ -83,7 +83,7 @@ pub struct Entry {
     /// The book's own interval (from South), where it is not proven here: the entry of a
     /// book file the user named whose position is too large to prove again when the book
     /// is read ([`REPROVE_SEEDS`]). [`Entry::lower`] and [`Entry::upper`] are then what
-    /// the position's seeds allow ([`crate::bounds::reach`]), and `eval` is the book's
+    /// the position's seeds allow ([`crate::game::bounds::reach`]), and `eval` is the book's
     /// evaluation, never an exact value. `None` where the interval is proven: the books
     /// compiled in, the entries of a build, and those proved again.
     pub claim: Option<Bounds>,
@@ -190,7 +190,7 @@ pub struct Book {
 /// development machine (one thread, a 16 MB table), its exact solve takes 0.05 s of a
 /// core and every smaller position less (Kalah(4,3)'s start 0.02 s), while 40 seeds
 /// (Kalah(5,4)) take 0.5 s, too much for each of a book's hundreds of entries. Families
-/// whose positions repeat are solved whole ([`crate::quick::PERFECT_SEEDS_CYCLIC`]): their
+/// whose positions repeat are solved whole ([`crate::game::quick::PERFECT_SEEDS_CYCLIC`]): their
 /// entries are never proved again.
 pub const REPROVE_SEEDS: u32 = 32;
 
@@ -456,13 +456,13 @@ impl BookTurn {
     /// The pie rule's decision after this turn (docs/rules.md §3.6: North swaps exactly
     /// when the value is positive for the player who made it), from the book's
     /// evaluation, and whether the book proves it: the whole interval on one side of 0.
-    pub fn pie(&self) -> (crate::PieDecision, bool) {
+    pub fn pie(&self) -> (crate::game::pie::PieDecision, bool) {
         let sign = self.step.turn.side.sign();
         let (lo, hi) = match sign {
             1 => (self.lower, self.upper),
             _ => (-self.upper, -self.lower),
         };
-        let decision = crate::decide(sign * self.eval);
+        let decision = crate::game::pie::decide(sign * self.eval);
         let proven = lo > 0 || hi <= 0;
         (decision, proven)
     }

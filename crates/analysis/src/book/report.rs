@@ -9,7 +9,7 @@ use kalah_core::{Game, Position};
 use serde_json::{json, Value};
 
 use super::{Book, BookTurn, Entry};
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 
 /// `kalah book show`: the book (its origin and size), then the entry of `pos` with its
 /// best turn, or that the book does not hold it.

@@ -12,7 +12,7 @@ use super::merge::Merge;
 use super::report::Report;
 use super::tree::Tree;
 use super::verify::verify_interrupted;
-use crate::solving::{Solving, SolvingError};
+use crate::run::solving::{Solving, SolvingError};
 use crate::wire::unit;
 
 /// A merge to make: the split's `manifest`, its `answers`, the value tested (none: the
@@ -147,7 +147,7 @@ mod tests {
     use super::*;
     use crate::distributed::cut::Cut;
     use crate::distributed::Step;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::{Game, Rules};
 
     #[test]

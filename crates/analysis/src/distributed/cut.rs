@@ -14,7 +14,7 @@ use super::files::{another_split, write_once, NewDir, Once};
 use super::sample::{estimated_units, sample, sample_lines};
 use super::summary::{SampleSummary, SplitSummary};
 use super::tree::{split_bounded, SplitError, Step, Tree};
-use crate::outputs;
+use crate::run::outputs;
 use crate::wire::unit::{self, Window};
 
 /// A split to make: the game and position cut, `depth` steps of `step`, into `dir`

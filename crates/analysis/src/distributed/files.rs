@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use kalah_io::{Checks, Output, OutputError};
 
-use crate::outputs::{MANIFEST, UNITS};
+use crate::run::outputs::{MANIFEST, UNITS};
 
 /// What [`write_once`] found in the directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use kalah_core::Side;
 
 use super::merge::Merge;
 use super::tree::{Edge, Kind, Tree};
-use crate::bounds::Bounds;
+use crate::game::bounds::Bounds;
 use crate::wire::unit::{Unit, Window};
 
 /// What the answers say of a hypothesis "the root's value is `v`".

@@ -9,7 +9,7 @@ use kalah_solver::Turn;
 use serde_json::{json, Value};
 
 use super::tree::{Edge, Kind, Node, Step, Tree};
-use crate::openings::first_steps;
+use crate::game::turns::first_steps;
 use crate::wire::unit::Window;
 use crate::wire::{field, int_field, read_position, read_rules, text_field, FormatError};
 

@@ -10,7 +10,7 @@ use kalah_solver::Turn;
 
 use super::tree::{Edge, Kind, Tree};
 use crate::batch::answer::Claim;
-use crate::bounds::{reach, Bounds};
+use crate::game::bounds::{reach, Bounds};
 use crate::ReplayError;
 
 /// Why an answer was refused.

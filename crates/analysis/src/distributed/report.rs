@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use super::hypothesis::Verdict;
 use super::merge::{FirstMove, Merge};
 use super::tree::Tree;
-use crate::bounds::{from_mover, signed, text, Bounds};
-use crate::pie::decide;
+use crate::game::bounds::{from_mover, signed, text, Bounds};
+use crate::game::pie::decide;
 use crate::wire::unit::{Unit, Window};
 
 /// The pie rule over the merged first moves, for the position's mover.

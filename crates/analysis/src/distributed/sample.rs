@@ -5,7 +5,7 @@ use kalah_core::{Game, Position, Rules, Side};
 use serde_json::json;
 
 use super::tree::{SplitError, Step};
-use crate::openings::first_steps;
+use crate::game::turns::first_steps;
 use crate::wire::unit::{Unit, Window};
 
 /// What a sampled unit is asked, and so how its walk went (see [`sample`]).

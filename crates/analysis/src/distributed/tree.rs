@@ -9,7 +9,7 @@ use kalah_core::{Family, Game, Position, Rules};
 use kalah_solver::Turn;
 
 use super::budget::{self, Budget, Growth, TooLarge};
-use crate::openings::{first_steps, Offer};
+use crate::game::turns::{first_steps, Offer};
 use crate::wire::unit::{Unit, Window};
 
 /// What one level of the tree is: a whole turn of the mover (extra sowings included), or a

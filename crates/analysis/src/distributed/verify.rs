@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use kalah_solver::Solver;
 
 use super::merge::{Merge, MergeError};
-use crate::bounds::{from_mover, Bounds};
+use crate::game::bounds::{from_mover, Bounds};
 
 /// What a merge stopped by Ctrl-C while it proved the answers of `units` units again
 /// reports, in words: nothing is written, since the report would rest on bounds not yet

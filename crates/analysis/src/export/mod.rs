@@ -26,7 +26,7 @@ use kalah_solver::bao::BaoSolveError;
 use kalah_solver::Limits;
 
 use crate::game::Board;
-use crate::solving::{Solving, SolvingError};
+use crate::run::solving::{Solving, SolvingError};
 use crate::AnalysisError;
 use resume::ResumeError;
 use table::TableFormat;

@@ -21,7 +21,8 @@ use kalah_solver::Solver;
 
 use super::budget::{check, TooLarge};
 use super::table::Entry;
-use crate::{pool, AnalysisError};
+use crate::run::pool;
+use crate::AnalysisError;
 
 /// The positions of the table and the positions just past it, before any solve.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use kalah_core::{Position, Rules};
 
-use crate::bounds::reach;
+use crate::game::bounds::reach;
 use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
 
 /// Why a partial file could not be read or written.

@@ -16,8 +16,9 @@ use super::resume::{self, Partial};
 use super::table::{self, written_line, TableFormat};
 use super::{evaluate, max_positions, plan_bounded, PlanError};
 use super::{Export, ExportError, ExportProgress};
-use crate::solving::{Solving, SolvingError};
-use crate::{outputs, AnalysisError};
+use crate::run::outputs;
+use crate::run::solving::{Solving, SolvingError};
+use crate::AnalysisError;
 
 /// A sowing game's table: planned within the memory available, its frontier solved in
 /// parallel (resuming from the partial file), written to every output.
@@ -129,7 +130,7 @@ mod tests {
     use super::*;
     use crate::export::plan;
     use crate::game::Board;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::Rules;
 
     #[test]

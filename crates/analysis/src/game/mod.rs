@@ -3,19 +3,26 @@
 //! and why the options give none ([`BoardError`]); the board with the line that reached
 //! it ([`Line`]); both setups, from the options a front end reads ([`setup`],
 //! [`setup::bao`]); what the rules option names ([`RulesName`]); which options each
-//! command takes for each kind of game ([`options`]); perft ([`perft`]); and a Bao
-//! position's game graph solved, which several tasks do ([`bao_solve`]). Nothing here
-//! imports a task (openings, pie, export, batch, the engine, matches, play, the book):
-//! the tasks stand on it.
+//! command takes for each kind of game ([`options`]); perft ([`perft`]); every first move
+//! of a position ([`turns`]) and the pie rule's decision after one ([`pie`]); the bounds
+//! on a value that the seeds still on the board allow ([`bounds`]); which positions solve
+//! quickly enough to solve rather than analyse ([`quick`]); and a Bao position's game
+//! graph solved, which several tasks do ([`bao_solve`]). Nothing here imports a task
+//! (openings, pie, export, batch, the protocol, matches, play, the book): the tasks stand
+//! on it.
 
 pub mod bao_solve;
 pub mod board;
+pub mod bounds;
 mod line;
 pub mod options;
 pub mod perft;
+pub mod pie;
 mod position;
+pub mod quick;
 pub mod rules;
 pub mod setup;
+pub mod turns;
 
 pub use board::{Board, BoardError};
 pub use line::{Line, SowingLine, Sown};

@@ -12,6 +12,7 @@ pub mod protocol;
 pub mod report;
 mod run;
 pub mod score;
+pub mod solvers;
 
 use std::fmt;
 use std::io;

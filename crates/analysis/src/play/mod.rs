@@ -9,7 +9,7 @@ pub mod bao;
 pub mod greedy;
 pub mod session;
 
-pub use crate::quick::{
+pub use crate::game::quick::{
     bao_solves_quickly, solves_quickly, BAO_PERFECT_LAYOUTS, PERFECT_SEEDS, PERFECT_SEEDS_CYCLIC,
 };
 

@@ -9,12 +9,11 @@
 //! The fields here are shared by the tasks that write Bao: the answer line of `kalah batch
 //! --rules bao` (`crate::batch::answer::bao`), the table of `kalah export --rules bao`
 //! (`crate::export::table::bao`) and the reports of `kalah solve`, `openings` and
-//! `analyse` ([`report`], their text in [`text`]).
+//! `analyse` (`analyse::bao`, `openings::report`); the words they share are in [`text`].
 
-pub mod report;
 pub mod text;
 
-use kalah_core::bao::BaoMove;
+use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::Side;
 use kalah_solver::bao::Value as Wld;
 use kalah_solver::bao_search::Outcome;
@@ -24,6 +23,21 @@ use serde_json::{json, Map, Value};
 /// Moves as text, one string a move.
 pub fn moves_json(line: &[BaoMove]) -> Vec<String> {
     line.iter().map(|m| m.to_string()).collect()
+}
+
+/// Every move of `pos` with its exact value (`turn`, then `value` from South,
+/// `value_for_mover`, `result`, `plies`), in the order given (best first as the solver
+/// lists them).
+pub fn turns_json(pos: &BaoPosition, moves: &[(BaoMove, Wld)]) -> Vec<Value> {
+    moves
+        .iter()
+        .map(|(m, v)| {
+            let mut turn = Map::new();
+            turn.insert("turn".into(), json!(m.to_string()));
+            turn.extend(exact_fields(pos.side(), *v));
+            Value::Object(turn)
+        })
+        .collect()
 }
 
 /// An exact value of the solved game graph for `mover`, the side to move: `value` (from

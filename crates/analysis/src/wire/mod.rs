@@ -1,18 +1,16 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
-//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), the answers
-//! of `openings`, `pie` and `solve` ([`report`]), and Bao's values and analyses in the
-//! same vocabulary ([`bao`]); what `kalah egdb` says of
-//! database files and the cache ([`egdb`]) and what `kalah bench` prints ([`mod@bench`]).
-//! A task's own format lives with the task: the answer line in `crate::batch::answer`,
-//! the table in `crate::export::table`, the games and result of `kalah match` in
-//! `crate::matches`, the manifest of a split in `distributed::manifest`. The helpers here
-//! read the fields they share.
+//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), and Bao's
+//! values and analyses in the same vocabulary ([`bao`]); what `kalah egdb` says of
+//! database files and the cache ([`egdb`]). A task's own format lives with the task: the
+//! answer line in `crate::batch::answer`, the table in `crate::export::table`, the games
+//! and result of `kalah match` in `crate::matches`, the manifest of a split in
+//! `distributed::manifest`, the answers of openings, pie, solve and bench in their
+//! folders (`openings::report`, `pie::report`, `analyse::report`, `bench::report`). The
+//! helpers here read and write the fields the formats and the tasks' answers share (the
+//! rules and position asked about, a line of turns).
 
-pub mod analysis;
 pub mod bao;
-pub mod bench;
 pub mod egdb;
-pub mod report;
 pub mod rules;
 pub mod unit;
 
@@ -74,6 +72,20 @@ pub(crate) fn read_position(game: &Game, text: &str, what: &str) -> Result<Posit
     })
 }
 
+/// `fields` with the rules the answer was made under (`rules`) added.
+pub(crate) fn under(rules: &Rules, mut fields: Value) -> Value {
+    fields["rules"] = serde_json::json!(rules.to_string());
+    fields
+}
+
+/// `fields` with the position asked about (`position`) and its side to move
+/// (`side_to_move`) added.
+pub(crate) fn about(pos: &Position, mut fields: Value) -> Value {
+    fields["position"] = serde_json::json!(pos.to_string());
+    fields["side_to_move"] = serde_json::json!(pos.side_to_move().to_string());
+    fields
+}
+
 /// A line of turns as written: one string in the notation a turn.
 pub fn write_line(houses: usize, line: &[Turn]) -> Vec<String> {
     line.iter().map(|t| t.notation(houses)).collect()
@@ -124,7 +136,7 @@ pub fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{first_steps, Offer};
+    use crate::game::turns::{first_steps, Offer};
 
     #[test]
     fn a_line_round_trips_through_its_notation() {

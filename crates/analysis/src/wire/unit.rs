@@ -6,7 +6,7 @@ use kalah_core::{Game, Position, Rules, Side};
 use serde_json::{json, Value};
 
 use super::{field, read_position, read_rules, text_field, FormatError};
-use crate::bounds::from_mover;
+use crate::game::bounds::from_mover;
 
 /// A search window from South: the exact value is asked for where it lies strictly
 /// between `alpha` and `beta`; outside, only the side it lies on.

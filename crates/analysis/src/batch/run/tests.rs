@@ -27,7 +27,7 @@ fn bao_run<'a>(paths: BatchPaths<'a>) -> BatchRun<'a> {
 fn run(batch: BatchRun<'_>, ticks: &mut Vec<BatchTick>) -> Result<BatchEnd, BatchError> {
     batch.run(
         &AtomicBool::new(false),
-        &crate::solving::tests::small_solving(),
+        &crate::run::solving::tests::small_solving(),
         &mut io::sink(),
         &mut |t| ticks.push(t),
     )

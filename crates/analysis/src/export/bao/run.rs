@@ -17,8 +17,8 @@ use crate::export::resume::ResumeError;
 use crate::export::table::{bao as table, bao_written_line, TableFormat};
 use crate::export::{Export, ExportError, ExportProgress};
 use crate::game::bao_solve::{bao_solve_within, BAO_SOLVE_INTERRUPTED};
-use crate::outputs;
-use crate::progress::bao_graph_message;
+use crate::run::outputs;
+use crate::run::progress::bao_graph_message;
 
 /// Bao's table: every position within the depth, exact from the start's solved game graph
 /// where it solves, else each analysed (resuming from the partial file), in one output.
@@ -155,7 +155,7 @@ mod tests {
     use super::*;
     use crate::export::tests::{request, Counted};
     use crate::game::Board;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_solver::Limits;
     use std::collections::HashMap;
     use std::sync::atomic::Ordering;

@@ -10,11 +10,11 @@ use kalah_solver::{Analysis, Limits, Solver};
 
 use super::{EngineMove, Session, SessionError, Thinking};
 use crate::book::Book;
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 use crate::game::setup::{move_message, typed_turn};
 use crate::play::greedy::greedy_turn;
 use crate::play::{perfect_turn, result_for, timed_turn, EngineError};
-use crate::progress::progress_message;
+use crate::run::progress::progress_message;
 
 /// The engine of a game of a sowing game.
 pub enum SowingEngine {

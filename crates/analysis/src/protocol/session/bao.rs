@@ -1,6 +1,6 @@
 //! Bao la Kujifunza in the engine protocol (`rules bao`, docs/engine.md): the position
 //! and its moves in Bao's own notation (docs/bao.md), and each `go` as Bao's anytime
-//! analysis ([`crate::front::bao_analysis`]), written as the lines of
+//! analysis ([`crate::analyse::bao_analysis`]), written as the lines of
 //! [`crate::protocol::bao`], which say what is proven (a forced win or loss found) beside
 //! the heuristic evaluation.
 
@@ -11,7 +11,7 @@ use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_solver::Analysis;
 
 use super::{say, Out};
-use crate::front::bao_analysis;
+use crate::analyse::bao_analysis;
 use crate::protocol::bao::{bestmove_line, info_line, turn_line};
 use crate::protocol::{Go, ProtocolError};
 

@@ -7,6 +7,7 @@
 pub mod bao;
 pub mod driver;
 pub mod launch;
+pub mod solvers;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -8,92 +8,27 @@
 //! [`timed_openings`] analyses each first move within limits instead
 //! ([`Solver::analyse`]): exact where the analysis proves the value in time, else a
 //! heuristic evaluation with its proven interval ([`TimedOpening`]). Their JSON and CSV,
-//! like those of the exact turns, are written in [`crate::wire::report`].
+//! like those of the exact turns and of Bao's moves, are written in [`report`].
+//!
+//! `kalah openings` runs a position of either kind ([`Openings`], in `run.rs`): a sowing
+//! game's turns from the opening book, solved or analysed within a time, or Bao's moves.
+
+pub mod report;
+mod run;
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use kalah_core::{Game, Position, Side, Sowing};
+use kalah_core::{Game, Position, Side};
 use kalah_solver::{Limits, Phase, Progress, Solver, Turn};
 
-use crate::{pool, AnalysisError};
+pub use crate::game::turns::{first_steps, Offer, Step};
+use crate::run::pool;
+use crate::AnalysisError;
 use kalah_solver::line::{push_turn, replay};
-
-/// Where the first move of the mover stops: after the whole turn, or after its first sowing.
-///
-/// The name comes from the pie rule, whose offer comes at that point (see [`crate::pie()`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Offer {
-    /// After the mover's complete first turn, extra sowings included (the rule of
-    /// docs/rules.md §3.6).
-    #[default]
-    AfterTurn,
-    /// After the mover's very first sowing, even when it earned an extra sowing: whoever
-    /// then owns the mover's side plays the rest of that turn.
-    AfterFirstSowing,
-}
-
-impl Offer {
-    /// The offer as written in JSON and on the command line: `turn`, `first-sowing`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Offer::AfterTurn => "turn",
-            Offer::AfterFirstSowing => "first-sowing",
-        }
-    }
-}
-
-/// One first move: a whole turn or a single sowing (see [`Offer`]), and where it leads.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// The sowings, as a turn of the mover.
-    pub turn: Turn,
-    /// The position it leads to.
-    pub after: Position,
-}
-
-/// Every first move of the mover in `pos`, in bin order (chains in lexicographic order).
-///
-/// Empty when the game is over. Under [`Offer::AfterTurn`] each chain of sowings that
-/// earns extra sowings is followed to its end, so a turn ends when a sowing passes the
-/// turn or ends the game.
-pub fn first_steps(game: &Game, pos: &Position, offer: Offer) -> Vec<Step> {
-    fn chains(game: &Game, pos: &Position, prefix: &mut Vec<usize>, out: &mut Vec<Step>) {
-        for j in game.legal_moves(pos) {
-            let (next, how) = game.sow(pos, j);
-            prefix.push(j);
-            if how == Sowing::ExtraTurn {
-                chains(game, &next, prefix, out);
-            } else {
-                out.push(Step {
-                    turn: Turn {
-                        side: pos.side_to_move(),
-                        sowings: prefix.clone(),
-                    },
-                    after: next,
-                });
-            }
-            prefix.pop();
-        }
-    }
-    let mut out = Vec::new();
-    if pos.is_over() {
-        return out;
-    }
-    match offer {
-        Offer::AfterTurn => chains(game, pos, &mut Vec::new(), &mut out),
-        Offer::AfterFirstSowing => out.extend(game.legal_moves(pos).map(|j| Step {
-            turn: Turn {
-                side: pos.side_to_move(),
-                sowings: vec![j],
-            },
-            after: game.play_unchecked(pos, j),
-        })),
-    }
-    out
-}
+pub use run::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
 
 /// A first move solved exactly.
 #[derive(Clone, Debug)]
@@ -126,7 +61,7 @@ impl Opening {
         format!(
             "{:<10} {:>4} from South  ({:.1} s, {} nodes)",
             self.step.turn.notation(houses),
-            crate::bounds::signed(self.value),
+            crate::game::bounds::signed(self.value),
             self.elapsed.as_secs_f64(),
             self.nodes
         )
@@ -456,7 +391,7 @@ pub fn write_timed_text(
     seconds: f64,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use crate::bounds::signed;
+    use crate::game::bounds::signed;
     let h = game.houses();
     writeln!(out, "rules      {}", game.rules())?;
     writeln!(out, "position   {pos} ({} to move)", pos.side_to_move())?;
@@ -540,7 +475,7 @@ pub fn write_text(
             out,
             "{:<width$}  {:>5}  {}",
             o.step.turn.notation(h),
-            crate::bounds::signed(o.value),
+            crate::game::bounds::signed(o.value),
             kalah_solver::line::notations(h, &o.pv).join(" ")
         )?;
     }
@@ -549,7 +484,7 @@ pub fn write_text(
         out,
         "best turn  {} (value {} from South)",
         list[0].step.turn.notation(h),
-        crate::bounds::signed(list[0].value)
+        crate::game::bounds::signed(list[0].value)
     )?;
     writeln!(
         out,

@@ -11,7 +11,7 @@ use kalah_solver::{Analysis, ReportKind, RootTurn};
 use serde_json::{json, Value};
 
 use crate::book::Entry;
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 
 /// Why a summary was not written.
 #[derive(Debug)]

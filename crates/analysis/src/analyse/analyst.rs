@@ -1,7 +1,7 @@
 //! One position of either kind analysed within limits, for the commands of one position
 //! (`kalah analyse`, and `kalah solve` given a limit): the command sets up a [`Board`],
 //! makes its [`Analyst`] and runs it; the sowing games' solver and Bao's anytime analysis,
-//! and the reports each renders (`wire::analysis`, `wire::bao`), stay behind it.
+//! and the reports each renders ([`super::view`], [`super::bao`]), stay behind it.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -11,12 +11,14 @@ use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
-use super::{Board, BAO_DEFAULT_SECONDS};
+use super::bao::{analysis_line, analysis_report};
+use super::report::egdb_file;
+use super::view::{SummaryError, View};
 use crate::book::choice::{Choice, LoadError};
 use crate::book::Entry;
-use crate::solving::{Solving, SolvingError};
-use crate::wire::analysis::{SummaryError, View};
-use crate::wire::bao::{report, text};
+use crate::game::bao_solve::BAO_DEFAULT_SECONDS;
+use crate::game::Board;
+use crate::run::solving::{Solving, SolvingError};
 
 /// The analysis time of a sowing game's position when no limit is given, in seconds.
 pub const ANALYSE_DEFAULT_SECONDS: f64 = 3.0;
@@ -123,7 +125,7 @@ impl Board {
                     multi: shown.multi,
                     json: shown.json,
                     verbose: shown.verbose,
-                    database: crate::wire::report::egdb_file(&parts.solver),
+                    database: egdb_file(&parts.solver),
                     book: parts.book,
                 };
                 Analyst::Sowing {
@@ -238,8 +240,8 @@ pub fn bao_report(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     match json {
-        true => writeln!(out, "{}", report::analysis_report(a, last)),
-        false => writeln!(out, "{}", text::analysis_line(a, last)),
+        true => writeln!(out, "{}", analysis_report(a, last)),
+        false => writeln!(out, "{}", analysis_line(a, last)),
     }
 }
 
@@ -247,7 +249,7 @@ pub fn bao_report(
 mod tests {
     use super::*;
     use crate::game::setup::bao as bao_setup;
-    use crate::solving::tests::{small_solving, Failed};
+    use crate::run::solving::tests::{small_solving, Failed};
     use kalah_core::Game;
     use kalah_core::Rules;
 

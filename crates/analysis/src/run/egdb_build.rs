@@ -13,8 +13,8 @@ use kalah_io::{Checks, Output, OutputError, OutputKind};
 use kalah_solver::cache::{Cache, GrowError, Grown};
 use kalah_solver::egdb::{EgdbError, FileBuild, PlanError};
 
-use crate::levels::{LevelDisplay, LevelProgress};
-use crate::outputs;
+use crate::run::levels::{LevelDisplay, LevelProgress};
+use crate::run::outputs;
 use crate::wire::egdb as wire;
 
 /// The database file to build.

@@ -19,6 +19,12 @@
 //! Under [`Offer::AfterFirstSowing`] the offer comes after South's first sowing only. If
 //! that sowing earned an extra sowing, `P` has South to move and `v` counts the rest of
 //! South's turn too; whoever takes South's side plays it. The formula is the same.
+//!
+//! `kalah pie` runs in [`PieRun`] (or [`decide_report`] in one position), in `run.rs`;
+//! its JSON is written in [`report`].
+
+pub mod report;
+mod run;
 
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
@@ -26,35 +32,11 @@ use std::sync::atomic::AtomicBool;
 use kalah_core::{Game, Position, Side};
 use kalah_solver::{Progress, Solver, Turn};
 
-use crate::bounds::signed;
+use crate::game::bounds::signed;
+pub use crate::game::pie::{decide, PieDecision};
 use crate::openings::{openings, Offer, Opening};
 use crate::AnalysisError;
-
-/// What the second player does with the pie offer after a first move of value `value`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieDecision {
-    /// The value of the position after the first move, for the player who made it.
-    pub value: i32,
-    /// True when the second player takes over the first player's side.
-    pub swap: bool,
-    /// The final margin of the first player with the rule: `-|value|`.
-    pub first_player: i32,
-    /// How much more the second player gets by deciding this way than the other way:
-    /// `2 |value|` (0 on a tie).
-    pub advantage: i32,
-}
-
-/// The second player's choice after a first move worth `value_for_maker` to the player who
-/// made it: swap exactly when it is positive (on a tie, keep the sides).
-pub fn decide(value_for_maker: i32) -> PieDecision {
-    let swap = value_for_maker > 0;
-    PieDecision {
-        value: value_for_maker,
-        swap,
-        first_player: -value_for_maker.abs(),
-        advantage: 2 * value_for_maker.abs(),
-    }
-}
+pub use run::{decide_report, PieRan, PieRun, PIE_UNIT};
 
 /// One first move under the pie rule.
 #[derive(Clone, Debug)]

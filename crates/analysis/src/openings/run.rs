@@ -16,11 +16,13 @@ use kalah_solver::bao::{BaoSolveError, BaoSolved};
 use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
-use super::{bao_report, bao_solve_within, Board};
+use crate::analyse::bao_report;
 use crate::book::{Book, BookTurn};
-use crate::openings::{self as sowing, first_steps, Offer, Opening, TimedOpening};
-use crate::progress::bao_graph_message;
-use crate::solving::{Solving, SolvingError};
+use crate::game::bao_solve::bao_solve_within;
+use crate::game::Board;
+use crate::openings::{self as sowing, first_steps, report, Offer, Opening, TimedOpening};
+use crate::run::progress::bao_graph_message;
+use crate::run::solving::{Solving, SolvingError};
 use crate::wire;
 use crate::AnalysisError;
 
@@ -279,7 +281,7 @@ impl Openings<'_> {
                     }
                     Some(limits) => {
                         let done = |o: &TimedOpening| {
-                            let eval = crate::bounds::signed(o.eval);
+                            let eval = crate::game::bounds::signed(o.eval);
                             tick(Tick::Note(format!("{} ~{eval}", o.step.turn.notation(h))))
                         };
                         let list = sowing::timed_openings(
@@ -337,7 +339,6 @@ impl Openings<'_> {
                 }
             }
             (How::Sowing { game, pos, .. }, Answers::Solved(list, seconds)) => {
-                use crate::wire::report;
                 if json {
                     let report = report::openings_json(game, pos, list, *seconds);
                     writeln!(out, "{report}")
@@ -348,7 +349,6 @@ impl Openings<'_> {
                 }
             }
             (How::Sowing { game, pos, .. }, Answers::Analysed(list, seconds)) => {
-                use crate::wire::report;
                 if json {
                     writeln!(out, "{}", report::timed_json(game, pos, list, *seconds))
                 } else if csv {
@@ -359,7 +359,7 @@ impl Openings<'_> {
             }
             (How::BaoGraph { rules, pos }, Answers::Graph(solved)) => {
                 if json {
-                    let report = wire::bao::report::openings_report(rules, pos, solved);
+                    let report = report::openings_report(rules, pos, solved);
                     return writeln!(out, "{report}");
                 }
                 writeln!(out, "position: {pos}")?;
@@ -372,7 +372,7 @@ impl Openings<'_> {
             (How::BaoAnalysis { .. }, Answers::BaoAnalysed(last)) => {
                 bao_report(last, json, true, out)?;
                 if !json {
-                    for line in wire::bao::text::analysed_moves(last) {
+                    for line in report::analysed_moves(last) {
                         writeln!(out, "{line}")?;
                     }
                 }

@@ -1,16 +1,14 @@
-//! The solvers of the engine protocol and of a match, made from the command's one options
-//! value ([`crate::solving::Solving`]) with what each engine asks for (its threads, its
+//! The solvers of a match, made from the command's one options value
+//! ([`crate::run::solving::Solving`]) with what each engine asks for (its threads, its
 //! evaluation), so that no front end makes them.
-
-use std::sync::atomic::AtomicBool;
 
 use kalah_core::Game;
 use kalah_solver::Solver;
 
-use crate::protocol::session::{EvaluationChoice, SolverFactory};
-use crate::matches::build::{self, BuildError, PlayerSpec, ProgramSpec, SolverRequest};
-use crate::matches::Match;
-use crate::solving::{SetupShown, SolverOptions, Solving, SolvingError};
+use super::build::{self, BuildError, PlayerSpec, ProgramSpec, SolverRequest};
+use super::Match;
+use crate::protocol::session::EvaluationChoice;
+use crate::run::solving::{Solving, SolvingError};
 
 /// The solver a match asks for ([`SolverRequest`]): an engine's ([`Solving::engine`])
 /// with the request's threads and evaluation, and its table size where the options set
@@ -41,32 +39,10 @@ pub fn sowing_match(
     build::sowing_match(game, specs, program, exact_nodes, &mut make)
 }
 
-/// The maker of the engine protocol's solvers ([`SolverFactory`]), a solver each time the
-/// session's game changes: [`Solving::engine`] of `options` with `evaluation` for the
-/// rules, its set-up shown on `shown`, a database build stopped by `cancel`; an error in
-/// the words of `words` (the front end's, which names its options).
-pub fn engine_factory(
-    options: SolverOptions,
-    evaluation: EvaluationChoice,
-    shown: Box<dyn SetupShown + Send>,
-    cancel: Option<&'static AtomicBool>,
-    words: fn(SolvingError) -> String,
-) -> SolverFactory {
-    Box::new(move |game: &Game| {
-        let solving = Solving {
-            options: options.clone(),
-            shown: shown.as_ref(),
-            cancel,
-        };
-        let evaluation = evaluation.for_rules(game.rules());
-        solving.engine(game, None, evaluation).map_err(words)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::Rules;
 
     #[test]
@@ -83,21 +59,5 @@ mod tests {
         assert_eq!((solver.config().threads, solver.config().hash_mb), (2, 4));
         let solver = for_match(&small_solving(), &game, request).unwrap();
         assert_eq!(solver.config().hash_mb, 16);
-    }
-
-    #[test]
-    fn the_engine_factory_makes_a_solver_for_each_game() {
-        let options = small_solving().options;
-        let mut make = engine_factory(
-            options,
-            EvaluationChoice::Store,
-            Box::new(crate::solving::Unshown),
-            None,
-            |e| e.to_string(),
-        );
-        for houses in [3, 4] {
-            let game = Game::new(Rules::kalah(houses, 2)).unwrap();
-            assert_eq!(make(&game).unwrap().config().threads, 1);
-        }
     }
 }

@@ -12,10 +12,9 @@ use kalah_solver::{Progress, Solver};
 
 use crate::book::{report as book_report, Book, BookTurn};
 use crate::openings::{first_steps, Offer, Opening};
-use crate::pie::{self, PieAnalysis};
-use crate::progress::progress_message;
-use crate::solving::{Solving, SolvingError};
-use crate::wire::report;
+use crate::pie::{self, report, PieAnalysis};
+use crate::run::progress::progress_message;
+use crate::run::solving::{Solving, SolvingError};
 use crate::AnalysisError;
 
 /// What the progress bar of a solved pie analysis counts.
@@ -169,7 +168,7 @@ pub fn decide_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solving::tests::{small_solving, Failed};
+    use crate::run::solving::tests::{small_solving, Failed};
     use kalah_core::Rules;
     use std::sync::Mutex;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use kalah_core::Game;
 use kalah_solver::{Config, Evaluation, Limits, OverrideError, Overrides, Solver, SolverError};
 
-use crate::progress;
+use crate::run::progress;
 
 /// What a command's flags ask of its solvers: the settings over the library's choice
 /// (threads, table size, deepening, the endgame database) and whether to keep quiet.

@@ -157,7 +157,8 @@ mod tests {
     use crate::distributed::{split, Step, Window};
     use crate::export::table;
     use crate::export::{evaluate, plan_until};
-    use crate::wire::{report, unit};
+    use crate::openings::report;
+    use crate::wire::unit;
     use crate::{openings, Offer};
 
     const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];

@@ -3,6 +3,8 @@
 //! gathered (JSON), then the totals: the node count that fingerprints the search, or
 //! the suite's solves with their databases.
 
+pub mod report;
+
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -12,8 +14,6 @@ use kalah_solver::cache::CacheMaxError;
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::{Config, Overrides};
 use serde_json::Value;
-
-use crate::wire::bench as wire;
 
 /// The most a bench file may hold: more is surely not one.
 const BENCH_FILE_MAX: u64 = 64 << 20;
@@ -88,21 +88,21 @@ pub fn run(cases: &[Case], kind: Kind, json: bool, out: &mut dyn Write) -> Resul
     let seconds = timer.elapsed().as_secs_f64();
     match (kind, json) {
         (Kind::Fingerprint { threads, hash_mb }, true) => {
-            let obj = wire::totals_json(&totals, seconds, threads, hash_mb, rows);
+            let obj = report::totals_json(&totals, seconds, threads, hash_mb, rows);
             writeln!(out, "{obj}")?;
         }
         (Kind::Fingerprint { threads, .. }, false) => {
-            writeln!(out, "{}", wire::totals_text(&totals, seconds, threads))?;
+            writeln!(out, "{}", report::totals_text(&totals, seconds, threads))?;
         }
         (Kind::Suite { cache, .. }, true) => {
             writeln!(
                 out,
                 "{}",
-                wire::suite_totals_json(&totals, seconds, cache, rows)
+                report::suite_totals_json(&totals, seconds, cache, rows)
             )?;
         }
         (Kind::Suite { cache, .. }, false) => {
-            let line = wire::suite_totals_text(&totals, seconds, cases.len(), cache);
+            let line = report::suite_totals_text(&totals, seconds, cases.len(), cache);
             writeln!(out, "{line}")?;
         }
     }
@@ -131,16 +131,16 @@ fn config(case: &Case, kind: Kind) -> Result<Config, BenchError> {
 /// A case's text row under `kind`.
 fn row_text(case: &Case, run: &Run, kind: Kind) -> String {
     match kind {
-        Kind::Fingerprint { .. } => wire::case_text(case, run),
-        Kind::Suite { .. } => wire::suite_case_text(case, run),
+        Kind::Fingerprint { .. } => report::case_text(case, run),
+        Kind::Suite { .. } => report::suite_case_text(case, run),
     }
 }
 
 /// A case's JSON row under `kind`.
 fn row_json(case: &Case, run: &Run, kind: Kind) -> Value {
     match kind {
-        Kind::Fingerprint { .. } => wire::case_json(case, run),
-        Kind::Suite { .. } => wire::suite_case_json(case, run),
+        Kind::Fingerprint { .. } => report::case_json(case, run),
+        Kind::Suite { .. } => report::suite_case_json(case, run),
     }
 }
 
@@ -163,7 +163,7 @@ mod tests {
 
     #[test]
     fn the_fingerprint_writes_a_row_a_case_then_the_totals() {
-        let cases = bench::read(include_str!("../../../data/bench.txt")).unwrap();
+        let cases = bench::read(include_str!("../../../../data/bench.txt")).unwrap();
         let cases = &cases[..1];
         let kind = Kind::Fingerprint {
             threads: 1,

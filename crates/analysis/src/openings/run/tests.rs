@@ -3,7 +3,7 @@
 use super::*;
 use crate::book::Entry;
 use crate::game::setup::bao as bao_setup;
-use crate::solving::tests::small_solving;
+use crate::run::solving::tests::small_solving;
 use kalah_core::Rules;
 use kalah_solver::bao::{solve_position, GraphStop, Value};
 use kalah_solver::Config;
@@ -83,7 +83,7 @@ fn a_sowing_game_lists_every_first_turn_solved_as_openings_does() {
         report
     };
     let report = untimed(serde_json::from_str(&text).unwrap());
-    let expected = untimed(wire::report::openings_json(game, start, &direct, 0.0));
+    let expected = untimed(report::openings_json(game, start, &direct, 0.0));
     assert_eq!(report, expected);
 }
 
@@ -115,7 +115,7 @@ fn a_sowing_game_within_limits_lists_the_turns_timed_openings_does() {
         &|_| {},
     )
     .unwrap();
-    assert_eq!(text, wire::report::timed_csv(game.houses(), &direct));
+    assert_eq!(text, report::timed_csv(game.houses(), &direct));
 }
 
 #[test]
@@ -240,7 +240,7 @@ fn bao_moves_within_limits_are_the_analysis_final_report_and_every_move() {
     assert_eq!(openings.meter(), Meter::Nothing);
     let (text, _) = run_and_write(&openings);
     let direct = bao_search::analyse(pos, &limits, &never(), &mut |_| {});
-    let moves = wire::bao::text::analysed_moves(&direct);
+    let moves = report::analysed_moves(&direct);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1 + moves.len());
     assert_eq!(

@@ -1,7 +1,7 @@
 //! One position of either kind solved exactly, for `kalah solve` without a limit: the
 //! command sets up a [`Board`], makes its [`Exact`] and runs it with a progress display;
 //! a sowing game's parallel solver or Bao's game graph, the check of the principal
-//! variation, the report (`solved`, `wire::bao`) and an interrupted solve's best guess
+//! variation, the report ([`super::solved`], [`super::bao`]) and an interrupted solve's best guess
 //! stay behind it.
 
 use std::io::{self, Write};
@@ -13,12 +13,15 @@ use kalah_core::{Game, Position};
 use kalah_solver::bao::{BaoSolveError, BaoSolved, GraphStop};
 use kalah_solver::{Config, Progress, Solution, SolveError, Solver, SolverError};
 
-use super::{bao_guess, bao_report, bao_solve_within, AnalystError, Board};
-use crate::progress::{bao_graph_message, progress_message};
-use crate::solved::{guess_config, interrupted_guess, interrupted_words, SolveReport};
-use crate::solving::{Solving, SolvingError};
-use crate::wire;
-use crate::wire::analysis::View;
+use super::bao::{solve_lines, solve_report};
+use super::report::egdb_file;
+use super::solved::{guess_config, interrupted_guess, interrupted_words, SolveReport};
+use super::view::View;
+use super::{bao_report, AnalystError};
+use crate::game::bao_solve::{bao_guess, bao_solve_within};
+use crate::game::Board;
+use crate::run::progress::{bao_graph_message, progress_message};
+use crate::run::solving::{Solving, SolvingError};
 
 /// What an interrupted Bao solve says: its graph solves nothing until all of it is.
 const BAO_INTERRUPTED: &str = "interrupted: the game graph was not solved (nothing is until \
@@ -176,15 +179,15 @@ impl Exact<'_> {
                 solution,
                 pv: kalah_solver::line::notations(game.houses(), &solution.pv),
                 best: solution.best_turn().map(|t| t.notation(game.houses())),
-                egdb_file: wire::report::egdb_file(solver),
+                egdb_file: egdb_file(solver),
             }
             .write(json, out),
             (Exact::Bao { rules, pos, .. }, Solved::Bao(solution, elapsed)) => {
                 if json {
-                    let report = wire::bao::report::solve_report(rules, pos, solution, *elapsed);
+                    let report = solve_report(rules, pos, solution, *elapsed);
                     return writeln!(out, "{report}");
                 }
-                for line in wire::bao::text::solve_lines(pos, solution, *elapsed) {
+                for line in solve_lines(pos, solution, *elapsed) {
                     writeln!(out, "{line}")?;
                 }
                 Ok(())
@@ -215,7 +218,7 @@ impl Exact<'_> {
                     multi: 1,
                     json,
                     verbose: false,
-                    database: wire::report::egdb_file(solver),
+                    database: egdb_file(solver),
                     book: None,
                 };
                 view.summary(&a, out)?;
@@ -253,7 +256,7 @@ pub fn build_interrupted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solving::tests::small_solving;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::Rules;
 
     #[test]

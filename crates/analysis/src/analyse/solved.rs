@@ -10,9 +10,9 @@ use std::time::Duration;
 use kalah_core::{Game, Position};
 use kalah_solver::{Analysis, Config, Database, Limits, Progress, Solution, SolveError, Solver};
 
-use crate::bounds::signed;
+use crate::game::bounds::signed;
 
-use crate::wire::report::solve_json;
+use super::report::solve_json;
 
 /// What `kalah solve` says about a solved position, as JSON or as text.
 #[derive(Clone)]
