@@ -5,9 +5,8 @@
 use std::path::PathBuf;
 
 use kalah_analysis::book::choice::{Choice, LoadError};
-use kalah_analysis::book::{self, Book, BookTurn};
-use kalah_analysis::openings::book_first_turns;
-use kalah_core::{Game, Position, Rules};
+use kalah_analysis::book::Book;
+use kalah_core::Rules;
 
 use crate::error::CliError;
 
@@ -39,26 +38,6 @@ impl BookArgs {
             file: self.book.clone(),
             off: self.no_book,
         }
-    }
-
-    /// The book's answer for every first turn of `pos` (`openings`, `pie`), where the book
-    /// is to be used: with `--book FILE` (an error where it does not hold every first
-    /// turn), or, without a time limit (`timed`), where the exact solve is not quick and
-    /// the compiled-in book holds every first turn ([`book::answers_first_turns`]).
-    pub fn first_turns(
-        &self,
-        timed: bool,
-        game: &Game,
-        pos: &Position,
-    ) -> Result<Option<(Book, Vec<BookTurn>)>, CliError> {
-        let named = self.book.is_some();
-        if self.no_book || !book::answers_first_turns(named, timed, game, pos) {
-            return Ok(None);
-        }
-        let Some(book) = self.load(game.rules())? else {
-            return Ok(None);
-        };
-        Ok(book_first_turns(book, named, game, pos)?)
     }
 
     /// The engine's book finder: `--book FILE` (read now, whatever its rules) for the

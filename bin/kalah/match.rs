@@ -9,17 +9,17 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kalah_analysis::matches::build::{bao_match, BuildError, MatchEnd, PlayerSpec, ProgramSpec};
+use kalah_analysis::matches::build::{BuildError, MatchEnd, PlayerSpec, ProgramSpec};
 use kalah_analysis::matches::games;
 use kalah_analysis::matches::report::{progress_words, MatchReport};
 use kalah_analysis::matches::solvers;
-use kalah_analysis::matches::{MatchPlan, PlayerError};
+use kalah_analysis::matches::MatchPlan;
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::protocol::session::{self, EvaluationChoice};
 use kalah_solver::Limits;
 
 use crate::analysis_io::{interrupt_flag, interrupted, invalid, progress_bar};
-use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
+use crate::args::{GameArgs, PositionArgs, RulesArgs};
 use crate::error::CliError;
 use crate::solving::{SetupSpinner, SolverArgs};
 
@@ -211,33 +211,25 @@ impl PlayerTwo {
 
 /// Runs `kalah match`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let start = PositionArgs {
-        position: None,
-        moves: None,
+    let game = GameArgs {
+        rules: args.rules.clone(),
+        position: PositionArgs {
+            position: None,
+            moves: None,
+        },
     };
+    let board = game.board()?;
+    let output = args.common.games_output()?;
     let specs = [args.one.spec(), args.two.spec()];
     let program = args.common.program();
-    let (mut m, output) = match args.rules.bao() {
-        true => {
-            let (rules, _) = bao_setup(&args.rules, &start)?;
-            let output = args.common.games_output()?;
-            let m = bao_match(rules, &specs, program.as_ref()).map_err(program_error)?;
-            (m, output)
-        }
-        false => {
-            let (game, _) = setup(&args.rules, &start)?;
-            let output = args.common.games_output()?;
-            let setup = SetupSpinner::of(&args.solver);
-            let solving = args.solver.solving(&setup);
-            let m =
-                solvers::sowing_match(&solving, game, &specs, program.as_ref(), args.exact_nodes)
-                    .map_err(|e| match e {
-                    BuildError::Solver(e) => e.into(),
-                    BuildError::Program(e) => program_error(e),
-                })?;
-            (m, output)
-        }
-    };
+    let setup = SetupSpinner::of(&args.solver);
+    let solving = args.solver.solving(&setup);
+    let exact_nodes = args.exact_nodes;
+    let mut m = solvers::board_match(&solving, board, &specs, program.as_ref(), exact_nodes)
+        .map_err(|e| match e {
+            BuildError::Solver(e) => e.into(),
+            BuildError::Program(e) => invalid(format!("--engine2: {e}")),
+        })?;
     let names = m.names();
     let plan = args.common.plan(args.exact_nodes);
     let bar = progress_bar(args.solver.quiet, plan.games_to_play(), "games");
@@ -268,9 +260,4 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         MatchEnd::Failed(words) => Err(invalid(words)),
         MatchEnd::Interrupted(words) => Err(interrupted(&words)),
     }
-}
-
-/// The error of a program of `--engine2` that failed to start.
-fn program_error(e: PlayerError) -> CliError {
-    invalid(format!("--engine2: {e}"))
 }

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use indicatif::ProgressBar;
-use kalah_analysis::openings::{Asked, Meter, OpeningsError, Tick};
+use kalah_analysis::openings::{chosen_first_turns, Asked, Meter, OpeningsError, Tick};
 use kalah_solver::bao::{BaoSolveError, GraphStop};
 use kalah_solver::Limits;
 
@@ -99,7 +99,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// Answers every first turn of the board the options set up and prints them to `out`: a
-/// sowing game's from the opening book where it is to be used ([`BookArgs::first_turns`]),
+/// sowing game's from the opening book where it is to be used ([`chosen_first_turns`]),
 /// else on a parallel solver made by the options (for an analysis with `--time`).
 fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let board = args.game.board()?;
@@ -118,7 +118,7 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let setup = SetupSpinner::of(&args.solver);
     let openings = board.openings(
         asked,
-        |game, pos| args.book.first_turns(timed, game, pos),
+        |game, pos| chosen_first_turns::<CliError>(&args.book.choice(), timed, game, pos),
         &args.solver.solving(&setup),
     )?;
     let quiet = args.solver.quiet;

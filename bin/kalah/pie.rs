@@ -4,6 +4,7 @@ use std::io::Write;
 
 use indicatif::ProgressBar;
 
+use kalah_analysis::openings::chosen_first_turns;
 use kalah_analysis::pie::{decide_report, PieRun, PIE_UNIT};
 use kalah_analysis::{pie, Offer};
 
@@ -97,7 +98,7 @@ fn analyse(args: &Args, offer: Offer, out: &mut dyn Write) -> Result<(), CliErro
         &game,
         &start,
         offer,
-        |game, pos| args.book.first_turns(false, game, pos),
+        |game, pos| chosen_first_turns::<CliError>(&args.book.choice(), false, game, pos),
         &args.solver.solving(&setup),
     )?
     .map_err(|e| analysis_error(e, ""))?;

@@ -12,16 +12,19 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use kalah_analysis::play::bao::{engine_time, BaoEngine, SOLVING_FIRST};
+use kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED;
+use kalah_analysis::play::bao::{engine_time, perfect_engine, BaoEngine, SOLVING_FIRST};
 use kalah_analysis::play::session::{
     self, BaoSession, EngineChoice, Session, SessionError, SowingEngine, SowingSession, Thinking,
 };
 use kalah_core::{Game, Position, Side};
+use kalah_solver::bao::{BaoSolveError, GraphStop};
 
+use crate::analysis_io::{interrupt_flag, interrupted};
 use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{solved_within, SetupSpinner, SolverArgs};
+use crate::solving::{graph_error, SetupSpinner, SolverArgs};
 
 /// Play against the engine in the terminal.
 ///
@@ -113,21 +116,13 @@ fn engine(
     game: &Game,
     pos: &Position,
 ) -> Result<(SowingEngine, Option<String>), CliError> {
-    let seeds = pos.seeds_in_houses() as usize;
     let greedy = args.engine == EngineKind::Greedy;
     let (choice, note) = EngineChoice::of(args.time, greedy, args.seed, game, pos);
     let setup = SetupSpinner::of(&args.solver);
     let solving = args.solver.solving(&setup);
-    let engine = match choice {
-        EngineChoice::Perfect => SowingEngine::Perfect(solving.solver(game, seeds)?),
-        EngineChoice::Greedy(seed) => SowingEngine::Greedy(seed),
-        EngineChoice::Timed(limits) => {
-            let solver = solving.analysis(game, seeds, &limits)?;
-            // The book serves the timed engine (the exact solver needs none).
-            let book = args.book.load(game.rules())?;
-            SowingEngine::Timed(solver, limits, book)
-        }
-    };
+    // The book serves the timed engine (the exact solver needs none).
+    let book = || args.book.load(game.rules());
+    let engine = SowingEngine::of(choice, &solving, game, pos, book)?;
     Ok((engine, note))
 }
 
@@ -139,7 +134,14 @@ fn bao_session(args: &Args, out: &mut dyn Write) -> Result<BaoSession, CliError>
         Some(limit) => BaoEngine::Timed(limit),
         None => {
             writeln!(out, "{SOLVING_FIRST}")?;
-            BaoEngine::Perfect(solved_within(&args.graph, args.solver.quiet, &pos)?.0)
+            let (spinner, memory_mb) = (args.solver.spinner(), args.graph.memory_mb);
+            let cancel = interrupt_flag();
+            let engine = perfect_engine(&pos, memory_mb, cancel, &mut |m| spinner.set_message(m));
+            spinner.finish_and_clear();
+            engine.map_err(|e| match e {
+                BaoSolveError::Stopped(GraphStop::Cancelled) => interrupted(BAO_SOLVE_INTERRUPTED),
+                e => graph_error(e, memory_mb),
+            })?
         }
     };
     Ok(BaoSession::new(pos, Side::from(args.human), engine))

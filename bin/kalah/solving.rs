@@ -5,10 +5,8 @@
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use kalah_analysis::run::progress;
 use kalah_analysis::run::solving::{SetupShown, SolverOptions, Solving, SolvingError};
 use kalah_solver::{OverrideError, Overrides};
 
@@ -181,33 +179,6 @@ pub struct GraphArgs {
     #[arg(long, value_name = "MIB", default_value_t = 4096, help_heading = crate::args::BAO_HEADING,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub memory_mb: u64,
-}
-
-/// Solves the game graph of the Bao position `pos` within the memory of `graph`
-/// ([`kalah_analysis::game::bao_solve::bao_solve_within`]), showing progress unless `quiet`.
-pub(crate) fn solved_within(
-    graph: &GraphArgs,
-    quiet: bool,
-    pos: &kalah_core::bao::BaoPosition,
-) -> Result<(kalah_solver::bao::BaoSolved, Duration), CliError> {
-    use kalah_solver::bao::{BaoSolveError, GraphStop};
-    let memory_mb = graph.memory_mb;
-    let spinner = spinner(quiet);
-    let timer = Instant::now();
-    let result = kalah_analysis::game::bao_solve::bao_solve_within(
-        pos,
-        memory_mb,
-        crate::analysis_io::interrupt_flag(),
-        &mut |p| spinner.set_message(progress::bao_graph_message(p)),
-    );
-    spinner.finish_and_clear();
-    match result {
-        Ok(s) => Ok((s, timer.elapsed())),
-        Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(interrupted(
-            kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED,
-        )),
-        Err(e) => Err(graph_error(e, memory_mb)),
-    }
 }
 
 /// The command-line error of a Bao game graph not solved within `memory_mb` (or for

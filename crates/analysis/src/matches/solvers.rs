@@ -7,6 +7,7 @@ use kalah_solver::Solver;
 
 use super::build::{self, BuildError, PlayerSpec, ProgramSpec, SolverRequest};
 use super::Match;
+use crate::game::Board;
 use crate::protocol::session::EvaluationChoice;
 use crate::run::solving::{Solving, SolvingError};
 
@@ -39,6 +40,27 @@ pub fn sowing_match(
     build::sowing_match(game, specs, program, exact_nodes, &mut make)
 }
 
+/// The match on the rules of `board` (a match starts from the start, whatever position
+/// `board` holds): Bao's between its anytime analyses ([`build::bao_match`]), a sowing
+/// game's between the engine's searches ([`sowing_match`]).
+pub fn board_match(
+    solving: &Solving,
+    board: Board,
+    specs: &[PlayerSpec<EvaluationChoice>; 2],
+    program: Option<&ProgramSpec>,
+    exact_nodes: u64,
+) -> Result<Match, BuildError<SolvingError>> {
+    match board {
+        Board::Bao(rules, _) => {
+            build::bao_match(rules, specs, program).map_err(BuildError::Program)
+        }
+        Board::Sowing(game, _) => {
+            let game = std::sync::Arc::unwrap_or_clone(game);
+            sowing_match(solving, game, specs, program, exact_nodes)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +81,25 @@ mod tests {
         assert_eq!((solver.config().threads, solver.config().hash_mb), (2, 4));
         let solver = for_match(&small_solving(), &game, request).unwrap();
         assert_eq!(solver.config().hash_mb, 16);
+    }
+
+    #[test]
+    fn a_board_match_plays_the_game_its_rules_name() {
+        use crate::game::setup::RuleOptions;
+        use crate::game::RulesName;
+        use kalah_core::Preset;
+        let spec = PlayerSpec::new(kalah_solver::Limits::depth(1), EvaluationChoice::Store, 1);
+        let specs = [spec, spec];
+        let options = RuleOptions {
+            houses: Some(3),
+            seeds: Some(2),
+            ..RuleOptions::default()
+        };
+        let sowing = Board::set_up(RulesName::Sowing(Preset::Kalah), &options, None, None).unwrap();
+        let m = board_match(&small_solving(), sowing, &specs, None, 0).unwrap();
+        assert!(matches!(m, Match::Sowing { .. }));
+        let bao = Board::set_up(RulesName::Bao, &options, None, None).unwrap();
+        let m = board_match(&small_solving(), bao, &specs, None, 0).unwrap();
+        assert!(matches!(m, Match::Bao { .. }));
     }
 }

@@ -28,7 +28,9 @@ pub use crate::game::turns::{first_steps, Offer, Step};
 use crate::run::pool;
 use crate::AnalysisError;
 use kalah_solver::line::{push_turn, replay};
-pub use run::{book_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick};
+pub use run::{
+    book_first_turns, chosen_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick,
+};
 
 /// A first move solved exactly.
 #[derive(Clone, Debug)]

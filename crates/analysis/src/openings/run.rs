@@ -17,6 +17,7 @@ use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
 use crate::analyse::bao_report;
+use crate::book::choice::{Choice, LoadError};
 use crate::book::{Book, BookTurn};
 use crate::game::bao_solve::bao_solve_within;
 use crate::game::Board;
@@ -179,6 +180,27 @@ pub fn book_first_turns(
         }),
         None => Ok(None),
     }
+}
+
+/// The book's answer for every first turn of `pos` (`kalah openings`, `kalah pie`), where
+/// the book `choice` names is to be used: a file named (an error where it does not hold
+/// every first turn), or, without a time limit (`timed`), the compiled-in book where the
+/// exact solve is not quick and it holds every first turn
+/// ([`crate::book::answers_first_turns`]).
+pub fn chosen_first_turns<E: From<LoadError> + From<OpeningsError>>(
+    choice: &Choice,
+    timed: bool,
+    game: &Game,
+    pos: &Position,
+) -> Result<Option<(Book, Vec<BookTurn>)>, E> {
+    let named = choice.file.is_some();
+    if choice.off || !crate::book::answers_first_turns(named, timed, game, pos) {
+        return Ok(None);
+    }
+    let Some(book) = choice.load(game.rules())? else {
+        return Ok(None);
+    };
+    Ok(book_first_turns(book, named, game, pos)?)
 }
 
 impl Board {

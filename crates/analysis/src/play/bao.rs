@@ -6,9 +6,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use kalah_core::bao::{BaoMove, BaoPosition};
-use kalah_solver::bao::{BaoSolved, Value as Wld};
+use kalah_solver::bao::{BaoSolveError, BaoSolved, Value as Wld};
 use kalah_solver::bao_search::{self, Outcome};
 use kalah_solver::Limits;
+
+use crate::game::bao_solve::bao_solve_within;
+use crate::run::progress::bao_graph_message;
 
 /// The time a move of the anytime engine where none is given and the board is too large
 /// to solve.
@@ -33,6 +36,20 @@ pub fn engine_time(time: Option<Duration>, pos: &BaoPosition) -> Option<Duration
         return time;
     }
     (!super::bao_solves_quickly(pos)).then_some(Duration::from_secs(BAO_ENGINE_SECONDS))
+}
+
+/// The perfect engine from `pos`: its game graph solved within `memory_mb`
+/// ([`bao_solve_within`]), the progress said in words on `say` (a spinner's message);
+/// `cancel` stops it, and the front end says what that keeps
+/// ([`crate::game::bao_solve::BAO_SOLVE_INTERRUPTED`]).
+pub fn perfect_engine(
+    pos: &BaoPosition,
+    memory_mb: u64,
+    cancel: &AtomicBool,
+    say: &mut dyn FnMut(String),
+) -> Result<BaoEngine, BaoSolveError> {
+    let solved = bao_solve_within(pos, memory_mb, cancel, &mut |p| say(bao_graph_message(p)))?;
+    Ok(BaoEngine::Perfect(solved))
 }
 
 /// What backs an engine's move.
@@ -89,6 +106,22 @@ mod tests {
 
     /// A small position of Bao(4,2) whose graph solves at once (a draw).
     const E16: &str = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S";
+
+    #[test]
+    fn the_perfect_engine_is_the_solved_graph() {
+        let pos: BaoPosition = E16.parse().unwrap();
+        let never = AtomicBool::new(false);
+        let engine = perfect_engine(&pos, 64, &never, &mut |_| {}).unwrap();
+        let BaoEngine::Perfect(solved) = &engine else {
+            panic!("the perfect engine was not made");
+        };
+        let direct = bao_solve_within(&pos, 64, &never, &mut |_| {}).unwrap();
+        assert_eq!(solved.value(&pos), direct.value(&pos));
+        assert_eq!(
+            engine_turn(&engine, &pos),
+            engine_turn(&BaoEngine::Perfect(direct), &pos)
+        );
+    }
 
     #[test]
     fn the_perfect_engine_plays_the_graph_s_best_move_and_the_timed_one_a_legal_move() {

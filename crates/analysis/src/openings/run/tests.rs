@@ -288,3 +288,42 @@ fn a_bao_graph_too_large_or_cancelled_says_so_with_its_memory() {
         }
     ));
 }
+
+/// Why no first turns came from the book, in the test of [`chosen_first_turns`].
+#[derive(Debug)]
+enum BookError {
+    Load,
+    Openings,
+}
+
+impl From<LoadError> for BookError {
+    fn from(_: LoadError) -> BookError {
+        BookError::Load
+    }
+}
+
+impl From<OpeningsError> for BookError {
+    fn from(_: OpeningsError) -> BookError {
+        BookError::Openings
+    }
+}
+
+#[test]
+fn the_book_answers_first_turns_only_where_chosen_and_not_quick() {
+    let game = Game::new(Rules::kalah(3, 2)).unwrap();
+    let start = game.start();
+    let turns =
+        |choice: &Choice, timed| chosen_first_turns::<BookError>(choice, timed, &game, &start);
+    let off = Choice {
+        file: None,
+        off: true,
+    };
+    assert!(matches!(turns(&off, false), Ok(None)));
+    // A quick board is solved, not looked up in the compiled-in book.
+    assert!(matches!(turns(&Choice::default(), false), Ok(None)));
+    let missing = Choice {
+        file: Some("/nonexistent/kalah.book".into()),
+        off: false,
+    };
+    assert!(matches!(turns(&missing, true), Err(BookError::Load)));
+}

@@ -15,6 +15,7 @@ use crate::game::setup::{move_message, typed_turn};
 use crate::play::greedy::greedy_turn;
 use crate::play::{perfect_turn, result_for, timed_turn, EngineError};
 use crate::run::progress::progress_message;
+use crate::run::solving::{Solving, SolvingError};
 
 /// The engine of a game of a sowing game.
 pub enum SowingEngine {
@@ -24,6 +25,28 @@ pub enum SowingEngine {
     Timed(Solver, Limits, Option<Book>),
     /// The greedy turn, ties broken by the seed (the first in bin order without one).
     Greedy(Option<u64>),
+}
+
+impl SowingEngine {
+    /// The engine `choice` names for a game of `game` from `pos`, its solver made by
+    /// `solving`; the timed one with the book `book` loads (the exact solver needs none).
+    pub fn of<E: From<SolvingError>>(
+        choice: EngineChoice,
+        solving: &Solving,
+        game: &Game,
+        pos: &Position,
+        book: impl FnOnce() -> Result<Option<Book>, E>,
+    ) -> Result<SowingEngine, E> {
+        let seeds = pos.seeds_in_houses() as usize;
+        Ok(match choice {
+            EngineChoice::Perfect => SowingEngine::Perfect(solving.solver(game, seeds)?),
+            EngineChoice::Greedy(seed) => SowingEngine::Greedy(seed),
+            EngineChoice::Timed(limits) => {
+                let solver = solving.analysis(game, seeds, &limits)?;
+                SowingEngine::Timed(solver, limits, book()?)
+            }
+        })
+    }
 }
 
 /// How the engine of a sowing game is to play, chosen before any solver is made.
@@ -259,7 +282,36 @@ fn how_timed(a: &Analysis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::solving::tests::small_solving;
     use kalah_core::Rules;
+
+    #[test]
+    fn the_engine_chosen_is_made_and_only_the_timed_one_loads_the_book() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let start = game.start();
+        let solving = small_solving();
+        let mut loaded = 0;
+        let mut make = |choice| {
+            SowingEngine::of::<SolvingError>(choice, &solving, &game, &start, || {
+                loaded += 1;
+                Ok(None)
+            })
+        };
+        assert!(matches!(
+            make(EngineChoice::Greedy(Some(3))),
+            Ok(SowingEngine::Greedy(Some(3)))
+        ));
+        assert!(matches!(
+            make(EngineChoice::Perfect),
+            Ok(SowingEngine::Perfect(_))
+        ));
+        let limits = Limits::depth(2);
+        assert!(matches!(
+            make(EngineChoice::Timed(limits)),
+            Ok(SowingEngine::Timed(_, l, None)) if l == limits
+        ));
+        assert_eq!(loaded, 1);
+    }
 
     #[test]
     fn a_time_comes_first_then_greedy_then_the_board_decides() {
