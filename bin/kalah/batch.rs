@@ -8,13 +8,14 @@ use std::path::PathBuf;
 use indicatif::ProgressBar;
 use kalah_analysis::batch::parse_shard;
 use kalah_analysis::batch::{
-    BaoHow, BatchError, BatchGameError, BatchHow, BatchOptions, BatchPaths, BatchRun, BatchTick,
+    BatchError, BatchGameError, BatchHow, BatchOptions, BatchPaths, BatchRun, BatchTick,
 };
+use kalah_solver::Limits;
 
 use crate::analysis_io::{
     analysis_error, file_error, interrupt_flag, invalid, progress_bar, progress_counter,
 };
-use crate::args::{LimitArgs, RulesArgs, BAO_HEADING};
+use crate::args::{RulesArgs, BAO_HEADING};
 use crate::error::CliError;
 use crate::solving::{SetupSpinner, SolverArgs};
 
@@ -160,6 +161,8 @@ impl BatchFiles {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     // Catch Ctrl-C from the start, before the endgame database is built.
     interrupt_flag();
+    let (time, nodes, depth) = (args.time, args.nodes, args.depth);
+    let limits = Limits { time, nodes, depth };
     let batch = BatchRun {
         paths: args.files.paths(),
         options: BatchOptions {
@@ -168,7 +171,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             rules_given: !args.rules.is_default(),
         },
         databases: args.solver.inputs(),
-        how: how(args),
+        how: BatchHow::of(limits, args.exact, args.graph.memory_mb),
     };
     let quiet = args.solver.quiet;
     let mut bar = ProgressBar::hidden();
@@ -188,21 +191,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         eprintln!("{summary}");
     }
     Ok(())
-}
-
-/// How the positions are answered, of either kind: a sowing game's solved, or analysed
-/// within --time; Bao's analysed within the limits given (1 second a position by default)
-/// or, with --exact, by their graphs.
-fn how(args: &Args) -> BatchHow {
-    let limits = LimitArgs {
-        time: args.time,
-        nodes: args.nodes,
-        depth: args.depth,
-    };
-    BatchHow {
-        sowing: args.time.map(kalah_solver::Limits::time),
-        bao: BaoHow::of(args.exact, args.graph.memory_mb, limits.given()),
-    }
 }
 
 /// The command-line error of a batch that stopped.

@@ -116,6 +116,19 @@ pub struct BatchHow {
     pub bao: BaoHow,
 }
 
+impl BatchHow {
+    /// How `kalah batch` answers, of either kind: a sowing game's positions solved, or
+    /// analysed within the time of `limits`; Bao's analysed within `limits` (1 second a
+    /// position where none is given) or, with `exact`, by their graphs within `memory_mb`
+    /// ([`BaoHow::of`]).
+    pub fn of(limits: Limits, exact: bool, memory_mb: u64) -> BatchHow {
+        BatchHow {
+            sowing: limits.time.map(Limits::time),
+            bao: BaoHow::of(exact, memory_mb, limits.bounded()),
+        }
+    }
+}
+
 impl BatchGame {
     /// The rules as every answer names them, which a resumed output is checked against.
     pub fn rules_text(&self) -> String {
@@ -246,6 +259,25 @@ mod tests {
         assert!(matches!(
             sowing(other, true).game(&mut lines(&format!("{unit}\n"))),
             Err(BatchGameError::Disagree(_))
+        ));
+    }
+
+    #[test]
+    fn a_batch_solves_the_sowing_games_without_a_time_and_analyses_bao_for_a_second() {
+        let none = BatchHow::of(Limits::default(), false, 64);
+        assert_eq!(none.sowing, None);
+        assert!(
+            matches!(none.bao, BaoHow::Analyse(l) if l == Limits::time(std::time::Duration::from_secs(1)))
+        );
+        let nodes = Limits::nodes(100);
+        let how = BatchHow::of(nodes, false, 64);
+        assert_eq!(how.sowing, None);
+        assert!(matches!(how.bao, BaoHow::Analyse(l) if l == nodes));
+        let second = Limits::time(std::time::Duration::from_millis(500));
+        assert_eq!(BatchHow::of(second, false, 64).sowing, Some(second));
+        assert!(matches!(
+            BatchHow::of(second, true, 64).bao,
+            BaoHow::Exact { memory_mb: 64 }
         ));
     }
 
