@@ -791,6 +791,28 @@ impl Header {
         }
         out
     }
+
+    /// Whether a run with this header may resume from a file whose first line is `first`:
+    /// `Err` says why not, as a phrase about the file (`was not written by this version of
+    /// WRITER`, `has a damaged header`, `holds the work of another WORK (...)`), for the
+    /// message that names it. The one check of every resumable file's header.
+    pub fn resumes(&self, first: &str, writer: &str, work: &str) -> Result<(), String> {
+        let found = match Header::parse(first) {
+            Ok(h) => h,
+            Err(HeaderError::Foreign) => {
+                return Err(format!("was not written by this version of {writer}"))
+            }
+            Err(HeaderError::Damaged) => return Err("has a damaged header".into()),
+        };
+        let differences = self.differences(&found);
+        match differences.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "holds the work of another {work} ({})",
+                differences.join("; ")
+            )),
+        }
+    }
 }
 
 /// `record` followed by a tab and its checksum, to be checked by [`unseal`].
@@ -979,5 +1001,31 @@ mod tests {
             Err(HeaderError::Damaged)
         );
         assert_eq!(Header::parse("4,4:S 3"), Err(HeaderError::Foreign));
+    }
+
+    #[test]
+    fn a_resume_is_refused_with_why_for_a_foreign_damaged_or_other_header() {
+        let a = Header::new("export-partial", &[("rules", "kalah(5,4)".into())]);
+        let b = Header::new("export-partial", &[("rules", "kalah(5,4) empty".into())]);
+        assert_eq!(a.resumes(&a.line(), "kalah export", "export"), Ok(()));
+        assert_eq!(
+            a.resumes("4,4:S 3", "kalah export", "export"),
+            Err("was not written by this version of kalah export".to_string())
+        );
+        let mut damaged = a.line().into_bytes();
+        damaged[12] ^= 1;
+        let damaged = String::from_utf8(damaged).unwrap();
+        assert_eq!(
+            a.resumes(&damaged, "kalah export", "export"),
+            Err("has a damaged header".to_string())
+        );
+        assert_eq!(
+            a.resumes(&b.line(), "kalah book build", "build"),
+            Err(
+                "holds the work of another build (rules: kalah(5,4) here, kalah(5,4) empty \
+                 in the file)"
+                    .to_string()
+            )
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::{Game, Position, Rules};
-use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
+use kalah_io::{read_regular, replace, seal, unseal, Header};
 use kalah_solver::{line, Limits, Solver};
 
 use super::format::{entry_line, parse_entry};
@@ -234,22 +234,9 @@ pub fn load_partial(game: &Game, path: &Path, header: &Header) -> Result<Kept, P
     };
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.split('\n');
-    let found = match Header::parse(lines.next().unwrap_or("")) {
-        Ok(h) => h,
-        Err(HeaderError::Foreign) => {
-            return Err(refuse(
-                "was not written by this version of kalah book build".into(),
-            ))
-        }
-        Err(HeaderError::Damaged) => return Err(refuse("has a damaged header".into())),
-    };
-    let differences = header.differences(&found);
-    if !differences.is_empty() {
-        return Err(refuse(format!(
-            "holds the work of another build ({})",
-            differences.join("; ")
-        )));
-    }
+    header
+        .resumes(lines.next().unwrap_or(""), "kalah book build", "build")
+        .map_err(refuse)?;
     let records: Vec<&str> = lines.collect();
     // The last piece is empty after a final line break, or a line a kill cut short.
     let whole = records.split_last().map_or(&[][..], |(_, whole)| whole);

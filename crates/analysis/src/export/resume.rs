@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use kalah_core::{Position, Rules};
 
 use crate::game::bounds::reach;
-use kalah_io::{read_regular, replace, seal, unseal, Header, HeaderError};
+use kalah_io::{read_regular, replace, seal, unseal, Header};
 
 /// Why a partial file could not be read or written.
 #[derive(Debug)]
@@ -155,23 +155,9 @@ fn check_header(path: &Path, header: &Header, first: &str) -> Result<(), ResumeE
         path: path.to_path_buf(),
         why,
     };
-    let found = match Header::parse(first) {
-        Ok(h) => h,
-        Err(HeaderError::Foreign) => {
-            return Err(refuse(
-                "was not written by this version of kalah export".into(),
-            ))
-        }
-        Err(HeaderError::Damaged) => return Err(refuse("has a damaged header".into())),
-    };
-    let differences = header.differences(&found);
-    if !differences.is_empty() {
-        return Err(refuse(format!(
-            "holds the work of another export ({})",
-            differences.join("; ")
-        )));
-    }
-    Ok(())
+    header
+        .resumes(first, "kalah export", "export")
+        .map_err(refuse)
 }
 
 /// One record, `POSITION VALUE`, as [`record`] writes it.

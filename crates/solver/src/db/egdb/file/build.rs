@@ -209,7 +209,7 @@ impl Egdb {
     /// interrupted build left one for these rules that passes its checks (any other is
     /// started over), and appends each level it finishes there, so that a build stopped
     /// by `cancel`, a second signal or `kill -9` keeps every level finished by then.
-    /// `path.partial` is held locked while this build writes it ([`held`]); where another
+    /// `path.partial` is held locked while this build writes it (`held`); where another
     /// process holds it (building the same database), this build keeps nothing and reads
     /// nothing of it, and where it cannot be written (the disk full) the build goes on in
     /// memory. `path` itself is not written: the caller keeps the finished database
