@@ -58,8 +58,17 @@ impl Bounds {
     /// The range the seeds of `pos` allow ([`seed_bounds`]).
     #[inline(always)]
     pub(crate) fn seeds(pos: &Position) -> Bounds {
-        let (lo, hi) = seed_bounds(pos);
-        Bounds { lo, hi }
+        Bounds::reach(pos.store_margin(), pos.seeds_in_houses() as i32)
+    }
+
+    /// The range a store margin `margin` with `left` seeds still in the houses allows
+    /// ([`seed_bounds`]), for a caller that holds both already (the search's node).
+    #[inline(always)]
+    pub(crate) fn reach(margin: i32, left: i32) -> Bounds {
+        Bounds {
+            lo: margin - left,
+            hi: margin + left,
+        }
     }
 }
 
@@ -70,8 +79,8 @@ impl Bounds {
 /// is over.
 #[inline(always)]
 pub fn seed_bounds(pos: &Position) -> (i32, i32) {
-    let (margin, left) = (pos.store_margin(), pos.seeds_in_houses() as i32);
-    (margin - left, margin + left)
+    let b = Bounds::seeds(pos);
+    (b.lo, b.hi)
 }
 
 #[cfg(test)]

@@ -245,7 +245,7 @@ impl<'a> Worker<'a> {
             return margin + self.db_value(pos, index);
         }
         // The seeds still in the houses decide the reachable range.
-        let reach = Bounds::seeds(pos);
+        let reach = Bounds::reach(margin, left);
         if reach.hi <= alpha {
             return reach.hi;
         }
