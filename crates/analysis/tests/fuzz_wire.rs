@@ -13,11 +13,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 use fuzz::{any_rules, config, mutate, mutation, random_line, Mutation, HUGE};
-use kalah_analysis::batch::answer::{write, AnswerLine};
 use kalah_analysis::batch::{self, parse_shard, Item, Lines, Sharded};
 use kalah_analysis::distributed::{split, Claim, Merge, Report, Step, Tree, Unit, Window};
 use kalah_analysis::game::setup::typed_turn;
 use kalah_analysis::play::{next_typed_line, typed};
+use kalah_analysis::wire::answer::{write, AnswerLine};
 use kalah_core::{Game, Rules};
 use kalah_io::LineReader;
 use kalah_solver::{Config, Solver};

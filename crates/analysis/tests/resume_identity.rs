@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use kalah_analysis::batch::answer;
 use kalah_analysis::batch::{items, solve_in_order, Item};
 use kalah_analysis::book::build::{build, positions};
 use kalah_analysis::book::Entry;
+use kalah_analysis::wire::answer;
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::{Config, Limits, Solver};
 

@@ -1,6 +1,6 @@
 //! Bao's front of a batch: its positions analysed by `bao_search` within limits or,
 //! exactly, by solving each game graph (the last graph kept for the positions it holds),
-//! answered as Bao's answer lines ([`super::answer::bao`]); one position at a time.
+//! answered as Bao's answer lines ([`crate::wire::answer::bao`]); one position at a time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -12,11 +12,11 @@ use kalah_solver::bao_search;
 use kalah_solver::Limits;
 use serde_json::Value;
 
-use super::answer::bao::{answer_line, BaoAnswer};
 use super::front::{Answered, Front};
 use super::Item;
 use crate::game::bao_solve::{bao_solve_within, BAO_DEFAULT_SECONDS};
 use crate::game::setup::bao as bao_setup;
+use crate::wire::answer::bao::{answer_line, BaoAnswer};
 use crate::AnalysisError;
 
 /// How Bao's positions are answered.

@@ -3,7 +3,7 @@
 //! ([`Bao`](super::Bao)) as its two implementations, so that the batch is written once
 //! over it: the answer of one position ([`Front::answer`]), driven in input order by
 //! [`answer_stream`], the one loop of `kalah batch`, written as the answer line every
-//! output of that kind shares ([`super::answer`], [`super::answer::bao`]). What differs
+//! output of that kind shares ([`crate::wire::answer`], [`crate::wire::answer::bao`]). What differs
 //! between the kinds (a parallel solver with its database, or Bao's analysis and game
 //! graphs) stays behind the trait; what the command does with the answers (the output
 //! file, resuming, the progress shown: [`BatchRun`](super::BatchRun)) is written once

@@ -24,7 +24,6 @@
 //! answered behind the trait [`Front`] ([`Sowing`], [`Bao`]); the answer line is
 //! [`answer`]'s.
 
-pub mod answer;
 pub mod bao;
 mod front;
 pub mod kind;
@@ -43,10 +42,10 @@ use kalah_solver::line::replay;
 use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
 use crate::run::pool;
+pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
 use crate::{AnalysisError, ReplayError};
-pub use answer::{Answer, Bound};
 pub use bao::{Bao, BaoHow};
 pub use front::{answer_stream, Answered, Front};
 pub use kind::{

@@ -6,8 +6,8 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::answer::AnswerLine;
 use super::Item;
+use crate::wire::answer::AnswerLine;
 
 /// Where a batch resumes: after the answers its output already holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,14 +1,14 @@
 //! The sowing games' front of a batch: its positions solved (or analysed within limits) by
-//! one [`Solver`] shared by its workers, answered as [`super::answer`] lines.
+//! one [`Solver`] shared by its workers, answered as [`crate::wire::answer`] lines.
 
 use std::sync::atomic::AtomicBool;
 
 use kalah_solver::{Limits, SolveError, Solver};
 
-use super::answer;
 use super::{Answered, Front};
 use crate::batch::{solve_one, Item};
 use crate::game::bounds::signed;
+use crate::wire::answer;
 use crate::AnalysisError;
 
 /// The sowing games (Kalah and its family) behind [`Front`]: `solver` (its rules are the
@@ -66,8 +66,8 @@ impl Front for Sowing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::answer_stream;
     use crate::batch::items;
+    use crate::batch::answer_stream;
     use kalah_core::{Game, Rules};
 
     fn front(limits: Option<Limits>, workers: usize) -> Sowing {

@@ -7,7 +7,7 @@ use std::path::Path;
 use kalah_io::LineReader;
 
 use super::merge::Merge;
-use crate::batch::answer::AnswerLine;
+use crate::wire::answer::AnswerLine;
 use crate::wire::FormatError;
 
 impl Merge<'_> {

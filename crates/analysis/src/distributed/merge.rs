@@ -9,8 +9,8 @@ use kalah_solver::line::{push_turn, replay};
 use kalah_solver::Turn;
 
 use super::tree::{Edge, Kind, Tree};
-use crate::batch::answer::Claim;
 use crate::game::bounds::{reach, Bounds};
+use crate::wire::answer::Claim;
 use crate::ReplayError;
 
 /// Why an answer was refused.

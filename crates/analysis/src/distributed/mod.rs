@@ -44,8 +44,8 @@ mod summary;
 mod tree;
 mod verify;
 
-pub use crate::batch::answer::Claim;
 pub use crate::game::bounds::Bounds;
+pub use crate::wire::answer::Claim;
 pub use crate::wire::unit::{Unit, Window};
 pub use crate::wire::{read_line, FormatError};
 pub use budget::{max_positions, refused, Budget, Growth, TooLarge, MAX_DEPTH, NODE_BYTES};

@@ -153,11 +153,11 @@ mod tests {
     use kalah_solver::{Config, Solver};
 
     use super::*;
-    use crate::batch::answer;
     use crate::distributed::{split, Step, Window};
     use crate::export::table;
     use crate::export::{evaluate, plan_until};
     use crate::openings::report;
+    use crate::wire::answer;
     use crate::wire::unit;
     use crate::{openings, Offer};
 

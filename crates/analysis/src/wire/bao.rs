@@ -7,7 +7,7 @@
 //! graph, `within_moves` for a win or loss the search proved).
 //!
 //! The fields here are shared by the tasks that write Bao: the answer line of `kalah batch
-//! --rules bao` (`crate::batch::answer::bao`), the table of `kalah export --rules bao`
+//! --rules bao` (`crate::wire::answer::bao`), the table of `kalah export --rules bao`
 //! (`crate::export::table::bao`) and the reports of `kalah solve`, `openings` and
 //! `analyse` (`analyse::bao`, `openings::report`); the words they share are in [`text`].
 

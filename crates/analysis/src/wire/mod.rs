@@ -2,13 +2,14 @@
 //! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), and Bao's
 //! values and analyses in the same vocabulary ([`bao`]); what `kalah egdb` says of
 //! database files and the cache ([`egdb`]). A task's own format lives with the task: the
-//! answer line in `crate::batch::answer`, the table in `crate::export::table`, the games
+//! answer line in `crate::wire::answer`, the table in `crate::export::table`, the games
 //! and result of `kalah match` in `crate::matches`, the manifest of a split in
 //! `distributed::manifest`, the answers of openings, pie, solve and bench in their
 //! folders (`openings::report`, `pie::report`, `analyse::report`, `bench::report`). The
 //! helpers here read and write the fields the formats and the tasks' answers share (the
 //! rules and position asked about, a line of turns).
 
+pub mod answer;
 pub mod bao;
 pub mod egdb;
 pub mod rules;
