@@ -16,8 +16,8 @@ use super::front::{Answered, Front};
 use super::Item;
 use crate::game::bao_solve::{bao_solve_within, BAO_DEFAULT_SECONDS};
 use crate::game::setup::bao as bao_setup;
+use crate::game::AnalysisError;
 use crate::wire::answer::bao::{answer_line, BaoAnswer};
-use crate::AnalysisError;
 
 /// How Bao's positions are answered.
 #[derive(Clone, Debug)]

@@ -15,8 +15,8 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use super::{Item, Streamed};
+use crate::game::AnalysisError;
 use crate::run::pool;
-use crate::AnalysisError;
 
 /// What a front end needs of one kind of game. `Sync`: a batch answers its positions on
 /// several threads at once.

@@ -22,7 +22,7 @@
 //! The command's run over either kind of game is [`BatchRun`] (the output checked,
 //! resumed and written), the game chosen once from the options ([`BatchGame`]) and
 //! answered behind the trait [`Front`] ([`Sowing`], [`Bao`]); the answer line is
-//! [`answer`]'s.
+//! [`crate::wire::answer`]'s.
 
 pub mod bao;
 mod front;
@@ -41,13 +41,14 @@ use kalah_io::LineReader;
 use kalah_solver::line::replay;
 use kalah_solver::{Analysis, Limits, SolveError, Solver};
 
+use crate::game::AnalysisError;
 use crate::run::pool;
 pub use crate::wire::answer::{Answer, Bound};
 use crate::wire::unit::Unit;
 use crate::wire::FormatError;
-use crate::{AnalysisError, ReplayError};
 pub use bao::{Bao, BaoHow};
 pub use front::{answer_stream, Answered, Front};
+use kalah_solver::line::ReplayError;
 pub use kind::{
     solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
 };

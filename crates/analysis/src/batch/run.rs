@@ -17,9 +17,9 @@ use kalah_io::{Checks, Output, OutputError, OutputKind};
 use super::{answer_stream, solves_to_size, BatchGameError, BatchHow, BatchOptions, Front};
 use crate::batch::resume::{kept_words, resume, Resume, ResumeError};
 use crate::batch::{count_positions, read_ahead, Item, Lines, Sharded, Streamed};
+use crate::game::AnalysisError;
 use crate::run::outputs;
 use crate::run::solving::{Solving, SolvingError};
-use crate::AnalysisError;
 
 /// The files of a batch and how they are shared out and resumed, as the options name
 /// them.

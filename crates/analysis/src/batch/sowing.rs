@@ -8,8 +8,8 @@ use kalah_solver::{Limits, SolveError, Solver};
 use super::{Answered, Front};
 use crate::batch::{solve_one, Item};
 use crate::game::bounds::signed;
+use crate::game::AnalysisError;
 use crate::wire::answer;
-use crate::AnalysisError;
 
 /// The sowing games (Kalah and its family) behind [`Front`]: `solver` (its rules are the
 /// game's) on `workers` threads, each position solved exactly or, with `limits`, analysed
@@ -66,8 +66,8 @@ impl Front for Sowing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::items;
     use crate::batch::answer_stream;
+    use crate::batch::items;
     use kalah_core::{Game, Rules};
 
     fn front(limits: Option<Limits>, workers: usize) -> Sowing {

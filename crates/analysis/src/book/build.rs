@@ -16,7 +16,7 @@ use kalah_solver::{line, Limits, Solver};
 use super::format::{entry_line, parse_entry};
 use super::Entry;
 use crate::game::turns::{first_steps, Offer};
-use crate::AnalysisError;
+use crate::game::AnalysisError;
 
 /// The most turns a book covers (`kalah book build --turns`): Kalah(6,6)'s positions
 /// grow about sixfold a turn, so 8 turns are already millions of analyses.

@@ -13,7 +13,7 @@ use kalah_solver::{Limits, Solver};
 use super::about::{self, Made};
 use super::build::{self, Kept, Partial, PartialError};
 use super::{format, Book};
-use crate::AnalysisError;
+use crate::game::AnalysisError;
 
 /// Why a build stopped.
 #[derive(Debug)]

@@ -11,7 +11,7 @@ use kalah_solver::Turn;
 use super::tree::{Edge, Kind, Tree};
 use crate::game::bounds::{reach, Bounds};
 use crate::wire::answer::Claim;
-use crate::ReplayError;
+use kalah_solver::line::ReplayError;
 
 /// Why an answer was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

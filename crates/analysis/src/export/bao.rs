@@ -67,9 +67,9 @@ impl fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 /// Whether the table is solved exactly: asked for (`exact`), or no limits given and the
-/// start's graph solves quickly ([`crate::play::bao_solves_quickly`]).
+/// start's graph solves quickly ([`crate::game::quick::bao_solves_quickly`]).
 pub fn solves_exactly(exact: bool, limits: Option<&Limits>, start: &BaoPosition) -> bool {
-    exact || (limits.is_none() && crate::play::bao_solves_quickly(start))
+    exact || (limits.is_none() && crate::game::quick::bao_solves_quickly(start))
 }
 
 /// The limits of the analysis: those given, else [`DEFAULT_SECONDS`] a position.

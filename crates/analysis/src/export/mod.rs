@@ -25,9 +25,9 @@ use kalah_io::OutputError;
 use kalah_solver::bao::BaoSolveError;
 use kalah_solver::Limits;
 
+use crate::game::AnalysisError;
 use crate::game::Board;
 use crate::run::solving::{Solving, SolvingError};
-use crate::AnalysisError;
 use resume::ResumeError;
 use table::TableFormat;
 /// What an export asks, whatever the game.

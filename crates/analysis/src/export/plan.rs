@@ -21,8 +21,8 @@ use kalah_solver::Solver;
 
 use super::budget::{check, TooLarge};
 use super::table::Entry;
+use crate::game::AnalysisError;
 use crate::run::pool;
-use crate::AnalysisError;
 
 /// The positions of the table and the positions just past it, before any solve.
 #[derive(Clone, Debug)]
@@ -277,7 +277,7 @@ fn solve_frontier(
                 }
             };
             let v = solution.value_from_south();
-            if let Err(e) = crate::replay(game, &todo[i], &solution.pv, v) {
+            if let Err(e) = kalah_solver::line::replay(game, &todo[i], &solution.pv, v) {
                 if let Ok(mut f) = failure.lock() {
                     f.get_or_insert(e);
                 }

@@ -16,9 +16,9 @@ use super::resume::{self, Partial};
 use super::table::{self, written_line, TableFormat};
 use super::{evaluate, max_positions, plan_bounded, PlanError};
 use super::{Export, ExportError, ExportProgress};
+use crate::game::AnalysisError;
 use crate::run::outputs;
 use crate::run::solving::{Solving, SolvingError};
-use crate::AnalysisError;
 
 /// A sowing game's table: planned within the memory available, its frontier solved in
 /// parallel (resuming from the partial file), written to every output.

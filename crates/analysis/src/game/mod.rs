@@ -14,6 +14,7 @@
 pub mod bao_solve;
 pub mod board;
 pub mod bounds;
+mod error;
 mod line;
 pub mod options;
 pub mod perft;
@@ -25,6 +26,7 @@ pub mod setup;
 pub mod turns;
 
 pub use board::{Board, BoardError};
+pub use error::AnalysisError;
 pub use line::{Line, SowingLine, Sown};
 pub use rules::RulesName;
 

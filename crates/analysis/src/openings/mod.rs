@@ -25,8 +25,8 @@ use kalah_core::{Game, Position, Side};
 use kalah_solver::{Limits, Phase, Progress, Solver, Turn};
 
 pub use crate::game::turns::{first_steps, Offer, Step};
+use crate::game::AnalysisError;
 use crate::run::pool;
-use crate::AnalysisError;
 use kalah_solver::line::{push_turn, replay};
 pub use run::{
     book_first_turns, chosen_first_turns, Asked, Listed, Meter, Openings, OpeningsError, Tick,

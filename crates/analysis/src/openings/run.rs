@@ -20,12 +20,12 @@ use crate::analyse::bao_report;
 use crate::book::choice::{Choice, LoadError};
 use crate::book::{Book, BookTurn};
 use crate::game::bao_solve::bao_solve_within;
+use crate::game::AnalysisError;
 use crate::game::Board;
 use crate::openings::{self as sowing, first_steps, report, Offer, Opening, TimedOpening};
 use crate::run::progress::bao_graph_message;
 use crate::run::solving::{Solving, SolvingError};
 use crate::wire;
-use crate::AnalysisError;
 
 /// What a command asks of the first turns of a position.
 #[derive(Clone, Copy, Debug, Default)]

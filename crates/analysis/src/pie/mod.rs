@@ -34,8 +34,9 @@ use kalah_solver::{Progress, Solver, Turn};
 
 use crate::game::bounds::signed;
 pub use crate::game::pie::{decide, PieDecision};
-use crate::openings::{openings, Offer, Opening};
-use crate::AnalysisError;
+use crate::game::turns::Offer;
+use crate::game::AnalysisError;
+use crate::openings::{openings, Opening};
 pub use run::{decide_report, PieRan, PieRun, PIE_UNIT};
 
 /// One first move under the pie rule.
@@ -143,7 +144,7 @@ pub fn decide_position(
 ) -> Result<(PieDecision, Vec<Turn>), AnalysisError> {
     let solution = solver.solve(pos, cancel, progress)?;
     let value = solution.value_from_south();
-    crate::replay(solver.game(), pos, &solution.pv, value)?;
+    kalah_solver::line::replay(solver.game(), pos, &solution.pv, value)?;
     Ok((decide(value), solution.pv))
 }
 
@@ -297,7 +298,7 @@ impl PieDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::Step;
+    use crate::game::turns::Step;
     use kalah_core::{Game, Rules, Side};
     use kalah_solver::Turn;
 

@@ -7,7 +7,8 @@ use kalah_solver::Turn;
 use serde_json::{json, Value};
 
 use super::{PieAnalysis, PieDecision};
-use crate::openings::{Offer, Opening};
+use crate::game::turns::Offer;
+use crate::openings::Opening;
 use crate::wire::{under, write_line};
 
 /// The answer of `kalah pie --json`: every first move (`turns`: turn, value, swap,
@@ -68,7 +69,7 @@ pub fn decision_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::first_steps;
+    use crate::game::turns::first_steps;
     use crate::pie::{decide, PieChoice};
     use kalah_core::Rules;
     use std::time::Duration;

@@ -11,11 +11,12 @@ use kalah_core::{Game, Position};
 use kalah_solver::{Progress, Solver};
 
 use crate::book::{report as book_report, Book, BookTurn};
-use crate::openings::{first_steps, Offer, Opening};
+use crate::game::turns::{first_steps, Offer};
+use crate::game::AnalysisError;
+use crate::openings::Opening;
 use crate::pie::{self, report, PieAnalysis};
 use crate::run::progress::progress_message;
 use crate::run::solving::{Solving, SolvingError};
-use crate::AnalysisError;
 
 /// What the progress bar of a solved pie analysis counts.
 pub const PIE_UNIT: &str = "first moves solved";

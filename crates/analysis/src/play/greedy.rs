@@ -3,7 +3,7 @@
 
 use kalah_core::{mix, Game, Position};
 
-use crate::{first_steps, Offer};
+use crate::game::turns::{first_steps, Offer};
 
 /// The greedy player's choice of a whole turn (the houses it sows, 0-based from its left,
 /// [`kalah_core::CLOCKWISE`] added for a clockwise sowing) in `pos`, for the player to move.

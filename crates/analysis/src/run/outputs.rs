@@ -156,10 +156,11 @@ mod tests {
     use crate::distributed::{split, Step, Window};
     use crate::export::table;
     use crate::export::{evaluate, plan_until};
+    use crate::game::turns::Offer;
+    use crate::openings::openings;
     use crate::openings::report;
     use crate::wire::answer;
     use crate::wire::unit;
-    use crate::{openings, Offer};
 
     const ALL: [Kind; 7] = [TABLE, ANSWERS, UNITS, MANIFEST, REPORT, DATABASE, GAMES];
 

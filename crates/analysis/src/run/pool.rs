@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{mpsc, Mutex};
 
-use crate::AnalysisError;
+use crate::game::AnalysisError;
 
 /// Runs `job(i)` for every `i` in `0..n` on `workers` threads and hands each result to
 /// `sink` on the calling thread, in index order. Stops taking new jobs once `cancel` is

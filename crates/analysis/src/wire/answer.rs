@@ -273,7 +273,7 @@ fn value_field(v: &Value, name: &str, what: &str) -> Result<i32, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{first_steps, Offer};
+    use crate::game::turns::{first_steps, Offer};
     use crate::wire::unit::Window;
 
     fn answer(game: &Game, bound: Bound, unit: Option<Unit>) -> Answer {

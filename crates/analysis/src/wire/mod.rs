@@ -1,8 +1,9 @@
 //! The JSON formats that travel between runs and machines, each with its writer and its
-//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]), and Bao's
-//! values and analyses in the same vocabulary ([`bao`]); what `kalah egdb` says of
-//! database files and the cache ([`egdb`]). A task's own format lives with the task: the
-//! answer line in `crate::wire::answer`, the table in `crate::export::table`, the games
+//! reader side by side: the rules ([`rules`]), the work unit ([`mod@unit`]) and its answer
+//! line ([`answer`]: a batch writes it, a merge of a split reads it), and Bao's values and
+//! analyses in the same vocabulary ([`bao`]); what `kalah egdb` says of database files and
+//! the cache ([`egdb`]). A task's own format lives with the task: the table in
+//! `crate::export::table`, the games
 //! and result of `kalah match` in `crate::matches`, the manifest of a split in
 //! `distributed::manifest`, the answers of openings, pie, solve and bench in their
 //! folders (`openings::report`, `pie::report`, `analyse::report`, `bench::report`). The
