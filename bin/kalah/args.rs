@@ -205,10 +205,18 @@ impl GameArgs {
             position.as_deref(),
             moves.as_deref(),
         )
-        .map_err(|e| match e {
+        .map_err(CliError::from)
+    }
+}
+
+/// Why the options give no board: a sowing game's setup says which option, Bao's its
+/// message as it is.
+impl From<BoardError> for CliError {
+    fn from(e: BoardError) -> CliError {
+        match e {
             BoardError::Sowing(e) => CliError::Setup(e),
             e => CliError::Input(e.to_string()),
-        })
+        }
     }
 }
 
