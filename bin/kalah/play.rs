@@ -12,12 +12,10 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED;
 use kalah_analysis::play::session::{self, PlayOptions, SessionError, Thinking};
 use kalah_core::Side;
-use kalah_solver::bao::{BaoSolveError, GraphStop};
 
-use crate::analysis_io::{interrupt_flag, interrupted};
+use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::book_args::BookArgs;
 use crate::error::CliError;
@@ -125,10 +123,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         |rules| args.book.load(rules),
         interrupt_flag,
         &mut spinner,
-        |e| match e {
-            BaoSolveError::Stopped(GraphStop::Cancelled) => interrupted(BAO_SOLVE_INTERRUPTED),
-            e => graph_error(e, options.memory_mb),
-        },
+        |e| graph_error(e, options.memory_mb),
         out,
     )?;
     let stdin = io::stdin();
