@@ -392,7 +392,8 @@ fn a_bao_analysis_is_cancelled_by_a_newer_one_and_by_closing_it() {
 }
 
 /// The page loads the Bao board's script, which talks to the endpoints of every game with
-/// `rules=bao`; no `/api/bao/` route is left.
+/// `rules=bao`, through the requests of the sowing board's script (`app.js`); no
+/// `/api/bao/` route is left.
 #[test]
 fn the_page_carries_the_bao_board() {
     let server = Server::start(&[]);
@@ -408,8 +409,11 @@ fn the_page_carries_the_bao_board() {
         .unwrap()
         .starts_with("text/javascript"));
     let text = String::from_utf8_lossy(&script.body);
-    assert!(text.contains("'api/analyse?'") && text.contains("'api/position'"));
+    assert!(text.contains("window.kalahBoard"), "{text}");
     assert!(!text.contains("api/bao/"), "{text}");
+    let app = String::from_utf8_lossy(&server.get("/app.js").body).into_owned();
+    assert!(app.contains("'api/analyse?'") && app.contains("'api/position'"));
+    assert!(app.contains("window.kalahBoard = {") && !app.contains("api/bao/"));
     for old in ["/api/bao/position", "/api/bao/analyse"] {
         assert_eq!(server.get(old).status, 404, "{old}");
     }

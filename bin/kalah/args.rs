@@ -11,13 +11,11 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::parser::ValueSource;
 use clap::ArgMatches;
 use kalah_analysis::game::options;
-use kalah_analysis::game::setup::bao::{self as bao_setup, BaoOptions};
 use kalah_analysis::game::setup::fit;
 pub use kalah_analysis::game::setup::limits::parse_seconds;
 use kalah_analysis::game::setup::limits::MAX_NODES;
 use kalah_analysis::game::setup::RuleOptions;
 use kalah_analysis::game::{Board, BoardError, Kind, RulesName};
-use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Capture, End, Game, GrandSlam, Leftovers, Position, Preset, Rules};
 use kalah_solver::Limits;
 
@@ -190,9 +188,22 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// The game and the position to start from ([`setup`]).
+    /// The game and the position to start from
+    /// ([`kalah_analysis::game::setup::setup`]).
+    ///
+    /// The board size comes from `--position` when `--houses` is not given. A position
+    /// holding more seeds than `--seeds` allows raises the seeds per house to the smallest
+    /// number that holds it, unless `--seeds` was given explicitly. A hand-entered position
+    /// goes through [`Game::settle`], so one whose game is already over is shown as
+    /// finished.
     pub fn setup(&self) -> Result<(Game, Position), CliError> {
-        setup(&self.rules, &self.position)
+        let (position, moves) = (&self.position.position, &self.position.moves);
+        let options = self.rules.options();
+        Ok(kalah_analysis::game::setup::setup(
+            &options,
+            position.as_deref(),
+            moves.as_deref(),
+        )?)
     }
 
     /// The game and position of either kind the options ask for (`--rules bao`: Bao's).
@@ -205,10 +216,18 @@ impl GameArgs {
             position.as_deref(),
             moves.as_deref(),
         )
-        .map_err(|e| match e {
+        .map_err(CliError::from)
+    }
+}
+
+/// Why the options give no board: a sowing game's setup says which option, Bao's its
+/// message as it is.
+impl From<BoardError> for CliError {
+    fn from(e: BoardError) -> CliError {
+        match e {
             BoardError::Sowing(e) => CliError::Setup(e),
             e => CliError::Input(e.to_string()),
-        })
+        }
     }
 }
 
@@ -247,34 +266,6 @@ impl OutputArgs {
     pub fn force(&self) -> bool {
         self.force
     }
-}
-
-/// The Bao board and the position to start from, under `--rules bao`
-/// ([`kalah_analysis::game::setup::bao::setup`]): `--houses` pits a row, `--seeds` a pit, a
-/// position of four rows, moves such as `A3+`.
-pub fn bao(
-    rules: &RulesArgs,
-    position: &PositionArgs,
-) -> Result<(BaoRules, BaoPosition), CliError> {
-    let (position, moves) = (position.position.as_deref(), position.moves.as_deref());
-    let s = bao_setup::setup(&BaoOptions::of(&rules.options(), position, moves))
-        .map_err(|e| CliError::Input(e.to_string()))?;
-    Ok((s.rules, s.pos))
-}
-
-/// Builds the game from the rule options and the position to start from
-/// ([`kalah_analysis::game::setup::setup`]).
-///
-/// The board size comes from `--position` when `--houses` is not given. A position holding
-/// more seeds than `--seeds` allows raises the seeds per house to the smallest number that
-/// holds it, unless `--seeds` was given explicitly. A hand-entered position goes through
-/// [`Game::settle`], so one whose game is already over is shown as finished.
-pub fn setup(rules: &RulesArgs, position: &PositionArgs) -> Result<(Game, Position), CliError> {
-    Ok(kalah_analysis::game::setup::setup(
-        &rules.options(),
-        position.position.as_deref(),
-        position.moves.as_deref(),
-    )?)
 }
 
 /// Checks, after parsing, that the options given to the command `name` (`command` as clap

@@ -166,7 +166,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let batch = BatchRun {
         paths: args.files.paths(),
         options: BatchOptions {
-            bao: args.rules.bao(),
+            name: args.rules.preset,
             rules: args.rules.options(),
             rules_given: !args.rules.is_default(),
         },
@@ -201,10 +201,9 @@ impl From<BatchError> for CliError {
             BatchError::OpenInput { path, error } => file_error(&path, error),
             e @ BatchError::Read { .. } => CliError::Input(e.to_string()),
             BatchError::Game { error, input } => match error {
-                BatchGameError::Setup(e) => e.into(),
+                BatchGameError::Board(e) => e.into(),
                 e @ BatchGameError::Disagree(_) => invalid(format!("{input} {e}")),
                 BatchGameError::Rules(e) => e.into(),
-                BatchGameError::Bao(e) => e.into(),
             },
             BatchError::Resume(e) => invalid(e.to_string()),
             BatchError::Stopped { error, kept } => analysis_error(error, &kept),

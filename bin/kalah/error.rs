@@ -63,13 +63,6 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// A refused Bao board, position or move: its message as it is.
-impl From<kalah_core::bao::BaoError> for CliError {
-    fn from(e: kalah_core::bao::BaoError) -> Self {
-        CliError::Input(e.to_string())
-    }
-}
-
 /// `From` for each library error that is one variant of [`CliError`] as it is.
 macro_rules! from_errors {
     ($($error:ty => $variant:ident),* $(,)?) => {

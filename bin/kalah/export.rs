@@ -12,11 +12,11 @@ use kalah_analysis::export::table::TableFormat;
 use kalah_analysis::export::{Export, ExportError, ExportProgress};
 
 use crate::analysis_io::{
-    analysis_error, file_error, interrupt_flag, interrupted, invalid, on_terminal, progress_bar,
+    analysis_error, file_error, interrupt_flag, interrupted, invalid, progress_bar,
 };
 use crate::args::{GameArgs, LimitArgs, BAO_HEADING};
 use crate::error::CliError;
-use crate::solving::{graph_error, SetupSpinner, SolverArgs};
+use crate::solving::{graph_error, spinner, SetupSpinner, SolverArgs};
 
 /// Table format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,12 +204,7 @@ impl ExportProgress for Shown {
     }
 
     fn spinner(&self) {
-        self.show(on_terminal(
-            self.quiet,
-            ProgressBar::new_spinner,
-            "{spinner} [{elapsed}] {msg}",
-            120,
-        ));
+        self.show(spinner(self.quiet));
     }
 
     fn note(&self, line: &str) {

@@ -6,17 +6,13 @@ use std::io::Write;
 
 use indicatif::ProgressBar;
 use kalah_analysis::openings::{chosen_first_turns, Asked, Meter, OpeningsError, Tick};
-use kalah_solver::bao::{BaoSolveError, GraphStop};
 use kalah_solver::Limits;
 
-use crate::analysis_io::{
-    analysis_error, interrupt_flag, interrupted, invalid, on_terminal, progress_bar, with_output,
-};
+use crate::analysis_io::{analysis_error, interrupt_flag, invalid, progress_bar, with_output};
 use crate::args::{GameArgs, OutputArgs, BAO_HEADING};
 use crate::book_args::BookArgs;
 use crate::error::CliError;
-use crate::solving::{graph_error, SetupSpinner, SolverArgs};
-use kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED;
+use crate::solving::{graph_error, spinner, SetupSpinner, SolverArgs};
 
 /// Solve every first turn of the player to move (South at the start) exactly.
 ///
@@ -124,12 +120,7 @@ fn report(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let quiet = args.solver.quiet;
     let bar = match openings.meter() {
         Meter::Bar { len, unit } => progress_bar(quiet, len, unit),
-        Meter::Spinner => on_terminal(
-            quiet,
-            ProgressBar::new_spinner,
-            "{spinner} [{elapsed}] {msg}",
-            120,
-        ),
+        Meter::Spinner => spinner(quiet),
         Meter::Nothing => ProgressBar::hidden(),
     };
     let listed = openings.run(interrupt_flag(), &|tick| match tick {
@@ -153,10 +144,6 @@ impl From<OpeningsError> for CliError {
     fn from(e: OpeningsError) -> CliError {
         match e {
             OpeningsError::Analysis(e) => analysis_error(e, "nothing printed"),
-            OpeningsError::Graph {
-                error: BaoSolveError::Stopped(GraphStop::Cancelled),
-                ..
-            } => interrupted(BAO_SOLVE_INTERRUPTED),
             OpeningsError::Graph { error, memory_mb } => graph_error(error, memory_mb),
             e @ OpeningsError::BookLacks { .. } => invalid(e.to_string()),
             OpeningsError::Solver(e) => e.into(),

@@ -12,16 +12,11 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use kalah_analysis::game::bao_solve::BAO_SOLVE_INTERRUPTED;
-use kalah_analysis::play::bao::{engine_time, perfect_engine, BaoEngine, SOLVING_FIRST};
-use kalah_analysis::play::session::{
-    self, BaoSession, EngineChoice, Session, SessionError, SowingEngine, SowingSession, Thinking,
-};
-use kalah_core::{Game, Position, Side};
-use kalah_solver::bao::{BaoSolveError, GraphStop};
+use kalah_analysis::play::session::{self, PlayOptions, SessionError, Thinking};
+use kalah_core::Side;
 
-use crate::analysis_io::{interrupt_flag, interrupted};
-use crate::args::{bao as bao_setup, setup, PositionArgs, RulesArgs};
+use crate::analysis_io::interrupt_flag;
+use crate::args::GameArgs;
 use crate::book_args::BookArgs;
 use crate::error::CliError;
 use crate::solving::{graph_error, SetupSpinner, SolverArgs};
@@ -72,10 +67,7 @@ pub struct Args {
     solver: SolverArgs,
 
     #[command(flatten)]
-    rules: RulesArgs,
-
-    #[command(flatten)]
-    position: PositionArgs,
+    game: GameArgs,
 
     #[command(flatten)]
     book: BookArgs,
@@ -109,67 +101,34 @@ impl From<Player> for Side {
     }
 }
 
-/// The engine `args` ask for in the game of `game` from `pos` ([`EngineChoice::of`]),
-/// and a line that says how it plays where it is not the one asked for.
-fn engine(
-    args: &Args,
-    game: &Game,
-    pos: &Position,
-) -> Result<(SowingEngine, Option<String>), CliError> {
-    let greedy = args.engine == EngineKind::Greedy;
-    let (choice, note) = EngineChoice::of(args.time, greedy, args.seed, game, pos);
-    let setup = SetupSpinner::of(&args.solver);
-    let solving = args.solver.solving(&setup);
-    // The book serves the timed engine (the exact solver needs none).
-    let book = || args.book.load(game.rules());
-    let engine = SowingEngine::of(choice, &solving, game, pos, book)?;
-    Ok((engine, note))
-}
-
-/// The game of Bao `args` ask for: its engine solves the game graph first where the
-/// board is small (said on `out`, with a spinner while it runs).
-fn bao_session(args: &Args, out: &mut dyn Write) -> Result<BaoSession, CliError> {
-    let (_, pos) = bao_setup(&args.rules, &args.position)?;
-    let engine = match engine_time(args.time, &pos) {
-        Some(limit) => BaoEngine::Timed(limit),
-        None => {
-            writeln!(out, "{SOLVING_FIRST}")?;
-            let (spinner, memory_mb) = (args.solver.spinner(), args.graph.memory_mb);
-            let cancel = interrupt_flag();
-            let engine = perfect_engine(&pos, memory_mb, cancel, &mut |m| spinner.set_message(m));
-            spinner.finish_and_clear();
-            engine.map_err(|e| match e {
-                BaoSolveError::Stopped(GraphStop::Cancelled) => interrupted(BAO_SOLVE_INTERRUPTED),
-                e => graph_error(e, memory_mb),
-            })?
-        }
-    };
-    Ok(BaoSession::new(pos, Side::from(args.human), engine))
-}
-
-/// Runs `kalah play`.
+/// Runs `kalah play`: the board's game ([`kalah_analysis::game::Board::play_session`])
+/// on the terminal.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut game: Box<dyn Session> = match args.rules.bao() {
-        true => Box::new(bao_session(args, out)?),
-        false => {
-            let (game, pos) = setup(&args.rules, &args.position)?;
-            let (engine, note) = engine(args, &game, &pos)?;
-            Box::new(SowingSession::new(
-                game,
-                pos,
-                Side::from(args.human),
-                engine,
-                note,
-            ))
-        }
+    let board = args.game.board()?;
+    let options = PlayOptions {
+        human: Side::from(args.human),
+        time: args.time,
+        greedy: args.engine == EngineKind::Greedy,
+        seed: args.seed,
+        memory_mb: args.graph.memory_mb,
     };
-    let stdin = io::stdin();
-    let echo = !stdin.is_terminal();
-    let mut input = kalah_io::LineReader::new(stdin.lock());
+    let setup = SetupSpinner::of(&args.solver);
     let mut spinner = Spinner {
         options: &args.solver,
         bar: None,
     };
+    let mut game = board.play_session(
+        &options,
+        &args.solver.solving(&setup),
+        |rules| args.book.load(rules),
+        interrupt_flag,
+        &mut spinner,
+        |e| graph_error(e, options.memory_mb),
+        out,
+    )?;
+    let stdin = io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut input = kalah_io::LineReader::new(stdin.lock());
     session::run(game.as_mut(), &mut input, echo, out, &mut spinner).map_err(|e| match e {
         SessionError::Write(e) => CliError::Io(e),
         SessionError::Read(_) => CliError::Input(e.to_string()),

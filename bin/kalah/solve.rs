@@ -13,7 +13,7 @@ use crate::analysis_io::interrupt_flag;
 use crate::args::GameArgs;
 use crate::args::LimitArgs;
 use crate::error::CliError;
-use crate::solving::{graph_error, GraphArgs, SetupSpinner, SolverArgs};
+use crate::solving::{GraphArgs, SetupSpinner, SolverArgs};
 
 /// Solve a position exactly: its value under perfect play, best turn and principal variation.
 ///
@@ -80,10 +80,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(analyse::analyst_error)?;
         return Ok(());
     }
-    let memory_mb = args.graph.memory_mb;
     let exact = board
-        .exact(memory_mb, &solving, args.json, out)
-        .map_err(|e| exact_error(e, memory_mb))?;
+        .exact(args.graph.memory_mb, &solving, args.json, out)
+        .map_err(exact_error)?;
     let spinner = args.solver.spinner();
     let solved = exact.solve(interrupt_flag(), &mut |m| spinner.set_message(m));
     spinner.finish_and_clear();
@@ -93,19 +92,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             let words = exact.interrupted(last.as_ref(), args.json, out);
             return Err(CliError::Incomplete(words.map_err(analyse::analyst_error)?));
         }
-        Err(e) => return Err(exact_error(e, memory_mb)),
+        Err(e) => return Err(exact_error(e)),
     };
-    exact.write(&solved, args.json, out)?;
+    solved.write(args.json, out)?;
     Ok(())
 }
 
-/// The command-line error of an exact solve that gave no value (`memory_mb`: Bao's
-/// graph's limit): an interrupted one, its guess written, is incomplete (exit status 3).
-fn exact_error(e: ExactError, memory_mb: u64) -> CliError {
+/// The command-line error of an exact solve that gave no value: an interrupted one, its
+/// guess written, is incomplete (exit status 3).
+fn exact_error(e: ExactError) -> CliError {
     match e {
         ExactError::Cancelled(_) => crate::analysis_io::interrupted("nothing proved"),
-        ExactError::Sowing(e) => crate::analysis_io::invalid(e.to_string()),
-        ExactError::Bao(e) => graph_error(e, memory_mb),
+        ExactError::Unsolved(words) => crate::analysis_io::invalid(words),
         ExactError::Replay(msg) => CliError::Internal(msg),
         ExactError::Setup(e) => e.into(),
         ExactError::Interrupted(words) => CliError::Incomplete(words),

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use indicatif::ProgressBar;
+use kalah_analysis::game::bao_solve::{bao_graph_words, BAO_SOLVE_INTERRUPTED};
 use kalah_analysis::run::solving::{SetupShown, SolverOptions, Solving, SolvingError};
+use kalah_solver::bao::{BaoSolveError, GraphStop};
 use kalah_solver::{OverrideError, Overrides};
 
 use crate::analysis_io::{installed_interrupt_flag, interrupted, on_terminal};
@@ -143,7 +145,7 @@ impl SetupShown for SetupSpinner {
 }
 
 /// A spinner on standard error, hidden when it is not a terminal or `quiet`.
-fn spinner(quiet: bool) -> ProgressBar {
+pub(crate) fn spinner(quiet: bool) -> ProgressBar {
     on_terminal(
         quiet,
         ProgressBar::new_spinner,
@@ -181,10 +183,11 @@ pub struct GraphArgs {
     pub memory_mb: u64,
 }
 
-/// The command-line error of a Bao game graph not solved within `memory_mb` (or for
-/// another reason than an interrupt).
-pub(crate) fn graph_error(e: kalah_solver::bao::BaoSolveError, memory_mb: u64) -> CliError {
-    CliError::Input(kalah_analysis::game::bao_solve::bao_graph_words(
-        &e, memory_mb,
-    ))
+/// The command-line error of a Bao game graph not solved within `memory_mb`: interrupted
+/// (nothing of it is kept), or larger than its memory.
+pub(crate) fn graph_error(e: BaoSolveError, memory_mb: u64) -> CliError {
+    match e {
+        BaoSolveError::Stopped(GraphStop::Cancelled) => interrupted(BAO_SOLVE_INTERRUPTED),
+        e => CliError::Input(bao_graph_words(&e, memory_mb)),
+    }
 }

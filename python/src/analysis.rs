@@ -10,9 +10,11 @@ use kalah_analysis::openings::{first_steps, Offer, Opening};
 use kalah_analysis::{openings as solve_openings, pie as solve_pie};
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_core::{Game, Position, Side};
+use kalah_solver::anytime::interval_from_south;
 use kalah_solver::bao_search::Outcome;
 use kalah_solver::egdb::{self, ProbeError};
-use kalah_solver::{Analysis, Limits, RootTurn, Solver};
+use kalah_solver::line::Turn;
+use kalah_solver::{Analysis, Limits, Move, Proven, RootTurn, Solver};
 use pyo3::prelude::*;
 
 use crate::bao;
@@ -62,23 +64,6 @@ pub fn result_of_interval(lower: i32, upper: i32) -> Option<String> {
         return None;
     };
     Some(word.to_string())
-}
-
-impl PyTurnAnalysis {
-    fn of(t: &RootTurn, houses: usize) -> PyTurnAnalysis {
-        let (lower, upper) = t.bounds_from_south();
-        PyTurnAnalysis {
-            turn: t.turn.notation(houses),
-            value: t.eval_from_south(),
-            value_for_mover: t.eval,
-            exact: t.is_exact(),
-            lower: Some(lower),
-            upper: Some(upper),
-            depth: t.depth,
-            result: result_of_interval(t.proven.lower, t.proven.upper),
-            within_moves: None,
-        }
-    }
 }
 
 #[pymethods]
@@ -137,30 +122,6 @@ pub struct PyAnalysis {
     pub within_moves: Option<u32>,
 }
 
-impl PyAnalysis {
-    fn of(position: &PyPosition, a: &Analysis) -> PyAnalysis {
-        let h = position.houses_per_side();
-        let (lower, upper) = a.bounds_from_south();
-        PyAnalysis {
-            position: position.clone(),
-            value: a.eval_from_south(),
-            value_for_mover: a.eval,
-            side_to_move: a.side.into(),
-            best_turn: a.best_turn().map(|t| t.notation(h)),
-            line: kalah_solver::line::notations(h, &a.pv),
-            exact: a.is_exact(),
-            lower: Some(lower),
-            upper: Some(upper),
-            depth: a.depth,
-            turns: a.turns.iter().map(|t| PyTurnAnalysis::of(t, h)).collect(),
-            nodes: a.nodes,
-            seconds: a.elapsed.as_secs_f64(),
-            result: result_of_interval(a.proven.lower, a.proven.upper),
-            within_moves: None,
-        }
-    }
-}
-
 #[pymethods]
 impl PyAnalysis {
     fn __repr__(&self) -> String {
@@ -178,17 +139,56 @@ impl PyAnalysis {
     }
 }
 
+/// A turn of either kind's analysis as the notation writes it: a sowing game's turn on
+/// its board of `houses` houses a side, Bao's move as it is.
+pub trait Written: Move {
+    /// The turn in the notation.
+    fn written(&self, houses: usize) -> String;
+}
+
+impl Written for Turn {
+    fn written(&self, houses: usize) -> String {
+        self.notation(houses)
+    }
+}
+
+impl Written for BaoMove {
+    fn written(&self, _: usize) -> String {
+        self.to_string()
+    }
+}
+
+/// What a proof says, for the player to move at the root (`side`): the interval from
+/// South (None for Bao's outcomes), the result in words and, for Bao, the moves it comes
+/// within.
+type ProofFields = (Option<i32>, Option<i32>, Option<String>, Option<u32>);
+
+/// [`ProofFields`] of `proof`, the proof for `side`.
+fn proof_fields(proof: Proven, side: Side) -> ProofFields {
+    match proof {
+        Proven::Interval { lower, upper } => {
+            let (l, u) = interval_from_south(side, lower, upper);
+            (Some(l), Some(u), result_of_interval(lower, upper), None)
+        }
+        Proven::Outcome(o) => {
+            let (result, within_moves) = proven(o);
+            (None, None, result, within_moves)
+        }
+    }
+}
+
 impl PyTurnAnalysis {
-    /// One root move of Bao's analysis, for a root with `side` to move.
-    fn of_bao(t: &RootTurn<BaoMove>, side: Side) -> PyTurnAnalysis {
-        let (result, within_moves) = proven(t.proven);
+    /// One root turn of an analysis whose root has `side` to move, on a board of
+    /// `houses` houses a side (Bao: any).
+    fn of<M: Written>(t: &RootTurn<M>, side: Side, houses: usize) -> PyTurnAnalysis {
+        let (lower, upper, result, within_moves) = proof_fields(t.proof(), side);
         PyTurnAnalysis {
-            turn: t.turn.to_string(),
+            turn: t.turn.written(houses),
             value: side.sign() * t.eval,
             value_for_mover: t.eval,
-            exact: t.proven.is_some(),
-            lower: None,
-            upper: None,
+            exact: t.is_exact(),
+            lower,
+            upper,
             depth: t.depth,
             result,
             within_moves,
@@ -197,25 +197,26 @@ impl PyTurnAnalysis {
 }
 
 impl PyAnalysis {
-    /// Bao's analysis of `position`: the evaluation in points, what is proven (an
-    /// outcome, not an interval), the best move, line and every move.
-    pub fn of_bao(position: &PyPosition, a: &Analysis<BaoMove>) -> PyAnalysis {
-        let (result, within_moves) = proven(a.proven);
+    /// The analysis `a` of `position`, of either kind: the evaluation (Bao: in points),
+    /// what is proven (an interval, or Bao's outcome), the best turn, line and every turn.
+    pub fn of<M: Written>(position: &PyPosition, a: &Analysis<M>) -> PyAnalysis {
+        let h = position.houses_per_side();
+        let (lower, upper, result, within_moves) = proof_fields(a.proof(), a.side);
         PyAnalysis {
             position: position.clone(),
             value: a.eval_from_south(),
             value_for_mover: a.eval,
             side_to_move: a.side.into(),
-            best_turn: a.best_turn().map(|m| m.to_string()),
-            line: a.pv.iter().map(|m| m.to_string()).collect(),
-            exact: a.proven.is_some(),
-            lower: None,
-            upper: None,
+            best_turn: a.best_turn().map(|t| t.written(h)),
+            line: a.pv.iter().map(|t| t.written(h)).collect(),
+            exact: a.is_exact(),
+            lower,
+            upper,
             depth: a.depth,
             turns: a
                 .turns
                 .iter()
-                .map(|t| PyTurnAnalysis::of_bao(t, a.side))
+                .map(|t| PyTurnAnalysis::of(t, a.side, h))
                 .collect(),
             nodes: a.nodes,
             seconds: a.elapsed.as_secs_f64(),
@@ -323,9 +324,9 @@ pub fn analyse_bao(
     limits: &Limits,
     callback: &Callback,
 ) -> PyResult<PyAnalysis> {
-    let report = |a: &Analysis<BaoMove>| PyAnalysis::of_bao(position, a);
+    let report = |a: &Analysis<BaoMove>| PyAnalysis::of(position, a);
     let a = bao::analyse(py, pos, limits, callback, report)?;
-    Ok(PyAnalysis::of_bao(position, &a))
+    Ok(PyAnalysis::of(position, &a))
 }
 
 /// The analysis of `pos` (the sowing position of `position`) within `limits` on the

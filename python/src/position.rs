@@ -86,8 +86,8 @@ impl PyPosition {
 
     /// The position `pos` of the same Bao board.
     pub fn bao_at(&self, pos: BaoPosition) -> PyPosition {
-        let rules = self.rules.bao().expect("a position of Bao");
-        PyPosition::with(&self.rules, Board::Bao(rules, pos))
+        let board = self.board.bao_at(pos).expect("a position of Bao");
+        PyPosition::with(&self.rules, board)
     }
 
     /// The board `board` read as a position of the game of `rules`, refused as the

@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao_search;
@@ -16,12 +15,8 @@ use super::report::egdb_file;
 use super::view::{SummaryError, View};
 use crate::book::choice::{Choice, LoadError};
 use crate::book::Entry;
-use crate::game::bao_solve::BAO_DEFAULT_SECONDS;
 use crate::game::Board;
 use crate::run::solving::{Solving, SolvingError};
-
-/// The analysis time of a sowing game's position when no limit is given, in seconds.
-pub const ANALYSE_DEFAULT_SECONDS: f64 = 3.0;
 
 /// How a command shows the reports of one position's analysis.
 #[derive(Clone, Copy, Debug)]
@@ -43,23 +38,44 @@ pub struct SowingParts {
     pub book: Option<(Entry, String)>,
 }
 
-/// One position of either kind with what analyses it and how its reports are shown.
-pub enum Analyst<'a> {
-    /// A sowing game's position, analysed by its solver (the proof beside the deepening).
-    Sowing {
-        /// How the reports are shown (the game, the position, the book's entry).
-        view: View<'a>,
-        /// The solver that analyses (boxed: Bao's variant is a few words).
-        solver: Box<Solver>,
-    },
-    /// A Bao position, analysed by `bao_search` (exact only where it proves a win or a
-    /// loss).
-    Bao {
-        /// The position analysed.
-        pos: &'a BaoPosition,
-        /// JSON lines instead of text.
-        json: bool,
-    },
+/// One position of either kind with what analyses it and how its reports are shown:
+/// what `kalah analyse` and `kalah solve` within a limit run. [`Board::analyst`] chooses
+/// the kind's analyst once; the sowing games' solver with its view, or Bao's anytime
+/// analysis, stays behind it.
+pub trait Analyst {
+    /// `kalah analyse`: every report as it comes (a sowing game's after the book's line),
+    /// then the summary; `cancel` ends the analysis with what it knows.
+    fn analyse(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<(), AnalystError>;
+
+    /// `kalah solve` within a limit: a sowing game's reports and summary as
+    /// [`Analyst::analyse`] writes them (a book is never asked for), Bao's summary alone.
+    fn solve_within(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<(), AnalystError>;
+}
+
+/// A sowing game's position, analysed by its solver (the proof beside the deepening).
+struct SowingAnalyst<'a> {
+    /// How the reports are shown (the game, the position, the book's entry).
+    view: View<'a>,
+    /// The solver that analyses.
+    solver: Solver,
+}
+
+/// A Bao position, analysed by `bao_search` (exact only where it proves a win or a loss).
+struct BaoAnalyst<'a> {
+    /// The position analysed.
+    pos: &'a BaoPosition,
+    /// JSON lines instead of text.
+    json: bool,
 }
 
 /// Why an analysis of one position ended without its summary.
@@ -89,16 +105,6 @@ impl From<SummaryError> for AnalystError {
 }
 
 impl Board {
-    /// The limits of an analysis of this position: those given, else a time that suits
-    /// the kind ([`ANALYSE_DEFAULT_SECONDS`], Bao's [`BAO_DEFAULT_SECONDS`]).
-    pub fn analysis_limits(&self, given: Option<Limits>) -> Limits {
-        let seconds = match self {
-            Board::Sowing(..) => ANALYSE_DEFAULT_SECONDS,
-            Board::Bao(..) => BAO_DEFAULT_SECONDS,
-        };
-        given.unwrap_or_else(|| Limits::time(Duration::from_secs_f64(seconds)))
-    }
-
     /// The analyst of this position to `limits`, shown as `shown` says: a sowing game's
     /// solver made by `solving` ([`Solving::analysis`]), with the entry of the book
     /// `book` chooses for the position, where one is given and holds it; Bao needs
@@ -109,7 +115,7 @@ impl Board {
         solving: &Solving,
         limits: &Limits,
         book: Option<&Choice>,
-    ) -> Result<Analyst<'_>, E> {
+    ) -> Result<Box<dyn Analyst + '_>, E> {
         Ok(match self {
             Board::Sowing(game, pos) => {
                 let seeds = pos.seeds_in_houses() as usize;
@@ -128,56 +134,60 @@ impl Board {
                     database: egdb_file(&parts.solver),
                     book: parts.book,
                 };
-                Analyst::Sowing {
+                Box::new(SowingAnalyst {
                     view,
-                    solver: Box::new(parts.solver),
-                }
+                    solver: parts.solver,
+                })
             }
-            Board::Bao(_, pos) => Analyst::Bao {
+            Board::Bao(_, pos) => Box::new(BaoAnalyst {
                 pos,
                 json: shown.json,
-            },
+            }),
         })
     }
 }
 
-impl Analyst<'_> {
-    /// `kalah analyse`: every report as it comes (a sowing game's after the book's line),
-    /// then the summary; `cancel` ends the analysis with what it knows.
-    pub fn analyse(
+impl Analyst for SowingAnalyst<'_> {
+    fn analyse(
         &self,
         limits: &Limits,
         cancel: &AtomicBool,
         out: &mut dyn Write,
     ) -> Result<(), AnalystError> {
-        match self {
-            Analyst::Sowing { view, solver } => {
-                view.book_line(out)?;
-                sowing(view, solver, limits, cancel, out)
-            }
-            Analyst::Bao { pos, json } => {
-                let mut each = |a: &Analysis<BaoMove>| bao_report(a, *json, false, out);
-                let last = bao_analysis(pos, limits, cancel, &mut each)?;
-                Ok(bao_report(&last, *json, true, out)?)
-            }
-        }
+        self.view.book_line(out)?;
+        sowing(&self.view, &self.solver, limits, cancel, out)
     }
 
-    /// `kalah solve` within a limit: a sowing game's reports and summary as
-    /// [`Analyst::analyse`] writes them (a book is never asked for), Bao's summary alone.
-    pub fn solve_within(
+    fn solve_within(
         &self,
         limits: &Limits,
         cancel: &AtomicBool,
         out: &mut dyn Write,
     ) -> Result<(), AnalystError> {
-        match self {
-            Analyst::Sowing { view, solver } => sowing(view, solver, limits, cancel, out),
-            Analyst::Bao { pos, json } => {
-                let last = bao_search::analyse(pos, limits, cancel, &mut |_| {});
-                Ok(bao_report(&last, *json, true, out)?)
-            }
-        }
+        sowing(&self.view, &self.solver, limits, cancel, out)
+    }
+}
+
+impl Analyst for BaoAnalyst<'_> {
+    fn analyse(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<(), AnalystError> {
+        let mut each = |a: &Analysis<BaoMove>| bao_report(a, self.json, false, out);
+        let last = bao_analysis(self.pos, limits, cancel, &mut each)?;
+        Ok(bao_report(&last, self.json, true, out)?)
+    }
+
+    fn solve_within(
+        &self,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> Result<(), AnalystError> {
+        let last = bao_search::analyse(self.pos, limits, cancel, &mut |_| {});
+        Ok(bao_report(&last, self.json, true, out)?)
     }
 }
 
@@ -248,34 +258,12 @@ pub fn bao_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::setup::bao as bao_setup;
     use crate::run::solving::tests::{small_solving, Failed};
     use kalah_core::Game;
     use kalah_core::Rules;
 
     fn never() -> AtomicBool {
         AtomicBool::new(false)
-    }
-
-    #[test]
-    fn each_kind_has_its_default_time_and_a_given_limit_wins() {
-        let game = Game::new(Rules::kalah(3, 2)).unwrap();
-        let sowing = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
-        let secs = |l: Limits| l.time.map(|t| t.as_secs_f64());
-        assert_eq!(secs(sowing.analysis_limits(None)), Some(3.0));
-        assert_eq!(
-            sowing.analysis_limits(Some(Limits::depth(2))).depth,
-            Some(2)
-        );
-        let s = bao_setup::setup(&bao_setup::BaoOptions {
-            pits: Some(4),
-            seeds: Some(2),
-            position: None,
-            moves: None,
-        })
-        .unwrap();
-        let bao = Board::Bao(s.rules, s.pos);
-        assert_eq!(secs(bao.analysis_limits(None)), Some(BAO_DEFAULT_SECONDS));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! outcomes (a win, a loss or a draw, and how far) rather than scores. As JSON
 //! (`--json`, docs/outputs.md, in the vocabulary of [`crate::wire::bao`]): a solved game
 //! graph's value and every move's ([`solve_report`]), one report of the anytime analysis
-//! ([`analysis_report`]) and the board ([`show_json`]); as text, the lines without their
+//! ([`analysis_report`]); as text, the lines without their
 //! line ends: a solved game graph ([`solve_lines`]) and one report of the analysis
 //! ([`analysis_line`]).
 
@@ -59,22 +59,6 @@ pub fn analysis_report(a: &Analysis<BaoMove>, last: bool) -> Value {
     value.insert("final".into(), json!(last));
     value.extend(analysis_fields(a, 0));
     Value::Object(value)
-}
-
-/// The report of `kalah show --rules bao --json`: the board (`pits`, `seeds`), the
-/// position and its `rows`, the `side` to move, its legal `moves` and whether it is `over`.
-pub fn show_json(rules: &BaoRules, pos: &BaoPosition) -> Value {
-    let moves: Vec<String> = pos.legal().moves().map(|m| m.to_string()).collect();
-    json!({
-        "rules": rules.to_string(),
-        "pits": rules.pits(),
-        "seeds": rules.seeds(),
-        "position": pos.to_string(),
-        "side": pos.side().to_string(),
-        "rows": pos.text_rows(),
-        "moves": moves,
-        "over": pos.terminal_value().is_some(),
-    })
 }
 
 /// What an analysis proves, in words.
@@ -184,7 +168,10 @@ mod tests {
         let best = turns.iter().find(|t| t["turn"] == r["best_turn"]).unwrap();
         assert_eq!(best["result"], "draw");
         assert_eq!(r["pv"][0], r["best_turn"]);
-        let shown = show_json(&rules, &pos);
+        let shown = crate::game::Board::bao_start(rules)
+            .at(E16)
+            .unwrap()
+            .show_json();
         assert_eq!(
             (&shown["position"], &shown["over"]),
             (&json!(E16), &json!(false))

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{Game, Position};
-use kalah_solver::bao::{BaoSolveError, BaoSolved, GraphStop};
+use kalah_solver::bao::{BaoSolveError, BaoSolved as GraphSolved, GraphStop};
 use kalah_solver::{Config, Progress, Solution, SolveError, Solver, SolverError};
 
 use super::bao::{solve_lines, solve_report};
@@ -18,7 +18,7 @@ use super::report::egdb_file;
 use super::solved::{guess_config, interrupted_guess, interrupted_words, SolveReport};
 use super::view::View;
 use super::{bao_report, AnalystError};
-use crate::game::bao_solve::{bao_guess, bao_solve_within};
+use crate::game::bao_solve::{bao_graph_words, bao_guess, bao_solve_within};
 use crate::game::Board;
 use crate::run::progress::{bao_graph_message, progress_message};
 use crate::run::solving::{Solving, SolvingError};
@@ -28,34 +28,68 @@ const BAO_INTERRUPTED: &str = "interrupted: the game graph was not solved (nothi
      all of it is); the line above is a short anytime analysis, exact only where it says \
      proven";
 
-/// One position of either kind with what solves it exactly.
-pub enum Exact<'a> {
-    /// A sowing game's position and its solver (boxed: Bao's variant is a few words).
-    Sowing {
-        /// The game.
-        game: &'a Game,
-        /// The position solved.
-        pos: &'a Position,
-        /// The solver, its endgame database loaded or built.
-        solver: Box<Solver>,
-    },
-    /// A Bao position, solved by retrograde analysis of its whole game graph.
-    Bao {
-        /// The rules (named in the JSON report).
-        rules: &'a BaoRules,
-        /// The position solved.
-        pos: &'a BaoPosition,
-        /// The memory the graph may take, in megabytes.
-        memory_mb: u64,
-    },
+/// One position of either kind with what solves it exactly: what `kalah solve` runs
+/// without a limit. [`Board::exact`] chooses the kind's once; a sowing game's solver, or
+/// Bao's game graph within its memory, stays behind it.
+pub trait Exact {
+    /// Solves the position, `progress` told a line of words now and then; `cancel` stops
+    /// the solve ([`ExactError::Cancelled`]).
+    fn solve(
+        &self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(String),
+    ) -> Result<Box<dyn Solved + '_>, ExactError>;
+
+    /// The end of an interrupted solve (`last`: the progress it last reported): the best
+    /// guess written, a sowing game's as the summary of a short analysis over the table
+    /// the solve left, its interval narrowed by the one the proof had reached; Bao's as a
+    /// short analysis's report. Returns what the solve proved, in words: the value is not
+    /// exact.
+    fn interrupted(
+        &self,
+        last: Option<&Progress>,
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<String, AnalystError>;
 }
 
-/// A position solved exactly.
-pub enum Solved {
-    /// A sowing game's solution, its principal variation checked to replay to its value.
-    Sowing(Solution),
-    /// Bao's solved game graph and the time it took.
-    Bao(Box<BaoSolved>, Duration),
+/// A position solved exactly, what [`Exact::solve`] returns: its report.
+pub trait Solved {
+    /// The report of the solve, in text or JSON.
+    fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// A sowing game's position and its solver.
+struct SowingExact<'a> {
+    /// The game.
+    game: &'a Game,
+    /// The position solved.
+    pos: &'a Position,
+    /// The solver, its endgame database loaded or built.
+    solver: Solver,
+}
+
+/// A Bao position, solved by retrograde analysis of its whole game graph.
+struct BaoExact<'a> {
+    /// The rules (named in the JSON report).
+    rules: &'a BaoRules,
+    /// The position solved.
+    pos: &'a BaoPosition,
+    /// The memory the graph may take, in megabytes.
+    memory_mb: u64,
+}
+
+/// A sowing game's solution, its principal variation checked to replay to its value.
+struct SowingSolved<'a> {
+    exact: &'a SowingExact<'a>,
+    solution: Solution,
+}
+
+/// Bao's solved game graph and the time it took.
+struct BaoSolved<'a> {
+    exact: &'a BaoExact<'a>,
+    solution: GraphSolved,
+    elapsed: Duration,
 }
 
 /// Why an exact solve gave no value.
@@ -64,10 +98,9 @@ pub enum ExactError {
     /// Interrupted; a sowing game's solve tells the last progress it reported (the
     /// interval its proof had reached).
     Cancelled(Option<Progress>),
-    /// A sowing game's solve that failed (a graph larger than its limit).
-    Sowing(SolveError),
-    /// Bao's game graph that could not be solved (larger than its memory).
-    Bao(BaoSolveError),
+    /// A solve that failed, in words: a sowing game's graph larger than its limit, Bao's
+    /// game graph larger than its memory.
+    Unsolved(String),
     /// The principal variation does not replay to the value: a bug.
     Replay(String),
     /// A sowing game's solver could not be made.
@@ -98,7 +131,7 @@ impl Board {
         solving: &Solving,
         json: bool,
         out: &mut dyn Write,
-    ) -> Result<Exact<'_>, ExactError> {
+    ) -> Result<Box<dyn Exact + '_>, ExactError> {
         Ok(match self {
             Board::Sowing(game, pos) => {
                 let config = solving.config(game, pos.seeds_in_houses() as usize, 1)?;
@@ -112,123 +145,127 @@ impl Board {
                     }
                     Err(e) => return Err(e.into()),
                 };
-                Exact::Sowing {
-                    game,
-                    pos,
-                    solver: Box::new(solver),
-                }
+                Box::new(SowingExact { game, pos, solver })
             }
-            Board::Bao(rules, pos) => Exact::Bao {
+            Board::Bao(rules, pos) => Box::new(BaoExact {
                 rules,
                 pos,
                 memory_mb,
-            },
+            }),
         })
     }
 }
 
-impl Exact<'_> {
-    /// Solves the position, `progress` told a line of words now and then; `cancel` stops
-    /// the solve ([`ExactError::Cancelled`]).
-    pub fn solve(
+impl Exact for SowingExact<'_> {
+    fn solve(
         &self,
         cancel: &AtomicBool,
         progress: &mut dyn FnMut(String),
-    ) -> Result<Solved, ExactError> {
-        match self {
-            Exact::Sowing { game, pos, solver } => {
-                let sign = pos.side_to_move().sign();
-                let mut last = None;
-                let solved = solver.solve(pos, cancel, &mut |p| {
-                    last = Some(*p);
-                    progress(progress_message(p, sign))
-                });
-                let solution = match solved {
-                    Ok(solution) => solution,
-                    Err(SolveError::Cancelled) => return Err(ExactError::Cancelled(last)),
-                    Err(e) => return Err(ExactError::Sowing(e)),
-                };
-                solution.verify(game, pos).map_err(|e| {
-                    ExactError::Replay(format!("principal variation does not replay: {e}"))
-                })?;
-                Ok(Solved::Sowing(solution))
-            }
-            Exact::Bao { pos, memory_mb, .. } => {
-                let timer = Instant::now();
-                let result = bao_solve_within(pos, *memory_mb, cancel, &mut |p| {
-                    progress(bao_graph_message(p))
-                });
-                match result {
-                    Ok(s) => Ok(Solved::Bao(Box::new(s), timer.elapsed())),
-                    Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => {
-                        Err(ExactError::Cancelled(None))
-                    }
-                    Err(e) => Err(ExactError::Bao(e)),
-                }
-            }
-        }
+    ) -> Result<Box<dyn Solved + '_>, ExactError> {
+        let sign = self.pos.side_to_move().sign();
+        let mut last = None;
+        let solved = self.solver.solve(self.pos, cancel, &mut |p| {
+            last = Some(*p);
+            progress(progress_message(p, sign))
+        });
+        let solution = match solved {
+            Ok(solution) => solution,
+            Err(SolveError::Cancelled) => return Err(ExactError::Cancelled(last)),
+            Err(e) => return Err(ExactError::Unsolved(e.to_string())),
+        };
+        solution
+            .verify(self.game, self.pos)
+            .map_err(|e| ExactError::Replay(format!("principal variation does not replay: {e}")))?;
+        Ok(Box::new(SowingSolved {
+            exact: self,
+            solution,
+        }))
     }
 
-    /// The report of `solved` (what [`Exact::solve`] returned), in text or JSON.
-    pub fn write(&self, solved: &Solved, json: bool, out: &mut dyn Write) -> io::Result<()> {
-        match (self, solved) {
-            (Exact::Sowing { game, pos, solver }, Solved::Sowing(solution)) => SolveReport {
-                game,
-                pos,
-                solver,
-                solution,
-                pv: kalah_solver::line::notations(game.houses(), &solution.pv),
-                best: solution.best_turn().map(|t| t.notation(game.houses())),
-                egdb_file: egdb_file(solver),
-            }
-            .write(json, out),
-            (Exact::Bao { rules, pos, .. }, Solved::Bao(solution, elapsed)) => {
-                if json {
-                    let report = solve_report(rules, pos, solution, *elapsed);
-                    return writeln!(out, "{report}");
-                }
-                for line in solve_lines(pos, solution, *elapsed) {
-                    writeln!(out, "{line}")?;
-                }
-                Ok(())
-            }
-            _ => unreachable!("a position is solved by its own kind"),
-        }
-    }
-
-    /// The end of an interrupted solve (`last`: the progress it last reported): the best
-    /// guess written, a sowing game's as the summary of a short analysis over the table the
-    /// solve left, its interval narrowed by the one the proof had reached; Bao's as a short
-    /// analysis's report. Returns what the solve proved, in words: the value is not exact.
-    pub fn interrupted(
+    fn interrupted(
         &self,
         last: Option<&Progress>,
         json: bool,
         out: &mut dyn Write,
     ) -> Result<String, AnalystError> {
-        match self {
-            Exact::Sowing { game, pos, solver } => {
-                let a = match interrupted_guess(solver, pos, last) {
-                    Ok(a) => a,
-                    Err(e) => return Ok(format!("interrupted: not exact ({e})")),
-                };
-                let view = View {
-                    game,
-                    pos,
-                    multi: 1,
-                    json,
-                    verbose: false,
-                    database: egdb_file(solver),
-                    book: None,
-                };
-                view.summary(&a, out)?;
-                Ok(interrupted_words(&a))
-            }
-            Exact::Bao { pos, .. } => {
-                bao_report(&bao_guess(pos), json, true, out)?;
-                Ok(BAO_INTERRUPTED.to_string())
-            }
+        let a = match interrupted_guess(&self.solver, self.pos, last) {
+            Ok(a) => a,
+            Err(e) => return Ok(format!("interrupted: not exact ({e})")),
+        };
+        let view = View {
+            game: self.game,
+            pos: self.pos,
+            multi: 1,
+            json,
+            verbose: false,
+            database: egdb_file(&self.solver),
+            book: None,
+        };
+        view.summary(&a, out)?;
+        Ok(interrupted_words(&a))
+    }
+}
+
+impl Solved for SowingSolved<'_> {
+    fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
+        let SowingExact { game, pos, solver } = self.exact;
+        let solution = &self.solution;
+        SolveReport {
+            game,
+            pos,
+            solver,
+            solution,
+            pv: kalah_solver::line::notations(game.houses(), &solution.pv),
+            best: solution.best_turn().map(|t| t.notation(game.houses())),
+            egdb_file: egdb_file(solver),
         }
+        .write(json, out)
+    }
+}
+
+impl Exact for BaoExact<'_> {
+    fn solve(
+        &self,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(String),
+    ) -> Result<Box<dyn Solved + '_>, ExactError> {
+        let timer = Instant::now();
+        let result = bao_solve_within(self.pos, self.memory_mb, cancel, &mut |p| {
+            progress(bao_graph_message(p))
+        });
+        match result {
+            Ok(solution) => Ok(Box::new(BaoSolved {
+                exact: self,
+                solution,
+                elapsed: timer.elapsed(),
+            })),
+            Err(BaoSolveError::Stopped(GraphStop::Cancelled)) => Err(ExactError::Cancelled(None)),
+            Err(e) => Err(ExactError::Unsolved(bao_graph_words(&e, self.memory_mb))),
+        }
+    }
+
+    fn interrupted(
+        &self,
+        _: Option<&Progress>,
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<String, AnalystError> {
+        bao_report(&bao_guess(self.pos), json, true, out)?;
+        Ok(BAO_INTERRUPTED.to_string())
+    }
+}
+
+impl Solved for BaoSolved<'_> {
+    fn write(&self, json: bool, out: &mut dyn Write) -> io::Result<()> {
+        let BaoExact { rules, pos, .. } = self.exact;
+        if json {
+            let report = solve_report(rules, pos, &self.solution, self.elapsed);
+            return writeln!(out, "{report}");
+        }
+        for line in solve_lines(pos, &self.solution, self.elapsed) {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
     }
 }
 
@@ -246,8 +283,8 @@ pub fn build_interrupted(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<Result<String, AnalystError>, SolverError> {
-    let solver = Box::new(Solver::new(game.clone(), guess_config(config))?);
-    let exact = Exact::Sowing { game, pos, solver };
+    let solver = Solver::new(game.clone(), guess_config(config))?;
+    let exact = SowingExact { game, pos, solver };
     Ok(exact
         .interrupted(None, json, out)
         .map(|words| format!("{words}; {kept}")))
@@ -287,11 +324,17 @@ mod tests {
             .solve(&AtomicBool::new(false), &mut |_| told += 1)
             .unwrap();
         let mut out = Vec::new();
-        exact.write(&solved, true, &mut out).unwrap();
+        solved.write(true, &mut out).unwrap();
         let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        let Solved::Sowing(solution) = &solved else {
-            panic!("a sowing game's solution")
+        let config = Config {
+            threads: 1,
+            hash_mb: 4,
+            ..Config::default()
         };
+        let solver = Solver::new(game.clone(), config).unwrap();
+        let solution = solver
+            .solve(&game.start(), &AtomicBool::new(false), &mut |_| {})
+            .unwrap();
         assert_eq!(report["value"], solution.value_from_south());
     }
 
@@ -304,7 +347,7 @@ mod tests {
             .unwrap();
         let solved = exact.solve(&AtomicBool::new(false), &mut |_| {}).unwrap();
         let mut out = Vec::new();
-        exact.write(&solved, false, &mut out).unwrap();
+        solved.write(false, &mut out).unwrap();
         assert!(!out.is_empty());
         assert!(matches!(
             exact.solve(&AtomicBool::new(true), &mut |_| {}),

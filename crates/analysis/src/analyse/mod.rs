@@ -13,7 +13,5 @@ pub mod report;
 pub mod solved;
 pub mod view;
 
-pub use analyst::{
-    bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts, ANALYSE_DEFAULT_SECONDS,
-};
+pub use analyst::{bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts};
 pub use exact::{build_interrupted, Exact, ExactError, Solved};

@@ -1,6 +1,6 @@
-//! The kind of game a batch answers, chosen once from its options: a sowing game (its
-//! rules from the options or from the first work unit of the input) or Bao's board; what
-//! a run needs of that choice (the rules its answers name, the positions it reads ahead,
+//! The game a batch answers, chosen once from its options as a [`Board`] at its start: a
+//! sowing game (its rules from the options or from the first work unit of the input) or
+//! Bao's board; what a run needs of that choice (the rules its answers name, the positions it reads ahead,
 //! the endgame database files it reads, how large its solver is made); and the [`Front`]
 //! that answers it. `kalah batch` parses its options, asks here and renders: it never
 //! tells the two kinds apart itself.
@@ -8,14 +8,15 @@
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use kalah_core::bao::{BaoError, BaoRules};
 use kalah_core::{Game, RulesError};
 use kalah_solver::Limits;
 
 use super::{Bao, BaoHow, Front, Sowing};
 use crate::batch::{batch_rules, first_unit, Item, RulesDisagree};
-use crate::game::setup::{self, bao as bao_setup, RuleOptions, SetupError};
+use crate::game::setup::RuleOptions;
+use crate::game::{Board, BoardError, Kind, RulesName};
 use crate::run::solving::{Solving, SolvingError};
 
 /// Positions a sowing game's batch reads before its solver is made: enough to size its
@@ -25,8 +26,9 @@ pub const SOWING_READ_AHEAD: usize = 4;
 /// The options of a batch that choose its game, as a front end parsed them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BatchOptions {
-    /// Bao (`--rules bao`): `rules.houses` is then pits a row, `rules.seeds` seeds a pit.
-    pub bao: bool,
+    /// The rules named (`--rules`; under Bao's, `rules.houses` is pits a row and
+    /// `rules.seeds` seeds a pit).
+    pub name: RulesName,
     /// The rule options (a sowing game's, or Bao's board size and seeds).
     pub rules: RuleOptions,
     /// Whether any rule option was given: a sowing game's batch without one takes the
@@ -37,23 +39,20 @@ pub struct BatchOptions {
 /// Why a batch's game could not be chosen.
 #[derive(Debug)]
 pub enum BatchGameError {
-    /// The sowing rule options make no game.
-    Setup(SetupError),
+    /// The rule options make no game (a sowing game's, or Bao's board size and seeds).
+    Board(BoardError),
     /// The rule options disagree with the rules of the input's work units.
     Disagree(RulesDisagree),
     /// The rules the work units carry make no game.
     Rules(RulesError),
-    /// Bao's board size or seeds make no board.
-    Bao(BaoError),
 }
 
 impl fmt::Display for BatchGameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BatchGameError::Setup(e) => e.fmt(f),
+            BatchGameError::Board(e) => e.fmt(f),
             BatchGameError::Disagree(e) => e.fmt(f),
             BatchGameError::Rules(e) => e.fmt(f),
-            BatchGameError::Bao(e) => e.fmt(f),
         }
     }
 }
@@ -65,45 +64,34 @@ impl BatchOptions {
     /// environment name): a sowing game's, none for Bao. The output is checked against
     /// them before any work.
     pub fn databases(&self, given: Vec<PathBuf>) -> Vec<PathBuf> {
-        match self.bao {
-            true => Vec::new(),
-            false => given,
+        match self.name.kind() {
+            Kind::Sowing => given,
+            Kind::Bao => Vec::new(),
         }
     }
 
-    /// The game of the batch, and the items of `lines` read to choose it (answered first,
-    /// before the rest of `lines`). A sowing game's rules are the options', or, where no
-    /// rule option was given, those of the first work unit the input holds (rule options
-    /// given must agree with them); Bao's board is the options' (8 pits a row and 2 seeds
-    /// a pit by default), and no line is read.
+    /// The game of the batch (at its start), and the items of `lines` read to choose it
+    /// (answered first, before the rest of `lines`). A sowing game's rules are the
+    /// options', or, where no rule option was given, those of the first work unit the
+    /// input holds (rule options given must agree with them); Bao's board is the
+    /// options' (8 pits a row and 2 seeds a pit by default), and no line is read.
     pub fn game(
         &self,
         lines: &mut dyn Iterator<Item = io::Result<Item>>,
-    ) -> Result<(Vec<io::Result<Item>>, BatchGame), BatchGameError> {
-        if self.bao {
-            let pits = self.rules.houses.map(usize::from);
-            let seeds = self.rules.seeds.map(usize::from);
-            let rules = bao_setup::rules(pits, seeds).map_err(BatchGameError::Bao)?;
-            return Ok((Vec::new(), BatchGame::Bao(rules)));
-        }
-        let (read, unit) = first_unit(lines);
+    ) -> Result<(Vec<io::Result<Item>>, Board), BatchGameError> {
         // The rules and board of the options (the defaults of every subcommand).
-        let (game, _) = setup::setup(&self.rules, None, None).map_err(BatchGameError::Setup)?;
+        let board =
+            Board::set_up(self.name, &self.rules, None, None).map_err(BatchGameError::Board)?;
+        let Some(game) = board.game() else {
+            return Ok((Vec::new(), board));
+        };
+        let (read, unit) = first_unit(lines);
         let chosen = batch_rules(game.rules(), self.rules_given, unit.as_ref())
             .map_err(BatchGameError::Disagree)?;
         let game = Game::new(chosen).map_err(BatchGameError::Rules)?;
-        Ok((read, BatchGame::Sowing(Box::new(game))))
+        let start = game.start();
+        Ok((read, Board::Sowing(Arc::new(game), start)))
     }
-}
-
-/// The game a batch answers, known before its positions are read ahead: a sowing game
-/// (its solver is sized by the positions to answer), or Bao's board.
-#[derive(Clone)]
-pub enum BatchGame {
-    /// A sowing game (boxed: its tables are large).
-    Sowing(Box<Game>),
-    /// Bao's board.
-    Bao(BaoRules),
 }
 
 /// How a batch answers its positions, of either kind: a sowing game's limits (none: each
@@ -129,44 +117,36 @@ impl BatchHow {
     }
 }
 
-impl BatchGame {
-    /// The rules as every answer names them, which a resumed output is checked against.
-    pub fn rules_text(&self) -> String {
-        match self {
-            BatchGame::Sowing(game) => game.rules().to_string(),
-            BatchGame::Bao(rules) => rules.to_string(),
-        }
-    }
-
-    /// How many positions to read before the front is made: a few to size a sowing
+impl Board {
+    /// How many positions a batch reads before its front is made: a few to size a sowing
     /// game's solver ([`SOWING_READ_AHEAD`]); one for Bao, whose front needs no sizing
     /// (a position at all means there is work to do).
-    pub fn read_ahead(&self) -> usize {
-        match self {
-            BatchGame::Sowing(_) => SOWING_READ_AHEAD,
-            BatchGame::Bao(_) => 1,
+    pub fn batch_read_ahead(&self) -> usize {
+        match self.kind() {
+            Kind::Sowing => SOWING_READ_AHEAD,
+            Kind::Bao => 1,
         }
     }
 
-    /// The front that answers the batch as `how` says: a sowing game's parallel solver,
-    /// made by `solving` for `solves` positions (for an analysis within `how`'s time:
-    /// [`Solving::within`]), or Bao's analyses or graphs.
-    pub fn front(
-        self,
+    /// The front that answers a batch of this game as `how` says: a sowing game's
+    /// parallel solver, made by `solving` for `solves` positions (for an analysis within
+    /// `how`'s time: [`Solving::within`]), or Bao's analyses or graphs.
+    pub fn batch_front(
+        &self,
         how: BatchHow,
         solves: usize,
         solving: &Solving,
     ) -> Result<Box<dyn Front>, SolvingError> {
         Ok(match self {
-            BatchGame::Sowing(game) => {
+            Board::Sowing(game, _) => {
                 let solving = match how.sowing.and_then(|l| l.time) {
                     Some(time) => solving.within(Some(time)),
                     None => solving.clone(),
                 };
-                let (solver, workers) = solving.parallel(&game, game.capacity(), solves)?;
+                let (solver, workers) = solving.parallel(game, game.capacity(), solves)?;
                 Box::new(Sowing::new(solver, how.sowing, workers))
             }
-            BatchGame::Bao(rules) => Box::new(Bao::new(rules, how.bao)),
+            Board::Bao(rules, _) => Box::new(Bao::new(*rules, how.bao)),
         })
     }
 }
@@ -187,7 +167,7 @@ mod tests {
 
     fn sowing(rules: RuleOptions, given: bool) -> BatchOptions {
         BatchOptions {
-            bao: false,
+            name: RulesName::Sowing(rules.preset),
             rules,
             rules_given: given,
         }
@@ -200,7 +180,7 @@ mod tests {
     #[test]
     fn bao_reads_no_line_and_no_database() {
         let bao = BatchOptions {
-            bao: true,
+            name: RulesName::Bao,
             rules: RuleOptions {
                 houses: Some(4),
                 ..RuleOptions::default()
@@ -210,7 +190,7 @@ mod tests {
         let (read, game) = bao.game(&mut lines("1\n2\n")).unwrap();
         assert!(read.is_empty());
         assert_eq!(game.rules_text(), "Bao(4,2)");
-        assert_eq!(game.read_ahead(), 1);
+        assert_eq!(game.batch_read_ahead(), 1);
         assert!(bao.databases(vec![PathBuf::from("db")]).is_empty());
         let too_small = BatchOptions {
             rules: RuleOptions {
@@ -221,7 +201,7 @@ mod tests {
         };
         assert!(matches!(
             too_small.game(&mut lines("")),
-            Err(BatchGameError::Bao(_))
+            Err(BatchGameError::Board(BoardError::Bao(_)))
         ));
     }
 
@@ -236,7 +216,7 @@ mod tests {
         let (read, game) = batch.game(&mut lines("1\n2\n")).unwrap();
         assert_eq!(read.len(), 1, "the first position, read looking for a unit");
         assert_eq!(game.rules_text(), Rules::kalah(3, 2).to_string());
-        assert_eq!(game.read_ahead(), SOWING_READ_AHEAD);
+        assert_eq!(game.batch_read_ahead(), SOWING_READ_AHEAD);
         assert_eq!(batch.databases(vec![PathBuf::from("db")]).len(), 1);
     }
 
@@ -287,15 +267,16 @@ mod tests {
             sowing: None,
             bao: BaoHow::analyse(Some(Limits::nodes(100))),
         };
-        let bao = BatchGame::Bao(BaoRules::new(4, 2).unwrap());
-        let front = bao.front(how.clone(), 3, &small_solving()).unwrap();
+        let bao = Board::bao_start(kalah_core::bao::BaoRules::new(4, 2).unwrap());
+        let front = bao.batch_front(how.clone(), 3, &small_solving()).unwrap();
         assert_eq!(front.rules_text(), "Bao(4,2)");
         assert_eq!(front.workers(), 1);
         let game = Game::new(Rules::kalah(3, 2)).unwrap();
         let mut two = small_solving();
         two.options.overrides.threads = Some(2);
-        let front = BatchGame::Sowing(Box::new(game))
-            .front(how, 3, &two)
+        let start = game.start();
+        let front = Board::Sowing(Arc::new(game), start)
+            .batch_front(how, 3, &two)
             .unwrap();
         assert_eq!(front.workers(), 2);
         assert_eq!(front.rules_text(), Rules::kalah(3, 2).to_string());

@@ -20,7 +20,8 @@
 //! the proven interval).
 //!
 //! The command's run over either kind of game is [`BatchRun`] (the output checked,
-//! resumed and written), the game chosen once from the options ([`BatchGame`]) and
+//! resumed and written), the game chosen once from the options (a [`Board`](crate::game::Board):
+//! [`BatchOptions::game`]) and
 //! answered behind the trait [`Front`] ([`Sowing`], [`Bao`]); the answer line is
 //! [`crate::wire::answer`]'s.
 
@@ -49,9 +50,7 @@ use crate::wire::FormatError;
 pub use bao::{Bao, BaoHow};
 pub use front::{answer_stream, Answered, Front};
 use kalah_solver::line::ReplayError;
-pub use kind::{
-    solves_to_size, BatchGame, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD,
-};
+pub use kind::{solves_to_size, BatchGameError, BatchHow, BatchOptions, SOWING_READ_AHEAD};
 pub use run::{BatchEnd, BatchError, BatchPaths, BatchRun, BatchTick};
 pub use shard::parse_shard;
 pub use sowing::Sowing;

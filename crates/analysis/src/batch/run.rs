@@ -279,7 +279,7 @@ impl BatchRun<'_> {
         // build), and their number sizes the database when the input's length is not
         // known. A read error (a line too long) is kept for its turn: the lines before it
         // are answered.
-        let (ahead, failed) = read_ahead(&mut lines, game.read_ahead());
+        let (ahead, failed) = read_ahead(&mut lines, game.batch_read_ahead());
         if ahead.is_empty() {
             if let Some(e) = failed {
                 return Err(read_error(e).into());
@@ -292,7 +292,7 @@ impl BatchRun<'_> {
             None => None,
         };
         let solves = solves_to_size(count, skip, ahead.len());
-        let front = game.front(self.how, solves, solving)?;
+        let front = game.batch_front(self.how, solves, solving)?;
         show(BatchTick::Start {
             len: count.map(|n| n - skip),
         });

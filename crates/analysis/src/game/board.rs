@@ -3,13 +3,19 @@
 //! answered here once, each kind by its own code.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::{notation, Game, Position};
+use kalah_solver::Limits;
 
+use super::bao_solve::BAO_DEFAULT_SECONDS;
 use super::perft::Start;
 use super::setup::bao::{self as bao_setup, BaoSetupError};
 use super::setup::SetupError;
+
+/// The analysis time of a sowing game's position when no limit is given, in seconds.
+pub const ANALYSE_DEFAULT_SECONDS: f64 = 3.0;
 
 /// A game and a position of it: a sowing game, or Bao. Cheap to clone, so that a front
 /// end holds one per position (Python's `Position`): the sowing game's tables are large
@@ -122,6 +128,16 @@ impl Board {
         }
     }
 
+    /// The limits of an analysis of this position: those given, else a time that suits
+    /// the kind ([`ANALYSE_DEFAULT_SECONDS`], Bao's [`BAO_DEFAULT_SECONDS`]).
+    pub fn analysis_limits(&self, given: Option<Limits>) -> Limits {
+        let seconds = match self {
+            Board::Sowing(..) => ANALYSE_DEFAULT_SECONDS,
+            Board::Bao(..) => BAO_DEFAULT_SECONDS,
+        };
+        given.unwrap_or_else(|| Limits::time(Duration::from_secs_f64(seconds)))
+    }
+
     /// Where a perft of this position counts from: sowings, or Bao's whole moves.
     pub fn perft_start(&self) -> Start<'_> {
         match self {
@@ -181,6 +197,27 @@ mod tests {
             std::hash::Hasher::finish(&h)
         };
         assert_eq!(hash(&bao), hash(&played));
+    }
+
+    #[test]
+    fn each_kind_has_its_default_time_and_a_given_limit_wins() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let sowing = Board::Sowing(std::sync::Arc::new(game.clone()), game.start());
+        let secs = |l: Limits| l.time.map(|t| t.as_secs_f64());
+        assert_eq!(secs(sowing.analysis_limits(None)), Some(3.0));
+        assert_eq!(
+            sowing.analysis_limits(Some(Limits::depth(2))).depth,
+            Some(2)
+        );
+        let s = bao_setup::setup(&bao_setup::BaoOptions {
+            pits: Some(4),
+            seeds: Some(2),
+            position: None,
+            moves: None,
+        })
+        .unwrap();
+        let bao = Board::Bao(s.rules, s.pos);
+        assert_eq!(secs(bao.analysis_limits(None)), Some(BAO_DEFAULT_SECONDS));
     }
 
     #[test]

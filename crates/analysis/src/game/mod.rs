@@ -4,7 +4,7 @@
 //! it ([`Line`]); both setups, from the options a front end reads ([`setup`],
 //! [`setup::bao`]); what the rules option names ([`RulesName`]); which options each
 //! command takes for each kind of game ([`options`]); perft ([`perft`]); every first move
-//! of a position ([`turns`]) and the pie rule's decision after one ([`pie`]); the bounds
+//! of a position ([`turns`]), a position as JSON ([`Board::show_json`]) and the pie rule's decision after one ([`pie`]); the bounds
 //! on a value that the seeds still on the board allow ([`bounds`]); which positions solve
 //! quickly enough to solve rather than analyse ([`quick`]); and a Bao position's game
 //! graph solved, which several tasks do ([`bao_solve`]). Nothing here imports a task
@@ -23,6 +23,7 @@ mod position;
 pub mod quick;
 pub mod rules;
 pub mod setup;
+mod show;
 pub mod turns;
 
 pub use board::{Board, BoardError};

@@ -118,6 +118,12 @@ impl Board {
         }
     }
 
+    /// Bao's position `pos` on this board's rules (a position a search of this board
+    /// reached), None for a sowing game.
+    pub fn bao_at(&self, pos: BaoPosition) -> Option<Board> {
+        self.bao_rules().map(|rules| Board::Bao(rules, pos))
+    }
+
     /// The start of Bao's `rules`.
     pub fn bao_start(rules: BaoRules) -> Board {
         Board::Bao(rules, rules.start())
@@ -187,6 +193,9 @@ mod tests {
         assert_eq!(bao.to_string(), "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2:S");
         assert!(sowing.sowing().is_some() && sowing.bao_position().is_none());
         assert!(bao.sowing().is_none() && bao.bao_position().is_some());
+        let next = bao.play(&bao.moves()[0]).unwrap();
+        assert!(bao.bao_at(next.bao_position().unwrap()) == Some(next.clone()));
+        assert!(sowing.bao_at(next.bao_position().unwrap()).is_none());
     }
 
     #[test]

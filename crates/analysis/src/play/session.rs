@@ -1,21 +1,89 @@
 //! One game against a human in the terminal, for either kind of game: what the loop
 //! needs of a game ([`Session`]: the drawing, the moves the prompt names, a typed move
 //! played, the help, the engine's move with the words that say what backs it, how the
-//! game ended), its two implementations ([`SowingSession`] and [`BaoSession`]), and the
-//! one loop that asks, echoes and answers ([`run`]).
+//! game ended), its two implementations ([`SowingSession`] and [`BaoSession`]), the
+//! game of either kind started from a board with the engine the options ask for
+//! ([`Board::play_session`]), and the one loop that asks, echoes and answers ([`run`]).
 
 mod bao;
 mod sowing;
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
-use kalah_core::Side;
+use kalah_core::{Rules, Side};
 use kalah_io::LineReader;
+use kalah_solver::bao::BaoSolveError;
 
+use super::bao::{engine_time, perfect_engine, BaoEngine, SOLVING_FIRST};
 use super::{next_typed_line, typed, Typed};
+use crate::book::Book;
+use crate::game::Board;
+use crate::run::solving::{Solving, SolvingError};
 pub use bao::BaoSession;
 pub use sowing::{default_time_note, EngineChoice, SowingEngine, SowingSession};
+
+/// What `kalah play` asks of its engine, as a front end parsed it.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayOptions {
+    /// The side the human plays.
+    pub human: Side,
+    /// The engine's time a move, where one is given.
+    pub time: Option<Duration>,
+    /// A sowing game's greedy engine rather than the perfect one.
+    pub greedy: bool,
+    /// What breaks ties between a sowing game's equally good turns.
+    pub seed: Option<u64>,
+    /// The memory Bao's game graph may take, in MiB.
+    pub memory_mb: u64,
+}
+
+impl Board {
+    /// The game of `kalah play` from this position, its engine as `options` ask: a sowing
+    /// game's as [`EngineChoice::of`] chooses it (the line that says so in its greeting),
+    /// its solver made by `solving` and the timed engine's book loaded by `book`; Bao's
+    /// perfect engine solves the game graph first where the board is small (said on
+    /// `out`, `thinking` shown while it runs, stopped by the flag `cancel` gives, asked
+    /// for then only; `graph` says why it did not solve).
+    #[allow(clippy::too_many_arguments)]
+    pub fn play_session<'c, E: From<SolvingError> + From<io::Error>>(
+        &self,
+        options: &PlayOptions,
+        solving: &Solving,
+        book: impl FnOnce(&Rules) -> Result<Option<Book>, E>,
+        cancel: impl FnOnce() -> &'c AtomicBool,
+        thinking: &mut dyn Thinking,
+        graph: impl FnOnce(BaoSolveError) -> E,
+        out: &mut dyn Write,
+    ) -> Result<Box<dyn Session>, E> {
+        Ok(match self {
+            Board::Sowing(game, pos) => {
+                let (time, greedy) = (options.time, options.greedy);
+                let (choice, note) = EngineChoice::of(time, greedy, options.seed, game, pos);
+                let engine = SowingEngine::of(choice, solving, game, pos, || book(game.rules()))?;
+                let game = (**game).clone();
+                Box::new(SowingSession::new(game, *pos, options.human, engine, note))
+            }
+            Board::Bao(_, pos) => {
+                let engine = match engine_time(options.time, pos) {
+                    Some(limit) => BaoEngine::Timed(limit),
+                    None => {
+                        writeln!(out, "{SOLVING_FIRST}")?;
+                        let cancel = cancel();
+                        thinking.start();
+                        let mut say = |m: String| thinking.say(&m);
+                        let engine = perfect_engine(pos, options.memory_mb, cancel, &mut say);
+                        thinking.stop();
+                        engine.map_err(graph)?
+                    }
+                };
+                Box::new(BaoSession::new(*pos, options.human, engine))
+            }
+        })
+    }
+}
 
 /// What the game loop needs of one kind of game: the game in progress, the side the human
 /// plays and the engine that plays the other.

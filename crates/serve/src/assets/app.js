@@ -47,7 +47,8 @@
     if (moves && moves.length) p.moves = moves.join(' ');
     return p;
   }
-  const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':');
+  // A value in the query string, its commas, colons and slashes (Bao's rows) kept readable.
+  const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
   const query = (p) => Object.keys(p).map((k) => k + '=' + enc(p[k])).join('&');
 
   function setBusy(d) {
@@ -121,6 +122,20 @@
   }
 
   // ---- analysis ----
+  // The analysis stream of `req` (/api/analyse): `when(name, f)` hands each event `name`
+  // its data parsed (an `error` also without data: the connection lost) while `live(src)`
+  // holds, then calls `after`. Bao's board (bao.js) opens its stream through it too.
+  function analysisStream(req, live, after) {
+    const src = new EventSource('api/analyse?' + query(req));
+    const when = (name, f) => src.addEventListener(name, (e) => {
+      if (!live(src)) return;
+      let d = null;
+      try { d = JSON.parse(e.data); } catch (x) { /* no data */ }
+      if (d || name === 'error') f(d, e);
+      after();
+    });
+    return { src, when };
+  }
   function closeES() {
     if (es) { es.close(); es = null; }
   }
@@ -135,15 +150,8 @@
     const req = Object.assign(params(st.rp, st.start, st.line.slice(0, st.cur)), { token: TOKEN });
     const budget = $('budget') && $('budget').value.trim();
     if (budget) req.time = budget;
-    const src = new EventSource('api/analyse?' + query(req));
+    const { src, when } = analysisStream(req, (from) => es === from && an && an.id === id, queueRender);
     es = src;
-    const when = (name, f) => src.addEventListener(name, (e) => {
-      if (es !== src || !an || an.id !== id) return;
-      let d = null;
-      try { d = JSON.parse(e.data); } catch (x) { /* no data */ }
-      if (d || name === 'error') f(d, e);
-      queueRender();
-    });
     when('turns', (d) => {
       an.gotTurns = true;
       an.rows = (d.turns || []).map((t) => ({ index: t.index, turn: t.turn, state: 'pending', lower: null,
@@ -907,6 +915,10 @@
       setBusy(-1);
     }
   }
+
+  // What the renderers of the other boards (bao.js) share with this one: the page's token,
+  // elements, the query string, the position request and the analysis stream.
+  window.kalahBoard = { TOKEN, mk, query, api, analysisStream };
 
   init();
 })();

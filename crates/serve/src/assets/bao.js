@@ -7,7 +7,9 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const SIDE = { S: 'South', N: 'North' };
-  const TOKEN = (document.querySelector('meta[name="kalah-token"]') || {}).content || '';
+  // The page's token, elements, query strings, the position request and the analysis
+  // stream, as the sowing board (app.js) has them.
+  const { TOKEN, mk, query, api, analysisStream } = window.kalahBoard;
   // Rows top to bottom (the `rows` of the API): North's b and a, South's A and B.
   const ROWS = ['b', 'a', 'A', 'B'];
   // Scores from here up are the search's won scores (bao_search: 1 000 000 less the moves).
@@ -18,23 +20,11 @@
   const st = { houses: '', seeds: '', start: null, line: [], cur: 0, pos: null };
   let an = null, es = null, seq = 0, anId = 0, active = false;
 
-  function mk(tag, a, ...kids) {
-    const e = document.createElement(tag);
-    for (const k in a || {}) {
-      if (k === 'class') e.className = a[k];
-      else if (/^(data-|aria-|role$)/.test(k)) e.setAttribute(k, a[k]);
-      else e[k] = a[k];
-    }
-    e.append(...kids);
-    return e;
-  }
   const on = (id, ev, f) => $(id).addEventListener(ev, f);
   const signed = (v) => (v > 0 ? '+' + v : v < 0 ? '\u2212' + -v : '0');
   const secs = (s) => (s < 10 ? s.toFixed(2) : s.toFixed(1)) + ' s';
   const count = (n, word) => Number(n || 0).toLocaleString('en-US') + ' ' + word + (n === 1 ? '' : 's');
   const movesOf = (text) => String(text || '').split(/[\s,;]+/).filter(Boolean);
-  const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
-  const query = (p) => Object.keys(p).map((k) => k + '=' + enc(p[k])).join('&');
   const setError = (msg) => { $('error').textContent = msg || ''; $('error').hidden = !msg; };
 
   function params(start, line) {
@@ -45,19 +35,6 @@
     if (line && line.length) p.moves = line.join(' ');
     return p;
   }
-  async function api(p) {
-    let r, j = null;
-    try {
-      r = await fetch('api/position', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Kalah-Token': TOKEN },
-        body: JSON.stringify(p) });
-    } catch (e) {
-      throw new Error('cannot reach the server (is kalah serve still running?)');
-    }
-    try { j = await r.json(); } catch (e) { /* not JSON */ }
-    if (!r.ok || !j) throw new Error(j && j.error ? j.error : 'the server answered ' + r.status);
-    return j;
-  }
-
   // Shows `next` ({start, line, cur}): asks the server, then commits, draws and analyses;
   // on an error the previous state stays and the error is shown.
   async function go(next) {
@@ -97,15 +74,8 @@
     const req = Object.assign(params(st.start, st.line.slice(0, st.cur)), { token: TOKEN });
     const budget = $('bao-budget').value.trim();
     if (budget) req.time = budget;
-    const src = new EventSource('api/analyse?' + query(req));
+    const { src, when } = analysisStream(req, (from) => es === from && an && an.id === id, renderAnalysis);
     es = src;
-    const when = (name, f) => src.addEventListener(name, (e) => {
-      if (es !== src || !an || an.id !== id) return;
-      let d = null;
-      try { d = JSON.parse(e.data); } catch (x) { /* no data */ }
-      if (d || name === 'error') f(d);
-      renderAnalysis();
-    });
     when('status', (d) => { if (d.message) an.status = d.message; });
     when('depth', (d) => { an.report = d; });
     when('done', (d) => { closeES(); an.report = an.done = d; an.running = false; });

@@ -9,7 +9,7 @@ fn bao_run<'a>(paths: BatchPaths<'a>) -> BatchRun<'a> {
     BatchRun {
         paths,
         options: BatchOptions {
-            bao: true,
+            name: crate::game::RulesName::Bao,
             rules: RuleOptions {
                 houses: Some(4),
                 ..RuleOptions::default()

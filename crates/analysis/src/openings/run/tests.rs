@@ -190,9 +190,7 @@ fn the_first_turns_from_a_book_are_its_report_and_nothing_is_solved() {
 #[test]
 fn bao_moves_solved_exactly_agree_with_each_move_solved_alone() {
     let board = bao(Some(MIDGAME));
-    let Board::Bao(_, pos) = &board else {
-        unreachable!()
-    };
+    let pos = &board.bao_position().unwrap();
     let openings = board
         .openings(
             Asked {
@@ -228,9 +226,7 @@ fn bao_moves_solved_exactly_agree_with_each_move_solved_alone() {
 #[test]
 fn bao_moves_within_limits_are_the_analysis_final_report_and_every_move() {
     let board = bao(Some(MIDGAME));
-    let Board::Bao(_, pos) = &board else {
-        unreachable!()
-    };
+    let pos = &board.bao_position().unwrap();
     let limits = Limits::depth(3);
     let asked = Asked {
         limits: Some(limits),
