@@ -152,9 +152,9 @@ pub enum Residence {
     /// search runs faster than through small pages.
     Copied,
     /// Mapped where the system maps the cached file with huge pages, else copied
-    /// ([`Residence::Copied`]; read straight into the copy where the file is mostly out
-    /// of the page cache; mapped all the same when the copy would not fit in the memory
-    /// available). The choice for long solves: the search reads either at the
+    /// ([`Residence::Copied`]; mapped all the same where the file was mostly out of the
+    /// page cache, read through the map onto huge pages, or when the copy would not fit in
+    /// the memory available). The choice for long solves: the search reads either at the
     /// speed of huge pages, and a file cached in huge pages costs neither the copy nor
     /// its memory.
     Huge,
@@ -193,21 +193,17 @@ impl Egdb {
             why: format!("impossible rules in the header: {e}"),
         })?;
         let mapped = match residence {
-            Residence::Mapped => map(&f),
-            // A file mostly out of the page cache is read into the copy it would end in
-            // anyway: read through a map advised huge pages, a cold file cost the kernel
-            // about 0.8 s of a 5 s solve (a fifth of the whole process's processor time
-            // right after a build, which drops the file it wrote from the cache), read
-            // into private memory a twentieth of that.
-            // Mapped all the same where the copy would not fit.
-            Residence::Huge => map(&f).filter(|m| {
-                mostly_cached(m)
-                    || Requirements::of(info.rules.houses as usize, info.max_seeds)
-                        .and_then(|need| need.check_memory())
-                        .is_err()
-            }),
+            Residence::Mapped | Residence::Huge => map(&f),
             Residence::Copied => None,
         };
+        // A file mostly out of the page cache (right after a build, which drops the file
+        // it wrote from the cache) is read from the disk through the map, advised huge
+        // pages: the system then caches most of it in 2 MiB pages, and it is kept mapped,
+        // never copied. A copy needs as much fresh memory again, which the system zeroes
+        // first; on a virtual machine that hands freed memory back to its host, that first
+        // touch cost 0.6-1.0 s of system time in a 5 s solve.
+        let cold =
+            residence == Residence::Huge && mapped.as_ref().is_some_and(|m| !mostly_cached(m));
         let mut db = match mapped {
             Some(map) => Egdb::with_values(&game, info.max_seeds, |entries| {
                 Bytes::mapped(map, HEADER as usize, entries as usize).ok_or_else(|| {
@@ -243,7 +239,11 @@ impl Egdb {
                 why: format!("entry {rank} disagrees with its children"),
             });
         }
-        if residence == Residence::Huge && db.values.is_mapped() && !db.values.on_huge_pages() {
+        if residence == Residence::Huge
+            && !cold
+            && db.values.is_mapped()
+            && !db.values.on_huge_pages()
+        {
             let need = Requirements::of(info.rules.houses as usize, info.max_seeds)?;
             if need.check_memory().is_ok() {
                 let mut copy = Egdb::filled(&game, info.max_seeds, 0)?;
