@@ -178,3 +178,22 @@ impl<T: Zeroable> Drop for Block<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A block cleared on the calling thread (small) and one cleared in parallel (above
+    /// `SEQUENTIAL_CLEAR`) both end all zero, their pages kept.
+    #[test]
+    fn clear_all_zeroes_blocks_on_either_side_of_the_sequential_limit() {
+        for len in [1000, SEQUENTIAL_CLEAR / 8 + 1] {
+            let block: Block<AtomicU64> = Block::zeroed(len);
+            for i in (0..len).step_by(7) {
+                block[i].store(i as u64 + 1, Relaxed);
+            }
+            block.clear_all();
+            assert!(block.iter().all(|x| x.load(Relaxed) == 0), "{len} elements");
+        }
+    }
+}
