@@ -38,6 +38,9 @@ unsafe impl Zeroable for AtomicU16 {
 /// The smallest page a system maps: what [`Block::prefault`] touches one element of.
 const SMALL_PAGE: usize = 4096;
 
+/// The most bytes [`Block::clear_all`] clears on the calling thread alone.
+const SEQUENTIAL_CLEAR: usize = 32 << 20;
+
 /// An owned, fixed-size, zero-initialised block of `T`.
 pub(crate) struct Block<T: Zeroable> {
     ptr: *mut T,
@@ -131,10 +134,17 @@ impl<T: Zeroable> Block<T> {
             .for_each(|i| self[i].clear());
     }
 
-    /// Stores zero in every element, in parallel: the block as it was made, its pages
-    /// kept.
+    /// Stores zero in every element: the block as it was made, its pages kept. A block of
+    /// up to [`SEQUENTIAL_CLEAR`] bytes is cleared on the calling thread, a larger one in
+    /// parallel: waking the thread pool costs the kernel about a tenth of a millisecond
+    /// (futex and yield calls), more than clearing a few MiB, and a run of short solves
+    /// each on an empty table (`kalah batch`, `kalah book build`) pays it every solve.
     pub(crate) fn clear_all(&self) {
-        self.par_iter().for_each(|x| x.clear());
+        if std::mem::size_of_val::<[T]>(self) <= SEQUENTIAL_CLEAR {
+            self.iter().for_each(|x| x.clear());
+        } else {
+            self.par_iter().for_each(|x| x.clear());
+        }
     }
 
     /// The raw pointer to the first element.
@@ -165,6 +175,25 @@ impl<T: Zeroable> Drop for Block<T> {
             let layout = Layout::array::<T>(self.len).expect("as allocated");
             // SAFETY: freeing the allocation made in `zeroed` with its layout.
             unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A block cleared on the calling thread (small) and one cleared in parallel (above
+    /// `SEQUENTIAL_CLEAR`) both end all zero, their pages kept.
+    #[test]
+    fn clear_all_zeroes_blocks_on_either_side_of_the_sequential_limit() {
+        for len in [1000, SEQUENTIAL_CLEAR / 8 + 1] {
+            let block: Block<AtomicU64> = Block::zeroed(len);
+            for i in (0..len).step_by(7) {
+                block[i].store(i as u64 + 1, Relaxed);
+            }
+            block.clear_all();
+            assert!(block.iter().all(|x| x.load(Relaxed) == 0), "{len} elements");
         }
     }
 }

@@ -86,6 +86,36 @@ pub(super) fn map(f: &File) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
+/// True where at least nine tenths of the pages of `map` are in the page cache (by
+/// `mincore`); true where that cannot be told (other systems, or the call fails), so that
+/// the map is kept as before.
+fn mostly_cached(map: &memmap2::Mmap) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let page = SMALL_PAGE;
+        let pages = map.len().div_ceil(page);
+        let mut resident = vec![0u8; pages];
+        // SAFETY: the range is our own live mapping (page aligned, as mmap returns it);
+        // `resident` holds one byte for each of its pages, which is what mincore writes.
+        let r = unsafe {
+            libc::mincore(
+                map.as_ptr() as *mut libc::c_void,
+                map.len(),
+                resident.as_mut_ptr(),
+            )
+        };
+        if r == 0 {
+            let cached = resident.iter().filter(|&&b| b & 1 != 0).count();
+            return cached >= pages / 10 * 9;
+        }
+    }
+    true
+}
+
+/// The page size `mincore` reports on.
+#[cfg(target_os = "linux")]
+const SMALL_PAGE: usize = 4096;
+
 /// Bytes per task when a file's values are copied into memory on every core.
 pub(super) const COPY_CHUNK: usize = 32 << 20;
 
@@ -122,8 +152,9 @@ pub enum Residence {
     /// search runs faster than through small pages.
     Copied,
     /// Mapped where the system maps the cached file with huge pages, else copied
-    /// ([`Residence::Copied`]; mapped all the same when the copy would not fit in the
-    /// memory available). The choice for long solves: the search reads either at the
+    /// ([`Residence::Copied`]; mapped all the same where the file was mostly out of the
+    /// page cache, read through the map onto huge pages, or when the copy would not fit in
+    /// the memory available). The choice for long solves: the search reads either at the
     /// speed of huge pages, and a file cached in huge pages costs neither the copy nor
     /// its memory.
     Huge,
@@ -165,6 +196,14 @@ impl Egdb {
             Residence::Mapped | Residence::Huge => map(&f),
             Residence::Copied => None,
         };
+        // A file mostly out of the page cache (right after a build, which drops the file
+        // it wrote from the cache) is read from the disk through the map, advised huge
+        // pages: the system then caches most of it in 2 MiB pages, and it is kept mapped,
+        // never copied. A copy needs as much fresh memory again, which the system zeroes
+        // first; on a virtual machine that hands freed memory back to its host, that first
+        // touch cost 0.6-1.0 s of system time in a 5 s solve.
+        let cold =
+            residence == Residence::Huge && mapped.as_ref().is_some_and(|m| !mostly_cached(m));
         let mut db = match mapped {
             Some(map) => Egdb::with_values(&game, info.max_seeds, |entries| {
                 Bytes::mapped(map, HEADER as usize, entries as usize).ok_or_else(|| {
@@ -200,7 +239,11 @@ impl Egdb {
                 why: format!("entry {rank} disagrees with its children"),
             });
         }
-        if residence == Residence::Huge && db.values.is_mapped() && !db.values.on_huge_pages() {
+        if residence == Residence::Huge
+            && !cold
+            && db.values.is_mapped()
+            && !db.values.on_huge_pages()
+        {
             let need = Requirements::of(info.rules.houses as usize, info.max_seeds)?;
             if need.check_memory().is_ok() {
                 let mut copy = Egdb::filled(&game, info.max_seeds, 0)?;
