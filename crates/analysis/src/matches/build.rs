@@ -84,7 +84,7 @@ pub struct ProgramSpec {
 impl ProgramSpec {
     /// The program started, asked for its moves within `limits`.
     fn start(&self, limits: Limits) -> Result<ProtocolPlayer, PlayerError> {
-        let go = Go { limits, multi: 1 };
+        let go = Go::new(limits);
         ProtocolPlayer::start(&self.command, go, self.move_timeout)
     }
 }

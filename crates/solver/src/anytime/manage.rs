@@ -150,7 +150,10 @@ mod tests {
     #[test]
     fn a_forced_or_decided_turn_stops_at_once() {
         let mut m = Manager::default();
-        let forced = Progress { turns: 1, ..p(1, 0) };
+        let forced = Progress {
+            turns: 1,
+            ..p(1, 0)
+        };
         assert!(m.enough_after(forced, Duration::ZERO, &plan(1000)));
         let decided = Progress {
             decided: true,
