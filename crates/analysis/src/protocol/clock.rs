@@ -47,11 +47,12 @@ impl GameClock {
     /// game; `None` where the clock does not give the mover's time.
     ///
     /// The margin is a twentieth of the remaining time, between [`MIN_MARGIN`] and
-    /// [`MAX_MARGIN`] (at most a quarter of it). Of what is left, the soft limit is a
-    /// share for each move to go (`movestogo`, else `expected`) plus three quarters of the
-    /// increment; the hard limit is four times the soft limit, at most three fifths of
-    /// what is left (nine tenths on the last move before a time control), and the soft
-    /// limit at most the hard one.
+    /// [`MAX_MARGIN`] (at most a quarter of it). Of what is left, a move's share is an
+    /// equal part for each move to go (`movestogo`, else `expected`); the soft limit is
+    /// twice the share (the time manager starts no depth after half of it, so a move takes
+    /// about its share on average) plus three quarters of the increment; the hard limit is
+    /// three times the soft limit, at most half of what is left (nine tenths on the last
+    /// move before a time control), and the soft limit at most the hard one.
     pub fn plan(&self, side: Side, expected: u32) -> Option<TimePlan> {
         let (remaining, inc) = self.of(side);
         let remaining = remaining?;
@@ -60,9 +61,9 @@ impl GameClock {
             .min(remaining / 4);
         let usable = remaining.saturating_sub(margin);
         let to_go = self.moves_to_go.unwrap_or(expected).clamp(1, 60);
-        let soft = usable / to_go + inc.mul_f64(0.75);
-        let share = if to_go == 1 { 0.9 } else { 0.6 };
-        let hard = (soft * 4).min(usable.mul_f64(share));
+        let soft = usable * 2 / to_go + inc.mul_f64(0.75);
+        let share = if to_go == 1 { 0.9 } else { 0.5 };
+        let hard = (soft * 3).min(usable.mul_f64(share));
         Some(TimePlan {
             soft: soft.min(hard),
             hard,
@@ -92,12 +93,12 @@ impl GameClock {
     }
 }
 
-/// The moves of its own the mover of a sowing game's `pos` is guessed to have left: 8
-/// with no seed in the houses to 20 with every seed there (the games of Kalah(6,6) last
-/// about 15 turns a side, the last of them proved quickly).
+/// The moves of its own the mover of a sowing game's `pos` is guessed to have left: 6
+/// with no seed in the houses to 16 with every seed there (the games of Kalah(6,6) from
+/// the balanced openings last about 13 turns a side, the last of them proved quickly).
 pub fn moves_left(pos: &Position) -> u32 {
     let total = pos.total_seeds().max(1);
-    8 + 12 * pos.seeds_in_houses().min(total) / total
+    6 + 10 * pos.seeds_in_houses().min(total) / total
 }
 
 /// [`moves_left`] of the mover of `board`; Bao's games are short (about 8 moves a side
@@ -124,12 +125,12 @@ mod tests {
     #[test]
     fn the_plan_shares_the_time_and_keeps_a_margin() {
         let p = clock(120_000, 1000).plan(Side::South, 20).unwrap();
-        // (120 s - 50 ms) / 20 + 0.75 s
-        assert_eq!(p.soft, Duration::from_micros(6_747_500));
-        assert_eq!(p.hard, p.soft * 4);
+        // 2 (120 s - 50 ms) / 20 + 0.75 s
+        assert_eq!(p.soft, Duration::from_millis(12_745));
+        assert_eq!(p.hard, p.soft * 3);
         // Little time left: the hard limit is a share of it, less the margin.
         let p = clock(100, 50).plan(Side::South, 20).unwrap();
-        assert!(p.hard <= Duration::from_millis(54), "{p:?}");
+        assert!(p.hard <= Duration::from_millis(45), "{p:?}");
         assert!(p.soft <= p.hard);
         // The last move before a control may take most of what is left.
         let last = GameClock {
@@ -147,8 +148,8 @@ mod tests {
     #[test]
     fn moves_left_falls_as_the_seeds_leave_the_houses() {
         let start: Position = "6,6,6,6,6,6,0,6,6,6,6,6,6,0:S".parse().unwrap();
-        assert_eq!(moves_left(&start), 20);
+        assert_eq!(moves_left(&start), 16);
         let late: Position = "1,0,0,0,0,1,40,0,0,0,0,0,1,29:S".parse().unwrap();
-        assert_eq!(moves_left(&late), 8);
+        assert_eq!(moves_left(&late), 6);
     }
 }
