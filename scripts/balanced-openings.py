@@ -100,7 +100,8 @@ def search(out, turns, seconds, within, rules):
     with open(out, "w") as f:
         f.write(f"# balanced openings: positions after {turns} moves from the start of "
                 f"`{' '.join(rules)}` valued within {within} of 0 from South by "
-                f"`kalah analyse --time {seconds} --threads 1` (heuristic)\n")
+                f"`kalah analyse --time {seconds}{'' if 'bao' in rules else ' --threads 1'}` "
+                f"(heuristic)\n")
         f.write(f"# {len(kept)} of {len(seen)} positions\n")
         f.write("\n".join(kept) + "\n")
     return len(kept), len(seen)
