@@ -158,6 +158,74 @@ fn the_same_seed_plays_the_same_match() {
 }
 
 #[test]
+fn a_clocked_pondering_match_from_chosen_boards_answers_every_move_on_time() {
+    let dir = scratch("clock");
+    let set = dir.path().join("set.txt");
+    // Two boards of Kalah(4,3) (the start after 1 and after 4), a comment and a blank line.
+    std::fs::write(
+        &set,
+        "# a set\n0,4,4,4,0,3,3,3,3,0:N  # after 1\n\n3,3,3,0,1,4,4,3,3,0:N\n",
+    )
+    .unwrap();
+    let file = dir.path().join("games.jsonl");
+    let engine = format!(
+        "{} engine --threads 1 --hash-mb 8 --quiet",
+        env!("CARGO_BIN_EXE_kalah")
+    );
+    let summary = small_match(&[
+        "--count",
+        "4",
+        "--clock",
+        "0.1+0.05",
+        "--ponder",
+        "--engine2",
+        &engine,
+        "--openings",
+        set.to_str().unwrap(),
+        "--hash-mb",
+        "8",
+        "--exact-nodes",
+        "0",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(summary["games"], 4);
+    assert!(summary["openings"].as_str().unwrap().ends_with("set.txt"));
+    // Six seconds a game on a small board: every move answered, none out of time.
+    for p in 0..2 {
+        assert_eq!(summary["clock"][p]["losses_on_time"], 0, "{summary}");
+        assert!(
+            summary["clock"][p]["moves"].as_u64().unwrap() > 0,
+            "{summary}"
+        );
+    }
+    let text = std::fs::read_to_string(&file).unwrap();
+    for (k, line) in text.lines().enumerate() {
+        let g: Value = serde_json::from_str(line).unwrap();
+        let board = if k < 2 {
+            "0,4,4,4,0,3,3,3,3,0:N"
+        } else {
+            "3,3,3,0,1,4,4,3,3,0:N"
+        };
+        assert_eq!(g["opening_position"], board, "game {k}");
+        assert!(g.get("lost_on_time").is_none(), "game {k}");
+    }
+    // No book for these rules: --openings book says where the sets are.
+    let out = kalah(&[
+        "match",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--openings",
+        "book",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("data/openings/"), "{err}");
+}
+
+#[test]
 fn the_engine_plays_itself_through_the_protocol() {
     let dir = scratch("protocol");
     let file = dir.path().join("games.jsonl");

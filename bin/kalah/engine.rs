@@ -17,9 +17,11 @@ use crate::solving::{SetupSpinner, SolverArgs};
 ///
 /// Commands, one a line: `hello`, `isready`, `newgame`, `rules <preset and options as on
 /// the command line>` (or `rules Kalah(6,4) capture=standard ...`), `position start|<board>
-/// [moves <turns>]`, `go [time S] [nodes N] [depth D] [multi N]`, `stop`, `quit`. A `go`
-/// runs on a thread of its own and writes `info` lines as the analysis improves, then
-/// `bestmove <turn>`, each line written as it is made. A line that cannot be read or
+/// [moves <turns>]`, `go [time S] [nodes N] [depth D] [multi N]` (on a game clock: `stime
+/// MS ntime MS sinc MS ninc MS movestogo N`; `go ponder` thinks on the opponent's time
+/// until `ponderhit` or `stop`), `ponderhit`, `stop`, `quit`. A `go` runs on a thread of
+/// its own and writes `info` lines as the analysis improves, then `bestmove <turn>`, each
+/// line written as it is made. A line that cannot be read or
 /// carried out is answered `error <reason>` and the session goes on (a line over 1 MiB
 /// ends it, exit status 2). The end of the input lets a running `go` answer, then ends the
 /// session; Ctrl-C or SIGTERM stops the `go`, which answers its `bestmove`, and ends it

@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use kalah_analysis::matches::build::{BuildError, MatchEnd, PlayerSpec, ProgramSpec};
 use kalah_analysis::matches::games;
+use kalah_analysis::matches::openings::OpeningsChoice;
 use kalah_analysis::matches::report::{progress_words, MatchReport};
 use kalah_analysis::matches::solvers;
-use kalah_analysis::matches::MatchPlan;
+use kalah_analysis::matches::{ClockSpec, Match, MatchPlan};
 use kalah_analysis::protocol::seconds;
 use kalah_analysis::protocol::session::{self, EvaluationChoice};
 use kalah_solver::Limits;
@@ -41,6 +42,12 @@ use crate::solving::{SetupSpinner, SolverArgs};
 /// when the mover's front row is empty or it cannot move (the other player wins) or when a
 /// position comes back a third time (a draw); one still going after 1000 moves is a draw,
 /// marked adjudicated.
+///
+/// --openings book plays from the opening book's positions valued within a seed of 0,
+/// --openings FILE from a file of positions (one a line; data/openings/ holds balanced
+/// sets). --clock MINUTES+INCREMENT (or --clock1/--clock2 for one player) plays on a game
+/// clock kept by the match: a player whose time runs out loses the game on time.
+/// --ponder lets --engine2 think on the opponent's time (`go ponder`).
 ///
 /// Example: `kalah match --houses 6 --seeds 6 --count 50 --nodes1 20000 --nodes2 5000` or
 /// `kalah match --rules bao --houses 4 --count 20 --depth1 4 --depth2 2`
@@ -83,6 +90,31 @@ struct MatchArgs {
     /// The seed of the random openings
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+
+    /// Play from chosen openings instead of random ones: `book` (the opening book's
+    /// positions valued within a seed of 0) or a FILE of positions, one a line as
+    /// --position reads them (# comments; data/openings/ holds balanced sets), each twice
+    /// with the colours swapped, in turn
+    #[arg(long, value_name = "book|FILE")]
+    openings: Option<String>,
+
+    /// Both players on a game clock: MINUTES+INCREMENT (the increment in seconds, e.g.
+    /// 2+1); a player whose time runs out loses on time
+    #[arg(long, value_name = "M+I", value_parser = clock_spec)]
+    clock: Option<ClockSpec>,
+
+    /// Player 1 alone on a game clock (MINUTES+INCREMENT)
+    #[arg(long, value_name = "M+I", value_parser = clock_spec, conflicts_with = "clock")]
+    clock1: Option<ClockSpec>,
+
+    /// Player 2 alone on a game clock (MINUTES+INCREMENT)
+    #[arg(long, value_name = "M+I", value_parser = clock_spec, conflicts_with = "clock")]
+    clock2: Option<ClockSpec>,
+
+    /// Let --engine2 think on the opponent's time: `go ponder` on the reply its line
+    /// expects after each of its moves, then `ponderhit` or `stop`
+    #[arg(long, requires = "engine2")]
+    ponder: bool,
 
     /// Player 2 is this program, speaking the engine protocol (its words split at blanks;
     /// e.g. "kalah engine --threads 1"), asked with player 2's limits
@@ -133,8 +165,34 @@ impl MatchArgs {
         self.engine2.as_ref().map(|command| ProgramSpec {
             command: command.clone(),
             move_timeout: self.move_timeout,
+            ponder: self.ponder,
         })
     }
+
+    /// Player 1's and player 2's clocks.
+    fn clocks(&self) -> [Option<ClockSpec>; 2] {
+        [self.clock.or(self.clock1), self.clock.or(self.clock2)]
+    }
+
+    /// The chosen openings of `m` (`--openings`), set on it; where they came from, in words.
+    fn set_openings(&self, m: &mut Match) -> Result<Option<String>, CliError> {
+        let Some(choice) = self.openings.as_deref().map(OpeningsChoice::parse) else {
+            return Ok(None);
+        };
+        let rules = match m {
+            Match::Sowing { game, .. } => Some(*game.rules()),
+            Match::Bao { .. } => None,
+        };
+        let (boards, words) = choice.boards(rules.as_ref()).map_err(invalid)?;
+        m.set_openings(&boards)
+            .map_err(|e| invalid(format!("--openings: {e}")))?;
+        Ok(Some(words))
+    }
+}
+
+/// A clock option's value.
+fn clock_spec(text: &str) -> Result<ClockSpec, String> {
+    text.parse()
 }
 
 /// Player 1's settings.
@@ -220,7 +278,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     let board = game.board()?;
     let output = args.common.games_output()?;
-    let specs = [args.one.spec(), args.two.spec()];
+    let clocks = args.common.clocks();
+    let specs = [
+        args.one.spec().on_clock(clocks[0]),
+        args.two.spec().on_clock(clocks[1]),
+    ];
     let program = args.common.program();
     let setup = SetupSpinner::of(&args.solver);
     let solving = args.solver.solving(&setup);
@@ -230,6 +292,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             BuildError::Solver(e) => e.into(),
             BuildError::Program(e) => invalid(format!("--engine2: {e}")),
         })?;
+    let openings = args.common.set_openings(&mut m)?;
     let names = m.names();
     let plan = args.common.plan(args.exact_nodes);
     let bar = progress_bar(args.solver.quiet, plan.games_to_play(), "games");
@@ -242,7 +305,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let text = games::write_games(&m.rules_text(), &names, &outcome.games);
         output.replace(text.as_bytes())?;
     }
-    let report = MatchReport::new(&m, &plan, &outcome);
+    let report = MatchReport::new(&m, &plan, &outcome).with_openings(openings);
     match args.common.json {
         true => writeln!(out, "{}", report.json())?,
         false => write!(out, "{}", report.text())?,

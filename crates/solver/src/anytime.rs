@@ -16,7 +16,7 @@
 //!
 //! **One driver, three kernels.** What every anytime analysis does the same way is here:
 //! the deepening loop over the `Kernel` trait (`deepen`), the limits as the searches poll
-//! them (`clock`), the reports and their ticks (`tick`), aspiration windows at the root
+//! them (`clock`), the time manager of a move on a clock (`manage`), the reports and their ticks (`tick`), aspiration windows at the root
 //! (`window`), and the proven part with the one place a value turns from the mover's view
 //! to South's ([`Proven`], `proven`). The kernels keep their node search, their table and
 //! their proofs: the sowing games' search with its exact tests (`engine`), the cyclic
@@ -26,6 +26,7 @@
 mod clock;
 mod deepen;
 mod engine;
+mod manage;
 mod proven;
 mod tick;
 mod turns;
@@ -42,6 +43,7 @@ use crate::score::Bounds;
 pub(crate) use clock::Clock;
 pub(crate) use deepen::{deepen, Kernel};
 pub(crate) use engine::Analyser;
+pub use manage::{MoveTimer, TimePlan};
 pub use proven::{interval_from_south, value_from_south, Outcome, Proven};
 pub(crate) use tick::Ticker;
 pub(crate) use turns::{whole_turns, WholeTurn};

@@ -57,7 +57,8 @@ mod solver;
 pub mod tt;
 
 pub use anytime::{
-    Analysis, Interval, Limits, Move, Outcome, Proven, ReportKind, RootTurn, ScoreBound,
+    Analysis, Interval, Limits, Move, MoveTimer, Outcome, Proven, ReportKind, RootTurn, ScoreBound,
+    TimePlan,
 };
 pub use config::Config;
 pub use db::database::{CacheReport, Database, EGDB_PATH_VAR};

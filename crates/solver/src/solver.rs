@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kalah_core::{Game, Position};
 
-use crate::anytime::{Analyser, Analysis, Limits};
+use crate::anytime::{Analyser, Analysis, Limits, MoveTimer};
 use crate::config::Config;
 use crate::db::database::{CacheReport, Databases};
 use crate::db::egdb::{Egdb, EgdbError};
@@ -361,10 +361,30 @@ impl Solver {
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Result<Analysis, SolveError> {
+        self.analyse_timed(pos, limits, lines, None, cancel, on_progress)
+    }
+
+    /// [`Solver::analyse_lines`] for a move on a clock: once `timer` has started (at once,
+    /// or at a ponder hit), the time manager ends the deepening by its plan's soft limit,
+    /// stretched where the best turn is unstable or its value drops, shrunk where it is
+    /// stable, at once where it is forced or proven best (docs/engine.md); the hard limit
+    /// is `limits.time` (or the caller's `cancel`). The families whose positions repeat
+    /// take no timer: their analysis runs to `limits`.
+    pub fn analyse_timed(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+        timer: Option<&MoveTimer>,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Analysis),
+    ) -> Result<Analysis, SolveError> {
         match &self.engine {
             Engine::Search(engine) => {
                 let ctx = engine.context(&self.game, &self.config, pos);
-                let analyser = Analyser::new(&ctx, pos, limits, cancel).lines(lines);
+                let analyser = Analyser::new(&ctx, pos, limits, cancel)
+                    .lines(lines)
+                    .on_clock(timer);
                 Ok(analyser.run(limits, on_progress))
             }
             Engine::Retro(_) => {

@@ -7,6 +7,7 @@
 //! South wins, -1 when North does, 0 for a draw.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_core::Side;
@@ -14,7 +15,8 @@ use kalah_solver::{bao_search, Limits};
 
 use super::protocol::ProtocolPlayer;
 use super::{
-    run_pairs, Bao, Failure, GameRecord, MatchOutcome, MatchPlan, Player, PlayerError, Rng, Score,
+    chosen_openings, clocked_limits, run_pairs, Asked, Bao, Clocks, Failure, GameRecord,
+    MatchOutcome, MatchPlan, MatchSetting, Player, PlayerError, Rng, Score,
 };
 use crate::game::setup::bao::{BaoEnd, BaoGame};
 use crate::protocol::bao::move_to_play;
@@ -22,6 +24,9 @@ use crate::protocol::bao_rules_line;
 
 /// The most moves a game lasts; one still going then is a draw, marked adjudicated.
 pub const MAX_MOVES: usize = 1000;
+
+/// The moves a side of Bao is guessed to have left, for its clock's plan.
+const BAO_MOVES_LEFT: u32 = 10;
 
 /// Bao's anytime analysis under fixed limits per move; its best move is played.
 pub struct BaoSearchPlayer {
@@ -51,10 +56,14 @@ impl Player<Bao> for BaoSearchPlayer {
     fn choose(
         &mut self,
         _: &BaoRules,
-        _: &[String],
+        asked: &Asked,
         pos: &BaoPosition,
     ) -> Result<String, PlayerError> {
-        let a = bao_search::analyse(pos, &self.limits, &AtomicBool::new(false), &mut |_| {});
+        // On a clock, the soft limit of the move's plan is its time (Bao's search takes
+        // no time manager).
+        let plan = asked.clock.and_then(|c| c.plan(pos.side(), BAO_MOVES_LEFT));
+        let (limits, _) = clocked_limits(self.limits, plan, false);
+        let a = bao_search::analyse(pos, &limits, &AtomicBool::new(false), &mut |_| {});
         move_to_play(pos, &a)
             .map(|m| m.to_string())
             .ok_or_else(|| PlayerError::Analysis("no move in a game not over".into()))
@@ -69,20 +78,37 @@ impl Player<Bao> for ProtocolPlayer {
     fn choose(
         &mut self,
         rules: &BaoRules,
-        moves: &[String],
-        _: &BaoPosition,
+        asked: &Asked,
+        pos: &BaoPosition,
     ) -> Result<String, PlayerError> {
-        self.best_move(&bao_rules_line(rules), moves)
+        self.best_move(&bao_rules_line(rules), asked, pos.side())
+    }
+
+    fn game_over(&mut self) {
+        <ProtocolPlayer as Player>::game_over(self)
     }
 }
 
-/// A Bao opening: the moves from the start and the position they reach.
+/// A Bao opening: the moves from the start (or from a board) and the position they reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaoOpening {
+    /// The board the moves start from, where not the start (`--openings`).
+    pub board: Option<BaoPosition>,
     /// The moves from the start, in the notation.
     pub moves: Vec<String>,
     /// The position they reach.
     pub pos: BaoPosition,
+}
+
+impl BaoOpening {
+    /// A game from `pos` itself (a balanced set's board).
+    pub fn at(pos: BaoPosition) -> BaoOpening {
+        BaoOpening {
+            board: Some(pos),
+            moves: Vec::new(),
+            pos,
+        }
+    }
 }
 
 /// `count` openings of `rules`: the positions after `turns` random moves from the start
@@ -110,22 +136,31 @@ pub fn openings(rules: &BaoRules, count: usize, turns: usize, seed: u64) -> Vec<
         }
         // After many repeats, repeated openings are taken: the board may have few.
         if tries > 50 * count || !found.iter().any(|f| f.pos == pos) {
-            found.push(BaoOpening { moves, pos });
+            found.push(BaoOpening {
+                board: None,
+                moves,
+                pos,
+            });
         }
     }
     found
 }
 
-/// Plays one game from `opening`, `players[south]` as South.
+/// Plays one game from `opening`, `players[south]` as South, on `clocks` where any
+/// player has one (a player whose time runs out loses the game).
 pub fn play_game(
     rules: &BaoRules,
     opening: &BaoOpening,
     players: &mut [&mut dyn Player<Bao>; 2],
     south: usize,
+    clocks: &mut Clocks,
 ) -> Result<GameRecord, Failure> {
     let mut all = opening.moves.clone();
     let mut game = BaoGame::new(opening.pos);
     let mut moves = Vec::new();
+    let start = opening.board.map(|b| b.to_string());
+    let mut lost_on_time = None;
+    clocks.new_game();
     let score = loop {
         let pos = *game.pos();
         match game.end() {
@@ -139,9 +174,19 @@ pub fn play_game(
         } else {
             1 - south
         };
-        let text = players[p]
-            .choose(rules, &all, &pos)
-            .map_err(|error| Failure { player: p, error })?;
+        let asked = Asked {
+            start: start.as_deref(),
+            moves: &all,
+            clock: clocks.game_clock(south),
+        };
+        let began = Instant::now();
+        let chosen = players[p].choose(rules, &asked, &pos);
+        let used = began.elapsed();
+        let text = chosen.map_err(|error| Failure { player: p, error })?;
+        if clocks.charge(p, pos.side(), asked.clock, BAO_MOVES_LEFT, used) {
+            lost_on_time = Some(pos.side());
+            break 0;
+        }
         game.play_text(&text).map_err(|e| Failure {
             player: p,
             error: PlayerError::Protocol(format!("the move `{text}` cannot be played: {e}")),
@@ -149,14 +194,19 @@ pub fn play_game(
         all.push(text.clone());
         moves.push(text);
     };
+    for p in players.iter_mut() {
+        p.game_over();
+    }
     Ok(GameRecord {
         index: 0,
         opening: 0,
         south,
+        opening_position: start,
         opening_moves: opening.moves.clone(),
         adjudicated: moves.len() >= MAX_MOVES,
         moves,
         score,
+        lost_on_time,
         values: Vec::new(),
     })
 }
@@ -168,13 +218,20 @@ pub fn play_game(
 pub fn run_match(
     rules: &BaoRules,
     plan: &MatchPlan,
+    setting: &MatchSetting<BaoOpening>,
     players: &mut [&mut dyn Player<Bao>; 2],
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
-    let openings = openings(rules, plan.games.div_ceil(2), plan.opening_turns, plan.seed);
-    let play = |k: usize, south: usize| play_game(rules, &openings[k], players, south);
-    run_pairs(openings.len(), stop, on_game, play)
+    let pairs = plan.games.div_ceil(2);
+    let openings = chosen_openings(&setting.openings, pairs, || {
+        openings(rules, pairs, plan.opening_turns, plan.seed)
+    });
+    let mut clocks = Clocks::new(setting.clocks);
+    let play = |k: usize, south: usize| play_game(rules, &openings[k], players, south, &mut clocks);
+    let mut outcome = run_pairs(openings.len(), stop, on_game, play);
+    outcome.clock = clocks.any().then(|| clocks.stats.clone());
+    outcome
 }
 
 #[cfg(test)]
@@ -192,7 +249,7 @@ mod tests {
         fn choose(
             &mut self,
             _: &BaoRules,
-            _: &[String],
+            _: &Asked,
             pos: &BaoPosition,
         ) -> Result<String, PlayerError> {
             Ok(pos
@@ -269,6 +326,7 @@ mod tests {
         let out = run_match(
             &rules,
             &plan,
+            &MatchSetting::default(),
             &mut [&mut search, &mut first],
             &AtomicBool::new(false),
             &mut |_, _| {},

@@ -13,8 +13,8 @@ use kalah_solver::{Limits, Solver};
 use super::bao::BaoSearchPlayer;
 use super::protocol::ProtocolPlayer;
 use super::{
-    interrupted_words, limits_or_default, search_name, Bao, Failure, Match, MatchPlan, Player,
-    PlayerError, SearchPlayer, Sowing, EXACT_HASH_MB,
+    interrupted_words, limits_or_default, search_name, Bao, ClockSpec, Failure, Match, MatchPlan,
+    MatchSetting, Player, PlayerError, SearchPlayer, Sowing, EXACT_HASH_MB,
 };
 use crate::protocol::session::EvaluationChoice;
 use crate::protocol::Go;
@@ -40,7 +40,8 @@ impl Evaluation for EvaluationChoice {
 }
 
 /// One player's settings as given: its limits per move (none: [`limits_or_default`]),
-/// its evaluation and its search threads (Bao's player takes only the limits).
+/// its clock, its evaluation and its search threads (Bao's player takes only the limits
+/// and the clock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerSpec<E> {
     /// The limits of each move, as given.
@@ -49,6 +50,8 @@ pub struct PlayerSpec<E> {
     pub evaluation: E,
     /// The search threads.
     pub threads: u32,
+    /// The player's clock for each game (none: its limits a move).
+    pub clock: Option<ClockSpec>,
 }
 
 impl<E: Evaluation> PlayerSpec<E> {
@@ -58,18 +61,40 @@ impl<E: Evaluation> PlayerSpec<E> {
             limits,
             evaluation,
             threads,
+            clock: None,
         }
     }
 
-    /// The limits the player moves within: those given, else the default time a move.
-    pub fn limits(&self) -> Limits {
-        limits_or_default(self.limits)
+    /// The same player on `clock`.
+    pub fn on_clock(self, clock: Option<ClockSpec>) -> PlayerSpec<E> {
+        PlayerSpec { clock, ..self }
     }
 
-    /// The player's name in reports ([`search_name`]).
-    pub fn name(&self) -> String {
-        search_name(self.evaluation.name(), &self.limits(), self.threads)
+    /// The limits the player moves within: those given, else (without a clock) the
+    /// default time a move.
+    pub fn limits(&self) -> Limits {
+        match self.clock {
+            Some(_) => self.limits,
+            None => limits_or_default(self.limits),
+        }
     }
+
+    /// The player's name in reports ([`search_name`]), its clock after its limits.
+    pub fn name(&self) -> String {
+        let name = search_name(self.evaluation.name(), &self.limits(), self.threads);
+        match self.clock {
+            Some(c) => {
+                let (head, threads) = name.rsplit_once(", ").unwrap_or((&name, ""));
+                format!("{head}, clock {c}, {threads}")
+            }
+            None => name,
+        }
+    }
+}
+
+/// The clocks of player 1 and player 2 of `specs`.
+fn clocks<E>(specs: &[PlayerSpec<E>; 2]) -> [Option<ClockSpec>; 2] {
+    [specs[0].clock, specs[1].clock]
 }
 
 /// Player 2 as a program speaking the engine protocol.
@@ -79,13 +104,16 @@ pub struct ProgramSpec {
     pub command: String,
     /// The longest wait for one of its moves.
     pub move_timeout: Duration,
+    /// It thinks on the opponent's time (`go ponder`, docs/engine.md).
+    pub ponder: bool,
 }
 
 impl ProgramSpec {
     /// The program started, asked for its moves within `limits`.
     fn start(&self, limits: Limits) -> Result<ProtocolPlayer, PlayerError> {
-        let go = Go { limits, multi: 1 };
-        ProtocolPlayer::start(&self.command, go, self.move_timeout)
+        let go = Go::new(limits);
+        let player = ProtocolPlayer::start(&self.command, go, self.move_timeout)?;
+        Ok(player.pondering(self.ponder))
     }
 }
 
@@ -156,6 +184,10 @@ pub fn sowing_match<V: Evaluation, E>(
         game,
         players: [Box::new(one), two],
         exact,
+        setting: MatchSetting {
+            clocks: clocks(specs),
+            openings: Vec::new(),
+        },
     })
 }
 
@@ -166,14 +198,25 @@ pub fn bao_match<V: Evaluation>(
     specs: &[PlayerSpec<V>; 2],
     program: Option<&ProgramSpec>,
 ) -> Result<Match, PlayerError> {
-    let one = BaoSearchPlayer::with_limits(specs[0].limits());
+    let bao = |s: &PlayerSpec<V>| {
+        let mut p = BaoSearchPlayer::with_limits(s.limits());
+        if let Some(c) = s.clock {
+            p = BaoSearchPlayer::new(format!("{}, clock {c}", p.name()), s.limits());
+        }
+        p
+    };
+    let one = bao(&specs[0]);
     let two: Box<dyn Player<Bao>> = match program {
         Some(p) => Box::new(p.start(specs[1].limits())?),
-        None => Box::new(BaoSearchPlayer::with_limits(specs[1].limits())),
+        None => Box::new(bao(&specs[1])),
     };
     Ok(Match::Bao {
         rules,
         players: [Box::new(one), two],
+        setting: MatchSetting {
+            clocks: clocks(specs),
+            openings: Vec::new(),
+        },
     })
 }
 
@@ -233,11 +276,7 @@ mod tests {
     }
 
     fn spec(limits: Limits, threads: u32) -> PlayerSpec<Store> {
-        PlayerSpec {
-            limits,
-            evaluation: Store,
-            threads,
-        }
+        PlayerSpec::new(limits, Store, threads)
     }
 
     #[test]
@@ -248,6 +287,10 @@ mod tests {
         let s = spec(Limits::nodes(500), 2);
         assert_eq!(s.limits(), Limits::nodes(500));
         assert_eq!(s.name(), "store, 500 nodes, 2 threads");
+        // On a clock no time a move is added.
+        let s = spec(Limits::none(), 1).on_clock("2+1".parse().ok());
+        assert_eq!(s.limits(), Limits::none());
+        assert_eq!(s.name(), "store, clock 2+1, 1 thread");
     }
 
     #[test]

@@ -7,8 +7,11 @@
 //! difference of a sowing game, +1, -1 or 0 in Bao; `winner` `south`, `north` or null for
 //! a draw; `player1_points`), `adjudicated` (stopped at the most turns a game lasts) and
 //! `values` (the exact value from South of each position where the match proved it; empty
-//! where none were asked for, and always in Bao).
+//! where none were asked for, and always in Bao). Two keys only where they apply:
+//! `opening_position` (the board the opening starts from, where a balanced set gave it,
+//! `--openings`) and `lost_on_time` (`south` or `north`, the side whose clock ran out).
 
+use kalah_core::Side;
 use serde_json::{json, Value};
 
 use crate::matches::GameRecord;
@@ -16,12 +19,12 @@ use crate::wire::{field, int_field, FormatError};
 
 /// One game, played under `rules` (as text) by `names` (player 1, player 2).
 pub fn game_json(rules: &str, names: &[String; 2], g: &GameRecord) -> Value {
-    let winner = match g.score.signum() {
-        1 => Some("south"),
-        -1 => Some("north"),
-        _ => None,
+    let name = |s: Side| match s {
+        Side::South => "south",
+        Side::North => "north",
     };
-    json!({
+    let winner = g.winner().map(name);
+    let mut v = json!({
         "game": g.index,
         "opening": g.opening,
         "rules": rules,
@@ -35,7 +38,16 @@ pub fn game_json(rules: &str, names: &[String; 2], g: &GameRecord) -> Value {
         "player1_points": g.points(0),
         "adjudicated": g.adjudicated,
         "values": g.values,
-    })
+    });
+    if let Some(map) = v.as_object_mut() {
+        if let Some(board) = &g.opening_position {
+            map.insert("opening_position".into(), json!(board));
+        }
+        if let Some(side) = g.lost_on_time {
+            map.insert("lost_on_time".into(), json!(name(side)));
+        }
+    }
+    v
 }
 
 /// Every game, one JSON line each.
@@ -89,6 +101,20 @@ pub fn read_game(line: &str) -> Result<(String, GameRecord), FormatError> {
             .as_bool()
             .ok_or_else(|| FormatError(format!("{what}: \"adjudicated\" is not true or false")))?,
         values,
+        opening_position: match v.get("opening_position") {
+            None | Some(Value::Null) => None,
+            Some(b) => Some(
+                b.as_str()
+                    .ok_or_else(|| FormatError(format!("{what}: bad \"opening_position\"")))?
+                    .to_string(),
+            ),
+        },
+        lost_on_time: match v.get("lost_on_time").and_then(Value::as_str) {
+            None => None,
+            Some("south") => Some(Side::South),
+            Some("north") => Some(Side::North),
+            Some(_) => return Err(FormatError(format!("{what}: bad \"lost_on_time\""))),
+        },
     };
     let rules = crate::wire::text_field(&v, "rules", what)?.to_string();
     Ok((rules, record))
@@ -103,10 +129,12 @@ mod tests {
             index: 3,
             opening: 1,
             south: 1,
+            opening_position: None,
             opening_moves: vec!["A3+".into()],
             moves: vec!["b2-".into(), "A1+".into()],
             score,
             adjudicated: false,
+            lost_on_time: None,
             values,
         }
     }
@@ -131,6 +159,22 @@ mod tests {
             })
             .to_vec();
         assert_eq!(winners, [json!("south"), Value::Null, json!("north")]);
+        // A loss on time and a board opening are kept; without them the keys are absent.
+        let plain = game_json("Bao(4,2)", &names, &record(1, Vec::new()));
+        assert!(plain.get("lost_on_time").is_none() && plain.get("opening_position").is_none());
+        let g = GameRecord {
+            lost_on_time: Some(Side::South),
+            opening_position: Some("4,4,4,0,4,4,4,0:S".into()),
+            ..record(5, Vec::new())
+        };
+        let v = game_json("Kalah(3,4)", &names, &g);
+        assert_eq!(
+            (&v["winner"], &v["lost_on_time"]),
+            (&json!("north"), &json!("south"))
+        );
+        let (_, back) = read_game(&v.to_string()).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(back.points(0), 1.0, "player 1 played North and won on time");
         assert!(read_game("{\"game\": 1}").is_err());
     }
 }

@@ -7,7 +7,9 @@
 
 pub mod bao;
 pub mod build;
+pub mod clock;
 pub mod games;
+pub mod openings;
 pub mod protocol;
 pub mod report;
 mod run;
@@ -17,15 +19,18 @@ pub mod solvers;
 use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kalah_core::{notation, Game, Position, PositionError, Side};
-use kalah_solver::{Limits, Solver};
+use kalah_solver::{Limits, MoveTimer, Solver, TimePlan};
 
+pub use clock::{ClockSpec, ClockStats, Clocks};
 pub use run::{ExactSummary, Match};
 pub use score::Score;
 
 use crate::game::setup::typed_turn;
+use crate::protocol::clock::moves_left;
+use crate::protocol::GameClock;
 
 /// The most turns a game lasts; a game still going then is scored as it stands
 /// ([`GameRecord::adjudicated`]): the families whose positions repeat could go on for ever.
@@ -132,6 +137,20 @@ impl Kind for Bao {
     type Position = kalah_core::bao::BaoPosition;
 }
 
+/// What a player is told of the game besides the position: where it started, the turns
+/// since, and the clocks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Asked<'a> {
+    /// The opening's board where the game did not start from the rules' start (as the
+    /// protocol's `position` takes it).
+    pub start: Option<&'a str>,
+    /// The turns from the start (or `start`), in the notation.
+    pub moves: &'a [String],
+    /// The clocks where the match is played on time (each side's remaining time and
+    /// increment; a side without a clock has none).
+    pub clock: Option<GameClock>,
+}
+
 /// A player of a match of the games of `K` (the sowing games unless said): given the game
 /// so far, the turn to play. One trait for every game, as the engine protocol is one
 /// protocol: a program that speaks it plays either ([`protocol::ProtocolPlayer`]).
@@ -139,14 +158,35 @@ pub trait Player<K: Kind = Sowing> {
     /// The player's name in reports.
     fn name(&self) -> &str;
 
-    /// The turn to play at `pos`, reached from the game's start by `moves` (turns in the
-    /// notation), in the notation.
+    /// The turn to play at `pos`, reached as `asked` says, in the notation.
     fn choose(
         &mut self,
         game: &K::Game,
-        moves: &[String],
+        asked: &Asked,
         pos: &K::Position,
     ) -> Result<String, PlayerError>;
+
+    /// The game is over: a player thinking on the opponent's time stops.
+    fn game_over(&mut self) {}
+}
+
+/// The limits of a move on a clock by the plan `plan` (none: `limits` as they are): the
+/// hard limit as the time limit where the search takes the time manager (`managed`, with
+/// the timer started), else the soft limit.
+pub fn clocked_limits(
+    limits: Limits,
+    plan: Option<TimePlan>,
+    managed: bool,
+) -> (Limits, Option<MoveTimer>) {
+    let Some(plan) = plan else {
+        return (limits, None);
+    };
+    let cut = if managed { plan.hard } else { plan.soft };
+    let limits = Limits {
+        time: Some(limits.time.map_or(cut, |t| t.min(cut))),
+        ..limits
+    };
+    (limits, managed.then(|| MoveTimer::started(plan)))
 }
 
 /// The engine's anytime analysis under fixed limits per move; its best turn is played.
@@ -172,12 +212,23 @@ impl Player for SearchPlayer {
         &self.name
     }
 
-    fn choose(&mut self, game: &Game, _: &[String], pos: &Position) -> Result<String, PlayerError> {
+    fn choose(
+        &mut self,
+        game: &Game,
+        asked: &Asked,
+        pos: &Position,
+    ) -> Result<String, PlayerError> {
         // The limits bound every move; Ctrl-C waits for the game's end, so the move is
-        // never cut short.
+        // never cut short. On a clock, the move's plan sets them.
+        let plan = asked
+            .clock
+            .and_then(|c| c.plan(pos.side_to_move(), moves_left(pos)));
+        let managed = !game.rules().family.is_cyclic();
+        let (limits, timer) = clocked_limits(self.limits, plan, managed);
+        let never = AtomicBool::new(false);
         let a = self
             .solver
-            .analyse_lines(pos, &self.limits, 1, &AtomicBool::new(false), &mut |_| {})
+            .analyse_timed(pos, &limits, 1, timer.as_ref(), &never, &mut |_| {})
             .map_err(|e| PlayerError::Analysis(e.to_string()))?;
         a.best_turn()
             .map(|t| t.notation(game.houses()))
@@ -185,13 +236,27 @@ impl Player for SearchPlayer {
     }
 }
 
-/// A position to start games from: the turns played from the start to reach it.
+/// A position to start games from: the turns played from the start (or from a board)
+/// to reach it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The board the turns start from, where not the rules' start (`--openings`).
+    pub board: Option<Position>,
     /// The turns from the start, in the notation.
     pub moves: Vec<String>,
     /// The position they reach.
     pub pos: Position,
+}
+
+impl Opening {
+    /// A game from `pos` itself (a balanced set's board).
+    pub fn at(pos: Position) -> Opening {
+        Opening {
+            board: Some(pos),
+            moves: Vec::new(),
+            pos,
+        }
+    }
 }
 
 /// A small deterministic generator (SplitMix64): the same seed, the same openings.
@@ -249,7 +314,11 @@ fn random_opening(game: &Game, turns: usize, rng: &mut Rng) -> Option<Opening> {
         }
         moves.push(notation::format_turn(game.houses(), side, &sowings));
     }
-    (!pos.is_over()).then_some(Opening { moves, pos })
+    (!pos.is_over()).then_some(Opening {
+        board: None,
+        moves,
+        pos,
+    })
 }
 
 /// One game played.
@@ -261,6 +330,8 @@ pub struct GameRecord {
     pub opening: usize,
     /// Which player (0 or 1) played South.
     pub south: usize,
+    /// The opening's board where it is not the rules' start (`--openings`), as text.
+    pub opening_position: Option<String>,
     /// The opening's turns.
     pub opening_moves: Vec<String>,
     /// The turns the players chose, from the opening on.
@@ -269,6 +340,8 @@ pub struct GameRecord {
     pub score: i32,
     /// True when the game hit [`MAX_TURNS`] and was scored as it stood.
     pub adjudicated: bool,
+    /// The side whose time ran out (it lost the game, whatever the stores held).
+    pub lost_on_time: Option<Side>,
     /// The exact value from South of each position, where known: the opening position
     /// first, then the position after each of `moves` (the last is the final score).
     /// Empty when no exact values were asked for.
@@ -276,12 +349,22 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The winner: the side whose time did not run out, else by the score (none: a draw).
+    pub fn winner(&self) -> Option<Side> {
+        match (self.lost_on_time, self.score.signum()) {
+            (Some(loser), _) => Some(loser.other()),
+            (None, 1) => Some(Side::South),
+            (None, -1) => Some(Side::North),
+            _ => None,
+        }
+    }
+
     /// Points of player `p`: 1 a win, 0.5 a draw, 0 a loss.
     pub fn points(&self, p: usize) -> f64 {
-        let south = match self.score.signum() {
-            1 => 1.0,
-            0 => 0.5,
-            _ => 0.0,
+        let south = match self.winner() {
+            Some(Side::South) => 1.0,
+            None => 0.5,
+            Some(Side::North) => 0.0,
         };
         if p == self.south {
             south
@@ -291,25 +374,41 @@ impl GameRecord {
     }
 }
 
-/// Plays one game from `opening`, `players[south]` as South.
+/// Plays one game from `opening`, `players[south]` as South, on `clocks` where any
+/// player has one (a player whose time runs out loses the game).
 pub fn play_game(
     game: &Game,
     opening: &Opening,
     players: &mut [&mut dyn Player; 2],
     south: usize,
+    clocks: &mut Clocks,
 ) -> Result<GameRecord, Failure> {
     let mut all = opening.moves.clone();
     let mut pos = opening.pos;
     let mut moves = Vec::new();
+    let start = opening.board.map(|b| b.to_string());
+    let mut lost_on_time = None;
+    clocks.new_game();
     while !pos.is_over() && moves.len() < MAX_TURNS {
-        let p = if pos.side_to_move() == Side::South {
+        let side = pos.side_to_move();
+        let p = if side == Side::South {
             south
         } else {
             1 - south
         };
-        let turn = players[p]
-            .choose(game, &all, &pos)
-            .map_err(|error| Failure { player: p, error })?;
+        let asked = Asked {
+            start: start.as_deref(),
+            moves: &all,
+            clock: clocks.game_clock(south),
+        };
+        let began = Instant::now();
+        let chosen = players[p].choose(game, &asked, &pos);
+        let used = began.elapsed();
+        let turn = chosen.map_err(|error| Failure { player: p, error })?;
+        if clocks.charge(p, side, asked.clock, moves_left(&pos), used) {
+            lost_on_time = Some(side);
+            break;
+        }
         pos = typed_turn(game, &pos, &turn).map_err(|why| Failure {
             player: p,
             error: PlayerError::Illegal {
@@ -320,16 +419,32 @@ pub fn play_game(
         all.push(turn.clone());
         moves.push(turn);
     }
+    for p in players.iter_mut() {
+        p.game_over();
+    }
     Ok(GameRecord {
         index: 0,
         opening: 0,
         south,
+        opening_position: start,
         opening_moves: opening.moves.clone(),
         moves,
         score: pos.score(),
-        adjudicated: !pos.is_over(),
+        adjudicated: !pos.is_over() && lost_on_time.is_none(),
+        lost_on_time,
         values: Vec::new(),
     })
+}
+
+/// The position a record's game started from: its opening's board (else the rules'
+/// start) with its opening turns played; `None` where they do not replay.
+fn opening_position(game: &Game, record: &GameRecord) -> Option<Position> {
+    let board = match &record.opening_position {
+        Some(text) => game.settle(text.parse().ok()?).ok()?,
+        None => game.start(),
+    };
+    let (pos, _) = notation::play_moves(game, board, &record.opening_moves.join(" ")).ok()?;
+    Some(pos)
 }
 
 /// The exact value from South of every position of `record` that `solver` proves within
@@ -340,8 +455,7 @@ pub fn exact_values(
     record: &GameRecord,
     nodes: u64,
 ) -> Vec<Option<i32>> {
-    let Ok((start, _)) = notation::play_moves(game, game.start(), &record.opening_moves.join(" "))
-    else {
+    let Some(start) = opening_position(game, record) else {
         return Vec::new();
     };
     let mut positions = vec![start];
@@ -383,9 +497,7 @@ impl Accuracy {
 /// of the value for the player who made it.
 pub fn accuracy(game: &Game, record: &GameRecord) -> [Accuracy; 2] {
     let mut acc = [Accuracy::default(); 2];
-    let Ok((mut pos, _)) =
-        notation::play_moves(game, game.start(), &record.opening_moves.join(" "))
-    else {
+    let Some(mut pos) = opening_position(game, record) else {
         return acc;
     };
     for (k, turn) in record.moves.iter().enumerate() {
@@ -486,29 +598,72 @@ pub struct MatchOutcome {
     pub score: Score,
     /// The player's failure that ended the match early, if one did.
     pub failure: Option<Failure>,
+    /// What the clocks saw, where the match was played on time.
+    pub clock: Option<ClockStats>,
 }
 
-/// Plays the match `plan` between `players` (player 0 South first in each pair);
-/// `exact` gives each finished game its exact values; `on_game` sees each game as it
-/// ends. Raising `stop` ends the match after the game in progress. A player's failure
-/// ends it too ([`MatchOutcome::failure`]), with the games played so far.
+/// The openings of a match of `pairs` pairs from `fixed` (a balanced set: its boards in
+/// turn, from the first again where the match wants more), else random ones (`make`).
+pub fn chosen_openings<O: Clone>(
+    fixed: &[O],
+    pairs: usize,
+    make: impl FnOnce() -> Vec<O>,
+) -> Vec<O> {
+    match fixed.is_empty() {
+        true => make(),
+        false => fixed.iter().cycle().take(pairs).cloned().collect(),
+    }
+}
+
+/// How a match is timed and where its games start: each player's clock (none: its
+/// limits a move) and the fixed openings (empty: random ones, [`openings`]).
+#[derive(Clone, Debug)]
+pub struct MatchSetting<O> {
+    /// Player 1's and player 2's clocks.
+    pub clocks: [Option<ClockSpec>; 2],
+    /// The openings to play, each twice (empty: random ones by the plan).
+    pub openings: Vec<O>,
+}
+
+impl<O> Default for MatchSetting<O> {
+    /// No clock, random openings.
+    fn default() -> MatchSetting<O> {
+        MatchSetting {
+            clocks: [None, None],
+            openings: Vec::new(),
+        }
+    }
+}
+
+/// Plays the match `plan` between `players` (player 0 South first in each pair) from the
+/// openings and on the clocks of `setting`; `exact` gives each finished game its exact
+/// values; `on_game` sees each game as it ends. Raising `stop` ends the match after the
+/// game in progress. A player's failure ends it too ([`MatchOutcome::failure`]), with the
+/// games played so far.
 pub fn run_match(
     game: &Game,
     plan: &MatchPlan,
+    setting: &MatchSetting<Opening>,
     players: &mut [&mut dyn Player; 2],
     exact: Option<&Solver>,
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
-    let openings = openings(game, plan.games.div_ceil(2), plan.opening_turns, plan.seed);
+    let pairs = plan.games.div_ceil(2);
+    let openings = chosen_openings(&setting.openings, pairs, || {
+        openings(game, pairs, plan.opening_turns, plan.seed)
+    });
+    let mut clocks = Clocks::new(setting.clocks);
     let play = |k: usize, south: usize| {
-        let mut record = play_game(game, &openings[k], players, south)?;
+        let mut record = play_game(game, &openings[k], players, south, &mut clocks)?;
         if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
             record.values = exact_values(game, solver, &record, plan.exact_nodes);
         }
         Ok(record)
     };
-    run_pairs(openings.len(), stop, on_game, play)
+    let mut outcome = run_pairs(openings.len(), stop, on_game, play);
+    outcome.clock = clocks.any().then(|| clocks.stats.clone());
+    outcome
 }
 
 /// The games of `pairs` openings, each played by `play(opening, south)` with player 0 as
@@ -577,7 +732,7 @@ mod tests {
         fn choose(
             &mut self,
             game: &Game,
-            _: &[String],
+            _: &Asked,
             pos: &Position,
         ) -> Result<String, PlayerError> {
             let j = game.legal_moves(pos).next().expect("a legal move");
@@ -626,6 +781,7 @@ mod tests {
         let out = run_match(
             &game,
             &plan,
+            &MatchSetting::default(),
             &mut [&mut a, &mut b],
             Some(&exact),
             &AtomicBool::new(false),
@@ -679,6 +835,7 @@ mod tests {
         let out = run_match(
             &game,
             &plan,
+            &MatchSetting::default(),
             &mut [&mut a, &mut b],
             None,
             &stop,
@@ -686,5 +843,112 @@ mod tests {
         );
         assert_eq!(out.games.len(), 1);
         assert!(out.games[0].values.is_empty());
+    }
+
+    #[test]
+    fn a_clocked_match_times_every_move_and_a_spent_clock_loses_on_time() {
+        let game = Game::new(Rules::kalah(4, 3)).unwrap();
+        let plan = MatchPlan {
+            games: 4,
+            opening_turns: 1,
+            seed: 3,
+            exact_nodes: 0,
+        };
+        // A minute for a small board: every move on time, the time manager's plan kept.
+        let mut search = SearchPlayer::new("search".into(), solver(&game), Limits::none());
+        let mut first = First;
+        let setting = MatchSetting {
+            clocks: ["1+0.1".parse().ok(), None],
+            openings: Vec::new(),
+        };
+        let never = AtomicBool::new(false);
+        let out = run_match(
+            &game,
+            &plan,
+            &setting,
+            &mut [&mut search, &mut first],
+            None,
+            &never,
+            &mut |_, _| {},
+        );
+        assert!(out.failure.is_none());
+        let clock = out.clock.expect("a clocked match reports its clocks");
+        assert_eq!(clock.losses_on_time, [0, 0]);
+        assert!(clock.moves[0] > 0 && clock.moves[1] == 0, "{clock:?}");
+        assert!(out.games.iter().all(|g| g.lost_on_time.is_none()));
+        // A clock of a few nanoseconds runs out at the first move: every game lost on time.
+        let spent = ClockSpec {
+            base: Duration::from_nanos(1),
+            increment: Duration::ZERO,
+        };
+        let setting = MatchSetting {
+            clocks: [Some(spent), None],
+            openings: Vec::new(),
+        };
+        let mut first_too = First;
+        let out = run_match(
+            &game,
+            &plan,
+            &setting,
+            &mut [&mut first_too, &mut first],
+            None,
+            &never,
+            &mut |_, _| {},
+        );
+        assert_eq!(out.clock.unwrap().losses_on_time[0], 4);
+        for g in &out.games {
+            let side = if g.south == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            assert_eq!(g.lost_on_time, Some(side));
+            assert_eq!(g.points(0), 0.0);
+        }
+    }
+
+    #[test]
+    fn a_match_from_chosen_boards_plays_each_twice_and_judges_from_the_board() {
+        let game = Game::new(Rules::kalah(3, 2)).unwrap();
+        let board: Position = "2,2,0,1,2,3,2,0:S".parse().unwrap();
+        let board = game.settle(board).unwrap();
+        let setting = MatchSetting {
+            clocks: [None, None],
+            openings: vec![Opening::at(board)],
+        };
+        let plan = MatchPlan {
+            games: 4,
+            opening_turns: 2,
+            seed: 1,
+            exact_nodes: 100_000,
+        };
+        let exact = solver(&game);
+        let (mut a, mut b) = (First, First);
+        let out = run_match(
+            &game,
+            &plan,
+            &setting,
+            &mut [&mut a, &mut b],
+            Some(&exact),
+            &AtomicBool::new(false),
+            &mut |_, _| {},
+        );
+        assert_eq!(
+            out.games.len(),
+            4,
+            "the one board, again for the second pair"
+        );
+        assert!(out.clock.is_none());
+        for g in &out.games {
+            assert_eq!(
+                g.opening_position.as_deref(),
+                Some(board.to_string().as_str())
+            );
+            assert!(g.opening_moves.is_empty());
+            assert_eq!(g.values.len(), g.moves.len() + 1);
+            assert_eq!(*g.values.last().unwrap(), Some(g.score));
+            let acc = accuracy(&game, g);
+            assert_eq!(acc[0].judged + acc[1].judged, g.moves.len());
+        }
     }
 }

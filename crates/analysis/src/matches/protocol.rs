@@ -1,17 +1,19 @@
 //! A match player that is another program speaking the engine protocol
 //! (`docs/engine.md`): spawned, driven through its standard input and output, each
-//! answer awaited no longer than a timeout.
+//! answer awaited no longer than a timeout. On a clock it is sent each side's time; asked
+//! to ponder, it thinks on the opponent's time about the reply its own line expects
+//! (`go ponder`), told `ponderhit` where the opponent played it, else `stop`.
 
 use std::io::{self, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use kalah_core::{Game, Position};
+use kalah_core::{Game, Position, Side};
 use kalah_io::LineReader;
 
-use super::{Player, PlayerError};
-use crate::protocol::{go_line, parse_bestmove, position_line, rules_line, Go};
+use super::{Asked, Player, PlayerError};
+use crate::protocol::{go_line, parse_bestmove, rules_line, Go};
 
 /// A program that speaks the engine protocol, asked for one turn at a time.
 pub struct ProtocolPlayer {
@@ -23,6 +25,10 @@ pub struct ProtocolPlayer {
     timeout: Duration,
     /// The last `rules` line sent.
     rules: Option<String>,
+    /// Thinks on the opponent's time ([`ProtocolPlayer::pondering`]).
+    ponder: bool,
+    /// The `position` line of the `go ponder` running (the expected reply played).
+    pondering: Option<String>,
 }
 
 impl ProtocolPlayer {
@@ -61,6 +67,8 @@ impl ProtocolPlayer {
             go,
             timeout,
             rules: None,
+            ponder: false,
+            pondering: None,
         };
         player.send("hello")?;
         let mut name = None;
@@ -74,6 +82,14 @@ impl ProtocolPlayer {
             player.name = n;
         }
         Ok(player)
+    }
+
+    /// The same player, thinking on the opponent's time when `ponder`: after each of its
+    /// moves it is sent the position with the reply its line expects and `go ponder`, and
+    /// at the opponent's move `ponderhit` (that reply was played) or `stop`.
+    pub fn pondering(mut self, ponder: bool) -> ProtocolPlayer {
+        self.ponder = ponder;
+        self
     }
 
     /// Sends one line.
@@ -128,30 +144,102 @@ impl Player for ProtocolPlayer {
     fn choose(
         &mut self,
         game: &Game,
-        moves: &[String],
-        _: &Position,
+        asked: &Asked,
+        pos: &Position,
     ) -> Result<String, PlayerError> {
-        self.best_move(&rules_line(game.rules()), moves)
+        self.best_move(&rules_line(game.rules()), asked, pos.side_to_move())
+    }
+
+    fn game_over(&mut self) {
+        let _ = self.stop_pondering();
     }
 }
 
+/// The `position` line of a game that started at `start` (none: the rules' start) with
+/// `moves` played.
+fn position_text(start: Option<&str>, moves: &[String]) -> String {
+    let mut line = format!("position {}", start.unwrap_or("start"));
+    if !moves.is_empty() {
+        line.push_str(" moves ");
+        line.push_str(&moves.join(" "));
+    }
+    line
+}
+
 impl ProtocolPlayer {
-    /// The program's move in the game of `rules` (its `rules` line, sent when it
-    /// changes) after `moves` from the start.
-    pub fn best_move(&mut self, rules: &str, moves: &[String]) -> Result<String, PlayerError> {
-        if self.rules.as_deref() != Some(rules) {
-            self.send(rules)?;
-            self.rules = Some(rules.to_string());
+    /// The program's move as `side` in the game of `rules` (its `rules` line, sent when
+    /// it changes) reached as `asked` says, on its clock where there is one.
+    pub fn best_move(
+        &mut self,
+        rules: &str,
+        asked: &Asked,
+        side: Side,
+    ) -> Result<String, PlayerError> {
+        let position = position_text(asked.start, asked.moves);
+        let go = Go {
+            clock: asked.clock,
+            ..self.go
+        };
+        let began = Instant::now();
+        if self.pondering.as_deref() == Some(position.as_str()) {
+            // The opponent played the reply pondered on: the search goes on, on the clock.
+            self.pondering = None;
+            self.send("ponderhit")?;
+        } else {
+            self.stop_pondering()?;
+            if self.rules.as_deref() != Some(rules) {
+                self.send(rules)?;
+                self.rules = Some(rules.to_string());
+            }
+            self.send(&position)?;
+            self.send(&go_line(&go))?;
         }
-        self.send(&position_line(None, moves))?;
-        self.send(&go_line(&self.go))?;
-        let line = self.await_line("bestmove", |l| parse_bestmove(l).is_some())?;
-        match parse_bestmove(&line) {
-            Some(Some(turn)) => Ok(turn),
-            _ => Err(PlayerError::Protocol(
+        let mut pv: Vec<String> = Vec::new();
+        let line = self.await_line("bestmove", |l| {
+            if let Some((_, line)) = l.split_once(" pv ").filter(|_| l.starts_with("info ")) {
+                pv = line.split_whitespace().map(str::to_string).collect();
+            }
+            parse_bestmove(l).is_some()
+        })?;
+        let Some(Some(turn)) = parse_bestmove(&line) else {
+            return Err(PlayerError::Protocol(
                 "the engine answered bestmove none in a game not over".into(),
-            )),
+            ));
+        };
+        // Ponder on the reply the line expects, the clock as it will stand.
+        if let Some(reply) = pv.get(1).filter(|_| self.ponder && pv[0] == turn) {
+            let mut moves = asked.moves.to_vec();
+            moves.extend([turn.clone(), reply.clone()]);
+            let position = position_text(asked.start, &moves);
+            let clock = asked.clock.map(|mut c| {
+                let used = began.elapsed();
+                let (left, inc) = c.of(side);
+                let left = left.map(|l| l.saturating_sub(used) + inc);
+                match side {
+                    Side::South => c.south = left,
+                    Side::North => c.north = left,
+                }
+                c
+            });
+            let go = Go {
+                clock,
+                ponder: true,
+                ..self.go
+            };
+            self.send(&position)?;
+            self.send(&go_line(&go))?;
+            self.pondering = Some(position);
         }
+        Ok(turn)
+    }
+
+    /// Stops a `go ponder` that runs, if any, and reads its `bestmove` (not played).
+    fn stop_pondering(&mut self) -> Result<(), PlayerError> {
+        if self.pondering.take().is_some() {
+            self.send("stop")?;
+            self.await_line("bestmove", |l| parse_bestmove(l).is_some())?;
+        }
+        Ok(())
     }
 }
 

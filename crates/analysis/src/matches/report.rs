@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Map, Value};
 
 use crate::matches::score::elo;
-use crate::matches::{ExactSummary, Match, MatchOutcome, MatchPlan, Score};
+use crate::matches::{ClockStats, ExactSummary, Match, MatchOutcome, MatchPlan, Score};
 
 /// A match's result, ready to write.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,10 @@ pub struct MatchReport {
     pub seed: u64,
     /// What the exact values say (the sowing games' matches only).
     pub exact: Option<ExactSummary>,
+    /// Where the openings came from, where not random turns (`--openings`).
+    pub openings: Option<String>,
+    /// What the clocks saw, where the match was played on time.
+    pub clock: Option<ClockStats>,
 }
 
 impl MatchReport {
@@ -37,6 +41,17 @@ impl MatchReport {
             opening_turns: plan.opening_turns,
             seed: plan.seed,
             exact: m.exact_summary(plan, outcome),
+            openings: None,
+            clock: outcome.clock.clone(),
+        }
+    }
+
+    /// The same report, its openings taken from `from` (in words: `the balanced openings
+    /// of FILE`).
+    pub fn with_openings(self, from: Option<String>) -> MatchReport {
+        MatchReport {
+            openings: from,
+            ..self
         }
     }
 
@@ -59,6 +74,12 @@ impl MatchReport {
         if let (Some(e), Some(map)) = (&self.exact, v.as_object_mut()) {
             map.extend(exact_json(e));
         }
+        if let (Some(c), Some(map)) = (&self.clock, v.as_object_mut()) {
+            map.insert("clock".into(), clock_json(c));
+        }
+        if let (Some(o), Some(map)) = (&self.openings, v.as_object_mut()) {
+            map.insert("openings".into(), json!(o));
+        }
         v
     }
 
@@ -69,14 +90,22 @@ impl MatchReport {
             "match: {}\nplayer 1: {}\nplayer 2: {}\n",
             self.rules, self.names[0], self.names[1]
         );
-        let _ = writeln!(
-            t,
-            "games: {} ({} openings of {} random turns, seed {}, each with both colours)",
-            s.played(),
-            s.played().div_ceil(2),
-            self.opening_turns,
-            self.seed
-        );
+        let _ = match &self.openings {
+            None => writeln!(
+                t,
+                "games: {} ({} openings of {} random turns, seed {}, each with both colours)",
+                s.played(),
+                s.played().div_ceil(2),
+                self.opening_turns,
+                self.seed
+            ),
+            Some(from) => writeln!(
+                t,
+                "games: {} ({} openings from {from}, each with both colours)",
+                s.played(),
+                s.played().div_ceil(2),
+            ),
+        };
         let _ = writeln!(
             t,
             "player 1: {} wins, {} draws, {} losses: {} of {} points = {} (95% interval from \
@@ -119,8 +148,52 @@ impl MatchReport {
                 );
             }
         }
+        if let Some(c) = &self.clock {
+            t.push_str(&clock_text(c));
+        }
         t
     }
+}
+
+/// The clocks' lines: each clocked player's losses on time, its mean and longest move and
+/// its largest overrun of the hard limit this engine's time manager sets.
+fn clock_text(c: &ClockStats) -> String {
+    let mut t = String::new();
+    for p in 0..2 {
+        if c.moves[p] == 0 {
+            continue;
+        }
+        let mean = c.used[p].as_secs_f64() * 1e3 / c.moves[p] as f64;
+        let _ = writeln!(
+            t,
+            "player {} on the clock: {} losses on time; {} moves, {:.1} ms a move on average, the \
+             longest {:.1} ms; largest overrun of the hard limit {}",
+            p + 1,
+            c.losses_on_time[p],
+            c.moves[p],
+            mean,
+            c.longest[p].as_secs_f64() * 1e3,
+            c.overrun_ms[p].map_or("none measured".into(), |o| format!("{o:+.1} ms")),
+        );
+    }
+    t
+}
+
+/// The clocks' field: per player, losses on time, moves timed, milliseconds used in all,
+/// the longest move and the largest overrun of the hard limit (ms; null where none).
+fn clock_json(c: &ClockStats) -> Value {
+    let players: Vec<Value> = (0..2)
+        .map(|p| {
+            json!({
+                "losses_on_time": c.losses_on_time[p],
+                "moves": c.moves[p],
+                "used_ms": c.used[p].as_secs_f64() * 1e3,
+                "longest_ms": c.longest[p].as_secs_f64() * 1e3,
+                "overrun_ms": c.overrun_ms[p],
+            })
+        })
+        .collect();
+    Value::Array(players)
 }
 
 /// What the 95% interval comes from: the pairs' points once two pairs are finished,
@@ -188,6 +261,8 @@ mod tests {
             opening_turns: 2,
             seed: 1,
             exact,
+            openings: None,
+            clock: None,
         }
     }
 
@@ -235,5 +310,33 @@ mod tests {
         let none = report(Some(ExactSummary::default()));
         assert!(!none.text().contains("exact values"));
         assert_eq!(none.json()["exact_values"]["positions"], 0);
+        assert!(none.json().get("clock").is_none() && !none.text().contains("clock"));
+    }
+
+    #[test]
+    fn clocks_and_fixed_openings_are_reported_where_the_match_had_them() {
+        let mut clock = ClockStats::default();
+        clock.losses_on_time[1] = 1;
+        clock.moves = [4, 0];
+        clock.used[0] = std::time::Duration::from_millis(100);
+        clock.longest[0] = std::time::Duration::from_millis(40);
+        clock.overrun_ms[0] = Some(-2.5);
+        let r = MatchReport {
+            clock: Some(clock),
+            ..report(None)
+        }
+        .with_openings(Some("the book".into()));
+        let text = r.text();
+        assert!(text.contains("games: 4 (2 openings from the book, each with both colours)"));
+        assert!(
+            text.ends_with(
+                "player 1 on the clock: 0 losses on time; 4 moves, 25.0 ms a move on average, the \
+             longest 40.0 ms; largest overrun of the hard limit -2.5 ms\n"
+            ),
+            "{text}"
+        );
+        let json = r.json();
+        assert_eq!(json["clock"][1]["losses_on_time"], 1);
+        assert_eq!(json["openings"], "the book");
     }
 }

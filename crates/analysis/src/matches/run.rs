@@ -9,7 +9,11 @@ use kalah_core::bao::BaoRules;
 use kalah_core::Game;
 use kalah_solver::Solver;
 
-use super::{accuracy, Accuracy, Bao, GameRecord, MatchOutcome, MatchPlan, Player, Score, Sowing};
+use super::bao::BaoOpening;
+use super::{
+    accuracy, Accuracy, Bao, GameRecord, MatchOutcome, MatchPlan, MatchSetting, Opening, Player,
+    Score, Sowing,
+};
 
 /// A match ready to play: the game of one kind and its two players (player 1 first).
 /// One value a match, made once: the sowing game's tables are not worth a box.
@@ -24,6 +28,8 @@ pub enum Match {
         players: [Box<dyn Player<Sowing>>; 2],
         /// The solver of the exact values (none: no values).
         exact: Option<Solver>,
+        /// The clocks and the fixed openings.
+        setting: MatchSetting<Opening>,
     },
     /// Bao: no exact values are known of its full boards.
     Bao {
@@ -31,6 +37,8 @@ pub enum Match {
         rules: BaoRules,
         /// Player 1 and player 2.
         players: [Box<dyn Player<Bao>>; 2],
+        /// The clocks and the fixed openings.
+        setting: MatchSetting<BaoOpening>,
     },
 }
 
@@ -65,9 +73,11 @@ impl Match {
                 game,
                 players: [a, b],
                 exact,
+                setting,
             } => super::run_match(
                 game,
                 plan,
+                setting,
                 &mut [a.as_mut(), b.as_mut()],
                 exact.as_ref(),
                 stop,
@@ -76,7 +86,59 @@ impl Match {
             Match::Bao {
                 rules,
                 players: [a, b],
-            } => super::bao::run_match(rules, plan, &mut [a.as_mut(), b.as_mut()], stop, on_game),
+                setting,
+            } => super::bao::run_match(
+                rules,
+                plan,
+                setting,
+                &mut [a.as_mut(), b.as_mut()],
+                stop,
+                on_game,
+            ),
+        }
+    }
+
+    /// Plays from the boards `boards` (each as the protocol's `position` takes it, the
+    /// sowing games' `4,4,4,0,4,4,4,0:S`, Bao's rows) instead of random openings, each
+    /// twice with the colours swapped; a board of other rules, or one whose game is over,
+    /// is refused with its number (from 1) and why.
+    pub fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
+        let at = |k: usize, why: String| format!("opening {}: {why}", k + 1);
+        match self {
+            Match::Sowing { game, setting, .. } => {
+                let spec = crate::protocol::RulesSpec::Exact(*game.rules());
+                let mut found = Vec::new();
+                for (k, b) in boards.iter().enumerate() {
+                    let (_, pos) = crate::protocol::session::setup_position(&spec, Some(b), &[])
+                        .map_err(|e| at(k, e.to_string()))?;
+                    if pos.is_over() {
+                        return Err(at(k, format!("the game is over at {b}")));
+                    }
+                    found.push(Opening::at(pos));
+                }
+                setting.openings = found;
+            }
+            Match::Bao { rules, setting, .. } => {
+                let mut found = Vec::new();
+                for (k, b) in boards.iter().enumerate() {
+                    let pos = crate::protocol::session::bao::setup_position(rules, Some(b), &[])
+                        .map_err(|e| at(k, e.to_string()))?;
+                    if crate::game::setup::bao::is_over(&pos) {
+                        return Err(at(k, format!("the game is over at {b}")));
+                    }
+                    found.push(BaoOpening::at(pos));
+                }
+                setting.openings = found;
+            }
+        }
+        Ok(())
+    }
+
+    /// The fixed openings the match plays from ([`Match::set_openings`]; 0: random ones).
+    pub fn fixed_openings(&self) -> usize {
+        match self {
+            Match::Sowing { setting, .. } => setting.openings.len(),
+            Match::Bao { setting, .. } => setting.openings.len(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! nothing of a session.
 
 pub mod bao;
+pub mod clock;
 pub mod session;
 
 use std::fmt;
@@ -17,6 +18,7 @@ use kalah_core::{
 use kalah_solver::{line, Analysis, Limits, RootTurn};
 
 use crate::game::setup::RuleOptions;
+pub use clock::GameClock;
 
 /// The longest time limit a `go` takes, in seconds (about eleven days).
 pub const MAX_SECONDS: f64 = 1e6;
@@ -39,13 +41,34 @@ pub enum RulesSpec {
 }
 
 /// The limits and view of one `go`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     /// Where the analysis stops (none: when the value is exact, or at `stop`).
     pub limits: Limits,
     /// The turns shown in `info turn` lines: 1 none beyond the best, 0 every turn.
     pub multi: usize,
+    /// The game clock (`stime`, `ntime`, `sinc`, `ninc`, `movestogo`): the move's time
+    /// comes from it ([`GameClock::plan`]).
+    pub clock: Option<GameClock>,
+    /// `go ponder`: think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
 }
+
+impl Go {
+    /// A `go` with `limits`, one line, no clock, not pondering.
+    pub fn new(limits: Limits) -> Go {
+        Go {
+            limits,
+            multi: 1,
+            clock: None,
+            ponder: false,
+        }
+    }
+}
+
+/// The longest remaining time or increment a clock word takes, in milliseconds (about
+/// eleven days, as [`MAX_SECONDS`]).
+pub const MAX_CLOCK_MS: u64 = 1_000_000_000;
 
 /// One command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,8 +88,12 @@ pub enum Command {
         /// The turns played from it, in the move notation.
         moves: Vec<String>,
     },
-    /// `go [time S] [nodes N] [depth D] [multi N]`.
+    /// `go [time S] [nodes N] [depth D] [multi N] [stime MS] [ntime MS] [sinc MS] [ninc MS]
+    /// [movestogo N] [ponder]`.
     Go(Go),
+    /// `ponderhit`: the opponent played the move pondered on; the search goes on, on the
+    /// clock.
+    PonderHit,
     /// `stop`: end the running `go` now (it still answers `bestmove`).
     Stop,
     /// `quit`: stop any `go` and end the session.
@@ -111,13 +138,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
         "isready" => none(Command::IsReady),
         "newgame" => none(Command::NewGame),
         "stop" => none(Command::Stop),
+        "ponderhit" => none(Command::PonderHit),
         "quit" => none(Command::Quit),
         "rules" => parse_rules(&rest).map(|r| Some(Command::Rules(r))),
         "position" => parse_position(&rest).map(Some),
         "go" => parse_go(&rest).map(|g| Some(Command::Go(g))),
         _ => bad(format!(
             "unknown command `{}` (known: hello, isready, newgame, rules, position, go, \
-             stop, quit)",
+             ponderhit, stop, quit)",
             shortened(word)
         )),
     }
@@ -259,17 +287,21 @@ fn parse_position(words: &[&str]) -> Result<Command, ProtocolError> {
     Ok(Command::Position { board, moves })
 }
 
-/// `go` words: pairs of a limit name and its value.
+/// `go` words: pairs of a limit name and its value, and `ponder` alone.
 fn parse_go(words: &[&str]) -> Result<Go, ProtocolError> {
-    let mut go = Go {
-        limits: Limits::none(),
-        multi: 1,
-    };
-    if words.len() % 2 == 1 {
-        return bad(format!("go: `{}` needs a value", words[words.len() - 1]));
-    }
-    for pair in words.chunks(2) {
-        let (name, v) = (pair[0], pair[1]);
+    let mut go = Go::new(Limits::none());
+    let mut i = 0;
+    while i < words.len() {
+        let name = words[i];
+        if name == "ponder" {
+            go.ponder = true;
+            i += 1;
+            continue;
+        }
+        let Some(&v) = words.get(i + 1) else {
+            return bad(format!("go: `{name}` needs a value"));
+        };
+        i += 2;
         let number = |max: u64| -> Result<u64, ProtocolError> {
             match v.parse::<u64>() {
                 Ok(n) if n <= max => Ok(n),
@@ -291,9 +323,24 @@ fn parse_go(words: &[&str]) -> Result<Go, ProtocolError> {
                 d => go.limits.depth = Some(d as u8),
             },
             "multi" => go.multi = number(MAX_MULTI as u64)? as usize,
+            "stime" | "ntime" | "sinc" | "ninc" => {
+                let ms = Duration::from_millis(number(MAX_CLOCK_MS)?);
+                let c = go.clock.get_or_insert_with(GameClock::default);
+                match name {
+                    "stime" => c.south = Some(ms),
+                    "ntime" => c.north = Some(ms),
+                    "sinc" => c.south_inc = ms,
+                    _ => c.north_inc = ms,
+                }
+            }
+            "movestogo" => match number(10_000)? {
+                0 => return bad("go: movestogo must be at least 1"),
+                n => go.clock.get_or_insert_with(GameClock::default).moves_to_go = Some(n as u32),
+            },
             _ => {
                 return bad(format!(
-                    "go: unknown limit `{name}` (known: time, nodes, depth, multi)"
+                    "go: unknown limit `{name}` (known: time, nodes, depth, multi, stime, \
+                     ntime, sinc, ninc, movestogo, ponder)"
                 ))
             }
         }
@@ -352,6 +399,13 @@ pub fn go_line(go: &Go) -> String {
     }
     if go.multi != 1 {
         line.push_str(&format!(" multi {}", go.multi));
+    }
+    if let Some(c) = go.clock.filter(|c| !c.words().is_empty()) {
+        line.push(' ');
+        line.push_str(&c.words());
+    }
+    if go.ponder {
+        line.push_str(" ponder");
     }
     line
 }
@@ -462,6 +516,7 @@ mod tests {
         assert_eq!(command("stop"), Command::Stop);
         assert_eq!(command("quit"), Command::Quit);
         assert_eq!(command("newgame"), Command::NewGame);
+        assert_eq!(command("ponderhit"), Command::PonderHit);
         assert!(error("stop now").contains("takes nothing"));
         assert!(error("fly").contains("unknown command `fly`"));
         let long = "x".repeat(10_000);
@@ -538,13 +593,7 @@ mod tests {
             (go.limits.nodes, go.limits.depth, go.multi),
             (Some(1000), Some(9), 3)
         );
-        assert_eq!(
-            command("go"),
-            Command::Go(Go {
-                limits: Limits::none(),
-                multi: 1
-            })
-        );
+        assert_eq!(command("go"), Command::Go(Go::new(Limits::none())));
         for line in [
             "go time -1",
             "go time 0",
@@ -557,6 +606,11 @@ mod tests {
             "go multi 100000",
             "go depth",
             "go speed 3",
+            "go stime -5",
+            "go stime 1.5",
+            "go ntime",
+            "go movestogo 0",
+            "go sinc 1e12",
         ] {
             assert!(error(line).starts_with("go: "), "{line}: {}", error(line));
         }
@@ -565,19 +619,32 @@ mod tests {
     #[test]
     fn go_lines_read_back_as_they_were_written() {
         let go = Go {
-            limits: Limits {
+            multi: 0,
+            ..Go::new(Limits {
                 depth: Some(7),
                 nodes: Some(5000),
                 ..Limits::time(Duration::from_millis(250))
-            },
-            multi: 0,
+            })
         };
         assert_eq!(command(&go_line(&go)), Command::Go(go));
-        let plain = Go {
-            limits: Limits::none(),
-            multi: 1,
-        };
+        let plain = Go::new(Limits::none());
         assert_eq!(go_line(&plain), "go");
+        let clocked = Go {
+            clock: Some(GameClock {
+                south: Some(Duration::from_millis(120_000)),
+                north: Some(Duration::from_millis(90_500)),
+                south_inc: Duration::from_millis(1000),
+                north_inc: Duration::from_millis(1000),
+                moves_to_go: Some(12),
+            }),
+            ponder: true,
+            ..plain
+        };
+        assert_eq!(
+            go_line(&clocked),
+            "go stime 120000 ntime 90500 sinc 1000 ninc 1000 movestogo 12 ponder"
+        );
+        assert_eq!(command(&go_line(&clocked)), Command::Go(clocked));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! move ordering, its windows, its node search) and between depths (exact tests, a
 //! replayed line) is its own.
 
+use super::manage::{Manager, MoveTimer, Progress};
 use super::Limits;
 
 /// A node kernel as the deepening drives it.
@@ -29,15 +30,34 @@ pub(crate) trait Kernel {
     /// After depth `depth` completed: reports it, and does what the kernel does between
     /// depths (the sowing games' exact tests, the cyclic search's replayed line).
     fn completed(&mut self, depth: u8);
+
+    /// The move's timer where the analysis plays on a clock (none: no time manager).
+    fn timer(&self) -> Option<&MoveTimer> {
+        None
+    }
+
+    /// What the time manager reads after a completed depth (none: nothing to go on).
+    fn progress(&self) -> Option<Progress> {
+        None
+    }
 }
 
-/// Deepens `kernel` from depth 1 to `last` (see the module doc).
+/// Deepens `kernel` from depth 1 to `last` (see the module doc); on a clock whose time
+/// has started ([`Kernel::timer`]), the time manager ([`Manager`]) may end it after any
+/// completed depth.
 pub(crate) fn deepen(kernel: &mut impl Kernel, last: u8) {
+    let mut manager = Manager::default();
     for depth in 1..=last {
         if kernel.settled() || kernel.stopped(depth) || !kernel.iterate(depth) {
             break;
         }
         kernel.completed(depth);
+        let started = kernel.timer().and_then(MoveTimer::get);
+        if let (Some((start, plan)), Some(p)) = (started, kernel.progress()) {
+            if manager.enough(p, start, &plan) {
+                break;
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use kalah_core::Position;
 
+use super::manage::{MoveTimer, Progress};
 use super::{
     deepen, whole_turns, Analysis, Clock, Kernel, Limits, ReportKind, RootTurn, ScoreBound, Ticker,
 };
@@ -127,6 +128,29 @@ impl Kernel for Sowing<'_, '_, '_> {
             self.analyser.prove_after_depth(spent, self.ticker);
         }
     }
+
+    fn timer(&self) -> Option<&MoveTimer> {
+        self.analyser.timer
+    }
+
+    /// The best turn, its evaluation, the root's turns, and whether the best turn's
+    /// proven lower bound reaches every other turn's upper bound.
+    fn progress(&self) -> Option<Progress> {
+        let lines = &self.analyser.lines;
+        let best = lines.first()?;
+        let key = best
+            .turn
+            .sowings
+            .iter()
+            .fold(17u64, |k, &s| k.wrapping_mul(31).wrapping_add(s as u64 + 1));
+        let others = lines[1..].iter().map(|l| l.bounds.hi).max();
+        Some(Progress {
+            best: key,
+            eval: best.clamped(),
+            turns: lines.len(),
+            decided: others.is_some_and(|hi| best.bounds.lo >= hi),
+        })
+    }
 }
 
 /// The state of one analysis.
@@ -151,6 +175,8 @@ pub(crate) struct Analyser<'a> {
     /// The exact tests after a depth get its cost shifted right by this
     /// ([`MAX_PROOF_SHIFT`]).
     proof_shift: u32,
+    /// The move's timer where the analysis plays on a clock ([`Analyser::on_clock`]).
+    timer: Option<&'a MoveTimer>,
 }
 
 impl<'a> Analyser<'a> {
@@ -186,6 +212,7 @@ impl<'a> Analyser<'a> {
             next_from_below: true,
             lines_wanted: usize::MAX,
             proof_shift: 0,
+            timer: None,
         };
         a.narrow();
         a.rank();
@@ -196,6 +223,13 @@ impl<'a> Analyser<'a> {
     /// depth (see [`crate::Solver::analyse_lines`]).
     pub(crate) fn lines(mut self, lines: usize) -> Analyser<'a> {
         self.lines_wanted = lines.max(1);
+        self
+    }
+
+    /// Plays on a clock: the time manager ends the deepening by `timer`'s plan once its
+    /// time has started (see [`crate::Solver::analyse_timed`]).
+    pub(crate) fn on_clock(mut self, timer: Option<&'a MoveTimer>) -> Analyser<'a> {
+        self.timer = timer;
         self
     }
 

@@ -13,9 +13,10 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use kalah_core::{notation, Game, Position};
-use kalah_solver::{line, Solver};
+use kalah_solver::{line, Limits, MoveTimer, Solver, TimePlan};
 
 pub use crate::protocol::{parse, Command, Go, ProtocolError, RulesSpec};
 
@@ -23,6 +24,7 @@ use crate::book::Book;
 use crate::game::setup::{self, move_message, RuleOptions, SetupError};
 use crate::game::Board;
 use crate::protocol;
+use crate::protocol::clock;
 
 /// The protocol version `hello` announces; raised whenever a line changes meaning.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -54,7 +56,31 @@ struct Running {
     /// `bestmove` may send its next command at once.
     answered: Arc<AtomicBool>,
     handle: JoinHandle<()>,
+    /// A `go ponder` not yet hit.
+    ponder: Option<Pondering>,
 }
+
+/// How a `go` is timed: its limits (the clock's hard limit among them), the move's timer
+/// where the time manager applies, and what `ponderhit` starts.
+struct Timing {
+    limits: Limits,
+    timer: Option<Arc<MoveTimer>>,
+    ponder: Option<Pondering>,
+}
+
+/// A `go ponder` waiting for `ponderhit`: its `bestmove` is held until then (or `stop`).
+struct Pondering {
+    /// Raised while the `bestmove` must wait.
+    hold: Arc<AtomicBool>,
+    /// The move's plan from the clock (none: `ponderhit` only lets the search answer).
+    plan: Option<TimePlan>,
+    /// The timer the plan starts (none where the search takes no time manager).
+    timer: Option<Arc<MoveTimer>>,
+}
+
+/// The longest a `go ponder` searches before `ponderhit` or `stop` (its time limit: an
+/// analysis with a limit deepens as a player's does, not as a solve).
+const PONDER_LIMIT: Duration = Duration::from_secs(1_000_000);
 
 /// One protocol session: the rules, the board, the solver and the running `go`.
 pub struct Session {
@@ -188,6 +214,7 @@ impl Session {
                 say(&self.out, "readyok").map_err(io)?
             }
             Command::Stop => self.stop(),
+            Command::PonderHit => self.ponder_hit()?,
             Command::Quit => {
                 self.stop();
                 return Ok(Flow::Quit);
@@ -260,12 +287,103 @@ impl Session {
         Ok(())
     }
 
+    /// `ponderhit`: the `go ponder` running goes on, on the clock: its plan starts now,
+    /// and its `bestmove` is let through.
+    fn ponder_hit(&mut self) -> Result<(), ProtocolError> {
+        let running = match self.busy() {
+            true => self.running.as_mut(),
+            false => None,
+        };
+        let Some(r) = running else {
+            return Err(ProtocolError("ponderhit: no go ponder is running".into()));
+        };
+        let Some(p) = r.ponder.take() else {
+            return Err(ProtocolError(
+                "ponderhit: the go running is not a go ponder".into(),
+            ));
+        };
+        if let Some(plan) = p.plan {
+            // The search's own limit is the ponder's: the hard limit (the soft one where
+            // no time manager applies) is the cancel at that instant.
+            let cut = match &p.timer {
+                Some(t) => {
+                    t.start(plan);
+                    plan.hard
+                }
+                None => plan.soft,
+            };
+            watchdog(Instant::now() + cut, r.cancel.clone(), r.answered.clone());
+        }
+        p.hold.store(false, Relaxed);
+        Ok(())
+    }
+
+    /// How `go` is timed on the board: its clock's plan for the mover (the hard limit
+    /// as its time limit, or for a `go ponder` held until `ponderhit`); the timer where
+    /// the sowing games' search takes the time manager (the cyclic families and Bao take
+    /// the soft limit as their time limit).
+    fn timing(&self, go: &Go) -> Result<Timing, ProtocolError> {
+        let (side, managed) = match &self.board {
+            Board::Sowing(game, pos) => (pos.side_to_move(), !game.rules().family.is_cyclic()),
+            Board::Bao(_, pos) => (pos.side(), false),
+        };
+        let mut limits = go.limits;
+        let plan = match go.clock {
+            Some(c) => Some(
+                c.plan(side, clock::board_moves_left(&self.board))
+                    .ok_or_else(|| {
+                        let word = match side {
+                            kalah_core::Side::South => "stime",
+                            kalah_core::Side::North => "ntime",
+                        };
+                        ProtocolError(format!(
+                            "go: the clock gives no time to the side to move ({word} MS)"
+                        ))
+                    })?,
+            ),
+            None if go.ponder => go.limits.time.map(|t| TimePlan { soft: t, hard: t }),
+            None => None,
+        };
+        let timer = (managed && plan.is_some()).then(|| Arc::new(MoveTimer::new()));
+        if go.ponder {
+            limits.time = Some(PONDER_LIMIT);
+            let ponder = Pondering {
+                hold: Arc::new(AtomicBool::new(true)),
+                plan,
+                timer: timer.clone(),
+            };
+            return Ok(Timing {
+                limits,
+                timer,
+                ponder: Some(ponder),
+            });
+        }
+        if let Some(plan) = plan {
+            let cut = if managed { plan.hard } else { plan.soft };
+            limits.time = Some(limits.time.map_or(cut, |t| t.min(cut)));
+            if let Some(t) = &timer {
+                t.start(plan);
+            }
+        }
+        Ok(Timing {
+            limits,
+            timer,
+            ponder: None,
+        })
+    }
+
     /// `go`: the analysis of the position on a thread of its own.
     fn go(&mut self, go: Go) -> Result<(), ProtocolError> {
+        let Timing {
+            limits,
+            timer,
+            ponder,
+        } = self.timing(&go)?;
+        let go = Go { limits, ..go };
         let (pos, houses) = match &self.board {
             Board::Bao(_, pos) => {
                 let pos = *pos;
-                return self.spawn(move |flag, out| bao::run_go(&pos, &go, flag, out));
+                return self.spawn(ponder, move |flag, out| bao::run_go(&pos, &go, flag, out));
             }
             Board::Sowing(game, pos) => (*pos, game.houses()),
         };
@@ -273,7 +391,7 @@ impl Session {
         // A go without limits asks for the exact value, `multi` for every turn's: searched.
         if go.multi == 1 && !go.limits.is_unbounded() {
             if let Some(entry) = self.book_entry() {
-                return self.spawn(move |_, out| {
+                return self.spawn(ponder, move |_, out| {
                     say(out, &entry.info_line(houses))?;
                     Ok(format!("bestmove {}", entry.best_turn.notation(houses)))
                 });
@@ -282,7 +400,9 @@ impl Session {
         let Some(solver) = self.ensure_solver()? else {
             return Err(ProtocolError("no solver for these rules".into()));
         };
-        self.spawn(move |flag, out| run_go(&solver, &pos, &go, flag, out))
+        self.spawn(ponder, move |flag, out| {
+            run_go(&solver, &pos, &go, timer.as_deref(), flag, out)
+        })
     }
 
     /// The solver of the current rules of a sowing game, made and set up
@@ -303,19 +423,25 @@ impl Session {
     }
 
     /// Runs the analysis `run` on a thread of its own: it writes its `info` lines and
-    /// returns the `bestmove` line, written once it has answered.
-    fn spawn<F>(&mut self, run: F) -> Result<(), ProtocolError>
+    /// returns the `bestmove` line, written once it has answered (for a `go ponder`, once
+    /// `ponderhit` or `stop` has come as well).
+    fn spawn<F>(&mut self, ponder: Option<Pondering>, run: F) -> Result<(), ProtocolError>
     where
         F: FnOnce(&AtomicBool, &Out) -> io::Result<String> + Send + 'static,
     {
         let cancel = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let (flag, done, out) = (cancel.clone(), answered.clone(), self.out.clone());
+        let hold = ponder.as_ref().map(|p| p.hold.clone());
         let handle = std::thread::Builder::new()
             .name("kalah-engine-go".into())
             .spawn(move || {
                 // A reader gone away ends the session's output; nothing more to tell it.
                 let best = run(&flag, &out).unwrap_or_else(|_| "bestmove none".to_string());
+                // A ponder search that ended by itself answers only after ponderhit or stop.
+                while hold.as_ref().is_some_and(|h| h.load(Relaxed)) && !flag.load(Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 done.store(true, Relaxed);
                 let _ = say(&out, &best);
             })
@@ -324,6 +450,7 @@ impl Session {
             cancel,
             answered,
             handle,
+            ponder,
         });
         Ok(())
     }
@@ -339,8 +466,25 @@ fn name(c: &Command) -> &'static str {
         Command::Position { .. } => "position",
         Command::Go(_) => "go",
         Command::Stop => "stop",
+        Command::PonderHit => "ponderhit",
         Command::Quit => "quit",
     }
+}
+
+/// Raises `cancel` at `deadline` unless the `go` has answered before (`answered`): the
+/// hard limit of a move whose time started at `ponderhit`.
+fn watchdog(deadline: Instant, cancel: Arc<AtomicBool>, answered: Arc<AtomicBool>) {
+    std::thread::spawn(move || loop {
+        if answered.load(Relaxed) {
+            return;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            cancel.store(true, Relaxed);
+            return;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(1)));
+    });
 }
 
 /// One `go`: an `info` line per report (and `info turn` lines for `multi`), the final
@@ -351,6 +495,7 @@ fn run_go(
     solver: &Solver,
     pos: &Position,
     go: &Go,
+    timer: Option<&MoveTimer>,
     cancel: &AtomicBool,
     out: &Out,
 ) -> io::Result<String> {
@@ -372,7 +517,7 @@ fn run_go(
     };
     // The turns shown are the ones evaluated in full (`multi 0`: every one).
     let lines = if go.multi == 0 { usize::MAX } else { go.multi };
-    let result = solver.analyse_lines(pos, &go.limits, lines, cancel, &mut |a| {
+    let result = solver.analyse_timed(pos, &go.limits, lines, timer, cancel, &mut |a| {
         if failed.is_none() {
             failed = report(a).err();
         }
@@ -384,6 +529,11 @@ fn run_go(
         Ok(a) => {
             if a.is_exact() {
                 if let Err(e) = line::replay(game, pos, &a.pv, a.bounds_from_south().0) {
+                    // Stopped (by `stop` or a ponder's hard limit) as the value closed:
+                    // the line is the table's, not replayed; the best turn stands.
+                    if cancel.load(Relaxed) && a.best_turn().is_some() {
+                        return Ok(protocol::bestmove_line(game, &a));
+                    }
                     say(
                         out,
                         &format!("error the principal variation does not replay from {pos}: {e}"),
@@ -572,5 +722,105 @@ mod tests {
         let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
         assert_eq!(text.matches("readyok").count(), 2, "{text}");
         assert!(text.contains("bestmove"), "{text}");
+    }
+
+    /// The output so far, and clears it.
+    fn taken(out: &Arc<Mutex<Vec<u8>>>) -> String {
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        out.lock().unwrap().clear();
+        text
+    }
+
+    /// The turn of the last `bestmove` line of `text`, checked legal after `moves` from
+    /// the start of Kalah(6,4).
+    fn legal_bestmove(text: &str, moves: &[&str]) -> String {
+        let line = text.lines().rev().find(|l| l.starts_with("bestmove"));
+        let turn = line.and_then(protocol::parse_bestmove).flatten();
+        let turn = turn.unwrap_or_else(|| panic!("a bestmove with a turn: {text}"));
+        let mut all: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        all.push(turn.clone());
+        let spec = RulesSpec::Options(RuleOptions::default());
+        assert!(
+            setup_position(&spec, None, &all).is_ok(),
+            "{turn} illegal: {text}"
+        );
+        turn
+    }
+
+    #[test]
+    fn a_go_on_a_clock_answers_a_legal_bestmove() {
+        let (mut session, _, out) = counted();
+        session.handle_line("isready").unwrap();
+        session.handle_line("position start moves 1").unwrap();
+        // North to move, 300 ms left and 50 ms a move; South's time does not matter.
+        session
+            .handle_line("go stime 1000 ntime 300 sinc 50 ninc 50")
+            .unwrap();
+        session.finish();
+        let text = taken(&out);
+        assert!(!text.contains("error"), "{text}");
+        legal_bestmove(&text, &["1"]);
+        // Moves to go, and a clock almost spent: still a legal answer.
+        session.handle_line("position start").unwrap();
+        session.handle_line("go stime 15 movestogo 3").unwrap();
+        session.finish();
+        legal_bestmove(&taken(&out), &[]);
+        // A clock without the mover's time is refused.
+        session.handle_line("go ntime 1000").unwrap();
+        assert!(taken(&out)
+            .starts_with("error go: the clock gives no time to the side to move (stime MS)"));
+    }
+
+    #[test]
+    fn ponder_then_ponderhit_answers_a_legal_bestmove() {
+        let (mut session, _, out) = counted();
+        session.handle_line("isready").unwrap();
+        session.handle_line("position start moves 1 9").unwrap();
+        session
+            .handle_line("go ponder stime 500 ntime 500 sinc 20 ninc 20")
+            .unwrap();
+        // While it ponders nothing is answered; other commands wait.
+        session.handle_line("isready").unwrap();
+        session.handle_line("position start").unwrap();
+        session.handle_line("ponderhit").unwrap();
+        session.finish();
+        let text = taken(&out);
+        assert!(text.contains("readyok"), "{text}");
+        assert!(text.contains("error a go is running"), "{text}");
+        let answers = text.lines().filter(|l| l.starts_with("bestmove"));
+        assert_eq!(answers.count(), 1, "{text}");
+        legal_bestmove(&text, &["1", "9"]);
+        // A second ponderhit has no ponder to hit.
+        session.handle_line("ponderhit").unwrap();
+        assert!(taken(&out).starts_with("error ponderhit: no go ponder is running"));
+    }
+
+    #[test]
+    fn ponder_then_stop_then_a_new_position_plays_on() {
+        let (mut session, _, out) = counted();
+        session.handle_line("isready").unwrap();
+        session.handle_line("position start moves 2").unwrap();
+        session
+            .handle_line("go ponder stime 500 ntime 500")
+            .unwrap();
+        session.handle_line("stop").unwrap();
+        let text = taken(&out);
+        let answers = text.lines().filter(|l| l.starts_with("bestmove"));
+        assert_eq!(answers.count(), 1, "{text}");
+        // The opponent played another move: the normal position and go.
+        session.handle_line("position start moves 4").unwrap();
+        session.handle_line("go stime 500 ntime 400").unwrap();
+        session.finish();
+        let text = taken(&out);
+        assert!(!text.contains("error"), "{text}");
+        legal_bestmove(&text, &["4"]);
+        // A ponder search that ends by itself (a depth limit) still waits for ponderhit.
+        session.handle_line("position start moves 4 9").unwrap();
+        session.handle_line("go ponder depth 2").unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(session.is_running(), "held until ponderhit");
+        session.handle_line("ponderhit").unwrap();
+        session.finish();
+        legal_bestmove(&taken(&out), &["4", "9"]);
     }
 }
