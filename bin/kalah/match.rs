@@ -179,11 +179,7 @@ impl MatchArgs {
         let Some(choice) = self.openings.as_deref().map(OpeningsChoice::parse) else {
             return Ok(None);
         };
-        let rules = match m {
-            Match::Sowing { game, .. } => Some(*game.rules()),
-            Match::Bao { .. } => None,
-        };
-        let (boards, words) = choice.boards(rules.as_ref()).map_err(invalid)?;
+        let (boards, words) = choice.boards(m.sowing_rules().as_ref()).map_err(invalid)?;
         m.set_openings(&boards)
             .map_err(|e| invalid(format!("--openings: {e}")))?;
         Ok(Some(words))

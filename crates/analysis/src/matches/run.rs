@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use kalah_core::bao::BaoRules;
-use kalah_core::Game;
+use kalah_core::{Game, Rules};
 use kalah_solver::Solver;
 
 use super::bao::BaoOpening;
@@ -15,87 +15,206 @@ use super::{
     Score, Sowing,
 };
 
-/// A match ready to play: the game of one kind and its two players (player 1 first).
-/// One value a match, made once: the sowing game's tables are not worth a box.
-#[allow(clippy::large_enum_variant)]
-pub enum Match {
-    /// A sowing game, and the solver of the exact values of its positions if they are
-    /// asked for.
-    Sowing {
-        /// The game.
-        game: Game,
-        /// Player 1 and player 2.
-        players: [Box<dyn Player<Sowing>>; 2],
-        /// The solver of the exact values (none: no values).
-        exact: Option<Solver>,
-        /// The clocks and the fixed openings.
-        setting: MatchSetting<Opening>,
-    },
-    /// Bao: no exact values are known of its full boards.
-    Bao {
-        /// The board.
-        rules: BaoRules,
-        /// Player 1 and player 2.
-        players: [Box<dyn Player<Bao>>; 2],
-        /// The clocks and the fixed openings.
-        setting: MatchSetting<BaoOpening>,
-    },
+/// A match ready to play: the game of one kind and its two players (player 1 first),
+/// behind one face ([`Played`]), so that a front end never asks which kind it holds.
+pub struct Match(Box<dyn Played>);
+
+/// What a match of one kind of game does; [`Match`] holds one.
+trait Played {
+    fn rules_text(&self) -> String;
+    fn names(&self) -> [String; 2];
+    fn play(
+        &mut self,
+        plan: &MatchPlan,
+        stop: &AtomicBool,
+        on_game: &mut dyn FnMut(&GameRecord, &Score),
+    ) -> MatchOutcome;
+    fn set_openings(&mut self, boards: &[String]) -> Result<(), String>;
+    fn fixed_openings(&self) -> usize;
+    fn exact_summary(&self, plan: &MatchPlan, outcome: &MatchOutcome) -> Option<ExactSummary>;
+    fn sowing_rules(&self) -> Option<Rules>;
+    fn has_exact(&self) -> bool;
+}
+
+/// A sowing game's match, and the solver of the exact values of its positions if they
+/// are asked for.
+pub(super) struct SowingMatch {
+    /// The game.
+    pub(super) game: Game,
+    /// Player 1 and player 2.
+    pub(super) players: [Box<dyn Player<Sowing>>; 2],
+    /// The solver of the exact values (none: no values).
+    pub(super) exact: Option<Solver>,
+    /// The clocks and the fixed openings.
+    pub(super) setting: MatchSetting<Opening>,
+}
+
+/// Bao's match: no exact values are known of its full boards.
+pub(super) struct BaoMatch {
+    /// The board.
+    pub(super) rules: BaoRules,
+    /// Player 1 and player 2.
+    pub(super) players: [Box<dyn Player<Bao>>; 2],
+    /// The clocks and the fixed openings.
+    pub(super) setting: MatchSetting<BaoOpening>,
+}
+
+/// Where opening `k` (from 0) was refused, and why.
+fn refused_opening(k: usize, why: String) -> String {
+    format!("opening {}: {why}", k + 1)
+}
+
+impl Played for SowingMatch {
+    fn rules_text(&self) -> String {
+        self.game.rules().to_string()
+    }
+
+    fn names(&self) -> [String; 2] {
+        self.players.each_ref().map(|p| p.name().to_string())
+    }
+
+    fn play(
+        &mut self,
+        plan: &MatchPlan,
+        stop: &AtomicBool,
+        on_game: &mut dyn FnMut(&GameRecord, &Score),
+    ) -> MatchOutcome {
+        let [a, b] = &mut self.players;
+        super::run_match(
+            &self.game,
+            plan,
+            &self.setting,
+            &mut [a.as_mut(), b.as_mut()],
+            self.exact.as_ref(),
+            stop,
+            on_game,
+        )
+    }
+
+    fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
+        let spec = crate::protocol::RulesSpec::Exact(*self.game.rules());
+        let mut found = Vec::new();
+        for (k, b) in boards.iter().enumerate() {
+            let (_, pos) = crate::protocol::session::setup_position(&spec, Some(b), &[])
+                .map_err(|e| refused_opening(k, e.to_string()))?;
+            if pos.is_over() {
+                return Err(refused_opening(k, format!("the game is over at {b}")));
+            }
+            found.push(Opening::at(pos));
+        }
+        self.setting.openings = found;
+        Ok(())
+    }
+
+    fn fixed_openings(&self) -> usize {
+        self.setting.openings.len()
+    }
+
+    fn exact_summary(&self, plan: &MatchPlan, outcome: &MatchOutcome) -> Option<ExactSummary> {
+        Some(ExactSummary::of(
+            &self.game,
+            &outcome.games,
+            plan.exact_nodes,
+        ))
+    }
+
+    fn sowing_rules(&self) -> Option<Rules> {
+        Some(*self.game.rules())
+    }
+
+    fn has_exact(&self) -> bool {
+        self.exact.is_some()
+    }
+}
+
+impl Played for BaoMatch {
+    fn rules_text(&self) -> String {
+        self.rules.to_string()
+    }
+
+    fn names(&self) -> [String; 2] {
+        self.players.each_ref().map(|p| p.name().to_string())
+    }
+
+    fn play(
+        &mut self,
+        plan: &MatchPlan,
+        stop: &AtomicBool,
+        on_game: &mut dyn FnMut(&GameRecord, &Score),
+    ) -> MatchOutcome {
+        let [a, b] = &mut self.players;
+        super::bao::run_match(
+            &self.rules,
+            plan,
+            &self.setting,
+            &mut [a.as_mut(), b.as_mut()],
+            stop,
+            on_game,
+        )
+    }
+
+    fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
+        let mut found = Vec::new();
+        for (k, b) in boards.iter().enumerate() {
+            let pos = crate::protocol::session::bao::setup_position(&self.rules, Some(b), &[])
+                .map_err(|e| refused_opening(k, e.to_string()))?;
+            if crate::game::setup::bao::is_over(&pos) {
+                return Err(refused_opening(k, format!("the game is over at {b}")));
+            }
+            found.push(BaoOpening::at(pos));
+        }
+        self.setting.openings = found;
+        Ok(())
+    }
+
+    fn fixed_openings(&self) -> usize {
+        self.setting.openings.len()
+    }
+
+    fn exact_summary(&self, _: &MatchPlan, _: &MatchOutcome) -> Option<ExactSummary> {
+        None
+    }
+
+    fn sowing_rules(&self) -> Option<Rules> {
+        None
+    }
+
+    fn has_exact(&self) -> bool {
+        false
+    }
 }
 
 impl Match {
+    /// A sowing game's match.
+    pub(super) fn sowing(m: SowingMatch) -> Match {
+        Match(Box::new(m))
+    }
+
+    /// Bao's match.
+    pub(super) fn bao(m: BaoMatch) -> Match {
+        Match(Box::new(m))
+    }
+
     /// The rules as the report and the games file name them.
     pub fn rules_text(&self) -> String {
-        match self {
-            Match::Sowing { game, .. } => game.rules().to_string(),
-            Match::Bao { rules, .. } => rules.to_string(),
-        }
+        self.0.rules_text()
     }
 
     /// The players' names, player 1 first.
     pub fn names(&self) -> [String; 2] {
-        match self {
-            Match::Sowing { players, .. } => players.each_ref().map(|p| p.name().to_string()),
-            Match::Bao { players, .. } => players.each_ref().map(|p| p.name().to_string()),
-        }
+        self.0.names()
     }
 
-    /// Plays the match `plan` ([`super::run_match`]): `on_game` sees each game as it
-    /// ends, raising `stop` ends the match after the game in progress, and a player's
-    /// failure ends it too.
+    /// Plays the match `plan` ([`super::run_match`]; Bao's [`super::bao::run_match`]):
+    /// `on_game` sees each game as it ends, raising `stop` ends the match after the game
+    /// in progress, and a player's failure ends it too.
     pub fn play(
         &mut self,
         plan: &MatchPlan,
         stop: &AtomicBool,
         on_game: &mut dyn FnMut(&GameRecord, &Score),
     ) -> MatchOutcome {
-        match self {
-            Match::Sowing {
-                game,
-                players: [a, b],
-                exact,
-                setting,
-            } => super::run_match(
-                game,
-                plan,
-                setting,
-                &mut [a.as_mut(), b.as_mut()],
-                exact.as_ref(),
-                stop,
-                on_game,
-            ),
-            Match::Bao {
-                rules,
-                players: [a, b],
-                setting,
-            } => super::bao::run_match(
-                rules,
-                plan,
-                setting,
-                &mut [a.as_mut(), b.as_mut()],
-                stop,
-                on_game,
-            ),
-        }
+        self.0.play(plan, stop, on_game)
     }
 
     /// Plays from the boards `boards` (each as the protocol's `position` takes it, the
@@ -103,54 +222,28 @@ impl Match {
     /// twice with the colours swapped; a board of other rules, or one whose game is over,
     /// is refused with its number (from 1) and why.
     pub fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
-        let at = |k: usize, why: String| format!("opening {}: {why}", k + 1);
-        match self {
-            Match::Sowing { game, setting, .. } => {
-                let spec = crate::protocol::RulesSpec::Exact(*game.rules());
-                let mut found = Vec::new();
-                for (k, b) in boards.iter().enumerate() {
-                    let (_, pos) = crate::protocol::session::setup_position(&spec, Some(b), &[])
-                        .map_err(|e| at(k, e.to_string()))?;
-                    if pos.is_over() {
-                        return Err(at(k, format!("the game is over at {b}")));
-                    }
-                    found.push(Opening::at(pos));
-                }
-                setting.openings = found;
-            }
-            Match::Bao { rules, setting, .. } => {
-                let mut found = Vec::new();
-                for (k, b) in boards.iter().enumerate() {
-                    let pos = crate::protocol::session::bao::setup_position(rules, Some(b), &[])
-                        .map_err(|e| at(k, e.to_string()))?;
-                    if crate::game::setup::bao::is_over(&pos) {
-                        return Err(at(k, format!("the game is over at {b}")));
-                    }
-                    found.push(BaoOpening::at(pos));
-                }
-                setting.openings = found;
-            }
-        }
-        Ok(())
+        self.0.set_openings(boards)
     }
 
     /// The fixed openings the match plays from ([`Match::set_openings`]; 0: random ones).
     pub fn fixed_openings(&self) -> usize {
-        match self {
-            Match::Sowing { setting, .. } => setting.openings.len(),
-            Match::Bao { setting, .. } => setting.openings.len(),
-        }
+        self.0.fixed_openings()
     }
 
     /// What the exact values of `outcome`'s games say (a sowing game's match, whose
     /// values `plan` asked for or not); `None` for Bao's.
     pub fn exact_summary(&self, plan: &MatchPlan, outcome: &MatchOutcome) -> Option<ExactSummary> {
-        match self {
-            Match::Sowing { game, .. } => {
-                Some(ExactSummary::of(game, &outcome.games, plan.exact_nodes))
-            }
-            Match::Bao { .. } => None,
-        }
+        self.0.exact_summary(plan, outcome)
+    }
+
+    /// The rules of a sowing game's match; `None` for Bao's.
+    pub fn sowing_rules(&self) -> Option<Rules> {
+        self.0.sowing_rules()
+    }
+
+    /// Whether the match has a solver of the exact values of its positions.
+    pub fn has_exact(&self) -> bool {
+        self.0.has_exact()
     }
 }
 
