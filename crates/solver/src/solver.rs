@@ -18,7 +18,7 @@ use crate::error::{SolveError, SolverError};
 use crate::outcome::{Bound, Phase, Progress, Solution};
 use crate::score::seed_bounds;
 use crate::search::{Busy, INF};
-use crate::smp::Context;
+use crate::smp::{self, Context};
 use crate::tt::Table;
 use crate::{os, retro};
 
@@ -54,6 +54,8 @@ struct SearchEngine {
     table: Table,
     databases: Databases,
     busy: Busy,
+    /// The threads that search beside the caller's, started once ([`smp::helper_threads`]).
+    helpers: Option<rayon::ThreadPool>,
 }
 
 impl SearchEngine {
@@ -66,6 +68,7 @@ impl SearchEngine {
             db: self.databases.lookup(game, pos),
             config,
             busy: &self.busy,
+            helpers: self.helpers.as_ref(),
         }
     }
 }
@@ -114,6 +117,7 @@ impl Solver {
                 table: Solver::allocate_table(&game, config.hash_mb)?,
                 databases: Databases::open(&game, &config.database, config.residence, cancel)?,
                 busy: Busy::new(),
+                helpers: smp::helper_threads(config.threads),
             })
         };
         Ok(Solver {
