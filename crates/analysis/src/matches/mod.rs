@@ -616,7 +616,7 @@ pub fn chosen_openings<O: Clone>(
 }
 
 /// How a match is timed and where its games start: each player's clock (none: its
-/// limits a move) and the fixed openings (empty: random ones, [`openings`]).
+/// limits a move) and the fixed openings (empty: random ones, [`openings()`]).
 #[derive(Clone, Debug)]
 pub struct MatchSetting<O> {
     /// Player 1's and player 2's clocks.

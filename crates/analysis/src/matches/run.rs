@@ -16,7 +16,7 @@ use super::{
 };
 
 /// A match ready to play: the game of one kind and its two players (player 1 first),
-/// behind one face ([`Played`]), so that a front end never asks which kind it holds.
+/// behind one face (the private trait `Played`), so that a front end never asks which kind it holds.
 pub struct Match(Box<dyn Played>);
 
 /// What a match of one kind of game does; [`Match`] holds one.
