@@ -10,13 +10,14 @@ use kalah_core::bao::{BaoMove, BaoPosition};
 use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
-use super::bao::{analysis_line, analysis_report};
 use super::report::egdb_file;
 use super::view::{SummaryError, View};
 use crate::book::choice::{Choice, LoadError};
 use crate::book::Entry;
+use crate::game::bao_solve::bao_analysis;
 use crate::game::Board;
 use crate::run::solving::{Solving, SolvingError};
+use crate::wire::bao::analysis::bao_report;
 
 /// How a command shows the reports of one position's analysis.
 #[derive(Clone, Copy, Debug)]
@@ -218,41 +219,6 @@ fn sowing(
     }
     let a = a.map_err(|e| AnalystError::Failed(e.to_string()))?;
     Ok(view.summary(&a, out)?)
-}
-
-/// Bao's anytime analysis of `pos` within `limits` (`cancel` ends it with what it knows),
-/// each report handed to `each` as it comes: the last report, or the first error `each`
-/// returned (the analysis then runs to its end without handing on more). Every front end
-/// that analyses a Bao position renders its reports through this one loop.
-pub fn bao_analysis<E>(
-    pos: &BaoPosition,
-    limits: &Limits,
-    cancel: &AtomicBool,
-    each: &mut dyn FnMut(&Analysis<BaoMove>) -> Result<(), E>,
-) -> Result<Analysis<BaoMove>, E> {
-    let mut failed = None;
-    let last = bao_search::analyse(pos, limits, cancel, &mut |a| {
-        if failed.is_none() {
-            failed = each(a).err();
-        }
-    });
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(last),
-    }
-}
-
-/// One report of Bao's analysis, in text or JSON; `last` marks the summary.
-pub fn bao_report(
-    a: &Analysis<BaoMove>,
-    json: bool,
-    last: bool,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    match json {
-        true => writeln!(out, "{}", analysis_report(a, last)),
-        false => writeln!(out, "{}", analysis_line(a, last)),
-    }
 }
 
 #[cfg(test)]

@@ -1,20 +1,18 @@
 //! Bao's reports of `kalah solve`, `analyse` and `show`, where Bao differs: its values are
 //! outcomes (a win, a loss or a draw, and how far) rather than scores. As JSON
 //! (`--json`, docs/outputs.md, in the vocabulary of [`crate::wire::bao`]): a solved game
-//! graph's value and every move's ([`solve_report`]), one report of the anytime analysis
-//! ([`analysis_report`]); as text, the lines without their
-//! line ends: a solved game graph ([`solve_lines`]) and one report of the analysis
-//! ([`analysis_line`]).
+//! graph's value and every move's ([`solve_report`]); as text, the lines without their
+//! line ends: a solved game graph ([`solve_lines`]). The reports of the anytime analysis
+//! are shared wire ([`crate::wire::bao::analysis`]).
 
 use std::time::Duration;
 
-use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
+use kalah_core::bao::{BaoPosition, BaoRules};
 use kalah_solver::bao::{BaoSolved, Value as Wld};
-use kalah_solver::Analysis;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use crate::wire::bao::text::{outcome_words, solved_moves};
-use crate::wire::bao::{analysis_fields, exact_fields, turns_json};
+use crate::wire::bao::text::solved_moves;
+use crate::wire::bao::{exact_fields, turns_json};
 
 /// The report of `kalah solve --rules bao --json`: `pos` under `rules` from its solved
 /// game graph `solved`, which took `elapsed` (the value, the best turn and line, every
@@ -46,54 +44,6 @@ pub fn solve_report(
     report["drawn"] = json!(stats.drawn);
     report["seconds"] = json!(elapsed.as_secs_f64());
     report
-}
-
-/// One line of `kalah analyse --rules bao --json`: a depth's report, or with `last` the
-/// final one (`kind` `iteration` or `final`, `final`, then the analysis' fields).
-pub fn analysis_report(a: &Analysis<BaoMove>, last: bool) -> Value {
-    let mut value = Map::new();
-    value.insert(
-        "kind".into(),
-        json!(if last { "final" } else { "iteration" }),
-    );
-    value.insert("final".into(), json!(last));
-    value.extend(analysis_fields(a, 0));
-    Value::Object(value)
-}
-
-/// What an analysis proves, in words.
-fn proven_text(a: &Analysis<BaoMove>) -> String {
-    let mover = format!("{} ", a.side);
-    a.proven.map_or("not proven (heuristic)".to_string(), |o| {
-        outcome_words(&mover, o)
-    })
-}
-
-/// One report of the anytime analysis: a completed depth, or with `last` the summary.
-pub fn analysis_line(a: &Analysis<BaoMove>, last: bool) -> String {
-    if last {
-        let best = a
-            .best_turn()
-            .map_or("none (the game is over)".to_string(), |m| m.to_string());
-        return format!(
-            "best move {best} for {}: heuristic {:+} points from South (100 a seed) at depth {}; {}",
-            a.side,
-            a.eval_from_south(),
-            a.depth,
-            proven_text(a)
-        );
-    }
-    let line: Vec<String> = a.pv.iter().map(|m| m.to_string()).collect();
-    format!(
-        "depth {:>3}  heuristic {:>+6} points from South  {}  nodes {:>11}  {:>9.0} n/s  {:>6.2} s  line {}",
-        a.depth,
-        a.eval_from_south(),
-        proven_text(a),
-        a.nodes,
-        a.nodes_per_second(),
-        a.elapsed.as_secs_f64(),
-        line.join(" ")
-    )
 }
 
 /// A value for the side to move, as printed: `win in 3 (South wins)`.
@@ -142,6 +92,8 @@ pub fn solve_lines(pos: &BaoPosition, solved: &BaoSolved, elapsed: Duration) -> 
 mod tests {
     use super::*;
     use crate::openings::report::{analysed_moves, openings_report};
+    use crate::wire::bao::analysis::{analysis_line, analysis_report};
+    use crate::wire::bao::text::outcome_words;
     use kalah_solver::bao_search::Outcome;
     use std::sync::atomic::AtomicBool;
 

@@ -13,5 +13,7 @@ pub mod report;
 pub mod solved;
 pub mod view;
 
-pub use analyst::{bao_analysis, bao_report, Analyst, AnalystError, Shown, SowingParts};
+pub use crate::game::bao_solve::bao_analysis;
+pub use crate::wire::bao::analysis::bao_report;
+pub use analyst::{Analyst, AnalystError, Shown, SowingParts};
 pub use exact::{build_interrupted, Exact, ExactError, Solved};

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
+pub use crate::run::levels::estimate;
+
 /// Bytes of memory a position of a split takes at the peak of `kalah split`: the node,
 /// its moves and its entry in the index, then the manifest's JSON and the units' lines,
 /// held whole while they are written, which weigh the most. Measured on Kalah(4,3) splits
@@ -118,27 +120,6 @@ impl fmt::Display for TooLarge {
             gib(self.max_positions as f64),
         )
     }
-}
-
-/// The positions of a tree of `depth` levels, from the sizes of its first levels
-/// (`levels[0]` the root's, 1): each level still to build grows by the factor of the last
-/// level built.
-pub fn estimate(levels: &[usize], depth: usize) -> f64 {
-    let built: f64 = levels.iter().map(|&n| n as f64).sum();
-    let (last, prev) = match levels {
-        [.., prev, last] => (*last as f64, (*prev as f64).max(1.0)),
-        _ => return built,
-    };
-    let growth = last / prev;
-    let (mut total, mut level) = (built, last);
-    for _ in levels.len()..=depth {
-        level *= growth;
-        total += level;
-        if !total.is_finite() || total > 1e300 {
-            return f64::MAX;
-        }
-    }
-    total
 }
 
 /// Checks the tree of `depth` levels whose first levels hold `levels` positions against

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::distributed::budget;
+use crate::run::levels as budget;
 
 /// Bytes of memory a position of an export takes at the peak of `kalah export`: its
 /// entry in the enumeration's index and order, its value, its moves and their values, and

@@ -88,6 +88,28 @@ pub fn bao_solve_quick(pos: &BaoPosition, cancel: &AtomicBool) -> Result<BaoSolv
     }
 }
 
+/// Bao's anytime analysis of `pos` within `limits` (`cancel` ends it with what it knows),
+/// each report handed to `each` as it comes: the last report, or the first error `each`
+/// returned (the analysis then runs to its end without handing on more). Every front end
+/// that analyses a Bao position renders its reports through this one loop.
+pub fn bao_analysis<E>(
+    pos: &BaoPosition,
+    limits: &Limits,
+    cancel: &AtomicBool,
+    each: &mut dyn FnMut(&Analysis<BaoMove>) -> Result<(), E>,
+) -> Result<Analysis<BaoMove>, E> {
+    let mut failed = None;
+    let last = bao_search::analyse(pos, limits, cancel, &mut |a| {
+        if failed.is_none() {
+            failed = each(a).err();
+        }
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(last),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

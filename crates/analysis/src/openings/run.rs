@@ -16,7 +16,6 @@ use kalah_solver::bao::{BaoSolveError, BaoSolved};
 use kalah_solver::bao_search;
 use kalah_solver::{Analysis, Limits, Solver};
 
-use crate::analyse::bao_report;
 use crate::book::choice::{Choice, LoadError};
 use crate::book::{Book, BookTurn};
 use crate::game::bao_solve::bao_solve_within;
@@ -26,6 +25,7 @@ use crate::openings::{self as sowing, first_steps, report, Offer, Opening, Timed
 use crate::run::progress::bao_graph_message;
 use crate::run::solving::{Solving, SolvingError};
 use crate::wire;
+use crate::wire::bao::analysis::bao_report;
 
 /// What a command asks of the first turns of a position.
 #[derive(Clone, Copy, Debug, Default)]

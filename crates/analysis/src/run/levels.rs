@@ -1,6 +1,8 @@
 //! The bookkeeping of a display of work done one level after another by several threads
 //! (an endgame database's build, seed level by seed level): which level's display is up,
-//! when to replace it, and a count that only moves forward.
+//! when to replace it, and a count that only moves forward; and the size of a tree of
+//! positions estimated from its first levels ([`estimate`]), by which export and split
+//! bound their work before they build it.
 
 use std::sync::Mutex;
 
@@ -66,6 +68,27 @@ impl<D: LevelDisplay> LevelProgress<D> {
             }
         }
     }
+}
+
+/// The positions of a tree of `depth` levels, from the sizes of its first levels
+/// (`levels[0]` the root's, 1): each level still to build grows by the factor of the last
+/// level built.
+pub fn estimate(levels: &[usize], depth: usize) -> f64 {
+    let built: f64 = levels.iter().map(|&n| n as f64).sum();
+    let (last, prev) = match levels {
+        [.., prev, last] => (*last as f64, (*prev as f64).max(1.0)),
+        _ => return built,
+    };
+    let growth = last / prev;
+    let (mut total, mut level) = (built, last);
+    for _ in levels.len()..=depth {
+        level *= growth;
+        total += level;
+        if !total.is_finite() || total > 1e300 {
+            return f64::MAX;
+        }
+    }
+    total
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! (`crate::export::table::bao`) and the reports of `kalah solve`, `openings` and
 //! `analyse` (`analyse::bao`, `openings::report`); the words they share are in [`text`].
 
+pub mod analysis;
 pub mod text;
 
 use kalah_core::bao::{BaoMove, BaoPosition};

@@ -11,7 +11,7 @@ use kalah_core::bao::{BaoMove, BaoPosition, BaoRules};
 use kalah_solver::Analysis;
 
 use super::{say, Out};
-use crate::analyse::bao_analysis;
+use crate::game::bao_solve::bao_analysis;
 use crate::protocol::bao::{bestmove_line, info_line, turn_line};
 use crate::protocol::{Go, ProtocolError};
 
