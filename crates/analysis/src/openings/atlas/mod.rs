@@ -278,7 +278,7 @@ impl Atlas {
                 b.rules.family.name(),
                 b.rules.houses,
                 b.rules.seeds,
-                b.capture(),
+                b.capture() != "standard",
                 b.key(),
             )
         });
