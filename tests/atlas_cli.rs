@@ -1,0 +1,157 @@
+//! `kalah atlas` from the command line: bad ranges and a damaged atlas refused in words
+//! (exit status 2, nothing written), a second run leaving every finished board as it is,
+//! and a board past its budget written as an interval and said to be open.
+
+use std::path::Path;
+
+use crate::support::cli::{kalah, kalah_ok};
+
+fn atlas(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "atlas",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--threads",
+        "1",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    kalah(&args)
+}
+
+fn refused(out: &std::process::Output, words: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(words), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn no_house_a_reversed_range_and_a_damaged_atlas_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &atlas(dir.path(), &["--houses", "0..3", "--seeds", "1"]),
+        "1 to 8 houses",
+    );
+    refused(
+        &atlas(dir.path(), &["--houses", "9", "--seeds", "1"]),
+        "1 to 8 houses",
+    );
+    refused(
+        &atlas(dir.path(), &["--houses", "2", "--seeds", "5..2"]),
+        "write 2..5",
+    );
+    refused(
+        &atlas(dir.path(), &["--houses", "2", "--seeds", "0"]),
+        "at least 1 seed",
+    );
+    refused(
+        &atlas(dir.path(), &["--houses", "x"]),
+        "is not a size or a range",
+    );
+    assert!(!dir.path().join("atlas.json").exists());
+    let damaged = "{\"format\": \"kalah atlas v1\", \"boards\": [\n{\"houses\": 2";
+    std::fs::write(dir.path().join("atlas.json"), damaged).unwrap();
+    refused(
+        &atlas(dir.path(), &["--houses", "2", "--seeds", "1"]),
+        "is not an atlas this version can read",
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("atlas.json")).unwrap(),
+        damaged
+    );
+    std::fs::write(dir.path().join("atlas.json"), "my notes\n").unwrap();
+    refused(
+        &atlas(dir.path(), &["--houses", "2", "--seeds", "1"]),
+        "is not an atlas written by kalah atlas",
+    );
+}
+
+#[test]
+fn a_second_run_leaves_every_finished_board_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let first = kalah_ok(&[
+        "atlas", "--houses", "1..2", "--seeds", "1..2", "--dir", d, "-q",
+    ]);
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        text.contains("8 boards solved in this run (8 exact, 0 open)"),
+        "{text}"
+    );
+    let files: Vec<Vec<u8>> = ["atlas.json", "boards.csv", "first_turns.csv"]
+        .iter()
+        .map(|f| std::fs::read(dir.path().join(f)).unwrap())
+        .collect();
+    let second = kalah_ok(&[
+        "atlas", "--houses", "1..2", "--seeds", "1..2", "--dir", d, "-q",
+    ]);
+    let text = String::from_utf8_lossy(&second.stdout);
+    assert!(
+        text.contains("8 boards already in the atlas left as they are"),
+        "{text}"
+    );
+    assert!(text.contains("0 boards solved in this run"), "{text}");
+    for (f, before) in ["atlas.json", "boards.csv", "first_turns.csv"]
+        .iter()
+        .zip(files)
+    {
+        assert_eq!(std::fs::read(dir.path().join(f)).unwrap(), before, "{f}");
+    }
+    let boards = std::fs::read_to_string(dir.path().join("boards.csv")).unwrap();
+    assert!(boards.starts_with("houses,seeds,capture,family,value,lower,upper,status,"));
+    assert!(
+        boards.contains("\n2,2,standard,kalah,-2,-2,-2,exact,2,"),
+        "{boards}"
+    );
+    assert!(!dir.path().join("atlas.json.kalah-lock").exists());
+}
+
+#[test]
+fn every_value_written_is_exact_or_an_interval_said_to_be_open() {
+    // However far the budget lets the solve go, each row says what it proved.
+    let dir = tempfile::tempdir().unwrap();
+    let out = atlas(
+        dir.path(),
+        &[
+            "--houses",
+            "5",
+            "--seeds",
+            "3",
+            "--capture",
+            "standard",
+            "--budget",
+            "0.05",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let boards = std::fs::read_to_string(dir.path().join("boards.csv")).unwrap();
+    let turns = std::fs::read_to_string(dir.path().join("first_turns.csv")).unwrap();
+    let row: Vec<&str> = boards.lines().nth(1).unwrap().split(',').collect();
+    let int = |s: &str| s.parse::<i32>().unwrap();
+    let (value, lower, upper, status) = (row[4], int(row[5]), int(row[6]), row[7]);
+    match status {
+        "open" => assert!(value.is_empty() && lower < upper, "{boards}"),
+        "exact" | "turns-open" => assert!(int(value) == lower && lower == upper, "{boards}"),
+        _ => panic!("status {status}"),
+    }
+    for line in turns.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        match f[8] {
+            "true" => assert!(int(f[5]) == int(f[6]) && f[6] == f[7], "{line}"),
+            "false" => assert!(f[5].is_empty() && int(f[6]) < int(f[7]), "{line}"),
+            x => panic!("exact {x}"),
+        }
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    if status == "open" {
+        assert!(
+            text.contains("kalah split --rules kalah --houses 5 --seeds 3"),
+            "{text}"
+        );
+    }
+}
