@@ -347,26 +347,59 @@ fn may_close(b: &BoardRecord, budget: Option<Duration>) -> bool {
     }
 }
 
-/// A board in words: `Kalah(6,4) standard`.
+/// A board in words: `Kalah(6,4) standard`, with its rules in full where they are not
+/// its family's own but for the capture (`--rules online`).
 pub fn board_name(rules: &Rules) -> String {
-    format!(
+    let name = format!(
         "{}({},{}) {}",
         rules.family.title(),
         rules.houses,
         rules.seeds,
         rules.family.capture_name(rules.capture)
-    )
+    );
+    let own = Rules {
+        capture: rules.capture,
+        ..family_rules(rules)
+    };
+    match own == *rules {
+        true => name,
+        false => format!("{name} ({rules})"),
+    }
+}
+
+/// The rules of the first preset of `rules`' family on its board (`kalah` for Kalah).
+fn family_rules(rules: &Rules) -> Rules {
+    let of = |p: &kalah_core::Preset| p.rules(rules.houses, rules.seeds);
+    kalah_core::Preset::ALL
+        .iter()
+        .map(|(p, _)| of(p))
+        .find(|r| r.family == rules.family)
+        .unwrap_or(*rules)
 }
 
 /// The `kalah split` that cuts the board of `rules` into units two turns deep, for GNU
 /// parallel or Slurm (docs/distributed.md).
 pub fn split_command(rules: &Rules) -> String {
+    let own = family_rules(rules);
+    let mut options = String::new();
+    if rules.family.has_capture_option() {
+        options += &format!(" --capture {}", rules.capture.name());
+    }
+    if (rules.end, rules.leftovers) != (own.end, own.leftovers) {
+        options += &format!(" --end {} --leftovers {}", rules.end, rules.leftovers);
+    }
+    if rules.early_stop != own.early_stop {
+        options += if rules.early_stop {
+            " --early-stop"
+        } else {
+            " --no-early-stop"
+        };
+    }
     format!(
-        "kalah split --rules {} --houses {} --seeds {} --capture {} --depth 2 --out {}-{}x{}",
+        "kalah split --rules {} --houses {} --seeds {}{options} --depth 2 --out {}-{}x{}",
         preset_name(rules),
         rules.houses,
         rules.seeds,
-        rules.capture.name(),
         rules.family.name(),
         rules.houses,
         rules.seeds

@@ -66,3 +66,27 @@ fn a_damaged_atlas_is_refused_with_what_to_do() {
     };
     assert!(e.to_string().contains("is not a table of boards"), "{e}");
 }
+
+#[test]
+fn a_board_off_its_family_rules_is_named_and_split_with_them() {
+    let kalah = Rules::kalah(6, 5);
+    assert_eq!(board_name(&kalah), "Kalah(6,5) standard");
+    assert_eq!(
+        split_command(&kalah),
+        "kalah split --rules kalah --houses 6 --seeds 5 --capture standard --depth 2 --out kalah-6x5"
+    );
+    let online = kalah_core::Preset::Online.rules(6, 4);
+    assert!(
+        board_name(&online).contains("end=mover-stuck"),
+        "{}",
+        board_name(&online)
+    );
+    let split = split_command(&online);
+    assert!(
+        split.contains("--end mover-stuck --leftovers owner --early-stop"),
+        "{split}"
+    );
+    let oware = Rules::oware(5, 2);
+    assert_eq!(board_name(&oware), "Oware(5,2) twos-threes");
+    assert!(!split_command(&oware).contains("--capture"));
+}
