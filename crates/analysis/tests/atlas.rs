@@ -153,12 +153,13 @@ fn made() -> Made {
     }
 }
 
-/// A small quiet solver: one thread, a small table, no database.
-fn solving() -> Solving<'static> {
+/// A small quiet solver: `threads` first turns at once (with two or more, the start is
+/// solved beside the first turns), a small table, no database.
+fn solving(threads: usize) -> Solving<'static> {
     Solving {
         options: SolverOptions {
             overrides: Overrides {
-                threads: Some(1),
+                threads: Some(threads),
                 hash_mb: Some(8),
                 egdb_seeds: Some(0),
                 no_cache: true,
@@ -180,8 +181,9 @@ fn plan(houses: &str, seeds: &str) -> Plan {
     }
 }
 
-/// Runs the atlas of `plan` in `dir`, returning the boards it wrote and the boards begun.
-fn run(plan: &Plan, dir: &Path) -> (Vec<BoardRecord>, Vec<String>) {
+/// Runs the atlas of `plan` in `dir` on `threads` workers, returning the boards it wrote
+/// and the boards begun.
+fn run(plan: &Plan, dir: &Path, threads: usize) -> (Vec<BoardRecord>, Vec<String>) {
     let mut atlas = Atlas::open(plan, dir, None).unwrap();
     let begun = Mutex::new(Vec::new());
     let tick = |t: Tick| {
@@ -190,7 +192,7 @@ fn run(plan: &Plan, dir: &Path) -> (Vec<BoardRecord>, Vec<String>) {
         }
     };
     let written = atlas
-        .run(&solving(), &made(), &AtomicBool::new(false), &tick)
+        .run(&solving(threads), &made(), &AtomicBool::new(false), &tick)
         .unwrap();
     (written, begun.into_inner().unwrap())
 }
@@ -198,8 +200,11 @@ fn run(plan: &Plan, dir: &Path) -> (Vec<BoardRecord>, Vec<String>) {
 #[test]
 fn every_small_board_and_first_turn_matches_the_simple_reference() {
     let dir = tempfile::tempdir().unwrap();
-    let (written, _) = run(&plan("1..3", "1..3"), dir.path());
-    assert_eq!(written.len(), 18);
+    let (mut written, _) = run(&plan("1..3", "1..3"), dir.path(), 1);
+    // Two workers: the start solved beside the first turns.
+    let two = tempfile::tempdir().unwrap();
+    written.extend(run(&plan("1..3", "1..3"), two.path(), 2).0);
+    assert_eq!(written.len(), 36);
     for b in &written {
         let (h, s) = (b.rules.houses as usize, i32::from(b.rules.seeds));
         let empty = b.rules.capture == Capture::Empty;
@@ -231,8 +236,8 @@ fn every_small_board_and_first_turn_matches_the_simple_reference() {
 fn an_interrupted_board_keeps_its_proved_turns_and_ends_as_an_uninterrupted_one() {
     let (whole, cut) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let plan = plan("2..3", "2..3");
-    let (straight, _) = run(&plan, whole.path());
-    run(&plan, cut.path());
+    let (straight, _) = run(&plan, whole.path(), 1);
+    run(&plan, cut.path(), 2);
     // The board Kalah(3,3) standard as an interrupted run leaves it: not in the atlas,
     // its partial file holding one first turn (with a cost no solve would give it).
     let board = straight
@@ -262,7 +267,7 @@ fn an_interrupted_board_keeps_its_proved_turns_and_ends_as_an_uninterrupted_one(
     };
     assert!(file.add_record(&partial::turn_record(&kept.turn, &sentinel)));
     drop(file);
-    let (resumed, begun) = run(&plan, cut.path());
+    let (resumed, begun) = run(&plan, cut.path(), 2);
     assert_eq!(
         begun,
         ["Kalah(3,3) standard"],

@@ -18,7 +18,7 @@ use super::partial::{self, Kept, Proved};
 use super::record::TurnRecord;
 use super::{AtlasError, Tick};
 use crate::game::bounds::{from_mover, reach, Bounds};
-use crate::openings::{analyse, first_steps, Offer, Opening, Watch};
+use crate::openings::{analyse, first_steps, Offer, Opening, Step, Watch};
 use crate::run::solving::Solving;
 use crate::wire::write_line;
 use crate::AnalysisError;
@@ -130,52 +130,45 @@ fn work(
     let (solver, workers) = solving
         .parallel(&game, seeds, steps.len())
         .map_err(AtlasError::Solving)?;
-    let mut root_bounds = reach(&start);
-    if root.is_none() && !stop.load(Relaxed) {
+    // The start's exact value; its line's first turn is a best first turn, proved by the
+    // same solve (its nodes counted once, with the start's). Cancelled: the bounds proved.
+    let solve_root = || -> Result<(Option<Proved>, Bounds), AtlasError> {
         let t0 = Instant::now();
-        let mut last = root_bounds;
+        let mut last = reach(&start);
         let solved = solver.solve(&start, stop, &mut |p| {
             if !matches!(p.phase, Phase::Retrograde(_)) {
                 last = from_mover(Side::South, (p.lower, p.upper));
             }
         });
-        match solved.map_err(AnalysisError::from) {
-            Ok(solution) => {
-                let value = solution.value_from_south();
-                let mut line = Vec::new();
-                for t in solution.pv {
-                    push_turn(&mut line, t);
-                }
-                crate::replay(&game, &start, &line, value).map_err(AnalysisError::from)?;
-                let p = Proved {
-                    value,
-                    pv: write_line(h, &line),
-                    nodes: solution.nodes,
-                    seconds: t0.elapsed().as_secs_f64(),
-                };
-                file.add_record(&partial::root_record(&p));
-                // The line's first turn is a best first turn: proved by the same solve (its
-                // nodes counted once, with the start's).
-                if let Some(first) = line.first().filter(|t| steps.iter().any(|s| s.turn == **t)) {
-                    keep(
-                        &first.notation(h),
-                        &Proved {
-                            nodes: 0,
-                            seconds: 0.0,
-                            ..p.clone()
-                        },
-                    );
-                }
-                root = Some(p);
-            }
-            Err(AnalysisError::Cancelled) => root_bounds = last,
+        let solution = match solved.map_err(AnalysisError::from) {
+            Ok(solution) => solution,
+            Err(AnalysisError::Cancelled) => return Ok((None, last)),
             Err(e) => return Err(e.into()),
+        };
+        let value = solution.value_from_south();
+        let mut line = Vec::new();
+        for t in solution.pv {
+            push_turn(&mut line, t);
         }
-    }
-    if let Some(p) = &root {
-        root_bounds = (p.value, p.value);
-    }
-    let open: Vec<_> = {
+        crate::replay(&game, &start, &line, value).map_err(AnalysisError::from)?;
+        let p = Proved {
+            value,
+            pv: write_line(h, &line),
+            nodes: solution.nodes,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        file.add_record(&partial::root_record(&p));
+        if let Some(first) = line.first().filter(|t| steps.iter().any(|s| s.turn == **t)) {
+            let best = Proved {
+                nodes: 0,
+                seconds: 0.0,
+                ..p.clone()
+            };
+            keep(&first.notation(h), &best);
+        }
+        Ok((Some(p), (value, value)))
+    };
+    let unproved = || -> Vec<Step> {
         let done = proved.lock().map(|m| m.clone()).unwrap_or_default();
         steps
             .iter()
@@ -183,9 +176,16 @@ fn work(
             .cloned()
             .collect()
     };
-    let bounds: Vec<Mutex<Option<Bounds>>> = open.iter().map(|_| Mutex::new(None)).collect();
-    let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
-    if !open.is_empty() && !stop.load(Relaxed) {
+    // Every first turn not proved yet, solved on `workers` threads sharing the table; each
+    // one's bounds and nodes so far kept in `bounds` and `spent` (by its place in `open`).
+    let solve_turns = |open: &[Step],
+                       bounds: &[Mutex<Option<Bounds>>],
+                       spent: &[Mutex<u64>],
+                       workers: usize|
+     -> Result<(), AtlasError> {
+        if open.is_empty() || stop.load(Relaxed) {
+            return Ok(());
+        }
         let on_bounds = |i: usize, lo: i32, hi: i32, p: &kalah_solver::Progress| {
             if let Ok(mut b) = bounds[i].lock() {
                 *b = Some((lo, hi));
@@ -208,11 +208,51 @@ fn work(
             bounds: &on_bounds,
             value: &on_value,
         };
-        match analyse(&solver, &start, &open, workers, stop, watch) {
-            Ok(_) | Err(AnalysisError::Cancelled) => {}
-            Err(e) => return Err(e.into()),
+        match analyse(&solver, &start, open, workers, stop, watch) {
+            Ok(_) | Err(AnalysisError::Cancelled) => Ok(()),
+            Err(e) => Err(e.into()),
         }
+    };
+    let mut root_bounds = root.as_ref().map_or(reach(&start), |p| (p.value, p.value));
+    // With two workers or more (and no game graph to share), the start is solved on one
+    // of them while the others take the first turns; else the start comes first.
+    let beside = workers >= 2 && !rules.family.is_cyclic();
+    let open = unproved();
+    let bounds: Vec<Mutex<Option<Bounds>>> = open.iter().map(|_| Mutex::new(None)).collect();
+    let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
+    let mut ran_beside = false;
+    if root.is_none() && !stop.load(Relaxed) {
+        ran_beside = beside;
+        let (solved, turns) = match beside {
+            true => std::thread::scope(|s| {
+                let started = s.spawn(solve_root);
+                let turns = solve_turns(&open, &bounds, &spent, workers - 1);
+                let solved = started.join().unwrap_or_else(|_| {
+                    Err(AtlasError::Analysis(AnalysisError::Threads(
+                        "the solve of the start stopped".into(),
+                    )))
+                });
+                (solved, turns)
+            }),
+            false => (solve_root(), Ok(())),
+        };
+        turns?;
+        let (p, b) = solved?;
+        root = p;
+        root_bounds = b;
     }
+    // The turns ran beside the start until every one was proved or the run stopped.
+    let (open, bounds, spent) = match ran_beside {
+        true => (open, bounds, spent),
+        false => {
+            let open = unproved();
+            let bounds: Vec<Mutex<Option<Bounds>>> =
+                open.iter().map(|_| Mutex::new(None)).collect();
+            let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
+            solve_turns(&open, &bounds, &spent, workers)?;
+            (open, bounds, spent)
+        }
+    };
     file.failure()
         .map_err(|e| AtlasError::Partial(path.clone(), e.to_string()))?;
     let done: HashMap<String, Proved> = proved.into_inner().unwrap_or_default();
