@@ -155,3 +155,75 @@ fn every_value_written_is_exact_or_an_interval_said_to_be_open() {
         );
     }
 }
+
+#[test]
+fn a_board_merged_from_a_split_is_taken_as_the_atlas_would_solve_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (split, atlas_dir, solved) = (
+        dir.path().join("k33"),
+        dir.path().join("atlas"),
+        dir.path().join("solved"),
+    );
+    let s = split.to_str().unwrap();
+    kalah_ok(&[
+        "split", "--houses", "3", "--seeds", "3", "--depth", "1", "--out", s, "-q",
+    ]);
+    let answers = split.join("answers.jsonl");
+    let units = split.join("units.jsonl");
+    kalah_ok(&[
+        "batch",
+        units.to_str().unwrap(),
+        "--output",
+        answers.to_str().unwrap(),
+        "--threads",
+        "1",
+        "-q",
+    ]);
+    let manifest = split.join("manifest.json");
+    let merged = kalah_ok(&[
+        "merge",
+        manifest.to_str().unwrap(),
+        answers.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    let merged_file = dir.path().join("merged.json");
+    std::fs::write(&merged_file, &merged.stdout).unwrap();
+    let m = merged_file.to_str().unwrap();
+    let plan = ["--houses", "3", "--seeds", "3", "--capture", "standard"];
+    let taken = atlas(&atlas_dir, &[&plan[..], &["--merged", m]].concat());
+    let text = String::from_utf8_lossy(&taken.stdout);
+    assert!(
+        taken.status.success(),
+        "{}",
+        String::from_utf8_lossy(&taken.stderr)
+    );
+    assert!(text.contains("(taken from "), "{text}");
+    assert!(text.contains("0 boards solved in this run"), "{text}");
+    kalah_ok(
+        &[
+            &["atlas", "--dir", solved.to_str().unwrap(), "-q"][..],
+            &plan[..],
+        ]
+        .concat(),
+    );
+    // The values, the pie rule and the decisions are those the atlas solves itself.
+    let values = |d: &Path| {
+        let csv = std::fs::read_to_string(d.join("first_turns.csv")).unwrap();
+        csv.lines()
+            .map(|l| l.split(',').take(13).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(values(&atlas_dir), values(&solved));
+    // A value changed in the merge: refused, the atlas left as it is.
+    let json = String::from_utf8(merged.stdout).unwrap();
+    let forged = json.replacen("\"value\":2", "\"value\":4", 1);
+    assert_ne!(forged, json);
+    std::fs::write(&merged_file, forged).unwrap();
+    let before = std::fs::read(atlas_dir.join("atlas.json")).unwrap();
+    refused(
+        &atlas(&atlas_dir, &[&plan[..], &["--merged", m]].concat()),
+        "cannot be taken into the atlas",
+    );
+    assert_eq!(std::fs::read(atlas_dir.join("atlas.json")).unwrap(), before);
+}

@@ -9,12 +9,12 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use indicatif::ProgressBar;
 use kalah_analysis::game::setup::RuleOptions;
 use kalah_analysis::openings::atlas::{
-    Atlas, AtlasError, Captures, Machine, Made, Plan, Span, Tick,
+    summary_line, Atlas, AtlasError, Captures, Machine, Made, Plan, Span, Tick,
 };
 use kalah_analysis::run::solving::{SetupShown, Solving};
 use kalah_core::{Capture, Preset};
 
-use crate::analysis_io::{interrupt_flag, interrupted, progress_bar};
+use crate::analysis_io::{file_error, interrupt_flag, interrupted, progress_bar};
 use crate::error::CliError;
 use crate::solving::SolverArgs;
 
@@ -39,7 +39,9 @@ use crate::solving::SolverArgs;
 /// after SECONDS is written open: its value and each unproved first turn as the interval
 /// proved (status `open`, or `turns-open` where the value is exact), and a later run with
 /// a larger budget, or none, takes it up again. A board past one machine can be cut into
-/// units with `kalah split` (the summary prints the command; docs/atlas.md).
+/// units with `kalah split` (the summary prints the command; docs/atlas.md), solved with
+/// `kalah batch` on many machines, merged with `kalah merge --json`, and taken into the
+/// atlas with --merged.
 ///
 /// --threads sets how many first turns are solved at once (one search thread each).
 ///
@@ -79,6 +81,12 @@ pub struct Args {
     /// its proven interval [default: no limit]
     #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds)]
     budget: Option<std::time::Duration>,
+
+    /// Take the board of FILE, the JSON of `kalah merge --json` over a split of a board's
+    /// start by turns (exact and proved), into the atlas instead of solving it; may be
+    /// given more than once
+    #[arg(long, value_name = "FILE")]
+    merged: Vec<PathBuf>,
 
     #[command(flatten)]
     solver: SolverArgs,
@@ -129,6 +137,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         ),
         finished: String::new(),
     };
+    for file in &args.merged {
+        let text = std::fs::read_to_string(file).map_err(|e| file_error(file, e))?;
+        let board = atlas.take_merged(&text, file, &made).map_err(atlas_error)?;
+        writeln!(
+            out,
+            "{} (taken from {})",
+            summary_line(&board),
+            file.display()
+        )?;
+    }
     let bar = progress_bar(args.solver.quiet, atlas.todo().len(), "boards");
     let shown = OnBar(&bar);
     let solving = Solving {

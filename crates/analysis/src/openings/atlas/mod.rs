@@ -16,6 +16,7 @@
 //! of value `v` is worth `-|v|` to the first player; the value of the game with the rule
 //! is the largest of them.
 
+pub mod merged;
 pub mod partial;
 pub mod plan;
 pub mod record;
@@ -55,6 +56,13 @@ pub enum AtlasError {
         /// What is wrong with it.
         why: String,
     },
+    /// A merged answer (`kalah merge --json`) that cannot be taken into the atlas.
+    Merged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A board's partial file cannot be read or written.
     Partial(PathBuf, String),
     /// A board's rules are refused.
@@ -77,6 +85,11 @@ impl fmt::Display for AtlasError {
                 f,
                 "{} is not an atlas this version can read ({why}): restore it, or move it \
                  away to start afresh (its boards are then solved again)",
+                path.display()
+            ),
+            AtlasError::Merged { path, why } => write!(
+                f,
+                "{} cannot be taken into the atlas: {why}",
                 path.display()
             ),
             AtlasError::Partial(path, why) => write!(
@@ -269,6 +282,34 @@ impl Atlas {
             written.push(board);
         }
         Ok(written)
+    }
+
+    /// Takes into the atlas the board of a merged answer (`kalah merge --json` over a
+    /// split of its start: [`merged::board`]), written as it was found, exact; the board
+    /// is then not solved by this run. `origin` names the file for messages.
+    pub fn take_merged(
+        &mut self,
+        text: &str,
+        origin: &Path,
+        made: &Made,
+    ) -> Result<BoardRecord, AtlasError> {
+        let made = Made {
+            command: format!("kalah merge (taken by {})", made.command),
+            finished: utc_text(now()),
+            ..made.clone()
+        };
+        let board = merged::board(text, &made).map_err(|why| AtlasError::Merged {
+            path: origin.to_path_buf(),
+            why,
+        })?;
+        let key = board.key();
+        self.boards.retain(|b| b.key() != key);
+        self.boards.push(board.clone());
+        self.todo.retain(|r| r.to_string() != key);
+        self.kept.retain(|b| b.key() != key);
+        self.write()?;
+        let _ = std::fs::remove_file(partial::path(&self.dir, &board.rules));
+        Ok(board)
     }
 
     /// Writes the three files whole, atomically, the boards in order.
