@@ -227,3 +227,76 @@ fn a_board_merged_from_a_split_is_taken_as_the_atlas_would_solve_it() {
     );
     assert_eq!(std::fs::read(atlas_dir.join("atlas.json")).unwrap(), before);
 }
+
+#[test]
+fn ctrl_c_keeps_the_proved_first_turns_of_the_board_under_way() {
+    use crate::support::guard;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let board = [
+        "atlas",
+        "--houses",
+        "5",
+        "--seeds",
+        "4",
+        "--capture",
+        "standard",
+        "--dir",
+        d,
+        "--threads",
+        "2",
+        "--egdb-seeds",
+        "0",
+        "-q",
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(board)
+        .env_remove("KALAH_EGDB_PATH")
+        .env("KALAH_CACHE", "off")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let partial = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "partial"))
+    };
+    let proved = || {
+        partial()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map_or(0, |t| t.lines().filter(|l| l.starts_with("turn\t")).count())
+    };
+    guard::wait_until("first turn proved", || proved() > 0);
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = guard::finish(child, "the interrupted atlas");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("interrupted") && err.contains("proved first turns"),
+        "{err}"
+    );
+    let kept = proved();
+    assert!(kept > 0, "the partial file keeps the proved turns");
+    // The next run (here with a budget too short for anything more) starts from them.
+    let again = kalah_ok(&[&board[..], &["--budget", "0.001"]].concat());
+    assert!(String::from_utf8_lossy(&again.stdout).contains("Kalah(5,4) standard"));
+    let turns = std::fs::read_to_string(dir.path().join("first_turns.csv")).unwrap();
+    let exact = turns
+        .lines()
+        .filter(|l| l.split(',').nth(8) == Some("true"))
+        .count();
+    assert!(
+        exact >= kept,
+        "{exact} exact first turns, {kept} kept\n{turns}"
+    );
+}
