@@ -9,6 +9,7 @@ mod support;
 mod analyse_cli;
 mod analyse_progress_cli;
 mod analysis_cli;
+mod atlas_cli;
 mod bao_analyse_cli;
 mod bao_batch_cli;
 mod bao_cli;

@@ -154,7 +154,7 @@ fn run_build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// The commit of the working directory (`git rev-parse --short HEAD`), or `unknown`.
-fn commit() -> String {
+pub(crate) fn commit() -> String {
     std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()

@@ -10,6 +10,7 @@
 mod analyse;
 mod analysis_io;
 mod args;
+mod atlas;
 mod batch;
 mod bench;
 mod book;
@@ -68,6 +69,7 @@ enum Command {
     Bench(bench::Args),
     Openings(openings::Args),
     Pie(pie::Args),
+    Atlas(atlas::Args),
     Batch(batch::Args),
     Split(split::Args),
     Merge(merge::Args),
@@ -134,6 +136,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Bench(args) => bench::run(args, out),
         Command::Openings(args) => openings::run(args, out),
         Command::Pie(args) => pie::run(args, out),
+        Command::Atlas(args) => atlas::run(args, out),
         Command::Batch(args) => batch::run(args, out),
         Command::Split(args) => split::run(args, out),
         Command::Merge(args) => merge::run(args, out),

@@ -8,6 +8,7 @@ mod declared;
 #[path = "../../core/tests/fuzz/mod.rs"]
 mod fuzz;
 
+mod atlas;
 mod book;
 mod distributed;
 mod fuzz_wire;

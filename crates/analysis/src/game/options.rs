@@ -26,6 +26,8 @@ pub enum Command {
     Openings,
     /// `kalah pie`
     Pie,
+    /// `kalah atlas`
+    Atlas,
     /// `kalah batch`
     Batch,
     /// `kalah split`
@@ -48,7 +50,7 @@ pub enum Command {
 
 impl Command {
     /// Every command, in the order of `kalah --help`.
-    pub const ALL: [Command; 17] = [
+    pub const ALL: [Command; 18] = [
         Command::Show,
         Command::Perft,
         Command::Play,
@@ -57,6 +59,7 @@ impl Command {
         Command::Bench,
         Command::Openings,
         Command::Pie,
+        Command::Atlas,
         Command::Batch,
         Command::Split,
         Command::Merge,
@@ -79,6 +82,7 @@ impl Command {
             Command::Bench => "bench",
             Command::Openings => "openings",
             Command::Pie => "pie",
+            Command::Atlas => "atlas",
             Command::Batch => "batch",
             Command::Split => "split",
             Command::Merge => "merge",

@@ -12,7 +12,9 @@
 //!
 //! `kalah openings` runs a position of either kind ([`Openings`], in `run.rs`): a sowing
 //! game's turns from the opening book, solved or analysed within a time, or Bao's moves.
+//! `kalah atlas` runs them for a range of boards and keeps them in files ([`atlas`]).
 
+pub mod atlas;
 pub mod report;
 mod run;
 
