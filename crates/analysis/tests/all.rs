@@ -12,6 +12,7 @@ mod atlas;
 mod book;
 mod distributed;
 mod fuzz_wire;
+mod outputs;
 mod reference;
 mod resume_identity;
 

@@ -4,53 +4,17 @@
 //! The records are text of the export's own ([`load_records`], [`Partial::add_record`]):
 //! Bao's export keeps `POSITION<tab>ENTRY` records in the same kind of file.
 
-use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::hash::Hash;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 
 use kalah_core::{Position, Rules};
 
 use crate::game::bounds::reach;
-use kalah_io::{read_regular, replace, seal, unseal, Header};
-
-/// Why a partial file could not be read or written.
-#[derive(Debug)]
-pub enum ResumeError {
-    /// Reading or writing the file failed.
-    Io {
-        /// The partial file.
-        path: PathBuf,
-        /// What went wrong.
-        error: io::Error,
-    },
-    /// The file holds no work this export may go on from.
-    Refused {
-        /// The partial file.
-        path: PathBuf,
-        /// Why, as a phrase after the file's name (`has a damaged header`).
-        why: String,
-    },
-}
-
-impl fmt::Display for ResumeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResumeError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            ResumeError::Refused { path, why } => write!(
-                f,
-                "{} {why}: remove it to start afresh, or run the export that wrote it",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ResumeError {}
+use crate::run::partial::io_error;
+#[cfg(test)]
+use crate::run::partial::sealed;
+pub use crate::run::partial::{without_duplicates, Partial, ResumeError};
+use kalah_io::{read_regular, unseal, Header};
 
 /// The header of the partial file of the export of `rules` from `start` to `depth` turns:
 /// a file of any other export is refused.
@@ -96,27 +60,6 @@ pub fn load(path: &Path, header: &Header) -> Result<Kept, ResumeError> {
         values,
         damaged: damaged + duplicated,
     })
-}
-
-/// The records by key, leaving out every record of a key found more than once (which of
-/// them is right cannot be told: a run writes each key once), and how many were left out.
-pub fn without_duplicates<K: Hash + Eq, T>(records: Vec<(K, T)>) -> (HashMap<K, T>, usize) {
-    let mut by_key: HashMap<K, (usize, T)> = HashMap::new();
-    for (k, t) in records {
-        match by_key.entry(k) {
-            Entry::Occupied(mut seen) => seen.get_mut().0 += 1,
-            Entry::Vacant(new) => {
-                new.insert((1, t));
-            }
-        }
-    }
-    let dropped = by_key.values().map(|(n, _)| *n).filter(|&n| n > 1).sum();
-    let kept = by_key
-        .into_iter()
-        .filter(|(_, (n, _))| *n == 1)
-        .map(|(k, (_, t))| (k, t))
-        .collect();
-    (kept, dropped)
 }
 
 /// The records kept at `path` by an interrupted run of the export of `header`, each read
@@ -171,26 +114,13 @@ fn value_text(p: &Position, v: i32) -> String {
     format!("{p} {v}")
 }
 
-/// One record as a sealed line, as [`load_records`] reads it.
-fn sealed(text: &str) -> String {
-    seal(text) + "\n"
-}
-
 /// One value as a sealed line, as [`load`] reads it.
 #[cfg(test)]
 fn record(p: &Position, v: i32) -> String {
     sealed(&value_text(p, v))
 }
 
-/// The partial file of a running export, taking each value as it is solved.
-#[derive(Debug)]
-pub struct Partial {
-    path: PathBuf,
-    /// `None` once a write failed: one error is enough to end the run.
-    file: Mutex<Option<File>>,
-    failed: Mutex<Option<io::Error>>,
-}
-
+/// What an export adds to the partial file: its values.
 impl Partial {
     /// Rewrites `path` with `header` and the `known` values (the good records of an
     /// interrupted run) and opens it to add the values solved from now on.
@@ -202,74 +132,11 @@ impl Partial {
         Partial::start_with(path, header, known.iter().map(|(p, v)| value_text(p, *v)))
     }
 
-    /// Rewrites `path` with `header` and the records `known` (as [`Partial::add_record`]
-    /// writes them) and opens it to add the records made from now on.
-    pub fn start_with(
-        path: &Path,
-        header: &Header,
-        known: impl IntoIterator<Item = String>,
-    ) -> Result<Partial, ResumeError> {
-        let mut text = header.line();
-        text.push('\n');
-        for r in known {
-            text.push_str(&sealed(&r));
-        }
-        replace(path, text.as_bytes()).map_err(|e| io_error(path, e))?;
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| io_error(path, e))?;
-        Ok(Partial {
-            path: path.to_path_buf(),
-            file: Mutex::new(Some(file)),
-            failed: Mutex::new(None),
-        })
-    }
-
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Adds the value `v` of `p`, in one write so that a kill leaves whole records and at
     /// most one cut short. False once a write has failed (the run should stop; the
     /// error comes from [`Partial::failure`]); later values are not written.
     pub fn add(&self, p: &Position, v: i32) -> bool {
         self.add_record(&value_text(p, v))
-    }
-
-    /// Adds one record (one line of text without a line break, sealed here), as
-    /// [`Partial::add`] adds a value.
-    pub fn add_record(&self, text: &str) -> bool {
-        let Ok(mut guard) = self.file.lock() else {
-            return true;
-        };
-        let Some(f) = guard.as_mut() else {
-            return true;
-        };
-        if let Err(e) = f.write_all(sealed(text).as_bytes()) {
-            if let Ok(mut failed) = self.failed.lock() {
-                failed.get_or_insert(e);
-            }
-            *guard = None;
-            return false;
-        }
-        true
-    }
-
-    /// The first write that failed, if any.
-    pub fn failure(&self) -> Result<(), ResumeError> {
-        match self.failed.lock().ok().and_then(|mut f| f.take()) {
-            Some(e) => Err(io_error(&self.path, e)),
-            None => Ok(()),
-        }
-    }
-}
-
-fn io_error(path: &Path, error: io::Error) -> ResumeError {
-    ResumeError::Io {
-        path: path.to_path_buf(),
-        error,
     }
 }
 

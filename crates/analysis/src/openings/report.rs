@@ -209,4 +209,23 @@ mod tests {
         assert_eq!(csv.lines().nth(1), Some(row.as_str()), "{csv}");
         assert_eq!(csv.lines().count(), list.len() + 1);
     }
+
+    #[test]
+    fn bao_reports_name_every_move() {
+        use kalah_core::bao::{BaoPosition, BaoRules};
+        use std::sync::atomic::AtomicBool;
+        // A small position of Bao(4,2) whose graph solves at once (a draw).
+        let pos: BaoPosition = "2,1,0,1/1,0,0,0/0,0,0,1/2,1,1,0:S".parse().unwrap();
+        let never = AtomicBool::new(false);
+        let rules = BaoRules::new(4, 2).unwrap();
+        let graph = kalah_solver::bao::solve_position(&pos, 1 << 20, &never, &mut |_| {}).unwrap();
+        let o = openings_report(&rules, &pos, &graph);
+        let turns = o["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), pos.legal().iter().count());
+        let best = turns.iter().find(|t| t["turn"] == o["best_turn"]).unwrap();
+        assert_eq!(best["result"], "draw");
+        let limits = kalah_solver::Limits::depth(2);
+        let a = kalah_solver::bao_search::analyse(&pos, &limits, &never, &mut |_| {});
+        assert_eq!(analysed_moves(&a).len(), a.turns.len());
+    }
 }

@@ -11,7 +11,7 @@ use kalah_core::{Game, Position, Rules};
 use kalah_io::{read_regular, unseal, Header};
 use serde_json::Value;
 
-use crate::export::resume::{without_duplicates, Partial};
+use crate::run::partial::{without_duplicates, Partial};
 use crate::wire::read_line;
 
 /// A value proved, with its line from the start (replayed to it) and its cost.

@@ -181,9 +181,10 @@ fn work(
     let solve_turns = |open: &[Step],
                        bounds: &[Mutex<Option<Bounds>>],
                        spent: &[Mutex<u64>],
-                       workers: usize|
+                       workers: usize,
+                       halt: &AtomicBool|
      -> Result<(), AtlasError> {
-        if open.is_empty() || stop.load(Relaxed) {
+        if open.is_empty() || halt.load(Relaxed) {
             return Ok(());
         }
         let on_bounds = |i: usize, lo: i32, hi: i32, p: &kalah_solver::Progress| {
@@ -208,30 +209,46 @@ fn work(
             bounds: &on_bounds,
             value: &on_value,
         };
-        match analyse(&solver, &start, open, workers, stop, watch) {
+        match analyse(&solver, &start, open, workers, halt, watch) {
             Ok(_) | Err(AnalysisError::Cancelled) => Ok(()),
             Err(e) => Err(e.into()),
         }
     };
     let mut root_bounds = root.as_ref().map_or(reach(&start), |p| (p.value, p.value));
     // With two workers or more (and no game graph to share), the start is solved on one
-    // of them while the others take the first turns; else the start comes first.
+    // of them while the others take the first turns; once the start is proved the turns
+    // still open are taken up again by every worker (the table keeps what the stopped
+    // ones had found). Else the start comes first.
     let beside = workers >= 2 && !rules.family.is_cyclic();
-    let open = unproved();
-    let bounds: Vec<Mutex<Option<Bounds>>> = open.iter().map(|_| Mutex::new(None)).collect();
-    let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
-    let mut ran_beside = false;
+    let first = unproved();
+    let first_bounds: Vec<Mutex<Option<Bounds>>> = first.iter().map(|_| Mutex::new(None)).collect();
+    let first_spent: Vec<Mutex<u64>> = first.iter().map(|_| Mutex::new(0)).collect();
     if root.is_none() && !stop.load(Relaxed) {
-        ran_beside = beside;
+        // The turns beside the start stop with the board, or when the start is proved
+        // (every worker takes the rest then).
+        let halt = AtomicBool::new(false);
         let (solved, turns) = match beside {
             true => std::thread::scope(|s| {
-                let started = s.spawn(solve_root);
-                let turns = solve_turns(&open, &bounds, &spent, workers - 1);
+                s.spawn(|| {
+                    while !halt.load(Relaxed) {
+                        if stop.load(Relaxed) {
+                            halt.store(true, Relaxed);
+                        }
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                });
+                let started = s.spawn(|| {
+                    let solved = solve_root();
+                    halt.store(true, Relaxed);
+                    solved
+                });
+                let turns = solve_turns(&first, &first_bounds, &first_spent, workers - 1, &halt);
                 let solved = started.join().unwrap_or_else(|_| {
                     Err(AtlasError::Analysis(AnalysisError::Threads(
                         "the solve of the start stopped".into(),
                     )))
                 });
+                halt.store(true, Relaxed);
                 (solved, turns)
             }),
             false => (solve_root(), Ok(())),
@@ -241,17 +258,22 @@ fn work(
         root = p;
         root_bounds = b;
     }
-    // The turns ran beside the start until every one was proved or the run stopped.
-    let (open, bounds, spent) = match ran_beside {
-        true => (open, bounds, spent),
-        false => {
-            let open = unproved();
-            let bounds: Vec<Mutex<Option<Bounds>>> =
-                open.iter().map(|_| Mutex::new(None)).collect();
-            let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
-            solve_turns(&open, &bounds, &spent, workers)?;
-            (open, bounds, spent)
-        }
+    // Every turn still open, on every worker.
+    let open = unproved();
+    let bounds: Vec<Mutex<Option<Bounds>>> = open.iter().map(|_| Mutex::new(None)).collect();
+    let spent: Vec<Mutex<u64>> = open.iter().map(|_| Mutex::new(0)).collect();
+    solve_turns(&open, &bounds, &spent, workers, stop)?;
+    // What is known of an open turn: its bounds and nodes from the last run that took it.
+    let known = |turn: &Step| -> (Option<Bounds>, u64) {
+        let of = |list: &[Step], b: &[Mutex<Option<Bounds>>], n: &[Mutex<u64>]| {
+            let i = list.iter().position(|s| s.turn == turn.turn)?;
+            let bounds = b[i].lock().ok().and_then(|b| *b);
+            let nodes = n[i].lock().ok().map_or(0, |n| *n);
+            Some((bounds, nodes))
+        };
+        let late = of(&open, &bounds, &spent).filter(|(b, _)| b.is_some());
+        let early = of(&first, &first_bounds, &first_spent);
+        late.or(early).unwrap_or((None, 0))
     };
     file.failure()
         .map_err(|e| AtlasError::Partial(path.clone(), e.to_string()))?;
@@ -269,17 +291,14 @@ fn work(
                 seconds: p.seconds,
             },
             None => {
-                let i = open.iter().position(|s| s.turn == step.turn);
-                let known = i.and_then(|i| bounds[i].lock().ok().and_then(|b| *b));
-                let (lower, upper) = known.unwrap_or_else(|| reach(&step.after));
+                let (bounds, nodes) = known(step);
+                let (lower, upper) = bounds.unwrap_or_else(|| reach(&step.after));
                 TurnRecord {
                     turn,
                     lower,
                     upper,
                     pv: Vec::new(),
-                    nodes: i
-                        .and_then(|i| spent[i].lock().ok().map(|n| *n))
-                        .unwrap_or(0),
+                    nodes,
                     seconds: 0.0,
                 }
             }
