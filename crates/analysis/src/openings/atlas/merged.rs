@@ -73,7 +73,8 @@ pub fn board(text: &str, made: &Made) -> Result<BoardRecord, String> {
         if line.first() != Some(&step.turn) {
             return Err(format!("the line of {turn} starts with another turn"));
         }
-        crate::replay(&game, &start, &line, v).map_err(|e| format!("turn {turn}: {e}"))?;
+        kalah_solver::line::replay(&game, &start, &line, v)
+            .map_err(|e| format!("turn {turn}: {e}"))?;
         turns.push(TurnRecord {
             turn,
             lower: v,

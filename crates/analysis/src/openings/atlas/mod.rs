@@ -37,8 +37,8 @@ pub use solve::Ended;
 
 use crate::book::about::utc_text;
 use crate::game::bounds::{signed, text};
+use crate::game::AnalysisError;
 use crate::run::solving::{Solving, SolvingError};
-use crate::AnalysisError;
 
 /// Why an atlas was not made.
 #[derive(Debug)]
@@ -242,7 +242,7 @@ impl Atlas {
                 &kalah_core::Game::new(rules)
                     .map_err(|e| AtlasError::Rules(e.to_string()))?
                     .start(),
-                crate::Offer::AfterTurn,
+                crate::game::turns::Offer::AfterTurn,
             )
             .len();
             tick(Tick::Board(name.clone(), turns));

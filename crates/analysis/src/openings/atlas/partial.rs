@@ -121,7 +121,7 @@ fn replays(game: &Game, start: &Position, turn: Option<&str>, p: &Proved) -> boo
     let line: Vec<Value> = p.pv.iter().cloned().map(Value::from).collect();
     read_line(game, start, &line)
         .ok()
-        .is_some_and(|turns| crate::replay(game, start, &turns, p.value).is_ok())
+        .is_some_and(|turns| kalah_solver::line::replay(game, start, &turns, p.value).is_ok())
 }
 
 /// What the partial file at `path` keeps for the board of `game` from `start` (nothing
@@ -189,13 +189,13 @@ mod tests {
         let list = crate::openings(
             &solver,
             &origin,
-            crate::Offer::AfterTurn,
+            crate::game::turns::Offer::AfterTurn,
             1,
             &cancel,
             &|_| {},
         )
         .unwrap();
-        let proved = |o: &crate::Opening, value: i32| Proved {
+        let proved = |o: &crate::openings::Opening, value: i32| Proved {
             value,
             pv: crate::wire::write_line(3, &o.pv),
             nodes: o.nodes,

@@ -18,10 +18,10 @@ use super::partial::{self, Kept, Proved};
 use super::record::TurnRecord;
 use super::{AtlasError, Tick};
 use crate::game::bounds::{from_mover, reach, Bounds};
+use crate::game::AnalysisError;
 use crate::openings::{analyse, first_steps, Offer, Opening, Step, Watch};
 use crate::run::solving::Solving;
 use crate::wire::write_line;
-use crate::AnalysisError;
 
 /// Why a board's solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +150,7 @@ fn work(
         for t in solution.pv {
             push_turn(&mut line, t);
         }
-        crate::replay(&game, &start, &line, value).map_err(AnalysisError::from)?;
+        kalah_solver::line::replay(&game, &start, &line, value).map_err(AnalysisError::from)?;
         let p = Proved {
             value,
             pv: write_line(h, &line),
