@@ -25,6 +25,24 @@ pub struct PyPosition {
     pub board: Board,
 }
 
+/// The positions of a game, made where positions are made (`Rules.start()`,
+/// `Rules.position()`): the rest of `Rules` is in `rules.rs`, which needs no position.
+#[pymethods]
+impl PyRules {
+    /// The start position: every house holds `seeds`, the stores are empty, South to move
+    /// (Bao: every pit holds `seeds`, South to move).
+    fn start(&self) -> PyPosition {
+        PyPosition::with(self, self.board().clone())
+    }
+
+    /// A position of this game from the board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`;
+    /// Bao: four rows, `2,2,2/2,2,2/2,2,2/2,2,2:S`); a finished sowing game is settled
+    /// (the seeds left go where the rules say).
+    fn position(&self, board: &str) -> PyResult<PyPosition> {
+        PyPosition::parse_in(self, board)
+    }
+}
+
 /// A sowing given as a number (the core's move: the mover's house from their left,
 /// `CLOCKWISE` added for a clockwise sowing) or in the notation (`"3"`, `"3<"`).
 #[derive(FromPyObject)]

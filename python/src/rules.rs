@@ -11,7 +11,6 @@ use kalah_core::{Family, Game, Preset, Rules, RulesError, Side};
 use pyo3::prelude::*;
 
 use crate::errors::{bao_error, error, rules_error, setup_error, Kind};
-use crate::position::PyPosition;
 
 /// The preset name of Bao la Kujifunza, beside the sowing games' presets.
 pub const BAO: &str = "bao";
@@ -291,19 +290,6 @@ impl PyRules {
     fn presets() -> Vec<&'static str> {
         let sowing = Preset::ALL.iter().map(|(_, name)| *name);
         sowing.chain([BAO]).collect()
-    }
-
-    /// The start position: every house holds `seeds`, the stores are empty, South to move
-    /// (Bao: every pit holds `seeds`, South to move).
-    fn start(&self) -> PyPosition {
-        PyPosition::with(self, self.board().clone())
-    }
-
-    /// A position of this game from the board notation (`4,4,4,4,4,4,0,4,4,4,4,4,4,0:S`;
-    /// Bao: four rows, `2,2,2/2,2,2/2,2,2/2,2,2:S`); a finished sowing game is settled
-    /// (the seeds left go where the rules say).
-    fn position(&self, board: &str) -> PyResult<PyPosition> {
-        PyPosition::parse_in(self, board)
     }
 
     /// The family: `kalah`, `general`, `nigerian`, `ethiopian`, `oware` or `bao`.
