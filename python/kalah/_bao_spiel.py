@@ -35,7 +35,7 @@ import pyspiel
 import kalah
 
 from ._spiel import Adapter, SpielGame, SpielObserver, SpielState, _Node, checked_length
-from ._spiel import full_parameters
+from ._spiel import full_parameters, game_type
 
 #: The parameters of the game with their defaults.
 PARAMETERS: Dict[str, Any] = {
@@ -46,24 +46,8 @@ PARAMETERS: Dict[str, Any] = {
     "max_game_length": 1000,
 }
 
-#: What the game is, for OpenSpiel: two players, sequential, deterministic, perfect
-#: information, zero-sum, rewarded at the end.
-GAME_TYPE = pyspiel.GameType(
-    short_name="bao",
-    long_name="Bao la Kujifunza (the kalah engine's rules)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=PARAMETERS,
-)
+#: What the game is, for OpenSpiel (:func:`game_type`).
+GAME_TYPE = game_type("bao", "Bao la Kujifunza (the kalah engine's rules)", PARAMETERS)
 
 _ROWS = {"A": 0, "B": 1, "a": 0, "b": 1}
 

@@ -21,6 +21,28 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 import kalah
 
 
+def game_type(short_name: str, long_name: str, parameters: Dict[str, Any]) -> pyspiel.GameType:
+    """What a game of this package is, for OpenSpiel: two players, sequential,
+    deterministic, perfect information, zero-sum, rewarded at the end, observed as a
+    string and a tensor; named ``short_name`` and taking ``parameters``."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
 class Adapter:
     """What one kind of game answers for the shared game and state (each kind sets the
     attributes in its constructor and overrides the methods). An adapter is made once per

@@ -66,7 +66,7 @@ from ._bao_spiel import action_of as bao_action_of
 from ._bao_spiel import move_of as bao_move_of
 from ._bao_spiel import register as _register_bao
 from ._spiel import Adapter, SpielGame, SpielObserver, SpielState, _Node, checked_length
-from ._spiel import full_parameters
+from ._spiel import full_parameters, game_type
 
 __all__ = [
     "BAO_GAME_TYPE",
@@ -107,23 +107,9 @@ _PARAMETERS: Dict[str, Any] = {
     "max_game_length": 1000,
 }
 
-#: What the game is, for OpenSpiel: two players, sequential, deterministic, perfect
-#: information, zero-sum, rewarded at the end.
-GAME_TYPE = pyspiel.GameType(
-    short_name="kalah",
-    long_name="Kalah and related sowing games (the kalah engine's rules)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMETERS,
+#: What the game is, for OpenSpiel (:func:`kalah._spiel.game_type`).
+GAME_TYPE = game_type(
+    "kalah", "Kalah and related sowing games (the kalah engine's rules)", _PARAMETERS
 )
 
 
