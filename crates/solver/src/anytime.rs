@@ -19,13 +19,13 @@
 //! them (`clock`), the time manager of a move on a clock (`manage`), the reports and their ticks (`tick`), aspiration windows at the root
 //! (`window`), and the proven part with the one place a value turns from the mover's view
 //! to South's ([`Proven`], `proven`). The kernels keep their node search, their table and
-//! their proofs: the sowing games' search with its exact tests (`engine`), the cyclic
+//! their proofs: the sowing games' search with its exact tests (`analyser`), the cyclic
 //! search with its retrograde step ([`crate::cyclic_search`]), the Bao search with its
 //! forced wins and losses ([`crate::bao_search`]). docs/analysis.md draws the split.
 
+mod analyser;
 mod clock;
 mod deepen;
-mod engine;
 mod manage;
 mod proven;
 mod tick;
@@ -40,9 +40,9 @@ use kalah_core::Side;
 
 use crate::line::Turn;
 use crate::score::Bounds;
+pub(crate) use analyser::Analyser;
 pub(crate) use clock::Clock;
 pub(crate) use deepen::{deepen, Kernel};
-pub(crate) use engine::Analyser;
 pub use manage::{MoveTimer, TimePlan};
 pub use proven::{interval_from_south, value_from_south, Outcome, Proven};
 pub(crate) use tick::Ticker;

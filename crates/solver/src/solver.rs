@@ -1,5 +1,5 @@
-//! The [`Solver`]: one game's solver, owning a search engine (its transposition table and
-//! endgame databases) or, for the families whose positions repeat, a retrograde engine,
+//! The [`Solver`]: one game's solver, owning a search (its transposition table and
+//! endgame databases) or, for the families whose positions repeat, a retrograde analysis,
 //! and the public solves.
 
 use std::path::PathBuf;
@@ -22,16 +22,16 @@ use crate::smp::{self, Context};
 use crate::tt::Table;
 use crate::{os, retro};
 
-/// An exact solver for one game (rules and board): a search engine owning its
+/// An exact solver for one game (rules and board): a search owning its
 /// transposition table and endgame databases, or, for the families whose positions repeat,
-/// a retrograde engine owning the game graph solved so far; chosen once, when it is made.
+/// a retrograde analysis owning the game graph solved so far; chosen once, when it is made.
 ///
 /// The table (or the graph) is kept between solves, so solving related positions one
 /// after the other (the openings, a batch) reuses what earlier solves proved.
 pub struct Solver {
     game: Game,
     config: Config,
-    engine: Engine,
+    method: Method,
     /// For a family whose positions repeat: the database file named by the configuration
     /// (`Database::File`), whose positions are answered from it ([`crate::db::cyclic_db::answer`])
     /// instead of by a solve of their graph.
@@ -41,16 +41,16 @@ pub struct Solver {
 /// How a [`Solver`] finds values. One per solver, made once: the size of its variants
 /// does not matter.
 #[allow(clippy::large_enum_variant)]
-enum Engine {
+enum Method {
     /// Null-window search over a transposition table ([`crate::driver`], [`crate::smp`]).
-    Search(SearchEngine),
+    Search(Searcher),
     /// Retrograde analysis of the whole game graph ([`crate::retro`]), for the families
     /// whose positions repeat: no search, table or database.
     Retro(retro::Retro),
 }
 
-/// What the search engine owns: the table, the databases and the busy map of its threads.
-struct SearchEngine {
+/// What the search owns: the table, the databases and the busy map of its threads.
+struct Searcher {
     table: Table,
     databases: Databases,
     busy: Busy,
@@ -58,7 +58,7 @@ struct SearchEngine {
     helpers: Option<rayon::ThreadPool>,
 }
 
-impl SearchEngine {
+impl Searcher {
     /// What the threads of a search of `pos` read, with the database that serves it
     /// (resolved here, before any thread starts).
     fn context<'a>(&'a self, game: &'a Game, config: &'a Config, pos: &Position) -> Context<'a> {
@@ -98,7 +98,7 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<Solver, SolverError> {
         let mut cyclic_db = None;
-        let engine = if game.rules().family.is_cyclic() {
+        let method = if game.rules().family.is_cyclic() {
             if let crate::db::database::Database::File(path) = &config.database {
                 let db =
                     Egdb::load_as(path, &game, config.residence).map_err(SolverError::Database)?;
@@ -108,12 +108,12 @@ impl Solver {
             // its positions that a database file holds read from it as exits.
             let memory = os::available_memory().unwrap_or(8 << 30);
             let retro = retro::Retro::new(&game, memory / 10 * 9);
-            Engine::Retro(match &cyclic_db {
+            Method::Retro(match &cyclic_db {
                 Some(db) => retro.with_exits(Arc::clone(db)),
                 None => retro,
             })
         } else {
-            Engine::Search(SearchEngine {
+            Method::Search(Searcher {
                 table: Solver::allocate_table(&game, config.hash_mb)?,
                 databases: Databases::open(&game, &config.database, config.residence, cancel)?,
                 busy: Busy::new(),
@@ -123,7 +123,7 @@ impl Solver {
         Ok(Solver {
             game,
             config,
-            engine,
+            method,
             cyclic_db,
         })
     }
@@ -153,21 +153,21 @@ impl Solver {
     }
 
     /// Uses `egdb` (built or loaded elsewhere for the same rules) for the positions it
-    /// holds (a search engine only: the retrograde engine needs no database).
+    /// holds (a search only: the retrograde analysis needs no database).
     pub fn with_egdb(mut self, egdb: Arc<Egdb>) -> Solver {
-        if let (Engine::Search(search), true) =
-            (&mut self.engine, egdb.rules() == self.game.rules())
+        if let (Method::Search(search), true) =
+            (&mut self.method, egdb.rules() == self.game.rules())
         {
             search.databases.egdb = Some(egdb);
         }
         self
     }
 
-    /// The search engine's databases, if the solver searches.
+    /// The search's databases, if the solver searches.
     fn databases(&self) -> Option<&Databases> {
-        match &self.engine {
-            Engine::Search(search) => Some(&search.databases),
-            Engine::Retro(_) => None,
+        match &self.method {
+            Method::Search(search) => Some(&search.databases),
+            Method::Retro(_) => None,
         }
     }
 
@@ -211,9 +211,9 @@ impl Solver {
 
     /// The retrograde solver, for the families whose positions repeat.
     pub fn retro(&self) -> Option<&retro::Retro> {
-        match &self.engine {
-            Engine::Retro(retro) => Some(retro),
-            Engine::Search(_) => None,
+        match &self.method {
+            Method::Retro(retro) => Some(retro),
+            Method::Search(_) => None,
         }
     }
 
@@ -232,18 +232,18 @@ impl Solver {
     /// for a position and limits (of depth or nodes, not time) whatever was searched
     /// before, as a fresh solver would, which runs of many positions that promise the
     /// same results when resumed need (`kalah book build`, `kalah batch`). Nothing to do
-    /// for the retrograde engine, whose results never depend on what came before.
+    /// for the retrograde analysis, whose results never depend on what came before.
     pub fn clear_table(&self) {
         if let Some(table) = self.table() {
             table.clear();
         }
     }
 
-    /// The transposition table, if the solver searches (the retrograde engine has none).
+    /// The transposition table, if the solver searches (the retrograde analysis has none).
     pub fn table(&self) -> Option<&Table> {
-        match &self.engine {
-            Engine::Search(search) => Some(&search.table),
-            Engine::Retro(_) => None,
+        match &self.method {
+            Method::Search(search) => Some(&search.table),
+            Method::Retro(_) => None,
         }
     }
 
@@ -331,7 +331,7 @@ impl Solver {
     /// every completed depth and after every change of the proven interval.
     ///
     /// It stops at the first limit reached or when `cancel` is raised, and gives back
-    /// what it knows then: never an error for a search engine, whatever the limits (a
+    /// what it knows then: never an error for a search, whatever the limits (a
     /// depth stopped before its end is dropped; a legal best turn is always there, unless
     /// the game is over). Without limits it runs until the value is exact, as
     /// [`Solver::solve`] does. Whenever the value is proved, the evaluation is that value
@@ -383,15 +383,15 @@ impl Solver {
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Analysis),
     ) -> Result<Analysis, SolveError> {
-        match &self.engine {
-            Engine::Search(engine) => {
-                let ctx = engine.context(&self.game, &self.config, pos);
+        match &self.method {
+            Method::Search(searcher) => {
+                let ctx = searcher.context(&self.game, &self.config, pos);
                 let analyser = Analyser::new(&ctx, pos, limits, cancel)
                     .lines(lines)
                     .on_clock(timer);
                 Ok(analyser.run(limits, on_progress))
             }
-            Engine::Retro(_) => {
+            Method::Retro(_) => {
                 let settings = crate::cyclic_search::CyclicSettings {
                     evaluation: self.config.evaluation,
                     ..Default::default()
@@ -409,7 +409,7 @@ impl Solver {
         }
     }
 
-    /// The one place that dispatches on the engine: `search` with the context of a search
+    /// The one place that dispatches on the method: `search` with the context of a search
     /// of `pos`, or a retrograde solve of `pos` whose solution `retro` turns into the
     /// answer.
     fn run<T, S>(
@@ -423,12 +423,12 @@ impl Solver {
     where
         S: FnOnce(&Context, &mut dyn FnMut(&Progress)) -> Result<T, SolveError>,
     {
-        match &self.engine {
-            Engine::Search(engine) => {
+        match &self.method {
+            Method::Search(searcher) => {
                 let config = self.config.for_proof();
-                search(&engine.context(&self.game, &config, pos), progress)
+                search(&searcher.context(&self.game, &config, pos), progress)
             }
-            Engine::Retro(engine) => retro(self.solve_retro(engine, pos, cancel, progress)?),
+            Method::Retro(graph) => retro(self.solve_retro(graph, pos, cancel, progress)?),
         }
     }
 

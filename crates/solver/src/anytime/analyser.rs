@@ -1,4 +1,4 @@
-//! The anytime analysis over the search engine: iterative deepening of every root turn
+//! The anytime analysis over the exact search: iterative deepening of every root turn
 //! with the heuristic evaluation at the leaves, each depth followed by null-window tests of
 //! the exact search under a node budget, which narrow each turn's proven interval.
 //!
