@@ -3,7 +3,8 @@
 //! reads, the options each command takes, perft, the first moves of a position, the pie
 //! rule's decision and the bounds the seeds allow; it imports none of the tasks above it).
 //! Above it, one folder per task, each with its logic, its command-level run and its own
-//! output: every first turn of a position ([`openings()`], [`mod@openings`]), the pie rule
+//! output: every first turn of a position ([`openings()`], [`mod@openings`]; and the atlas
+//! of boards, [`openings::atlas`]), the pie rule
 //! ([`pie()`], [`mod@pie`]), one position solved, analysed or shown ([`mod@analyse`]), many
 //! positions solved in input order ([`batch`]), the evaluation table near the start
 //! ([`export`], resumable after an interruption), the opening book ([`book`]), split
@@ -12,8 +13,8 @@
 //! engine protocol with the session `kalah engine` runs ([`protocol`]); and what the tasks
 //! share ([`run`]): the worker pool, progress in words, the kinds of output file, the
 //! solvers built from one options value that a front end fills from its flags
-//! ([`run::solving`], so that no front end makes a solver itself) and a database file's
-//! build; and the formats shared between tasks and runs ([`wire`]).
+//! ([`run::solving`], so that no front end makes a solver itself), a database file's
+//! build and the partial file of a long run; and the formats shared between tasks and runs ([`wire`]).
 //!
 //! The solves run many exact solves at once on one shared [`Solver`](kalah_solver::Solver): a small
 //! pool of workers (rayon) takes the positions in order and the solves share the
@@ -22,7 +23,8 @@
 //! functions (`workers`). Progress goes out through callbacks, which are called from the
 //! worker threads. Nothing here prints to the terminal, but some tasks do their own I/O:
 //! a command's run writes its report to the writer it is given, a batch reads its input
-//! and writes its output ([`batch::BatchRun`]), an export writes its table, a protocol
+//! and writes its output ([`batch::BatchRun`]), an export writes its table, the atlas its
+//! files, a protocol
 //! session reads and writes the lines it is given, and a match starts the programs it
 //! plays against ([`matches::protocol`]).
 //!
