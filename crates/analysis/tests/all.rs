@@ -9,6 +9,7 @@ mod declared;
 mod fuzz;
 
 mod atlas;
+mod bao_reports;
 mod book;
 mod distributed;
 mod fuzz_wire;

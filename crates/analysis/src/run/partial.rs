@@ -24,7 +24,7 @@ pub enum ResumeError {
         /// What went wrong.
         error: io::Error,
     },
-    /// The file holds no work this export may go on from.
+    /// The file holds no work this run may go on from.
     Refused {
         /// The partial file.
         path: PathBuf,
