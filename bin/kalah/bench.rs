@@ -45,9 +45,11 @@ pub struct Args {
     #[arg(long)]
     suite: bool,
 
-    /// With --suite: neither read nor grow the database cache (every database is built in
-    /// memory, as on a machine that never solved anything)
-    #[arg(long, requires = "suite")]
+    /// Neither read nor grow the database cache: every database is built in memory, as on
+    /// a machine that never solved anything (without --suite: each case's database, which
+    /// is otherwise kept in the cache's `bench` directory between runs, exactly as built,
+    /// so the node count is the same either way)
+    #[arg(long)]
     no_cache: bool,
 
     /// Transposition table size in MiB
@@ -74,6 +76,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         false => Kind::Fingerprint {
             threads: args.threads.unwrap_or(1),
             hash_mb: args.hash_mb,
+            cache: !args.no_cache,
         },
     };
     bench::cases(args.file.as_deref(), built_in)

@@ -15,6 +15,7 @@
 //! ```
 
 use std::fmt;
+use std::path::Path;
 
 use kalah_core::notation::play_moves;
 use kalah_core::{Game, Position, Preset};
@@ -22,7 +23,8 @@ use kalah_core::{Game, Position, Preset};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::db::egdb::EgdbError;
+use crate::db::egdb::file::read_info;
+use crate::db::egdb::{describe, Egdb, EgdbError};
 use crate::line::ReplayError;
 use crate::{Config, Database, Solution, Solver, SolverError};
 
@@ -207,7 +209,50 @@ impl Case {
     pub fn run(&self, config: Config) -> Result<Run, RunError> {
         let started = Instant::now();
         let solver = Solver::new(self.game.clone(), config).map_err(RunError::Solver)?;
+        self.run_solver(&solver, started.elapsed())
+    }
+
+    /// [`Case::run`] with the database that `config` builds in memory kept in the
+    /// directory `kept` between runs: loaded from the file there holding exactly its seeds
+    /// and rules where there is one (checked as every database file is when loaded, so the
+    /// search sees the same values and the node count cannot change), else built and then
+    /// written there for the next run. A file that fails to load is removed and the
+    /// database built again; a file that cannot be written is passed over (the next run
+    /// builds it again). Any other database in `config` is used as it is.
+    pub fn run_kept(&self, config: Config, kept: &Path) -> Result<Run, RunError> {
+        let k = match config.database {
+            Database::Build(k) if k > 0 => k,
+            _ => return self.run(config),
+        };
+        let path = kept.join(kept_name(self.game.rules(), k));
+        let exact = read_info(&path).is_ok_and(|info| {
+            info.is_finished()
+                && info.max_seeds == k
+                && describe(&info.rules) == describe(self.game.rules())
+        });
+        if exact {
+            let loaded = Config {
+                database: Database::File(path.clone()),
+                ..config.clone()
+            };
+            match self.run(loaded) {
+                Err(RunError::Solver(_)) => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                done => return done,
+            }
+        }
+        let started = Instant::now();
+        let solver = Solver::new(self.game.clone(), config).map_err(RunError::Solver)?;
         let setup = started.elapsed();
+        if let Some(db) = solver.egdb() {
+            keep(db, kept, &path);
+        }
+        self.run_solver(&solver, setup)
+    }
+
+    /// Solves the case with `solver`, made in `setup`, and checks the solution.
+    fn run_solver(&self, solver: &Solver, setup: Duration) -> Result<Run, RunError> {
         let solution = solver
             .solve(&self.pos, &AtomicBool::new(false), &mut |_| {})
             .map_err(|_| RunError::Cancelled)?;
@@ -263,6 +308,28 @@ impl Case {
             }),
             _ => Ok(()),
         }
+    }
+}
+
+/// The name of a kept database of `rules` with `max_seeds` seeds: its rules as the cache
+/// names them and its seeds, so a file serves exactly one database.
+fn kept_name(rules: &kalah_core::Rules, max_seeds: usize) -> String {
+    let rules = describe(rules).replace([' ', '='], "-");
+    format!("{rules}-{max_seeds}.egdb")
+}
+
+/// Writes `db` to `path` in the directory `dir` through a temporary of this process's own
+/// (named as the cache names its temporaries, so a stale one is found and cleaned) and a
+/// rename, so a file of the final name is always whole even where two runs write it at
+/// once. A failure leaves nothing behind and is not an error of the bench.
+fn keep(db: &Egdb, dir: &Path, path: &Path) {
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let own = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    if db.save(&own).is_err() || std::fs::rename(&own, path).is_err() {
+        let _ = std::fs::remove_file(&own);
     }
 }
 
@@ -381,6 +448,48 @@ mod tests {
             wrong.run(case.fingerprint_config(1, 4).unwrap()),
             Err(RunError::Check(CheckError::Value { stated: 5, .. }))
         ));
+    }
+
+    #[test]
+    fn a_kept_database_is_loaded_again_and_searches_the_same_nodes() {
+        let dir = std::env::temp_dir().join(format!("kalah-bench-kept-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let case = &read("kalah-empty 4 3 start").unwrap()[0];
+        let config = case.fingerprint_config(1, 4).unwrap();
+        let Database::Build(k) = config.database else {
+            panic!("the fingerprint builds its database: {:?}", config.database)
+        };
+        let built = case.run(config.clone()).unwrap();
+        let first = case.run_kept(config.clone(), &dir).unwrap();
+        let path = dir.join(kept_name(case.game.rules(), k));
+        let info = read_info(&path).unwrap();
+        assert_eq!((info.max_seeds, info.is_finished()), (k, true));
+        let loaded = case.run_kept(config.clone(), &dir).unwrap();
+        for run in [&first, &loaded] {
+            assert_eq!(run.solution.nodes, built.solution.nodes);
+            assert_eq!(run.solution.value, built.solution.value);
+            assert_eq!(run.egdb_seeds, built.egdb_seeds);
+        }
+        // A damaged file is removed and the database built and kept again.
+        let whole = std::fs::read(&path).unwrap();
+        let mut bytes = whole.clone();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).unwrap();
+        let again = case.run_kept(config.clone(), &dir).unwrap();
+        assert_eq!(again.solution.nodes, built.solution.nodes);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            whole,
+            "the file is written again"
+        );
+        assert_eq!(
+            case.run_kept(config, &dir).unwrap().solution.nodes,
+            built.solution.nodes
+        );
+        // Nothing but the one file is left behind.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use kalah_solver::bench::{self, Case, Run, RunError, Totals};
-use kalah_solver::cache::CacheMaxError;
+use kalah_solver::cache::{Cache, CacheMaxError};
 use kalah_solver::egdb::EgdbError;
 use kalah_solver::{Config, Overrides};
 use serde_json::Value;
@@ -21,12 +21,17 @@ const BENCH_FILE_MAX: u64 = 64 << 20;
 /// Which bench runs, with its settings.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    /// The fixed-size bench: every case with the same threads and table, no database.
+    /// The fixed-size bench: every case with the same threads and table, and the
+    /// database the library builds in memory for one solve from the start.
     Fingerprint {
         /// Search threads.
         threads: u32,
         /// The table's size in MiB.
         hash_mb: u64,
+        /// Whether each case's database is kept in the cache's bench directory between
+        /// runs (loaded from there when it holds exactly that database; see
+        /// `kalah_solver::bench::Case::run_kept`), else built every time.
+        cache: bool,
     },
     /// The suite: each case solved as `kalah solve` would, with its database.
     Suite {
@@ -77,8 +82,19 @@ pub fn run(cases: &[Case], kind: Kind, json: bool, out: &mut dyn Write) -> Resul
     let timer = Instant::now();
     let mut totals = Totals::default();
     let mut rows = Vec::new();
+    let kept = match kind {
+        Kind::Fingerprint { cache: true, .. } => Cache::from_env()
+            .map_err(BenchError::CacheMax)?
+            .map(|cache| cache.bench_dir()),
+        _ => None,
+    };
     for case in cases {
-        let run = case.run(config(case, kind)?).map_err(BenchError::Run)?;
+        let config = config(case, kind)?;
+        let run = match &kept {
+            Some(dir) => case.run_kept(config, dir),
+            None => case.run(config),
+        }
+        .map_err(BenchError::Run)?;
         totals.add(&run);
         if !json {
             writeln!(out, "{}", row_text(case, &run, kind))?;
@@ -87,7 +103,12 @@ pub fn run(cases: &[Case], kind: Kind, json: bool, out: &mut dyn Write) -> Resul
     }
     let seconds = timer.elapsed().as_secs_f64();
     match (kind, json) {
-        (Kind::Fingerprint { threads, hash_mb }, true) => {
+        (
+            Kind::Fingerprint {
+                threads, hash_mb, ..
+            },
+            true,
+        ) => {
             let obj = report::totals_json(&totals, seconds, threads, hash_mb, rows);
             writeln!(out, "{obj}")?;
         }
@@ -112,7 +133,9 @@ pub fn run(cases: &[Case], kind: Kind, json: bool, out: &mut dyn Write) -> Resul
 /// The configuration `case` is solved with under `kind`.
 fn config(case: &Case, kind: Kind) -> Result<Config, BenchError> {
     match kind {
-        Kind::Fingerprint { threads, hash_mb } => case
+        Kind::Fingerprint {
+            threads, hash_mb, ..
+        } => case
             .fingerprint_config(threads as usize, hash_mb as usize)
             .map_err(BenchError::Egdb),
         Kind::Suite { threads, cache } => {
@@ -168,6 +191,7 @@ mod tests {
         let kind = Kind::Fingerprint {
             threads: 1,
             hash_mb: 1,
+            cache: false,
         };
         let mut text = Vec::new();
         run(cases, kind, false, &mut text).unwrap();

@@ -25,6 +25,8 @@ pub fn case_json(case: &Case, run: &Run) -> Value {
         "value": sol.value_from_south(),
         "nodes": sol.nodes,
         "seconds": sol.elapsed.as_secs_f64(),
+        "setup_seconds": run.setup.as_secs_f64(),
+        "egdb_seeds": run.egdb_seeds,
     })
 }
 

@@ -150,6 +150,15 @@ impl Cache {
         self.max_bytes
     }
 
+    /// The directory inside the cache where `kalah bench` keeps the databases of its
+    /// cases between runs, each of exactly the seeds its case builds (apart from the
+    /// cache's own files, which a larger database replaces: see
+    /// [`crate::bench::Case::run_kept`]). Not counted against the cap; cleared with the
+    /// rest by [`Cache::clear`].
+    pub fn bench_dir(&self) -> PathBuf {
+        self.dir.join("bench")
+    }
+
     /// True where `path` is a file of this cache.
     pub fn holds(&self, path: &Path) -> bool {
         path.parent() == Some(self.dir.as_path())

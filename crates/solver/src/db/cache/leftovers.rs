@@ -206,7 +206,20 @@ impl Cache {
     /// database's, damaged ones included), the partial files of interrupted builds and the
     /// stale temporaries. A `*.egdb` of another kind (a user's own file) is kept and named
     /// in [`Cleared::foreign`], and a running process's temporary in [`Cleared::in_use`].
+    /// The databases that `kalah bench` keeps between runs ([`Cache::bench_dir`]) are
+    /// removed the same way.
     pub fn clear(&self) -> Result<Cleared, EgdbError> {
+        let mut cleared = self.clear_here()?;
+        let bench = Cache::at(self.bench_dir(), self.max_bytes()).clear_here()?;
+        cleared.removed.extend(bench.removed);
+        cleared.freed += bench.freed;
+        cleared.foreign.extend(bench.foreign);
+        cleared.in_use.extend(bench.in_use);
+        Ok(cleared)
+    }
+
+    /// [`Cache::clear`] of this directory alone.
+    fn clear_here(&self) -> Result<Cleared, EgdbError> {
         let mut cleared = self.clean()?;
         for (path, name, bytes) in self.entries() {
             if !(name.ends_with(".egdb") || name.ends_with(".egdb.partial")) {
@@ -302,6 +315,9 @@ mod tests {
         std::fs::write(&notes, "my own notes\n").unwrap();
         let partial = file::partial_path(&cache.dir().join("k.egdb"));
         std::fs::copy(&kept, &partial).unwrap();
+        std::fs::create_dir_all(cache.bench_dir()).unwrap();
+        let bench = cache.bench_dir().join("b.egdb");
+        std::fs::copy(&kept, &bench).unwrap();
         assert!(cache
             .leftovers()
             .iter()
@@ -310,10 +326,10 @@ mod tests {
         assert_eq!(cleared.foreign, vec![notes.clone()]);
         let mut removed = cleared.removed.clone();
         removed.sort();
-        let mut expected = vec![partial.clone(), kept.clone()];
+        let mut expected = vec![partial.clone(), kept.clone(), bench.clone()];
         expected.sort();
         assert_eq!(removed, expected);
-        assert!(notes.exists() && !kept.exists() && !partial.exists());
+        assert!(notes.exists() && !kept.exists() && !partial.exists() && !bench.exists());
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my own notes\n");
         let _ = std::fs::remove_dir_all(cache.dir());
     }
