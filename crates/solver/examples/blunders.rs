@@ -21,6 +21,11 @@
 //! (good turns comma-separated, the loss in seeds for the mover by the judge), after a
 //! header that says how it was made.
 //!
+//! `... -- games PRESET HOUSES SEEDS FILE PLAYER DEEP EXACT_MAX` judges the same way every
+//! pick of player PLAYER (1 or 2) in the games of a `kalah match --games FILE` that it did
+//! not win (lost or drawn), from the position after the opening: the positions where a
+//! match was lost.
+//!
 //! `... -- score LIMIT [THREADS [FILE]]` (defaults: 2 threads, `data/blunders.txt`) runs
 //! the analysis as `kalah analyse --time` does (one line, the default evaluation, a table
 //! of 16 MiB a second, a database file only where one is already there, set up before the
@@ -30,7 +35,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use kalah_core::{mix, Game, Position};
+use kalah_core::notation::play_moves;
+use kalah_core::{mix, Game, Position, Side};
 use kalah_solver::bench;
 use kalah_solver::{Analysis, Limits, Overrides, Solver, Turn};
 
@@ -46,8 +52,10 @@ fn main() {
     let run = match a.first().map(String::as_str) {
         Some("make") if a.len() == 9 => make(&a[1..]),
         Some("score") if (2..=4).contains(&a.len()) => score(&a[1..]),
+        Some("games") if a.len() == 8 => games(&a[1..]),
         _ => Err(
             "usage: blunders make PRESET HOUSES SEEDS GAMES SEED FAST DEEP EXACT_MAX\n       \
+                  blunders games PRESET HOUSES SEEDS FILE PLAYER DEEP EXACT_MAX\n       \
                   blunders score LIMIT [THREADS [FILE]]"
                 .to_string(),
         ),
@@ -115,18 +123,7 @@ fn make(a: &[String]) -> Result<(), String> {
     );
     println!("# Made by: blunders make {}", a.join(" "));
     println!("# PRESET HOUSES SEEDS POSITION GOOD_TURNS JUDGE LOSS");
-    let exact = {
-        let config = Overrides {
-            threads: Some(2),
-            ..Overrides::default()
-        }
-        .config(&game, exact_max as usize, 1)
-        .expect("a configuration for these rules");
-        Solver::new(game.clone(), config).expect("a solver")
-    };
-    let deep_solver = analyser(&game, &Limits::time(Duration::from_secs(4)), 2);
-    let cancel = AtomicBool::new(false);
-    let h = houses as usize;
+    let judges = Judges::new(&game, deep, exact_max);
     for g in 0..games {
         let mut pos = game.start();
         for _ in 0..2 {
@@ -142,51 +139,8 @@ fn make(a: &[String]) -> Result<(), String> {
             let a = analyse(&analyser(&game, &fast, 1), &pos, &fast, 1);
             let pick = a.best_turn().expect("a game not over has a turn").clone();
             if a.turns.len() > 1 {
-                let side = pos.side_to_move();
-                let verdict = if pos.seeds_in_houses() <= exact_max {
-                    let v = exact.value(&pos, &cancel).expect("solve");
-                    let child = after(&game, &pos, &pick);
-                    (!at_least(&exact, &child, side, v, &cancel)).then(|| {
-                        let good: Vec<&Turn> = a
-                            .turns
-                            .iter()
-                            .map(|t| &t.turn)
-                            .filter(|t| at_least(&exact, &after(&game, &pos, t), side, v, &cancel))
-                            .collect();
-                        let loss = v - value_for(&exact, &child, side, &cancel);
-                        (
-                            good.iter().map(|t| t.notation(h)).collect::<Vec<_>>(),
-                            "exact".to_string(),
-                            loss,
-                        )
-                    })
-                } else {
-                    let d = analyse(&deep_solver, &pos, &deep, usize::MAX);
-                    let best = &d.turns[0];
-                    let mine = d.turns.iter().find(|t| t.turn == pick);
-                    mine.filter(|m| {
-                        let closed = best.is_exact() && m.is_exact();
-                        (closed || m.depth == best.depth) && best.eval - m.eval >= MARGIN
-                    })
-                    .map(|m| {
-                        // Both intervals closed: the values are exact, and a best turn
-                        // is one whose interval holds the best value.
-                        if best.is_exact() && m.is_exact() {
-                            let good = d.turns.iter().filter(|t| t.proven.upper >= best.eval);
-                            let good = good.map(|t| t.turn.notation(h)).collect();
-                            return (good, "exact".to_string(), best.eval - m.eval);
-                        }
-                        let good = d
-                            .turns
-                            .iter()
-                            .filter(|t| t.depth == best.depth && t.eval >= best.eval - 1);
-                        (
-                            good.map(|t| t.turn.notation(h)).collect(),
-                            format!("depth={}", best.depth),
-                            best.eval - m.eval,
-                        )
-                    })
-                };
+                let turns: Vec<Turn> = a.turns.iter().map(|t| t.turn.clone()).collect();
+                let verdict = judges.verdict(&pos, &pick, &turns);
                 if let Some((good, judge, loss)) = verdict {
                     println!(
                         "{preset} {houses} {seeds} {pos} {} {judge} {loss}",
@@ -200,6 +154,191 @@ fn make(a: &[String]) -> Result<(), String> {
         eprintln!("game {} of {games}: {found} blunders", g + 1);
     }
     Ok(())
+}
+
+/// `games`: every pick of player PLAYER (1 or 2) in the games of a `kalah match --games`
+/// FILE that it did not win, from the first position after the opening, judged as `make`
+/// judges its own picks.
+fn games(a: &[String]) -> Result<(), String> {
+    let preset = &a[0];
+    let houses: u8 = number(&a[1], "HOUSES")?;
+    let seeds: u8 = number(&a[2], "SEEDS")?;
+    let path = &a[3];
+    let player: u8 = number(&a[4], "PLAYER")?;
+    if !(1..=2).contains(&player) {
+        return Err(format!("PLAYER: `{player}` is 1 or 2"));
+    }
+    let (deep, deep_label) = parse_limit(&a[5])?;
+    let exact_max: u32 = number(&a[6], "EXACT_MAX")?;
+    let p: kalah_core::Preset = preset.parse().map_err(|e| format!("PRESET: {e}"))?;
+    let game = Game::new(p.rules(houses, seeds)).map_err(|e| format!("{e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    println!(
+        "# Blunders of player {player} in the games of {path} it did not win, judged exactly \
+         up to {exact_max} seeds in the houses, else by every root turn at {deep_label} (two \
+         threads; at least {MARGIN} seeds worse)."
+    );
+    println!("# Made by: blunders games {}", a.join(" "));
+    println!("# PRESET HOUSES SEEDS POSITION GOOD_TURNS JUDGE LOSS");
+    let judges = Judges::new(&game, deep, exact_max);
+    let h = game.houses();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = |what: &str| format!("{path}:{}: {what}", n + 1);
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let strings = |key: &str| -> Result<Vec<String>, String> {
+            v[key]
+                .as_array()
+                .ok_or_else(|| bad(&format!("no \"{key}\"")))?
+                .iter()
+                .map(|m| m.as_str().map(str::to_string).ok_or_else(|| bad(key)))
+                .collect()
+        };
+        let points = v["player1_points"]
+            .as_f64()
+            .ok_or_else(|| bad("no points"))?;
+        let points = if player == 1 { points } else { 1.0 - points };
+        if points >= 1.0 {
+            continue;
+        }
+        let mut pos = match v["opening_position"].as_str() {
+            Some(board) => {
+                let p: Position = board.parse().map_err(|e| bad(&format!("{e}")))?;
+                game.settle(p).map_err(|e| bad(&format!("{e}")))?
+            }
+            None => game.start(),
+        };
+        let opening = strings("opening_moves")?.join(",");
+        if !opening.is_empty() {
+            pos = play_moves(&game, pos, &opening)
+                .map_err(|e| bad(&format!("{e}")))?
+                .0;
+        }
+        let player1_south = v["player1_is"] == "south";
+        let side = if player1_south == (player == 1) {
+            Side::South
+        } else {
+            Side::North
+        };
+        let mut found = 0;
+        for played in strings("moves")? {
+            if pos.is_over() {
+                return Err(bad("a move after the end of the game"));
+            }
+            if pos.side_to_move() == side {
+                let turns = analyse(
+                    &analyser(&game, &Limits::depth(1), 1),
+                    &pos,
+                    &Limits::depth(1),
+                    1,
+                )
+                .turns;
+                let turns: Vec<Turn> = turns.into_iter().map(|t| t.turn).collect();
+                let pick = turns
+                    .iter()
+                    .find(|t| t.notation(h) == played)
+                    .ok_or_else(|| bad(&format!("`{played}` is not a turn of {pos}")))?;
+                if turns.len() > 1 {
+                    if let Some((good, judge, loss)) = judges.verdict(&pos, pick, &turns) {
+                        println!(
+                            "{preset} {houses} {seeds} {pos} {} {judge} {loss}",
+                            good.join(",")
+                        );
+                        found += 1;
+                    }
+                }
+            }
+            pos = play_moves(&game, pos, &played)
+                .map_err(|e| bad(&format!("{e}")))?
+                .0;
+        }
+        eprintln!("game {}: {found} blunders", v["game"]);
+    }
+    Ok(())
+}
+
+/// The judges of a pick: an exact solver up to `exact_max` seeds in the houses, else an
+/// analysis of every root turn at `deep` on two threads (see the module's notes).
+struct Judges {
+    game: Game,
+    exact: Solver,
+    exact_max: u32,
+    deep_solver: Solver,
+    deep: Limits,
+}
+
+impl Judges {
+    fn new(game: &Game, deep: Limits, exact_max: u32) -> Judges {
+        let config = Overrides {
+            threads: Some(2),
+            ..Overrides::default()
+        }
+        .config(game, exact_max as usize, 1)
+        .expect("a configuration for these rules");
+        Judges {
+            game: game.clone(),
+            exact: Solver::new(game.clone(), config).expect("a solver"),
+            exact_max,
+            deep_solver: analyser(game, &Limits::time(Duration::from_secs(4)), 2),
+            deep,
+        }
+    }
+
+    /// Where `pick` (one of `turns`, the legal turns of `pos`) is a blunder: the good
+    /// turns, the judge (`exact` or `depth=D`) and the loss in seeds for the mover.
+    fn verdict(
+        &self,
+        pos: &Position,
+        pick: &Turn,
+        turns: &[Turn],
+    ) -> Option<(Vec<String>, String, i32)> {
+        let (game, exact, cancel) = (&self.game, &self.exact, &AtomicBool::new(false));
+        let h = game.houses();
+        let side = pos.side_to_move();
+        if pos.seeds_in_houses() <= self.exact_max {
+            let v = exact.value(pos, cancel).expect("solve");
+            let child = after(game, pos, pick);
+            return (!at_least(exact, &child, side, v, cancel)).then(|| {
+                let good = turns
+                    .iter()
+                    .filter(|t| at_least(exact, &after(game, pos, t), side, v, cancel));
+                let loss = v - value_for(exact, &child, side, cancel);
+                (
+                    good.map(|t| t.notation(h)).collect(),
+                    "exact".to_string(),
+                    loss,
+                )
+            });
+        }
+        let d = analyse(&self.deep_solver, pos, &self.deep, usize::MAX);
+        let best = &d.turns[0];
+        let mine = d.turns.iter().find(|t| t.turn == *pick);
+        mine.filter(|m| {
+            let closed = best.is_exact() && m.is_exact();
+            (closed || m.depth == best.depth) && best.eval - m.eval >= MARGIN
+        })
+        .map(|m| {
+            // Both intervals closed: the values are exact, and a best turn is one whose
+            // interval holds the best value.
+            if best.is_exact() && m.is_exact() {
+                let good = d.turns.iter().filter(|t| t.proven.upper >= best.eval);
+                let good = good.map(|t| t.turn.notation(h)).collect();
+                return (good, "exact".to_string(), best.eval - m.eval);
+            }
+            let good = d
+                .turns
+                .iter()
+                .filter(|t| t.depth == best.depth && t.eval >= best.eval - 1);
+            (
+                good.map(|t| t.turn.notation(h)).collect(),
+                format!("depth={}", best.depth),
+                best.eval - m.eval,
+            )
+        })
+    }
 }
 
 /// One position of the suite.
