@@ -33,8 +33,8 @@ pub struct Args {
     /// The leaf evaluation of the depth-limited searches: `default` (the learned one on
     /// standard Kalah of six houses, the store difference elsewhere: what won its matches,
     /// docs/matches.md), `store` (the store difference), `fitted` (fitted for the rules,
-    /// docs/evaluation.md) or `learned` (the pattern evaluation of standard Kalah on six
-    /// houses; the fitted one elsewhere)
+    /// docs/evaluation.md) or `learned` (the pattern evaluation of Kalah on six houses,
+    /// either capture rule; the fitted one elsewhere)
     #[arg(long, value_name = "NAME", default_value = "default", value_parser = session::evaluation_named)]
     pub evaluation: EvaluationChoice,
 

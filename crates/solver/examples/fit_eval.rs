@@ -268,7 +268,15 @@ fn run_deep(depth: u8, range: (u32, u32), quick: bool, rng: &mut Rng) {
     let t0 = Instant::now();
     let want = if quick { 500 } else { 2000 };
     let sd = Evaluation::StoreDifference;
-    let samples = deep_samples(range, depth, want, sd, 1, rng);
+    let samples = deep_samples(
+        kalah_core::Capture::Standard,
+        range,
+        depth,
+        want,
+        sd,
+        1,
+        rng,
+    );
     let t1 = Instant::now();
     let (test, train): (Vec<&(Position, i32)>, Vec<_>) =
         samples.iter().partition(|(p, _)| held_out(p));

@@ -1,8 +1,10 @@
-//! Trains the learned evaluation of standard Kalah on six houses
-//! (`kalah_solver::eval::ntuple`, shipped in `data/kalah6-learned.txt`):
+//! Trains the learned evaluation of Kalah on six houses (`kalah_solver::eval::ntuple`,
+//! shipped in `data/kalah6-learned.txt` for standard capture and
+//! `data/kalah6-empty-learned.txt` for empty capture):
 //! `cargo run --release -p kalah-solver --features examples --example train_ntuple -- [--quick] [--seed N]
-//! [--depth D] [--threads T] [--exact N] [--deep N] [--epochs N] [--out FILE]
-//! [--data FILE] [--leaves store|learned]` (`--leaves`: the evaluation at the leaves of
+//! [--capture standard|empty] [--depth D] [--threads T] [--exact N] [--deep N] [--epochs N]
+//! [--out FILE] [--data FILE] [--leaves store|learned]` (`--capture`: the capture rule
+//! of the games and of the class trained, standard by default; `--leaves`: the evaluation at the leaves of
 //! the analyses that value the fuller boards, the store difference by default; `learned`
 //! is the one compiled in, to bootstrap a second round from the first; `--data`: the generated values are kept in FILE and read from it when
 //! it exists, to try fits on the same data).
@@ -19,7 +21,7 @@
 //! cost of each is timed.
 use std::time::Instant;
 
-use kalah_core::{Position, Rules, Side};
+use kalah_core::{Capture, Position, Rules, Side};
 use kalah_solver::eval::fit::mean_absolute_error;
 use kalah_solver::eval::ntuple::{indices, ACTIVE, ENTRIES, SCALE};
 use kalah_solver::eval::{Evaluation, NTuple};
@@ -48,6 +50,7 @@ struct Options {
     out: Option<String>,
     data: Option<String>,
     leaves: String,
+    capture: Capture,
 }
 
 fn options() -> Options {
@@ -59,11 +62,20 @@ fn options() -> Options {
     let quick = args.iter().any(|a| a == "--quick");
     let num =
         |name: &str, default: usize| value(name).and_then(|v| v.parse().ok()).unwrap_or(default);
+    let capture = match value("--capture").as_deref() {
+        None | Some("standard") => Capture::Standard,
+        Some("empty") => Capture::Empty,
+        Some(other) => {
+            eprintln!("--capture: `{other}` is standard or empty");
+            std::process::exit(2);
+        }
+    };
     let out = value("--out").or_else(|| {
         (!quick).then(|| {
             format!(
-                "{}/../../data/kalah6-learned.txt",
-                env!("CARGO_MANIFEST_DIR")
+                "{}/../../data/{}",
+                env!("CARGO_MANIFEST_DIR"),
+                shipped_file(capture)
             )
         })
     });
@@ -78,6 +90,31 @@ fn options() -> Options {
         out,
         data: value("--data"),
         leaves: value("--leaves").unwrap_or_else(|| "store".to_string()),
+        capture,
+    }
+}
+
+/// The class of the tables trained under `capture`.
+fn class(capture: Capture) -> &'static str {
+    match capture {
+        Capture::Standard => "kalah-6",
+        Capture::Empty => "kalah-6-empty",
+    }
+}
+
+/// The shipped weights file of the class of `capture`, in `data/`.
+fn shipped_file(capture: Capture) -> &'static str {
+    match capture {
+        Capture::Standard => "kalah6-learned.txt",
+        Capture::Empty => "kalah6-empty-learned.txt",
+    }
+}
+
+/// The rules of Kalah(6, `seeds`) under `capture`.
+fn kalah6(capture: Capture, seeds: u8) -> Rules {
+    Rules {
+        capture,
+        ..Rules::kalah(6, seeds)
     }
 }
 
@@ -114,8 +151,8 @@ fn fit(train: &[&Row], epochs: usize, rng: &mut Rng) -> Vec<f32> {
     w
 }
 
-/// The integer tables of the weights `w` in seeds.
-fn to_tables(w: &[f32]) -> NTuple {
+/// The integer tables of the weights `w` in seeds, of the class `class`.
+fn to_tables(w: &[f32], class: &str) -> NTuple {
     let weights: Vec<i16> = w
         .iter()
         .map(|&x| {
@@ -124,7 +161,7 @@ fn to_tables(w: &[f32]) -> NTuple {
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         })
         .collect();
-    NTuple::new("kalah-6", &weights).expect("one weight per entry")
+    NTuple::new(class, &weights).expect("one weight per entry")
 }
 
 /// Mean absolute error of `eval` on `rows` against their targets (the value less the
@@ -194,7 +231,7 @@ fn load(path: &str) -> Option<(Samples, Samples)> {
 fn main() {
     let o = options();
     let t0 = Instant::now();
-    let boards = [Rules::kalah(6, 4), Rules::kalah(6, 5), Rules::kalah(6, 6)];
+    let boards = [4, 5, 6].map(|seeds| kalah6(o.capture, seeds));
     let mut rng = Rng(o.seed);
     let sd = Evaluation::StoreDifference;
     let cached = o.data.as_deref().and_then(load);
@@ -208,7 +245,15 @@ fn main() {
         None => {
             let leaves = Evaluation::from_name(&o.leaves, &boards[2])
                 .expect("--leaves: store, fitted or learned");
-            deep_samples((30, 72), o.depth, o.deep, leaves, o.threads, &mut rng)
+            deep_samples(
+                o.capture,
+                (30, 72),
+                o.depth,
+                o.deep,
+                leaves,
+                o.threads,
+                &mut rng,
+            )
         }
     };
     let t2 = Instant::now();
@@ -236,20 +281,24 @@ fn main() {
     );
     // The fit's own stream: the same order whether the data were generated or read.
     let w = fit(&train, o.epochs, &mut Rng(o.seed ^ 0x05ee_df17));
-    let tables: &'static NTuple = Box::leak(Box::new(to_tables(&w)));
+    let tables: &'static NTuple = Box::leak(Box::new(to_tables(&w, class(o.capture))));
     let t3 = Instant::now();
 
     let learned = Evaluation::Learned(tables);
-    let fitted = Evaluation::fitted(&Rules::kalah(6, 6));
-    let shipped = Evaluation::learned(&Rules::kalah(6, 6));
+    let fitted = Evaluation::fitted(&boards[2]);
+    let shipped = Evaluation::learned(&boards[2]);
     let part =
         |exact: bool| -> Vec<&Row> { test.iter().copied().filter(|r| r.exact == exact).collect() };
     let train_part =
         |exact: bool| -> Vec<&Row> { train.iter().copied().filter(|r| r.exact == exact).collect() };
     let mut report = Vec::new();
     report.push(format!(
-        "cargo run --release -p kalah-solver --features examples --example train_ntuple --{} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}",
+        "cargo run --release -p kalah-solver --features examples --example train_ntuple --{} --capture {} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}",
         if o.quick { " --quick" } else { "" },
+        match o.capture {
+            Capture::Standard => "standard",
+            Capture::Empty => "empty",
+        },
         o.seed,
         o.depth,
         o.threads,
@@ -259,11 +308,12 @@ fn main() {
         o.leaves
     ));
     report.push(format!(
-        "data: {} exact values (at most 30 seeds in the houses), {} depth-{} values ({} at the leaves; 31 to 72 seeds), Kalah(6,4..6); {} train, {} held out by board",
+        "data: {} exact values (at most 30 seeds in the houses), {} depth-{} values ({} at the leaves; 31 to 72 seeds), Kalah(6,4..6), class {}; {} train, {} held out by board",
         exact.len(),
         deep.len(),
         o.depth,
         o.leaves,
+        class(o.capture),
         train.len(),
         test.len()
     ));
@@ -301,8 +351,9 @@ fn main() {
     }
     if let Some(path) = &o.out {
         let text = tables.to_text(&format!(
-            "The learned evaluation of standard Kalah on six houses (kalah_solver::eval::ntuple).\n\
+            "The learned evaluation of Kalah on six houses, class {} (kalah_solver::eval::ntuple).\n\
              Layout: docs/evaluation.md; written by the example train_ntuple:\n{}",
+            class(o.capture),
             report.join("\n")
         ));
         eval_data::write_own_file(path, &["# The learned evaluation"], &text);

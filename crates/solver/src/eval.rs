@@ -8,9 +8,9 @@
 //! the houses ([`features`]) whose coefficients were fitted by least squares to exact
 //! values of positions sampled from played games, or for Kalah on six houses and more to
 //! the values of deeper searches of such positions ([`weights`]; the fit is the example
-//! `fit_eval`, the procedure `docs/evaluation.md`); and for standard Kalah on six houses
-//! a learned pattern evaluation, table lookups indexed by small groups of houses
-//! ([`ntuple`]; trained by the example `train_ntuple`).
+//! `fit_eval`, the procedure `docs/evaluation.md`); and for Kalah on six houses (either
+//! capture rule) a learned pattern evaluation, table lookups indexed by small groups of
+//! houses ([`ntuple`]; trained by the example `train_ntuple`).
 
 pub mod fit;
 pub mod ntuple;
@@ -20,6 +20,11 @@ use kalah_core::{Position, Rules};
 
 pub use ntuple::NTuple;
 pub use weights::Weights;
+
+/// The classes of learned tables an analysis uses by default ([`Evaluation::for_analysis`]):
+/// those that scored at least 60% against the store difference at 0.1 s a move over 200
+/// games and no worse than level at 1 s (docs/evaluation.md).
+pub const DEFAULT_LEARNED: &[&str] = &["kalah-6"];
 
 /// Which evaluation the leaves of a depth-limited search get.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,7 +38,7 @@ pub enum Evaluation {
     Fitted(&'static Weights),
     /// The store margin plus the learned pattern evaluation's estimate of what the houses
     /// are worth to the mover ([`NTuple::estimate`]: table lookups), clamped to what the
-    /// seeds in the houses allow. For standard Kalah on six houses ([`Evaluation::learned`]).
+    /// seeds in the houses allow. For Kalah on six houses ([`Evaluation::learned`]).
     Learned(&'static NTuple),
 }
 
@@ -44,25 +49,26 @@ impl Evaluation {
         Evaluation::Fitted(Weights::for_rules(rules))
     }
 
-    /// The learned evaluation for a game of `rules` where it applies (standard Kalah on
-    /// six houses, [`NTuple::applies_to`]), else the fitted evaluation of its class.
+    /// The learned evaluation for a game of `rules` where there are tables for it (Kalah
+    /// on six houses, either capture rule: [`NTuple::for_rules`]), else the fitted
+    /// evaluation of its class.
     pub fn learned(rules: &Rules) -> Evaluation {
-        if NTuple::applies_to(rules) {
-            Evaluation::Learned(NTuple::kalah6())
-        } else {
-            Evaluation::fitted(rules)
+        match NTuple::for_rules(rules) {
+            Some(tables) => Evaluation::Learned(tables),
+            None => Evaluation::fitted(rules),
         }
     }
 
     /// The evaluation an analysis of a game of `rules` uses unless told otherwise: the
-    /// learned one where it applies ([`NTuple::applies_to`]: standard Kalah on six houses,
-    /// where it won its matches against the store difference, docs/matches.md), the store
+    /// learned one where its tables won their matches against the store difference
+    /// ([`DEFAULT_LEARNED`]: standard Kalah on six houses, docs/matches.md), the store
     /// difference elsewhere (the fitted evaluation did not win its matches).
     pub fn for_analysis(rules: &Rules) -> Evaluation {
-        if NTuple::applies_to(rules) {
-            Evaluation::Learned(NTuple::kalah6())
-        } else {
-            Evaluation::StoreDifference
+        match NTuple::for_rules(rules) {
+            Some(tables) if DEFAULT_LEARNED.contains(&tables.class.as_str()) => {
+                Evaluation::Learned(tables)
+            }
+            _ => Evaluation::StoreDifference,
         }
     }
 

@@ -201,7 +201,7 @@ fn the_same_position_seen_from_either_colour_gets_the_same_value_for_its_mover()
     let mut rng = Rng(5);
     for rules in every_family() {
         let game = Game::new(rules).unwrap();
-        // The learned evaluation where it applies (standard Kalah on six houses).
+        // The learned evaluation where it applies (Kalah on six houses, either capture).
         let evals = [Evaluation::fitted(&rules), Evaluation::learned(&rules)];
         for p in playout_positions(&game, 10, &mut rng) {
             // The same houses and stores, mover first, with the colours exchanged.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use kalah_core::{Game, Position, Rules};
+use kalah_core::{Capture, Game, Position, Rules};
 use kalah_solver::eval::Evaluation;
 use kalah_solver::{Config, Database, Limits, Solver};
 
@@ -234,7 +234,7 @@ impl Progress {
 /// `boards` (about `want` in all, shared by seeds), each with its exact value less its
 /// store margin, solved on the board of the same houses with the most seeds (its stores
 /// remapped: the same houses, so the same value less the margin) with an endgame database
-/// of `egdb` seeds built in memory. Standard Kalah (acyclic) boards only.
+/// of `egdb` seeds built in memory. Kalah (acyclic) boards only.
 pub fn exact_samples(
     boards: &[Rules],
     max_left: u32,
@@ -265,12 +265,14 @@ pub fn exact_samples(
     out
 }
 
-/// Positions of Kalah(6,4), (6,5) and (6,6) games with more than `min_left` and at most
-/// `max_left` seeds in the houses (about `want`, shared in proportion to the seeds), each
-/// valued by a `depth`-sowing analysis (one thread, a 64 MiB table, `eval` at its leaves)
-/// less its store margin. `threads` workers analyse disjoint shares of the positions with
-/// a solver each: the same positions and values for the same `threads`.
+/// Positions of Kalah(6,4), (6,5) and (6,6) games under `capture` with more than
+/// `min_left` and at most `max_left` seeds in the houses (about `want`, shared in
+/// proportion to the seeds), each valued by a `depth`-sowing analysis (one thread, a 64
+/// MiB table, `eval` at its leaves) less its store margin. `threads` workers analyse
+/// disjoint shares of the positions with a solver each: the same positions and values for
+/// the same `threads`.
 pub fn deep_samples(
+    capture: Capture,
     (min_left, max_left): (u32, u32),
     depth: u8,
     want: usize,
@@ -280,7 +282,10 @@ pub fn deep_samples(
 ) -> Vec<(Position, i32)> {
     let mut jobs: Vec<(Rules, Position)> = Vec::new();
     for seeds in [4, 5, 6] {
-        let rules = Rules::kalah(6, seeds);
+        let rules = Rules {
+            capture,
+            ..Rules::kalah(6, seeds)
+        };
         let per = want * seeds as usize / 15 + 1;
         let positions = sample(rules, 6 * 2 * seeds as u32, 4 * per, rng);
         let kept = positions.into_iter().filter(|p| {

@@ -1,8 +1,9 @@
-//! The learned evaluation of standard Kalah on six houses (`learned`): a pattern
+//! The learned evaluation of Kalah on six houses (`learned`): a pattern
 //! ("n-tuple") evaluation, a sum of integer weights looked up in tables indexed by small
 //! groups of houses, trained on exact values and deeper searches by the example
-//! `train_ntuple` (`docs/evaluation.md`). The weights ship in `data/kalah6-learned.txt`,
-//! compiled into the binary.
+//! `train_ntuple` (`docs/evaluation.md`). The weights ship in `data/kalah6-learned.txt`
+//! (standard capture) and `data/kalah6-empty-learned.txt` (empty capture), compiled into
+//! the binary.
 //!
 //! The estimate is of the final margin less the store margin, for the mover, from the
 //! houses alone (so a position and the same position with the colours exchanged get the
@@ -49,8 +50,10 @@ pub const FORMAT: u32 = 1;
 /// Weights are fixed point: an entry `w` stands for `w / SCALE` seeds.
 pub const SCALE: i32 = 256;
 
-/// The weights file shipped with the library.
+/// The weights file shipped with the library for standard Kalah (class `kalah-6`).
 pub const SHIPPED: &str = include_str!("../../../../data/kalah6-learned.txt");
+/// The weights file shipped for Kalah with empty capture (class `kalah-6-empty`).
+pub const SHIPPED_EMPTY: &str = include_str!("../../../../data/kalah6-empty-learned.txt");
 
 /// The table entries `pos` reads (a position of six houses per side; for another size
 /// the result means nothing). The estimate is the sum of the weights at these indices.
@@ -106,7 +109,7 @@ const TABLE: usize = ENTRIES.next_power_of_two();
 /// `1 / SCALE` seeds, in the layout of [`indices`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct NTuple {
-    /// The class's name (`kalah-6`).
+    /// The class's name (`kalah-6`, `kalah-6-empty`).
     pub class: String,
     /// The weights, padded with zeros to [`TABLE`].
     table: Box<[i16; TABLE]>,
@@ -148,16 +151,34 @@ impl NTuple {
         SHIPPED_TABLES.get_or_init(|| NTuple::parse(SHIPPED).expect("the shipped weights parse"))
     }
 
-    /// Whether the learned evaluation is made for a game of `rules`: standard Kalah
-    /// (standard capture, the end when a row is empty, leftovers to their owner, no early
-    /// stop) on six houses, of any seeds.
-    pub fn applies_to(rules: &Rules) -> bool {
-        rules.family == Family::Kalah
+    /// The shipped weights of Kalah with empty capture on six houses (parsed from
+    /// `data/kalah6-empty-learned.txt` once).
+    pub fn kalah6_empty() -> &'static NTuple {
+        static SHIPPED_TABLES: OnceLock<NTuple> = OnceLock::new();
+        SHIPPED_TABLES
+            .get_or_init(|| NTuple::parse(SHIPPED_EMPTY).expect("the shipped weights parse"))
+    }
+
+    /// The learned tables made for a game of `rules`, if any: Kalah on six houses (the
+    /// end when a row is empty, leftovers to their owner, no early stop) of any seeds,
+    /// [`NTuple::kalah6`] with standard capture and [`NTuple::kalah6_empty`] with empty
+    /// capture.
+    pub fn for_rules(rules: &Rules) -> Option<&'static NTuple> {
+        let kalah6 = rules.family == Family::Kalah
             && rules.houses as usize == HOUSES
-            && rules.capture == Capture::Standard
             && rules.end == End::RowEmpty
             && rules.leftovers == Leftovers::Owner
-            && !rules.early_stop
+            && !rules.early_stop;
+        match rules.capture {
+            _ if !kalah6 => None,
+            Capture::Standard => Some(NTuple::kalah6()),
+            Capture::Empty => Some(NTuple::kalah6_empty()),
+        }
+    }
+
+    /// Whether the learned evaluation is made for a game of `rules` ([`NTuple::for_rules`]).
+    pub fn applies_to(rules: &Rules) -> bool {
+        NTuple::for_rules(rules).is_some()
     }
 
     /// The estimate of the final margin less the store margin, for the mover of `pos`,
@@ -429,10 +450,31 @@ mod tests {
         let rules = Rules::kalah(6, 6);
         let learned = Evaluation::from_name("Learned", &rules).unwrap();
         assert_eq!(learned, Evaluation::Learned(NTuple::kalah6()));
-        // Elsewhere the tables do not apply: the fitted evaluation of the class.
+        // Empty capture has tables of its own, not used by default until they win their
+        // matches (DEFAULT_LEARNED).
+        let empty = Rules {
+            capture: Capture::Empty,
+            ..Rules::kalah(6, 5)
+        };
+        let tables = NTuple::kalah6_empty();
+        assert_eq!(tables.class, "kalah-6-empty");
+        assert_eq!(
+            Evaluation::from_name("learned", &empty),
+            Some(Evaluation::Learned(tables))
+        );
+        assert_eq!(Evaluation::learned(&empty).name(), "learned:kalah-6-empty");
+        assert_eq!(
+            Evaluation::for_analysis(&empty) == Evaluation::Learned(tables),
+            crate::eval::DEFAULT_LEARNED.contains(&"kalah-6-empty")
+        );
+        assert_eq!(
+            Evaluation::for_analysis(&rules),
+            Evaluation::Learned(NTuple::kalah6())
+        );
+        // Elsewhere no tables apply: the fitted evaluation of the class.
         for other in [Rules::kalah(4, 4), Rules::oware(6, 4), {
             let mut r = Rules::kalah(6, 4);
-            r.capture = Capture::Empty;
+            r.early_stop = true;
             r
         }] {
             assert_eq!(

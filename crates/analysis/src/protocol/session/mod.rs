@@ -629,8 +629,8 @@ pub enum EvaluationChoice {
     /// The evaluation fitted to exact values for the rules' family and board
     /// ([`kalah_solver::Evaluation::fitted`]).
     Fitted,
-    /// The learned pattern evaluation of standard Kalah on six houses, the fitted one
-    /// elsewhere ([`kalah_solver::Evaluation::learned`]).
+    /// The learned pattern evaluation of Kalah on six houses (either capture rule), the
+    /// fitted one elsewhere ([`kalah_solver::Evaluation::learned`]).
     Learned,
     /// The store difference alone.
     Store,
