@@ -347,3 +347,62 @@ fn a_bao_match_against_the_engine_adds_up_and_its_games_replay() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("does not apply"));
 }
+
+#[test]
+fn a_bao_match_plays_from_the_shipped_balanced_boards_on_a_clock() {
+    use kalah_core::bao::BaoPosition;
+    let dir = scratch("bao-openings");
+    let file = dir.path().join("games.jsonl");
+    let boards = concat!(env!("CARGO_MANIFEST_DIR"), "/data/openings/bao-8x2.txt");
+    let out = kalah(&[
+        "match",
+        "--rules",
+        "bao",
+        "--houses",
+        "8",
+        "--count",
+        "4",
+        "--openings",
+        boards,
+        "--clock",
+        "0.05+0.05",
+        "--depth1",
+        "2",
+        "--depth2",
+        "1",
+        "--json",
+        "--quiet",
+        "--games",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["openings"], boards);
+    for player in summary["clock"].as_array().expect("both clocks") {
+        assert_eq!(player["losses_on_time"], 0, "{summary}");
+    }
+    // The games start from the file's first two boards, each with both colours.
+    let text = std::fs::read_to_string(boards).unwrap();
+    let firsts: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .take(2)
+        .collect();
+    let games: Vec<Value> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    for (k, g) in games.iter().enumerate() {
+        let board: BaoPosition = g["opening_position"].as_str().unwrap().parse().unwrap();
+        let want: BaoPosition = firsts[k / 2].parse().unwrap();
+        assert_eq!(board, want, "game {k}");
+    }
+}

@@ -144,11 +144,15 @@ pub enum Opt {
     Time2,
     Nodes2,
     Depth2,
+    Openings,
+    Clock,
+    Clock1,
+    Clock2,
 }
 
 impl Opt {
     /// Every option named.
-    pub const ALL: [Opt; 32] = [
+    pub const ALL: [Opt; 36] = [
         Opt::Rules,
         Opt::Houses,
         Opt::Seeds,
@@ -181,6 +185,10 @@ impl Opt {
         Opt::Time2,
         Opt::Nodes2,
         Opt::Depth2,
+        Opt::Openings,
+        Opt::Clock,
+        Opt::Clock1,
+        Opt::Clock2,
     ];
 
     /// The options of the board and the position, which every command of Bao takes
@@ -228,6 +236,10 @@ impl Opt {
             Opt::Time2 => "time2",
             Opt::Nodes2 => "nodes2",
             Opt::Depth2 => "depth2",
+            Opt::Openings => "openings",
+            Opt::Clock => "clock",
+            Opt::Clock1 => "clock1",
+            Opt::Clock2 => "clock2",
         }
     }
 
@@ -351,6 +363,10 @@ pub const BAO_TABLE: &[(Command, &[(Opt, Fit)])] = &[
             (Opt::Time2, Both),
             (Opt::Nodes2, Both),
             (Opt::Depth2, Both),
+            (Opt::Openings, Both),
+            (Opt::Clock, Both),
+            (Opt::Clock1, Both),
+            (Opt::Clock2, Both),
             (Opt::Quiet, Both),
         ],
     ),
