@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 mod eval_data;
-use eval_data::{deep_samples, held_out, leaf_cost, remap, sample, search, Rng};
+use eval_data::{deep_samples, held_out, leaf_cost, remap, sample, search, Players, Rng};
 
 use kalah_core::{Game, Position, Rules};
 use kalah_solver::eval::fit::{least_absolute, mean_absolute_error, to_weights};
@@ -274,7 +274,7 @@ fn run_deep(depth: u8, range: (u32, u32), quick: bool, rng: &mut Rng) {
         depth,
         want,
         sd,
-        1,
+        (1, Players::Mixed),
         rng,
     );
     let t1 = Instant::now();

@@ -3,7 +3,8 @@
 //! `data/kalah6-empty-learned.txt` for empty capture):
 //! `cargo run --release -p kalah-solver --features examples --example train_ntuple -- [--quick] [--seed N]
 //! [--capture standard|empty] [--depth D] [--threads T] [--exact N] [--deep N] [--epochs N]
-//! [--out FILE] [--data FILE] [--leaves store|learned]` (`--capture`: the capture rule
+//! [--out FILE] [--data FILE] [--leaves store|learned] [--players mixed|strong]` (`--players`:
+//! who plays the games the fuller boards come from, `eval_data::Players`; `--capture`: the capture rule
 //! of the games and of the class trained, standard by default; `--leaves`: the evaluation at the leaves of
 //! the analyses that value the fuller boards, the store difference by default; `learned`
 //! is the one compiled in, to bootstrap a second round from the first; `--data`: the generated values are kept in FILE and read from it when
@@ -27,7 +28,7 @@ use kalah_solver::eval::ntuple::{indices, ACTIVE, ENTRIES, SCALE};
 use kalah_solver::eval::{Evaluation, NTuple};
 
 mod eval_data;
-use eval_data::{deep_samples, exact_samples, held_out, leaf_cost, Rng};
+use eval_data::{deep_samples, exact_samples, held_out, leaf_cost, Players, Rng};
 
 /// One training position: the table entries it reads, its target (seeds), and whether
 /// its value is exact.
@@ -51,6 +52,7 @@ struct Options {
     data: Option<String>,
     leaves: String,
     capture: Capture,
+    players: Players,
 }
 
 fn options() -> Options {
@@ -67,6 +69,14 @@ fn options() -> Options {
         Some("empty") => Capture::Empty,
         Some(other) => {
             eprintln!("--capture: `{other}` is standard or empty");
+            std::process::exit(2);
+        }
+    };
+    let players = match value("--players").as_deref() {
+        None | Some("mixed") => Players::Mixed,
+        Some("strong") => Players::Strong,
+        Some(other) => {
+            eprintln!("--players: `{other}` is mixed or strong");
             std::process::exit(2);
         }
     };
@@ -91,6 +101,7 @@ fn options() -> Options {
         data: value("--data"),
         leaves: value("--leaves").unwrap_or_else(|| "store".to_string()),
         capture,
+        players,
     }
 }
 
@@ -251,7 +262,7 @@ fn main() {
                 o.depth,
                 o.deep,
                 leaves,
-                o.threads,
+                (o.threads, o.players),
                 &mut rng,
             )
         }
@@ -293,7 +304,7 @@ fn main() {
         |exact: bool| -> Vec<&Row> { train.iter().copied().filter(|r| r.exact == exact).collect() };
     let mut report = Vec::new();
     report.push(format!(
-        "cargo run --release -p kalah-solver --features examples --example train_ntuple --{} --capture {} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}",
+        "cargo run --release -p kalah-solver --features examples --example train_ntuple --{} --capture {} --seed {} --depth {} --threads {} --exact {} --deep {} --epochs {} --leaves {}{}",
         if o.quick { " --quick" } else { "" },
         match o.capture {
             Capture::Standard => "standard",
@@ -305,14 +316,19 @@ fn main() {
         o.exact,
         o.deep,
         o.epochs,
-        o.leaves
+        o.leaves,
+        match o.players {
+            Players::Mixed => String::new(),
+            p => format!(" --players {}", p.name()),
+        }
     ));
     report.push(format!(
-        "data: {} exact values (at most 30 seeds in the houses), {} depth-{} values ({} at the leaves; 31 to 72 seeds), Kalah(6,4..6), class {}; {} train, {} held out by board",
+        "data: {} exact values (at most 30 seeds in the houses), {} depth-{} values ({} at the leaves; 31 to 72 seeds; {} players), Kalah(6,4..6), class {}; {} train, {} held out by board",
         exact.len(),
         deep.len(),
         o.depth,
         o.leaves,
+        o.players.name(),
         class(o.capture),
         train.len(),
         test.len()

@@ -96,19 +96,59 @@ pub fn pick(
         .max_by_key(|&m| value(m))
 }
 
+/// Who plays the games positions are sampled from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Players {
+    /// Weak to random: a random sowing with a chance of 2%, 15%, 40% or 100% (drawn per
+    /// game), else the best of a 1- to 3-sowing search. Every kind of board, most of them
+    /// far from what strong players reach.
+    Mixed,
+    /// Stronger: a random sowing with a chance of 3% or 6% (drawn per game, so that the
+    /// games differ), else the best of a 4- or 5-sowing search: boards nearer the ones
+    /// an engine's games pass through, the early middle game above all.
+    Strong,
+}
+
+impl Players {
+    /// The name `--players` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Players::Mixed => "mixed",
+            Players::Strong => "strong",
+        }
+    }
+
+    /// The chance of a random sowing (in 1000) and the depth of the search, for one game.
+    fn draw(self, rng: &mut Rng) -> (usize, u32) {
+        match self {
+            Players::Mixed => ([20, 150, 400, 1000][rng.below(4)], 1 + rng.below(3) as u32),
+            Players::Strong => ([30, 60][rng.below(2)], 4 + rng.below(2) as u32),
+        }
+    }
+}
+
 /// Positions along games played on `rules` from the start, with at most `max_left` seeds
-/// in the houses, none twice (by board and mover), about `want` of them. The players move
-/// at random with a chance of 2%, 15%, 40% or 100% (drawn per game), else play the best
-/// move of a 1- to 3-sowing search; every third position is kept.
+/// in the houses, none twice (by board and mover), about `want` of them, the players
+/// [`Players::Mixed`]; every third position is kept.
 pub fn sample(rules: Rules, max_left: u32, want: usize, rng: &mut Rng) -> Vec<Position> {
+    sample_by(rules, max_left, want, Players::Mixed, rng)
+}
+
+/// [`sample`] with the games played by `players`.
+pub fn sample_by(
+    rules: Rules,
+    max_left: u32,
+    want: usize,
+    players: Players,
+    rng: &mut Rng,
+) -> Vec<Position> {
     let game = Game::new(rules).expect("valid rules");
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut games = 0;
     while out.len() < want && games < 50 * want {
         games += 1;
-        let random = [20, 150, 400, 1000][rng.below(4)];
-        let depth = 1 + rng.below(3) as u32;
+        let (random, depth) = players.draw(rng);
         let mut pos = game.start();
         for _ in 0..300 {
             if pos.is_over() {
@@ -267,7 +307,7 @@ pub fn exact_samples(
 
 /// Positions of Kalah(6,4), (6,5) and (6,6) games under `capture` with more than
 /// `min_left` and at most `max_left` seeds in the houses (about `want`, shared in
-/// proportion to the seeds), each valued by a `depth`-sowing analysis (one thread, a 64
+/// proportion to the seeds, from games of `players`), each valued by a `depth`-sowing analysis (one thread, a 64
 /// MiB table, `eval` at its leaves) less its store margin. `threads` workers analyse
 /// disjoint shares of the positions with a solver each: the same positions and values for
 /// the same `threads`.
@@ -277,7 +317,7 @@ pub fn deep_samples(
     depth: u8,
     want: usize,
     eval: Evaluation,
-    threads: usize,
+    (threads, players): (usize, Players),
     rng: &mut Rng,
 ) -> Vec<(Position, i32)> {
     let mut jobs: Vec<(Rules, Position)> = Vec::new();
@@ -287,7 +327,7 @@ pub fn deep_samples(
             ..Rules::kalah(6, seeds)
         };
         let per = want * seeds as usize / 15 + 1;
-        let positions = sample(rules, 6 * 2 * seeds as u32, 4 * per, rng);
+        let positions = sample_by(rules, 6 * 2 * seeds as u32, 4 * per, players, rng);
         let kept = positions.into_iter().filter(|p| {
             let left = p.seeds_in_houses();
             left > min_left && left <= max_left
