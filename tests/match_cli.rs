@@ -406,3 +406,22 @@ fn a_bao_match_plays_from_the_shipped_balanced_boards_on_a_clock() {
         assert_eq!(board, want, "game {k}");
     }
 }
+
+#[test]
+fn an_oware_match_with_its_exact_values_plays_without_a_table_option() {
+    // The exact values' solver asks for a table of its own; Oware has none, and the
+    // match used to refuse itself with "leave out --hash-mb", which the user never gave.
+    let summary = json(&[
+        "match", "--rules", "oware", "--houses", "3", "--seeds", "2", "--count", "2", "--nodes1",
+        "300", "--nodes2", "300", "--json", "--quiet",
+    ]);
+    assert_eq!(summary["games"], 2);
+    let (w, d, l) = (
+        summary["wins"].as_u64().unwrap(),
+        summary["draws"].as_u64().unwrap(),
+        summary["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 2);
+    let known = &summary["exact_values"];
+    assert!(known["positions"].as_u64().unwrap() > 0, "{known}");
+}

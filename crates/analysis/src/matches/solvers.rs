@@ -13,15 +13,19 @@ use crate::run::solving::{Solving, SolvingError};
 
 /// The solver a match asks for ([`SolverRequest`]): an engine's ([`Solving::engine`])
 /// with the request's threads and evaluation, and its table size where the options set
-/// none.
+/// none and the family has a table (Oware's and the other cyclic families' games are
+/// solved whole, without one: the request's size is the match's choice, not the user's,
+/// so it is dropped there rather than refused).
 pub fn for_match(
     solving: &Solving,
     game: &Game,
     request: SolverRequest<EvaluationChoice>,
 ) -> Result<Solver, SolvingError> {
     let mut solving = solving.clone();
-    let hash_mb = &mut solving.options.overrides.hash_mb;
-    *hash_mb = hash_mb.or(request.hash_mb);
+    if !game.rules().family.is_cyclic() {
+        let hash_mb = &mut solving.options.overrides.hash_mb;
+        *hash_mb = hash_mb.or(request.hash_mb);
+    }
     let evaluation = request.evaluation.for_rules(game.rules());
     solving.engine(game, Some(request.threads as usize), evaluation)
 }
@@ -81,6 +85,24 @@ mod tests {
         assert_eq!((solver.config().threads, solver.config().hash_mb), (2, 4));
         let solver = for_match(&small_solving(), &game, request).unwrap();
         assert_eq!(solver.config().hash_mb, 16);
+    }
+
+    #[test]
+    fn a_match_of_a_family_without_a_table_drops_the_requests_table_size() {
+        let game = Game::new(Rules::oware(3, 2)).unwrap();
+        let mut solving = small_solving();
+        solving.options.overrides.hash_mb = None;
+        let exact = SolverRequest::<EvaluationChoice>::EXACT;
+        assert!(exact.hash_mb.is_some());
+        assert!(for_match(&solving, &game, exact).is_ok());
+        // The user's own --hash-mb is still refused, with the words that say why.
+        let mut given = small_solving();
+        given.options.overrides.hash_mb = Some(8);
+        let words = match for_match(&given, &game, exact) {
+            Ok(_) => panic!("a table size given for Oware was taken"),
+            Err(e) => e.to_string(),
+        };
+        assert!(words.contains("leave out --hash-mb"), "{words}");
     }
 
     #[test]
