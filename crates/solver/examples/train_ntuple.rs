@@ -55,6 +55,22 @@ struct Options {
     players: Players,
 }
 
+/// The value of option `name`, given as `given`, among `choices` (the first when not
+/// given); exits with a message naming the choices otherwise.
+fn choice<T: Copy>(name: &str, given: Option<String>, choices: &[(&str, T)]) -> T {
+    let Some(given) = given else {
+        return choices[0].1;
+    };
+    match choices.iter().find(|(n, _)| *n == given) {
+        Some(&(_, v)) => v,
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+            eprintln!("{name}: `{given}` is {}", names.join(" or "));
+            std::process::exit(2);
+        }
+    }
+}
+
 fn options() -> Options {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| {
@@ -64,22 +80,16 @@ fn options() -> Options {
     let quick = args.iter().any(|a| a == "--quick");
     let num =
         |name: &str, default: usize| value(name).and_then(|v| v.parse().ok()).unwrap_or(default);
-    let capture = match value("--capture").as_deref() {
-        None | Some("standard") => Capture::Standard,
-        Some("empty") => Capture::Empty,
-        Some(other) => {
-            eprintln!("--capture: `{other}` is standard or empty");
-            std::process::exit(2);
-        }
-    };
-    let players = match value("--players").as_deref() {
-        None | Some("mixed") => Players::Mixed,
-        Some("strong") => Players::Strong,
-        Some(other) => {
-            eprintln!("--players: `{other}` is mixed or strong");
-            std::process::exit(2);
-        }
-    };
+    let capture = choice(
+        "--capture",
+        value("--capture"),
+        &[("standard", Capture::Standard), ("empty", Capture::Empty)],
+    );
+    let players = choice(
+        "--players",
+        value("--players"),
+        &[("mixed", Players::Mixed), ("strong", Players::Strong)],
+    );
     let out = value("--out").or_else(|| {
         (!quick).then(|| {
             format!(

@@ -305,9 +305,9 @@ pub fn exact_samples(
     out
 }
 
-/// Positions of Kalah(6,4), (6,5) and (6,6) games under `capture` with more than
-/// `min_left` and at most `max_left` seeds in the houses (about `want`, shared in
-/// proportion to the seeds, from games of `players`), each valued by a `depth`-sowing analysis (one thread, a 64
+/// Positions of Kalah(6,4), (6,5) and (6,6) games of `players` under `capture` with more
+/// than `min_left` and at most `max_left` seeds in the houses (about `want`, shared in
+/// proportion to the seeds), each valued by a `depth`-sowing analysis (one thread, a 64
 /// MiB table, `eval` at its leaves) less its store margin. `threads` workers analyse
 /// disjoint shares of the positions with a solver each: the same positions and values for
 /// the same `threads`.
