@@ -256,6 +256,65 @@ fn the_engine_plays_itself_through_the_protocol() {
 }
 
 #[test]
+fn games_played_at_once_against_programs_of_their_own_add_up_as_one_at_a_time() {
+    let dir = scratch("concurrency");
+    let engine = format!(
+        "{} engine --threads 1 --hash-mb 8 --quiet",
+        env!("CARGO_BIN_EXE_kalah")
+    );
+    let game = Game::new(Rules::kalah(4, 3)).unwrap();
+    let mut openings = Vec::new();
+    for tables in ["1", "3"] {
+        let file = dir.path().join(format!("games-{tables}.jsonl"));
+        let summary = small_match(&[
+            "--count",
+            "10",
+            "--depth1",
+            "3",
+            "--depth2",
+            "2",
+            "--engine2",
+            &engine,
+            "--hash-mb",
+            "8",
+            "--concurrency",
+            tables,
+            "--games",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(summary["games"], 10, "{tables}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        // The games file lists the pairs in order, each opening with both colours, as
+        // one table does, whichever table played them.
+        let points = check_games(&game, &text);
+        assert_eq!(points, summary["points"].as_f64().unwrap());
+        let known = &summary["exact_values"];
+        assert_eq!(known["known"], known["positions"]);
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        openings.push(
+            lines
+                .iter()
+                .map(|g| g["opening_moves"].clone())
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(openings[0], openings[1]);
+    let out = kalah(&[
+        "match",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--concurrency",
+        "0",
+    ]);
+    assert!(!out.status.success());
+}
+
+#[test]
 fn bad_settings_and_a_silent_engine_are_clear_errors() {
     for (args, says) in [
         (vec!["--count", "0"], "count"),

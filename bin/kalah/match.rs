@@ -121,6 +121,14 @@ struct MatchArgs {
     #[arg(long, value_name = "COMMAND")]
     engine2: Option<String>,
 
+    /// Games played at once, each by players of its own (and its own --engine2
+    /// process): a match's time divided by N where N games' searches (N times each
+    /// player's threads) have a core each. The games are scored as they end and kept in the games file as
+    /// one game at a time keeps them
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    concurrency: u64,
+
     /// The longest wait for a move of --engine2, in seconds
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
     move_timeout: Duration,
@@ -174,14 +182,18 @@ impl MatchArgs {
         [self.clock.or(self.clock1), self.clock.or(self.clock2)]
     }
 
-    /// The chosen openings of `m` (`--openings`), set on it; where they came from, in words.
-    fn set_openings(&self, m: &mut Match) -> Result<Option<String>, CliError> {
+    /// The chosen openings (`--openings`), set on every table of the match; where they
+    /// came from, in words.
+    fn set_openings(&self, tables: &mut [Match]) -> Result<Option<String>, CliError> {
         let Some(choice) = self.openings.as_deref().map(OpeningsChoice::parse) else {
             return Ok(None);
         };
-        let (boards, words) = choice.boards(m.sowing_rules().as_ref()).map_err(invalid)?;
-        m.set_openings(&boards)
-            .map_err(|e| invalid(format!("--openings: {e}")))?;
+        let rules = tables.first().and_then(Match::sowing_rules);
+        let (boards, words) = choice.boards(rules.as_ref()).map_err(invalid)?;
+        for m in tables {
+            m.set_openings(&boards)
+                .map_err(|e| invalid(format!("--openings: {e}")))?;
+        }
         Ok(Some(words))
     }
 }
@@ -283,25 +295,37 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let setup = SetupSpinner::of(&args.solver);
     let solving = args.solver.solving(&setup);
     let exact_nodes = args.exact_nodes;
-    let mut m = solvers::board_match(&solving, board, &specs, program.as_ref(), exact_nodes)
+    let table = || {
+        solvers::board_match(
+            &solving,
+            board.clone(),
+            &specs,
+            program.as_ref(),
+            exact_nodes,
+        )
         .map_err(|e| match e {
-            BuildError::Solver(e) => e.into(),
+            BuildError::Solver(e) => CliError::from(e),
             BuildError::Program(e) => invalid(format!("--engine2: {e}")),
-        })?;
-    let openings = args.common.set_openings(&mut m)?;
-    let names = m.names();
+        })
+    };
+    let mut tables = (0..args.common.concurrency)
+        .map(|_| table())
+        .collect::<Result<Vec<Match>, CliError>>()?;
+    let openings = args.common.set_openings(&mut tables)?;
+    let m = &tables[0];
+    let (names, rules_text) = (m.names(), m.rules_text());
     let plan = args.common.plan(args.exact_nodes);
     let bar = progress_bar(args.solver.quiet, plan.games_to_play(), "games");
-    let outcome = m.play(&plan, interrupt_flag(), &mut |_, score| {
+    let outcome = Match::play_together(&mut tables, &plan, interrupt_flag(), &mut |_, score| {
         bar.set_message(progress_words(score));
         bar.inc(1);
     });
     bar.finish_and_clear();
     if let Some(output) = &output {
-        let text = games::write_games(&m.rules_text(), &names, &outcome.games);
+        let text = games::write_games(&rules_text, &names, &outcome.games);
         output.replace(text.as_bytes())?;
     }
-    let report = MatchReport::new(&m, &plan, &outcome).with_openings(openings);
+    let report = MatchReport::new(&tables[0], &plan, &outcome).with_openings(openings);
     match args.common.json {
         true => writeln!(out, "{}", report.json())?,
         false => write!(out, "{}", report.text())?,

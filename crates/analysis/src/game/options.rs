@@ -136,6 +136,7 @@ pub enum Opt {
     OpeningTurns,
     Seed,
     Engine2,
+    Concurrency,
     MoveTimeout,
     Games,
     Time1,
@@ -152,7 +153,7 @@ pub enum Opt {
 
 impl Opt {
     /// Every option named.
-    pub const ALL: [Opt; 36] = [
+    pub const ALL: [Opt; 37] = [
         Opt::Rules,
         Opt::Houses,
         Opt::Seeds,
@@ -177,6 +178,7 @@ impl Opt {
         Opt::OpeningTurns,
         Opt::Seed,
         Opt::Engine2,
+        Opt::Concurrency,
         Opt::MoveTimeout,
         Opt::Games,
         Opt::Time1,
@@ -228,6 +230,7 @@ impl Opt {
             Opt::OpeningTurns => "opening-turns",
             Opt::Seed => "seed",
             Opt::Engine2 => "engine2",
+            Opt::Concurrency => "concurrency",
             Opt::MoveTimeout => "move-timeout",
             Opt::Games => "games",
             Opt::Time1 => "time1",
@@ -353,6 +356,7 @@ pub const BAO_TABLE: &[(Command, &[(Opt, Fit)])] = &[
             (Opt::OpeningTurns, Both),
             (Opt::Seed, Both),
             (Opt::Engine2, Both),
+            (Opt::Concurrency, Both),
             (Opt::MoveTimeout, Both),
             (Opt::Games, Both),
             (Opt::Force, Both),

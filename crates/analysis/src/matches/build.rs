@@ -12,7 +12,7 @@ use kalah_solver::{Limits, Solver};
 
 use super::bao::BaoSearchPlayer;
 use super::protocol::ProtocolPlayer;
-use super::run::{BaoMatch, SowingMatch};
+use super::run::{BaoMatch, Round, SowingMatch};
 use super::{
     interrupted_words, limits_or_default, search_name, Bao, ClockSpec, Failure, Match, MatchPlan,
     MatchSetting, Player, PlayerError, SearchPlayer, Sowing, EXACT_HASH_MB,
@@ -189,6 +189,7 @@ pub fn sowing_match<V: Evaluation, E>(
             clocks: clocks(specs),
             openings: Vec::new(),
         },
+        round: Round::default(),
     }))
 }
 
@@ -218,6 +219,7 @@ pub fn bao_match<V: Evaluation>(
             clocks: clocks(specs),
             openings: Vec::new(),
         },
+        round: Round::default(),
     }))
 }
 

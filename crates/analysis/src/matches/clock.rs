@@ -76,6 +76,22 @@ pub struct ClockStats {
     pub overrun_ms: [Option<f64>; 2],
 }
 
+impl ClockStats {
+    /// What these clocks and `other`'s saw together (two tables of one match).
+    pub fn merged(&self, other: &ClockStats) -> ClockStats {
+        ClockStats {
+            losses_on_time: [0, 1].map(|p| self.losses_on_time[p] + other.losses_on_time[p]),
+            moves: [0, 1].map(|p| self.moves[p] + other.moves[p]),
+            used: [0, 1].map(|p| self.used[p] + other.used[p]),
+            longest: [0, 1].map(|p| self.longest[p].max(other.longest[p])),
+            overrun_ms: [0, 1].map(|p| match (self.overrun_ms[p], other.overrun_ms[p]) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            }),
+        }
+    }
+}
+
 /// The clocks of the players of a match (either may have none), and what they saw.
 #[derive(Clone, Debug, Default)]
 pub struct Clocks {

@@ -16,9 +16,11 @@ mod run;
 pub mod score;
 pub mod solvers;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use kalah_core::{notation, Game, Position, PositionError, Side};
@@ -154,7 +156,7 @@ pub struct Asked<'a> {
 /// A player of a match of the games of `K` (the sowing games unless said): given the game
 /// so far, the turn to play. One trait for every game, as the engine protocol is one
 /// protocol: a program that speaks it plays either ([`protocol::ProtocolPlayer`]).
-pub trait Player<K: Kind = Sowing> {
+pub trait Player<K: Kind = Sowing>: Send {
     /// The player's name in reports.
     fn name(&self) -> &str;
 
@@ -655,15 +657,29 @@ pub fn run_match(
     });
     let mut clocks = Clocks::new(setting.clocks);
     let play = |k: usize, south: usize| {
-        let mut record = play_game(game, &openings[k], players, south, &mut clocks)?;
-        if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
-            record.values = exact_values(game, solver, &record, plan.exact_nodes);
-        }
-        Ok(record)
+        valued_game(game, plan, &openings[k], players, exact, south, &mut clocks)
     };
     let mut outcome = run_pairs(openings.len(), stop, on_game, play);
     outcome.clock = clocks.any().then(|| clocks.stats.clone());
     outcome
+}
+
+/// [`play_game`], and the exact values of its positions by `exact` where `plan` asks for
+/// them.
+pub fn valued_game(
+    game: &Game,
+    plan: &MatchPlan,
+    opening: &Opening,
+    players: &mut [&mut dyn Player; 2],
+    exact: Option<&Solver>,
+    south: usize,
+    clocks: &mut Clocks,
+) -> Result<GameRecord, Failure> {
+    let mut record = play_game(game, opening, players, south, clocks)?;
+    if let Some(solver) = exact.filter(|_| plan.exact_nodes > 0) {
+        record.values = exact_values(game, solver, &record, plan.exact_nodes);
+    }
+    Ok(record)
 }
 
 /// The games of `pairs` openings, each played by `play(opening, south)` with player 0 as
@@ -676,30 +692,115 @@ pub fn run_pairs(
     on_game: &mut dyn FnMut(&GameRecord, &Score),
     mut play: impl FnMut(usize, usize) -> Result<GameRecord, Failure>,
 ) -> MatchOutcome {
-    let mut outcome = MatchOutcome::default();
-    for k in 0..pairs {
-        let mut pair = 0.0;
+    let mut tally = Tally::new(on_game);
+    'pairs: for k in 0..pairs {
         for south in [0, 1] {
-            if stop.load(Relaxed) {
-                return outcome;
+            if stop.load(Relaxed) || !tally.add(k, play(k, south)) {
+                break 'pairs;
             }
-            let mut record = match play(k, south) {
-                Ok(r) => r,
-                Err(f) => {
-                    outcome.failure = Some(f);
-                    return outcome;
-                }
-            };
-            record.index = outcome.games.len();
-            record.opening = k;
-            pair += record.points(0);
-            outcome.score.add_game(record.points(0));
-            outcome.games.push(record);
-            on_game(outcome.games.last().expect("just pushed"), &outcome.score);
         }
-        outcome.score.add_pair(pair);
+    }
+    tally.outcome
+}
+
+/// [`run_pairs`] on several tables at once: each of `tables` (its own players) plays one
+/// pair at a time, `play(table, opening, south)`, in a thread of its own, taking the next
+/// opening not yet begun; the games are scored in the order they end, and listed at the
+/// end by opening, as one table lists them. One table plays in the caller's thread, as
+/// [`run_pairs`] does. Raising `stop` ends the match after the
+/// games in progress; a player's failure ends it too, every table finishing its game.
+pub fn run_pairs_together<T: Send>(
+    tables: &mut [T],
+    pairs: usize,
+    stop: &AtomicBool,
+    on_game: &mut dyn FnMut(&GameRecord, &Score),
+    play: impl Fn(&mut T, usize, usize) -> Result<GameRecord, Failure> + Sync,
+) -> MatchOutcome {
+    if let [table] = tables {
+        return run_pairs(pairs, stop, on_game, |k, south| play(table, k, south));
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let mut tally = Tally::new(on_game);
+    let (send, games) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for table in tables.iter_mut() {
+            let (send, next, failed, play) = (send.clone(), &next, &failed, &play);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Relaxed);
+                if k >= pairs {
+                    return;
+                }
+                for south in [0, 1] {
+                    if stop.load(Relaxed) || failed.load(Relaxed) {
+                        return;
+                    }
+                    let game = play(table, k, south);
+                    failed.fetch_or(game.is_err(), Relaxed);
+                    if send.send((k, game)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (k, game) in games {
+            if !tally.add(k, game) {
+                failed.store(true, Relaxed);
+            }
+        }
+    });
+    let mut outcome = tally.outcome;
+    outcome.games.sort_by_key(|g| (g.opening, g.south));
+    for (i, g) in outcome.games.iter_mut().enumerate() {
+        g.index = i;
     }
     outcome
+}
+
+/// The score of a match as its games end: each game counted as it comes, each pair once
+/// both of its games are in.
+struct Tally<'a> {
+    outcome: MatchOutcome,
+    /// The points of the pairs with one game in, by opening.
+    halves: HashMap<usize, f64>,
+    on_game: &'a mut dyn FnMut(&GameRecord, &Score),
+}
+
+impl<'a> Tally<'a> {
+    fn new(on_game: &'a mut dyn FnMut(&GameRecord, &Score)) -> Tally<'a> {
+        Tally {
+            outcome: MatchOutcome::default(),
+            halves: HashMap::new(),
+            on_game,
+        }
+    }
+
+    /// Counts a game of opening `k`: false where it is a player's failure instead (kept
+    /// as the outcome's, the first one only), which ends the match.
+    fn add(&mut self, k: usize, game: Result<GameRecord, Failure>) -> bool {
+        let mut record = match game {
+            Ok(r) => r,
+            Err(f) => {
+                self.outcome.failure.get_or_insert(f);
+                return false;
+            }
+        };
+        let outcome = &mut self.outcome;
+        record.index = outcome.games.len();
+        record.opening = k;
+        let points = record.points(0);
+        outcome.score.add_game(points);
+        match self.halves.remove(&k) {
+            Some(first) => outcome.score.add_pair(first + points),
+            None => {
+                self.halves.insert(k, points);
+            }
+        }
+        outcome.games.push(record);
+        (self.on_game)(outcome.games.last().expect("just pushed"), &outcome.score);
+        outcome.failure.is_none()
+    }
 }
 
 #[cfg(test)]
@@ -707,6 +808,7 @@ mod tests {
     use super::*;
     use kalah_core::Rules;
     use kalah_solver::Config;
+    use std::sync::{Arc, Mutex};
 
     #[test]
     fn a_stopped_match_names_the_player_that_failed() {
@@ -819,6 +921,127 @@ mod tests {
         let s = &out.score;
         assert_eq!(s.wins + s.draws + s.losses, n);
         assert_eq!(s.points(), n as f64 / 2.0);
+    }
+
+    /// A table of a match played by [`run_pairs_together`]: a game of a made-up record
+    /// whose result is South's win at an odd opening, else a draw, or a failure at
+    /// `fail_at`, with the tables that played each game.
+    struct Table {
+        id: usize,
+        fail_at: Option<usize>,
+        played: Arc<Mutex<Vec<(usize, usize, usize)>>>,
+    }
+
+    fn play_on(t: &mut Table, k: usize, south: usize) -> Result<GameRecord, Failure> {
+        if t.fail_at == Some(k) {
+            let error = PlayerError::Protocol("gone".into());
+            return Err(Failure { player: 1, error });
+        }
+        t.played.lock().unwrap().push((t.id, k, south));
+        // Let the other tables in, so that the games interleave.
+        std::thread::sleep(Duration::from_millis(2));
+        Ok(GameRecord {
+            index: 0,
+            opening: 0,
+            south,
+            opening_position: None,
+            opening_moves: vec![k.to_string()],
+            moves: Vec::new(),
+            score: if k % 2 == 1 { 2 } else { 0 },
+            adjudicated: false,
+            lost_on_time: None,
+            values: Vec::new(),
+        })
+    }
+
+    fn tables(n: usize, fail_at: Option<usize>) -> Vec<Table> {
+        let played = Arc::new(Mutex::new(Vec::new()));
+        let table = |id| Table {
+            id,
+            fail_at,
+            played: Arc::clone(&played),
+        };
+        (0..n).map(table).collect()
+    }
+
+    #[test]
+    fn tables_playing_at_once_play_every_game_once_and_score_as_one_table_does() {
+        let never = AtomicBool::new(false);
+        let mut one = tables(1, None);
+        let alone = run_pairs_together(&mut one, 9, &never, &mut |_, _| {}, play_on);
+        for n in [2, 3] {
+            let mut t = tables(n, None);
+            let mut seen = 0;
+            let out = run_pairs_together(&mut t, 9, &never, &mut |_, _| seen += 1, play_on);
+            assert!(out.failure.is_none());
+            assert_eq!(seen, 18);
+            let mut games: Vec<(usize, usize)> =
+                out.games.iter().map(|g| (g.opening, g.south)).collect();
+            games.sort();
+            let every: Vec<(usize, usize)> = (0..9).flat_map(|k| [(k, 0), (k, 1)]).collect();
+            assert_eq!(games, every);
+            assert!(out.games.iter().enumerate().all(|(i, g)| g.index == i));
+            for g in &out.games {
+                assert_eq!(g.opening_moves, vec![g.opening.to_string()]);
+            }
+            // Each pair is a win and a loss (odd openings) or two draws, whichever table
+            // played it.
+            let s = &out.score;
+            assert_eq!((s.wins, s.draws, s.losses, s.pairs.len()), (4, 10, 4, 9));
+            assert_eq!(s.pairs, vec![1.0; 9]);
+            assert_eq!(
+                (s.mean(), s.half_width95()),
+                (alone.score.mean(), alone.score.half_width95())
+            );
+            // Both games of a pair are played at the table that began it.
+            let played = t[0].played.lock().unwrap().clone();
+            let tables_used: std::collections::HashSet<usize> =
+                played.iter().map(|p| p.0).collect();
+            assert!(tables_used.len() > 1, "one table played all: {played:?}");
+            for k in 0..9 {
+                let at: Vec<usize> = played.iter().filter(|p| p.1 == k).map(|p| p.0).collect();
+                assert!(at.len() == 2 && at[0] == at[1], "{k}: {at:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failure_at_one_table_ends_the_match_and_stop_ends_it_between_games() {
+        let never = AtomicBool::new(false);
+        let mut t = tables(2, Some(3));
+        let out = run_pairs_together(&mut t, 20, &never, &mut |_, _| {}, play_on);
+        let failure = out.failure.expect("a table failed");
+        assert_eq!(failure.player, 1);
+        // The games begun before the failure are kept; no pair after 4 is begun.
+        assert!(out.games.len() <= 10, "{} games", out.games.len());
+        assert!(out.games.iter().all(|g| g.opening != 3));
+        // Stop raised as the first game ends: the game the other table is playing (it
+        // waits for the stop) still counts, and no table begins another after it sees
+        // the stop (the first table may have begun its second game before).
+        let stop = AtomicBool::new(false);
+        let mut t = tables(2, None);
+        let waiting = |t: &mut Table, k: usize, south: usize| {
+            for _ in 0..5000 {
+                if k == 0 || stop.load(Relaxed) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            play_on(t, k, south)
+        };
+        let out = run_pairs_together(
+            &mut t,
+            20,
+            &stop,
+            &mut |_, _| stop.store(true, Relaxed),
+            waiting,
+        );
+        assert!(
+            (1..=3).contains(&out.games.len()),
+            "{} games",
+            out.games.len()
+        );
+        assert!(out.failure.is_none());
     }
 
     #[test]

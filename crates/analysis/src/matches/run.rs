@@ -1,7 +1,8 @@
 //! A match of either kind of game, its players and its game held together ([`Match`]),
 //! so that a front end plays it and reports it in one flow: the sowing games' games
-//! with their exact values ([`super::run_match`]), Bao's without
-//! ([`super::bao::run_match`]).
+//! with their exact values ([`super::valued_game`]), Bao's without
+//! ([`super::bao::play_game`]), on one table or on several at once
+//! ([`Match::play_together`]).
 
 use std::sync::atomic::AtomicBool;
 
@@ -11,8 +12,8 @@ use kalah_solver::Solver;
 
 use super::bao::BaoOpening;
 use super::{
-    accuracy, Accuracy, Bao, GameRecord, MatchOutcome, MatchPlan, MatchSetting, Opening, Player,
-    Score, Sowing,
+    accuracy, chosen_openings, openings, Accuracy, Bao, ClockStats, Clocks, Failure, GameRecord,
+    MatchOutcome, MatchPlan, MatchSetting, Opening, Player, Score, Sowing,
 };
 
 /// A match ready to play: the game of one kind and its two players (player 1 first),
@@ -20,15 +21,16 @@ use super::{
 pub struct Match(Box<dyn Played>);
 
 /// What a match of one kind of game does; [`Match`] holds one.
-trait Played {
+trait Played: Send {
     fn rules_text(&self) -> String;
     fn names(&self) -> [String; 2];
-    fn play(
-        &mut self,
-        plan: &MatchPlan,
-        stop: &AtomicBool,
-        on_game: &mut dyn FnMut(&GameRecord, &Score),
-    ) -> MatchOutcome;
+    /// Sets up the openings and the clocks of `plan`'s games: the number of pairs.
+    fn begin(&mut self, plan: &MatchPlan) -> usize;
+    /// Plays the game of opening `k` with player 1 as South (`south` 0) or North (1).
+    fn play_one(&mut self, plan: &MatchPlan, k: usize, south: usize)
+        -> Result<GameRecord, Failure>;
+    /// What the clocks saw since [`Played::begin`], where a player plays on one.
+    fn clock_stats(&self) -> Option<ClockStats>;
     fn set_openings(&mut self, boards: &[String]) -> Result<(), String>;
     fn fixed_openings(&self) -> usize;
     fn exact_summary(&self, plan: &MatchPlan, outcome: &MatchOutcome) -> Option<ExactSummary>;
@@ -47,6 +49,44 @@ pub(super) struct SowingMatch {
     pub(super) exact: Option<Solver>,
     /// The clocks and the fixed openings.
     pub(super) setting: MatchSetting<Opening>,
+    /// The openings and the clocks of the match being played.
+    pub(super) round: Round<Opening>,
+}
+
+/// The openings of the games being played ([`Played::begin`]) and their clocks.
+pub(super) struct Round<O> {
+    openings: Vec<O>,
+    clocks: Clocks,
+}
+
+impl<O> Default for Round<O> {
+    /// No openings yet, no clocks.
+    fn default() -> Round<O> {
+        Round {
+            openings: Vec::new(),
+            clocks: Clocks::default(),
+        }
+    }
+}
+
+impl<O: Clone> Round<O> {
+    /// The round of `plan` on `setting`: its fixed openings, else those `make` makes
+    /// for the number of pairs it is given.
+    fn new(
+        plan: &MatchPlan,
+        setting: &MatchSetting<O>,
+        make: impl FnOnce(usize) -> Vec<O>,
+    ) -> Round<O> {
+        let pairs = plan.games.div_ceil(2);
+        Round {
+            openings: chosen_openings(&setting.openings, pairs, || make(pairs)),
+            clocks: Clocks::new(setting.clocks),
+        }
+    }
+
+    fn clock_stats(&self) -> Option<ClockStats> {
+        self.clocks.any().then(|| self.clocks.stats.clone())
+    }
 }
 
 /// Bao's match: no exact values are known of its full boards.
@@ -57,6 +97,8 @@ pub(super) struct BaoMatch {
     pub(super) players: [Box<dyn Player<Bao>>; 2],
     /// The clocks and the fixed openings.
     pub(super) setting: MatchSetting<BaoOpening>,
+    /// The openings and the clocks of the match being played.
+    pub(super) round: Round<BaoOpening>,
 }
 
 /// Where opening `k` (from 0) was refused, and why.
@@ -73,22 +115,35 @@ impl Played for SowingMatch {
         self.players.each_ref().map(|p| p.name().to_string())
     }
 
-    fn play(
+    fn begin(&mut self, plan: &MatchPlan) -> usize {
+        let game = &self.game;
+        self.round = Round::new(plan, &self.setting, |pairs| {
+            openings(game, pairs, plan.opening_turns, plan.seed)
+        });
+        self.round.openings.len()
+    }
+
+    fn play_one(
         &mut self,
         plan: &MatchPlan,
-        stop: &AtomicBool,
-        on_game: &mut dyn FnMut(&GameRecord, &Score),
-    ) -> MatchOutcome {
+        k: usize,
+        south: usize,
+    ) -> Result<GameRecord, Failure> {
         let [a, b] = &mut self.players;
-        super::run_match(
+        let round = &mut self.round;
+        super::valued_game(
             &self.game,
             plan,
-            &self.setting,
+            &round.openings[k],
             &mut [a.as_mut(), b.as_mut()],
             self.exact.as_ref(),
-            stop,
-            on_game,
+            south,
+            &mut round.clocks,
         )
+    }
+
+    fn clock_stats(&self) -> Option<ClockStats> {
+        self.round.clock_stats()
     }
 
     fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
@@ -136,21 +191,28 @@ impl Played for BaoMatch {
         self.players.each_ref().map(|p| p.name().to_string())
     }
 
-    fn play(
-        &mut self,
-        plan: &MatchPlan,
-        stop: &AtomicBool,
-        on_game: &mut dyn FnMut(&GameRecord, &Score),
-    ) -> MatchOutcome {
+    fn begin(&mut self, plan: &MatchPlan) -> usize {
+        let rules = &self.rules;
+        self.round = Round::new(plan, &self.setting, |pairs| {
+            super::bao::openings(rules, pairs, plan.opening_turns, plan.seed)
+        });
+        self.round.openings.len()
+    }
+
+    fn play_one(&mut self, _: &MatchPlan, k: usize, south: usize) -> Result<GameRecord, Failure> {
         let [a, b] = &mut self.players;
-        super::bao::run_match(
+        let round = &mut self.round;
+        super::bao::play_game(
             &self.rules,
-            plan,
-            &self.setting,
+            &round.openings[k],
             &mut [a.as_mut(), b.as_mut()],
-            stop,
-            on_game,
+            south,
+            &mut round.clocks,
         )
+    }
+
+    fn clock_stats(&self) -> Option<ClockStats> {
+        self.round.clock_stats()
     }
 
     fn set_openings(&mut self, boards: &[String]) -> Result<(), String> {
@@ -214,7 +276,31 @@ impl Match {
         stop: &AtomicBool,
         on_game: &mut dyn FnMut(&GameRecord, &Score),
     ) -> MatchOutcome {
-        self.0.play(plan, stop, on_game)
+        Match::play_together(std::slice::from_mut(self), plan, stop, on_game)
+    }
+
+    /// Plays the match `plan` on every table of `tables` at once, one game each (copies
+    /// of one match, each with players of its own: [`super::run_pairs_together`]); the
+    /// score, the games by opening and the clocks of them all, as
+    /// [`Match::play`] gives them for one table.
+    pub fn play_together(
+        tables: &mut [Match],
+        plan: &MatchPlan,
+        stop: &AtomicBool,
+        on_game: &mut dyn FnMut(&GameRecord, &Score),
+    ) -> MatchOutcome {
+        let pairs = tables
+            .iter_mut()
+            .map(|t| t.0.begin(plan))
+            .min()
+            .unwrap_or(0);
+        let play = |t: &mut Match, k: usize, south: usize| t.0.play_one(plan, k, south);
+        let mut outcome = super::run_pairs_together(tables, pairs, stop, on_game, play);
+        let mut clocks = tables.iter().filter_map(|t| t.0.clock_stats());
+        outcome.clock = clocks
+            .next()
+            .map(|first| clocks.fold(first, |all, c| all.merged(&c)));
+        outcome
     }
 
     /// Plays from the boards `boards` (each as the protocol's `position` takes it, the
