@@ -72,6 +72,14 @@ fn check_games(game: &Game, text: &str) -> f64 {
     points
 }
 
+/// This build's engine as `--engine2` runs it: one thread, a small table.
+fn own_engine() -> String {
+    format!(
+        "{} engine --threads 1 --hash-mb 8 --quiet",
+        env!("CARGO_BIN_EXE_kalah")
+    )
+}
+
 /// The JSON summary of a quiet match on Kalah(4,3) with `extra` arguments.
 fn small_match(extra: &[&str]) -> Value {
     let mut args = vec![
@@ -168,10 +176,7 @@ fn a_clocked_pondering_match_from_chosen_boards_answers_every_move_on_time() {
     )
     .unwrap();
     let file = dir.path().join("games.jsonl");
-    let engine = format!(
-        "{} engine --threads 1 --hash-mb 8 --quiet",
-        env!("CARGO_BIN_EXE_kalah")
-    );
+    let engine = own_engine();
     let summary = small_match(&[
         "--count",
         "4",
@@ -229,10 +234,7 @@ fn a_clocked_pondering_match_from_chosen_boards_answers_every_move_on_time() {
 fn the_engine_plays_itself_through_the_protocol() {
     let dir = scratch("protocol");
     let file = dir.path().join("games.jsonl");
-    let engine = format!(
-        "{} engine --threads 1 --hash-mb 8 --quiet",
-        env!("CARGO_BIN_EXE_kalah")
-    );
+    let engine = own_engine();
     let summary = small_match(&[
         "--count",
         "4",
@@ -258,10 +260,7 @@ fn the_engine_plays_itself_through_the_protocol() {
 #[test]
 fn games_played_at_once_against_programs_of_their_own_add_up_as_one_at_a_time() {
     let dir = scratch("concurrency");
-    let engine = format!(
-        "{} engine --threads 1 --hash-mb 8 --quiet",
-        env!("CARGO_BIN_EXE_kalah")
-    );
+    let engine = own_engine();
     let game = Game::new(Rules::kalah(4, 3)).unwrap();
     let mut openings = Vec::new();
     for tables in ["1", "3"] {

@@ -177,7 +177,7 @@ pub fn play_game(
         let asked = Asked {
             start: start.as_deref(),
             moves: &all,
-            clock: clocks.game_clock(south),
+            clock: clocks.game_clock(p, south),
         };
         let began = Instant::now();
         let chosen = players[p].choose(rules, &asked, &pos);

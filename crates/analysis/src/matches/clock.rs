@@ -122,12 +122,11 @@ impl Clocks {
         }
     }
 
-    /// The clock as a `go` gives it, with player `south` as South; none where no player
-    /// plays on one.
-    pub fn game_clock(&self, south: usize) -> Option<GameClock> {
-        if !self.any() {
-            return None;
-        }
+    /// The clock as a `go` to player `mover` gives it, with player `south` as South; none
+    /// where `mover` plays on none: a player on its own limits is asked with them alone
+    /// (a program that knows no clock would refuse a `go` that carries one).
+    pub fn game_clock(&self, mover: usize, south: usize) -> Option<GameClock> {
+        self.specs[mover]?;
         let of = |p: usize| (self.specs[p].map(|_| self.left[p]), self.specs[p]);
         let (s, n) = (of(south), of(1 - south));
         Some(GameClock {
@@ -196,11 +195,13 @@ mod tests {
         let spec = "0.01+0.1".parse::<ClockSpec>().ok();
         let mut clocks = Clocks::new([spec, None]);
         clocks.new_game();
-        let c = clocks.game_clock(1).unwrap();
+        let c = clocks.game_clock(0, 1).unwrap();
+        // Player 1 has no clock: it is asked without one.
+        assert!(clocks.game_clock(1, 1).is_none());
         assert_eq!((c.south, c.north), (None, Some(Duration::from_millis(600))));
         let ms = Duration::from_millis;
         assert!(!clocks.charge(0, Side::North, Some(c), 10, ms(500)));
-        assert_eq!(clocks.game_clock(0).unwrap().south, Some(ms(200)));
+        assert_eq!(clocks.game_clock(0, 0).unwrap().south, Some(ms(200)));
         // The player without a clock is never charged.
         assert!(!clocks.charge(1, Side::South, None, 10, ms(5000)));
         assert!(clocks.charge(0, Side::North, None, 10, ms(201)));
@@ -208,6 +209,6 @@ mod tests {
         assert_eq!((s.losses_on_time, s.moves), ([1, 0], [2, 0]));
         assert_eq!(s.longest[0], ms(500));
         assert!(s.overrun_ms[0].unwrap() > 0.0, "{s:?}");
-        assert!(Clocks::new([None, None]).game_clock(0).is_none());
+        assert!(Clocks::new([None, None]).game_clock(0, 0).is_none());
     }
 }

@@ -401,7 +401,7 @@ pub fn play_game(
         let asked = Asked {
             start: start.as_deref(),
             moves: &all,
-            clock: clocks.game_clock(south),
+            clock: clocks.game_clock(p, south),
         };
         let began = Instant::now();
         let chosen = players[p].choose(game, &asked, &pos);
@@ -842,6 +842,26 @@ mod tests {
         }
     }
 
+    /// Plays as [`First`], and refuses a turn asked with a clock.
+    struct NoClock;
+
+    impl Player for NoClock {
+        fn name(&self) -> &str {
+            "no clock"
+        }
+        fn choose(
+            &mut self,
+            game: &Game,
+            asked: &Asked,
+            pos: &Position,
+        ) -> Result<String, PlayerError> {
+            match asked.clock {
+                Some(_) => Err(PlayerError::Protocol("go: unknown limit `stime`".into())),
+                None => First.choose(game, asked, pos),
+            }
+        }
+    }
+
     fn solver(game: &Game) -> Solver {
         Solver::new(
             game.clone(),
@@ -1078,8 +1098,9 @@ mod tests {
             exact_nodes: 0,
         };
         // A minute for a small board: every move on time, the time manager's plan kept.
+        // The player without a clock is never sent one (as a program that knows none).
         let mut search = SearchPlayer::new("search".into(), solver(&game), Limits::none());
-        let mut first = First;
+        let mut first = NoClock;
         let setting = MatchSetting {
             clocks: ["1+0.1".parse().ok(), None],
             openings: Vec::new(),
