@@ -123,8 +123,8 @@ struct MatchArgs {
 
     /// Games played at once, each by players of its own (and its own --engine2
     /// process): a match's time divided by N where N games' searches (N times each
-    /// player's threads) have a core each. The games are scored as they end and kept in the games file as
-    /// one game at a time keeps them
+    /// player's threads) have a core each. The games are scored as they end and kept in
+    /// the games file as one game at a time keeps them
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=64))]
     concurrency: u64,

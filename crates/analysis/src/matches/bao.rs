@@ -15,8 +15,8 @@ use kalah_solver::{bao_search, Limits};
 
 use super::protocol::ProtocolPlayer;
 use super::{
-    chosen_openings, clocked_limits, run_pairs, Asked, Bao, Clocks, Failure, GameRecord,
-    MatchOutcome, MatchPlan, MatchSetting, Player, PlayerError, Rng, Score,
+    clocked_limits, run_pairs, Asked, Bao, Clocks, Failure, GameRecord, MatchOutcome, MatchPlan,
+    MatchSetting, Player, PlayerError, Rng, Round, Score,
 };
 use crate::game::setup::bao::{BaoEnd, BaoGame};
 use crate::protocol::bao::move_to_play;
@@ -223,14 +223,13 @@ pub fn run_match(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
-    let pairs = plan.games.div_ceil(2);
-    let openings = chosen_openings(&setting.openings, pairs, || {
+    let mut round = Round::new(plan, setting, |pairs| {
         openings(rules, pairs, plan.opening_turns, plan.seed)
     });
-    let mut clocks = Clocks::new(setting.clocks);
-    let play = |k: usize, south: usize| play_game(rules, &openings[k], players, south, &mut clocks);
+    let Round { openings, clocks } = &mut round;
+    let play = |k: usize, south: usize| play_game(rules, &openings[k], players, south, clocks);
     let mut outcome = run_pairs(openings.len(), stop, on_game, play);
-    outcome.clock = clocks.any().then(|| clocks.stats.clone());
+    outcome.clock = round.clock_stats();
     outcome
 }
 

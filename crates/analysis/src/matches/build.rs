@@ -12,10 +12,10 @@ use kalah_solver::{Limits, Solver};
 
 use super::bao::BaoSearchPlayer;
 use super::protocol::ProtocolPlayer;
-use super::run::{BaoMatch, Round, SowingMatch};
+use super::run::{BaoMatch, SowingMatch};
 use super::{
     interrupted_words, limits_or_default, search_name, Bao, ClockSpec, Failure, Match, MatchPlan,
-    MatchSetting, Player, PlayerError, SearchPlayer, Sowing, EXACT_HASH_MB,
+    MatchSetting, Player, PlayerError, Round, SearchPlayer, Sowing, EXACT_HASH_MB,
 };
 use crate::protocol::session::EvaluationChoice;
 use crate::protocol::Go;

@@ -617,6 +617,44 @@ pub fn chosen_openings<O: Clone>(
     }
 }
 
+/// The openings of a match being played and their clocks: what one table of it keeps
+/// between its games.
+struct Round<O> {
+    openings: Vec<O>,
+    clocks: Clocks,
+}
+
+impl<O> Default for Round<O> {
+    /// No openings yet, no clocks.
+    fn default() -> Round<O> {
+        Round {
+            openings: Vec::new(),
+            clocks: Clocks::default(),
+        }
+    }
+}
+
+impl<O: Clone> Round<O> {
+    /// The round of `plan` on `setting`: its fixed openings, else those `make` makes
+    /// for the number of pairs it is given.
+    fn new(
+        plan: &MatchPlan,
+        setting: &MatchSetting<O>,
+        make: impl FnOnce(usize) -> Vec<O>,
+    ) -> Round<O> {
+        let pairs = plan.games.div_ceil(2);
+        Round {
+            openings: chosen_openings(&setting.openings, pairs, || make(pairs)),
+            clocks: Clocks::new(setting.clocks),
+        }
+    }
+
+    /// What the clocks saw over the round's games, where a player plays on one.
+    fn clock_stats(&self) -> Option<ClockStats> {
+        self.clocks.any().then(|| self.clocks.stats.clone())
+    }
+}
+
 /// How a match is timed and where its games start: each player's clock (none: its
 /// limits a move) and the fixed openings (empty: random ones, [`openings()`]).
 #[derive(Clone, Debug)]
@@ -651,16 +689,15 @@ pub fn run_match(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord, &Score),
 ) -> MatchOutcome {
-    let pairs = plan.games.div_ceil(2);
-    let openings = chosen_openings(&setting.openings, pairs, || {
+    let mut round = Round::new(plan, setting, |pairs| {
         openings(game, pairs, plan.opening_turns, plan.seed)
     });
-    let mut clocks = Clocks::new(setting.clocks);
+    let Round { openings, clocks } = &mut round;
     let play = |k: usize, south: usize| {
-        valued_game(game, plan, &openings[k], players, exact, south, &mut clocks)
+        valued_game(game, plan, &openings[k], players, exact, south, clocks)
     };
     let mut outcome = run_pairs(openings.len(), stop, on_game, play);
-    outcome.clock = clocks.any().then(|| clocks.stats.clone());
+    outcome.clock = round.clock_stats();
     outcome
 }
 

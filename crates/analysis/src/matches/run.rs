@@ -12,8 +12,8 @@ use kalah_solver::Solver;
 
 use super::bao::BaoOpening;
 use super::{
-    accuracy, chosen_openings, openings, Accuracy, Bao, ClockStats, Clocks, Failure, GameRecord,
-    MatchOutcome, MatchPlan, MatchSetting, Opening, Player, Score, Sowing,
+    accuracy, openings, Accuracy, Bao, ClockStats, Failure, GameRecord, MatchOutcome, MatchPlan,
+    MatchSetting, Opening, Player, Round, Score, Sowing,
 };
 
 /// A match ready to play: the game of one kind and its two players (player 1 first),
@@ -51,42 +51,6 @@ pub(super) struct SowingMatch {
     pub(super) setting: MatchSetting<Opening>,
     /// The openings and the clocks of the match being played.
     pub(super) round: Round<Opening>,
-}
-
-/// The openings of the games being played ([`Played::begin`]) and their clocks.
-pub(super) struct Round<O> {
-    openings: Vec<O>,
-    clocks: Clocks,
-}
-
-impl<O> Default for Round<O> {
-    /// No openings yet, no clocks.
-    fn default() -> Round<O> {
-        Round {
-            openings: Vec::new(),
-            clocks: Clocks::default(),
-        }
-    }
-}
-
-impl<O: Clone> Round<O> {
-    /// The round of `plan` on `setting`: its fixed openings, else those `make` makes
-    /// for the number of pairs it is given.
-    fn new(
-        plan: &MatchPlan,
-        setting: &MatchSetting<O>,
-        make: impl FnOnce(usize) -> Vec<O>,
-    ) -> Round<O> {
-        let pairs = plan.games.div_ceil(2);
-        Round {
-            openings: chosen_openings(&setting.openings, pairs, || make(pairs)),
-            clocks: Clocks::new(setting.clocks),
-        }
-    }
-
-    fn clock_stats(&self) -> Option<ClockStats> {
-        self.clocks.any().then(|| self.clocks.stats.clone())
-    }
 }
 
 /// Bao's match: no exact values are known of its full boards.
